@@ -1,0 +1,105 @@
+"""Where dice come from: the values the GM typed, or a seeded RNG.
+
+Physical dice first: a resolution asks its :class:`DiceSource` for each die it
+needs, in the order its steps need them, with the purpose ("to hit", "damage").
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from carwars_desktop.dice.errors import DiceValueError, NotEnoughDiceError
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die thrown: its sides, the face shown, why it was thrown, and how."""
+
+    sides: int
+    value: int
+    purpose: str
+    entered: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "sides": self.sides,
+            "value": self.value,
+            "purpose": self.purpose,
+            "entered": self.entered,
+        }
+
+
+class DiceSource(ABC):
+    """Gives dice to a resolution and keeps the list of every die it gave."""
+
+    def __init__(self) -> None:
+        self.used: list[DieRoll] = []
+
+    def roll(self, sides: int, count: int = 1, purpose: str = "") -> tuple[int, ...]:
+        """Return ``count`` dice of ``sides`` faces, recording each in :attr:`used`."""
+        return tuple(self._next(sides, purpose) for _ in range(count))
+
+    @abstractmethod
+    def _next(self, sides: int, purpose: str) -> int:
+        """One die: record it in :attr:`used` and return its face."""
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(d.value for d in self.used)
+
+
+class SeededDice(DiceSource):
+    """Dice rolled in the app from a seeded RNG: the seed replays the roll."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**9)
+        self._rng = random.Random(self.seed)
+
+    def _next(self, sides: int, purpose: str) -> int:
+        value = self._rng.randint(1, sides)
+        self.used.append(DieRoll(sides, value, purpose, entered=False))
+        return value
+
+
+class EnteredDice(DiceSource):
+    """The dice the players threw, typed by the GM, used in the order given.
+
+    Each value is checked against the die asked for (a d6 showing 7 is refused).
+    When the entered values run out, the ``fallback`` RNG rolls the rest, or
+    :class:`NotEnoughDiceError` says which die is still needed.
+    """
+
+    def __init__(self, entered: Iterable[int], fallback: SeededDice | None = None) -> None:
+        super().__init__()
+        self.entered = tuple(entered)
+        self.fallback = fallback
+        self._taken = 0
+
+    def _next(self, sides: int, purpose: str) -> int:
+        what = f" for {purpose}" if purpose else ""
+        if self._taken < len(self.entered):
+            value = self.entered[self._taken]
+            if not 1 <= value <= sides:
+                raise DiceValueError(
+                    f"die {self._taken + 1}{what} is a d{sides}: it cannot show {value} "
+                    f"(1–{sides})"
+                )
+            self._taken += 1
+            self.used.append(DieRoll(sides, value, purpose, entered=True))
+            return value
+        if self.fallback is not None:
+            value = self.fallback.roll(sides, 1, purpose)[0]
+            self.used.append(self.fallback.used[-1])
+            return value
+        count = len(self.entered)
+        raise NotEnoughDiceError(
+            f"needs another d{sides}{what}: {count} {'die was' if count == 1 else 'dice were'} "
+            "entered"
+        )
+
+    def unused(self) -> tuple[int, ...]:
+        """Entered values that no step asked for."""
+        return self.entered[self._taken :]

@@ -1,0 +1,51 @@
+"""The procedure framework: declared procedures with typed inputs and exact odds."""
+
+from carwars_desktop.procedures.framework import (
+    Chart,
+    DiceNeed,
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Resolution,
+    Result,
+    SheetChange,
+    Step,
+    Values,
+    odds_text,
+    percent,
+)
+from carwars_desktop.procedures.inputs import (
+    BoolInput,
+    ChoiceInput,
+    Input,
+    InputError,
+    IntInput,
+    Sheet,
+    SheetInput,
+    TextInput,
+)
+
+__all__ = [
+    "BoolInput",
+    "Chart",
+    "ChoiceInput",
+    "DiceNeed",
+    "Input",
+    "InputError",
+    "IntInput",
+    "Modifier",
+    "Odds",
+    "Outcome",
+    "Procedure",
+    "Resolution",
+    "Result",
+    "Sheet",
+    "SheetChange",
+    "SheetInput",
+    "Step",
+    "TextInput",
+    "Values",
+    "odds_text",
+    "percent",
+]
