@@ -1,6 +1,6 @@
 """Dice: expressions, exact distributions, entered or rolled dice. Pure Python."""
 
-from carwars_desktop.dice.distribution import Distribution, die, dice_sum
+from carwars_desktop.dice.distribution import Distribution, dice_sum, die
 from carwars_desktop.dice.errors import (
     DiceError,
     DiceExpressionError,

@@ -103,7 +103,7 @@ class DiceExpression:
 def parse(text: str) -> DiceExpression:
     """Parse a dice expression, or raise :class:`DiceExpressionError` saying why."""
     source = text
-    cleaned = text.strip().lower().replace(" ", "").replace("−", "-")
+    cleaned = re.sub(r"\s*([+-])\s*", r"\1", text.strip().lower().replace("−", "-"))
     if not cleaned:
         raise DiceExpressionError("empty dice expression: write something like 2d6 or 1d8+3")
     groups: list[DiceGroup] = []
@@ -132,7 +132,9 @@ def parse(text: str) -> DiceExpression:
         if match.group("const") is not None:
             value = int(match.group("const"))
             if value > MAX_CONSTANT:
-                raise DiceExpressionError(f"{source!r}: modifier {value} is larger than {MAX_CONSTANT}")
+                raise DiceExpressionError(
+                    f"{source!r}: modifier {value} is larger than {MAX_CONSTANT}"
+                )
             modifier += sign * value
         else:
             count_text, sides_text = match.group("count"), match.group("sides")

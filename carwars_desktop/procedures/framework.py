@@ -24,7 +24,7 @@ def percent(p: Fraction) -> str:
 
 
 def odds_text(p: Fraction, total: int | None = None) -> str:
-    """``'10/36 · 27.8%'`` when ``total`` is given (the dice's outcome count), else ``'5/18 · 27.8%'``."""
+    """``'10/36 · 27.8%'`` over ``total`` outcomes when exact, else ``'5/18 · 27.8%'``."""
     if total is not None and (p * total).denominator == 1:
         return f"{int(p * total)}/{total} · {percent(p)}"
     return f"{p.numerator}/{p.denominator} · {percent(p)}"

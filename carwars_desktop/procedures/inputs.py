@@ -219,7 +219,9 @@ class SheetInput:
         try:
             return self.load(data)
         except (ValueError, KeyError, TypeError) as error:
-            raise InputError(f"{self.name}: not a valid {self.sheet_type.__name__}: {error}") from None
+            raise InputError(
+                f"{self.name}: not a valid {self.sheet_type.__name__}: {error}"
+            ) from None
 
     def parse(self, text: str) -> Any:
         text = text.strip()

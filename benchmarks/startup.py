@@ -1,0 +1,80 @@
+"""Start-up time: process start → main window painted and idle, app vs a bare QMainWindow.
+
+    .venv/bin/python benchmarks/startup.py [--runs 9]
+
+Both are measured in the same run, as separate processes started the same way,
+offscreen. The app reports its milestones through CARWARS_TRACE_STARTUP
+("window-idle": first turn of the event loop after show; "loaded": database
+opened and charts built). Prints the medians and the ratio (target ≤ 2.5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BARE = r"""
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.resize(1280, 800)
+window.show()
+def idle():
+    print(f"carwars-startup window-idle {time.time():.6f}", file=sys.stderr, flush=True)
+    app.quit()
+QTimer.singleShot(0, idle)
+app.exec()
+"""
+
+
+def milestones(command: list[str], env: dict[str, str]) -> dict[str, float]:
+    start = time.time()
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    times: dict[str, float] = {}
+    for line in result.stderr.splitlines():
+        if line.startswith("carwars-startup "):
+            _, event, stamp = line.split()
+            times[event] = float(stamp) - start
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=9)
+    runs = parser.parse_args().runs
+    folder = Path(tempfile.mkdtemp(prefix="carwars-bench-"))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CARWARS_TRACE_STARTUP="1",
+               XDG_CONFIG_HOME=str(folder / "config"), XDG_DATA_HOME=str(folder / "data"))
+    app_command = [sys.executable, "-m", "carwars_desktop", "--smoke",
+                   "--db", str(folder / "bench.sqlite3")]
+    bare_command = [sys.executable, "-c", BARE]
+    milestones(app_command, env)  # first run creates and migrates the database
+    app_idle: list[float] = []
+    app_loaded: list[float] = []
+    bare_idle: list[float] = []
+    for _ in range(runs):  # interleaved, so both see the same machine state
+        times = milestones(app_command, env)
+        app_idle.append(times["window-idle"])
+        app_loaded.append(times["loaded"])
+        bare_idle.append(milestones(bare_command, env)["window-idle"])
+    bare = statistics.median(bare_idle)
+    idle = statistics.median(app_idle)
+    loaded = statistics.median(app_loaded)
+    print(f"runs: {runs} each, offscreen, Python {sys.version.split()[0]}")
+    print(f"bare PySide6 QMainWindow  window idle  median {bare * 1000:7.1f} ms")
+    print(f"Carwars Desktop           window idle  median {idle * 1000:7.1f} ms"
+          f"   ratio {idle / bare:.2f} (target ≤ 2.5)")
+    print(f"Carwars Desktop           fully loaded median {loaded * 1000:7.1f} ms"
+          f"   ratio {loaded / bare:.2f} (database open, charts drawn)")
+
+
+if __name__ == "__main__":
+    main()

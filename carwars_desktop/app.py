@@ -1,0 +1,49 @@
+"""Entry point: ``carwars-desktop [--db URL] [--smoke] [--version]`` or ``… resolve``.
+
+Only the standard library is imported here, so ``--version`` and ``resolve``
+start fast and the GUI's imports happen only when the window is wanted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from carwars_desktop import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="carwars-desktop",
+        description="A game master's companion for Mini Car Wars, Battlecars and AUTOpower. "
+        "Run `carwars-desktop resolve --help` for the rules on the command line.",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="SQLAlchemy URL or SQLite file path of the database "
+        "(default: $CARWARS_DB, else carwars.sqlite3 in the user data folder)",
+    )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="open the main window, wait until the event loop is idle, and exit "
+        "(non-zero with the reason on stderr if anything failed)",
+    )
+    parser.add_argument("--version", action="version", version=f"carwars-desktop {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "resolve":
+        from carwars_desktop.cli import resolve_main
+
+        return resolve_main(args[1:])
+    options = build_parser().parse_args(args)
+    from carwars_desktop.gui.application import run_gui
+
+    return run_gui(db=options.db or os.environ.get("CARWARS_DB"), smoke=options.smoke)

@@ -1,0 +1,138 @@
+"""``carwars-desktop resolve``: every declared procedure on the command line.
+
+    carwars-desktop resolve --list [--ruleset ID] [--json]
+    carwars-desktop resolve ID --set NAME=VALUE … [--dice 5,4,…] [--seed N] [--json]
+
+Dice given with ``--dice`` are used in the order the steps ask for them; any
+still needed are rolled from ``--seed``, or refused when no seed is given. Bad
+ids, inputs or dice exit with status 2 and a one-line reason on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from carwars_desktop.dice import DiceError, EnteredDice, SeededDice
+from carwars_desktop.procedures import InputError, Procedure, Resolution, SheetInput
+from carwars_desktop.rules import (
+    UnknownProcedureError,
+    UnknownRulesetError,
+    all_procedures,
+    find_procedure,
+)
+
+
+class UsageError(ValueError):
+    """A malformed command line (exit status 2)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="carwars-desktop resolve",
+        description="Resolve a rules procedure with entered or seeded dice.",
+    )
+    parser.add_argument("procedure", nargs="?", help="procedure id, e.g. mini.fire")
+    parser.add_argument("--list", action="store_true", help="list every procedure")
+    parser.add_argument("--ruleset", help="with --list: only this ruleset's procedures")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an input value; a sheet input takes a catalog name, inline JSON "
+                        "or @file.json")
+    parser.add_argument("--dice", default="", metavar="5,4,…", help="the dice thrown, in order")
+    parser.add_argument("--seed", type=int, default=None, help="roll missing dice from this seed")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
+    raw: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep:
+            raise UsageError(f"--set {pair!r}: write NAME=VALUE")
+        spec = procedure.input(name.strip())
+        if name.strip() in raw:
+            raise UsageError(f"--set {name.strip()} given twice")
+        if isinstance(spec, SheetInput) and text.startswith("@"):
+            path = Path(text[1:])
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except OSError as error:
+                raise UsageError(f"{spec.name}: cannot read {path}: {error.strerror}") from None
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                raise UsageError(f"{spec.name}: {path} is not JSON: {error}") from None
+            if not isinstance(data, dict):
+                raise UsageError(f"{spec.name}: {path} must hold a JSON object")
+            raw[spec.name] = spec.load_json(data)
+        else:
+            raw[spec.name] = spec.parse(text)
+    return procedure.bind(raw)
+
+
+def _parse_dice(text: str) -> list[int]:
+    values: list[int] = []
+    for part in text.replace(" ", ",").split(","):
+        if not part:
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise UsageError(f"--dice: {part!r} is not a die value") from None
+    return values
+
+
+def _print_list(ruleset: str | None, as_json: bool) -> None:
+    procedures = all_procedures(ruleset)
+    if as_json:
+        print(json.dumps([p.describe() for p in procedures], indent=2, ensure_ascii=False))
+        return
+    for procedure in procedures:
+        print(f"{procedure.id:28} {procedure.ruleset:14} {procedure.title}")
+
+
+def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: Resolution,
+                      unused: Sequence[int], seed: int | None, as_json: bool) -> None:
+    odds = procedure.odds(values)
+    if as_json:
+        document = resolution.to_json()
+        document["odds"] = odds.to_json()
+        document["seed"] = seed
+        document["unused_dice"] = list(unused)
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    print(f"{procedure.title}  ({procedure.id}, {procedure.rule})")
+    print(f"odds: {odds.summary}")
+    for step in resolution.steps:
+        print(f"  {step}")
+    print(f"→ {resolution.outcome}")
+    for effect in resolution.effects:
+        print(f"  effect on {effect.input_name}: {effect.summary}")
+    if unused:
+        print(f"note: dice not used: {', '.join(map(str, unused))}")
+
+
+def resolve_main(argv: Sequence[str]) -> int:
+    options = _parser().parse_args(list(argv))
+    try:
+        if options.list:
+            _print_list(options.ruleset, options.json)
+            return 0
+        if not options.procedure:
+            raise UsageError("name a procedure id (see --list)")
+        procedure = find_procedure(options.procedure)
+        values = _parse_sets(procedure, options.set)
+        fallback = SeededDice(options.seed) if options.seed is not None else None
+        dice = EnteredDice(_parse_dice(options.dice), fallback)
+        resolution = procedure.resolve(values, dice)
+        _print_resolution(procedure, values, resolution, dice.unused(),
+                          options.seed, options.json)
+        return 0
+    except (UsageError, InputError, DiceError, UnknownProcedureError,
+            UnknownRulesetError) as error:
+        message = error.args[0] if error.args else str(error)
+        print(f"carwars-desktop resolve: {message}", file=sys.stderr)
+        return 2

@@ -1,0 +1,80 @@
+"""Start the GUI: QApplication, main window, then the deferred start-up work.
+
+Start-up order (start-up time is a feature): the window is shown and painted
+first; the database (SQLAlchemy, Alembic) and the charts (pyqtgraph, numpy)
+load on the first turn of the event loop after that.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from types import TracebackType
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from carwars_desktop import __version__
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.resources import resources_dir
+
+APP_NAME = "carwars-desktop"
+ORGANIZATION = "carwars"
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    app = QApplication(argv if argv is not None else [sys.argv[0]])
+    app.setApplicationDisplayName("Carwars Desktop")
+    app.setDesktopFileName(APP_NAME)
+    app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "carwars.svg")))
+    return app
+
+
+def _trace(event: str) -> None:
+    """With CARWARS_TRACE_STARTUP set, print when start-up milestones happen (benchmarks)."""
+    if os.environ.get("CARWARS_TRACE_STARTUP"):
+        print(f"carwars-startup {event} {time.time():.6f}", file=sys.stderr, flush=True)
+
+
+def _install_excepthook(app: QApplication, smoke: bool) -> None:
+    """An exception in a slot is printed; under ``--smoke`` it also fails the run."""
+
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        traceback.print_exception(kind, error, trace)
+        if smoke:
+            app.exit(1)
+
+    sys.excepthook = hook
+
+
+def run_gui(db: str | None, smoke: bool) -> int:
+    app = create_application()
+    _install_excepthook(app, smoke)
+    window = MainWindow(db_url_hint=db, interactive=not smoke)
+    window.show()
+
+    def loaded() -> None:
+        _trace("loaded")
+        app.exit(0)
+
+    def first_idle() -> None:
+        _trace("window-idle")
+        if not window.finish_startup():
+            app.exit(2 if smoke else 0)
+            return
+        if smoke:
+            QTimer.singleShot(0, loaded)
+
+    QTimer.singleShot(0, first_idle)
+    result = app.exec()
+    window.shutdown()
+    return result

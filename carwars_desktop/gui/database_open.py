@@ -1,0 +1,70 @@
+"""Open the database at start-up; a bad file is explained and never overwritten.
+
+A file that is not SQLite, is truncated, or was written by a newer version is
+refused by the storage layer with the reason. Here the GM is told why (a dialog
+and stderr) and chooses: open another file, start a new one, or quit. Under
+``--smoke`` nobody can answer, so the reason goes to stderr and start-up fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database, DatabaseError
+
+
+class Choice(Enum):
+    OPEN_OTHER = "open another file"
+    START_NEW = "start a new database"
+    QUIT = "quit"
+
+
+def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choice, str | None]:
+    """Show why the database cannot be used and ask what to do next."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Cannot use this database")
+    box.setText(str(error))
+    box.setInformativeText("The file was left exactly as it is. What would you like to do?")
+    open_other = box.addButton("Open another file…", QMessageBox.ButtonRole.AcceptRole)
+    start_new = box.addButton("Start a new database…", QMessageBox.ButtonRole.ActionRole)
+    box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is open_other:
+        path, _ = QFileDialog.getOpenFileName(parent, "Open a Carwars database", "",
+                                              "Carwars databases (*.sqlite3 *.db);;All files (*)")
+        return (Choice.OPEN_OTHER, path) if path else (Choice.QUIT, None)
+    if clicked is start_new:
+        path, _ = QFileDialog.getSaveFileName(parent, "New Carwars database", "carwars.sqlite3",
+                                              "Carwars databases (*.sqlite3)")
+        return (Choice.START_NEW, path) if path else (Choice.QUIT, None)
+    return Choice.QUIT, None
+
+
+Asker = Callable[["DatabaseError"], tuple[Choice, str | None]]
+
+
+def open_with_recovery(url: str, ask: Asker | None) -> Database | None:
+    """Open ``url``; on a bad database tell stderr and ``ask`` (None: give up)."""
+    from carwars_desktop.storage import DatabaseError, open_database, resolve_url
+
+    while True:
+        try:
+            return open_database(url)
+        except DatabaseError as error:
+            print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+            if ask is None:
+                return None
+            choice, path = ask(error)
+            if choice is Choice.QUIT or path is None:
+                return None
+            # A chosen file that already has content is opened as it is (and refused
+            # again if it is bad): nothing here ever truncates or replaces a file.
+            url = resolve_url(path, {})

@@ -1,0 +1,313 @@
+"""The Dice workspace: any expression's exact distribution, entered or rolled dice, history.
+
+Rolls go through the generic ``dice.roll`` procedure, exactly like the Resolver
+and the ``resolve`` command line, and each is committed to the database before
+it is shown in the history.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.dice import DiceError, DiceExpression, EnteredDice, SeededDice, parse
+from carwars_desktop.gui.dice_history_model import DiceHistoryModel
+from carwars_desktop.gui.distribution_chart import DistributionChart
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.procedures import InputError, Resolution, odds_text
+from carwars_desktop.procedures.dice_roll import DICE_ROLL
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+
+HISTORY_LIMIT = 500
+
+
+def split_dice(text: str, expression: DiceExpression) -> list[int]:
+    """``'5 4'``, ``'5,4'`` or, for dice under ten sides, ``'54'`` → ``[5, 4]``."""
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    faces = expression.faces()
+    if (len(tokens) == 1 and len(tokens[0]) == len(faces) > 1 and tokens[0].isdigit()
+            and all(sides < 10 for sides in faces)):
+        tokens = list(tokens[0])
+    values: list[int] = []
+    for token in tokens:
+        if not re.fullmatch(r"\d+", token):
+            raise DiceError(f"{token!r} is not a die value: type the faces, e.g. 5 4")
+        values.append(int(token))
+    if len(values) != len(faces):
+        raise DiceError(f"{expression} needs {len(faces)} {'die' if len(faces) == 1 else 'dice'}"
+                        f" ({', '.join(f'd{s}' for s in faces)}); {len(values)} typed")
+    return values
+
+
+def _tabular(label: QLabel) -> QLabel:
+    font = QFont(label.font())
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setFamilies(["DejaVu Sans Mono", "Menlo", "Consolas", "monospace"])
+    label.setFont(font)
+    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return label
+
+
+class DiceWorkspace(Workspace):
+    title = "Dice"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._ruleset = ""
+        self._database: Database | None = None
+        self._expression: DiceExpression | None = parse("2d6")
+        self._loaded = False
+        self.last_resolution: Resolution | None = None
+
+        self.expression_edit = QLineEdit("2d6")
+        self.expression_edit.setAccessibleName("Dice expression")
+        self.expression_edit.setPlaceholderText("2d6, 1d8+3, 3d6-2 …")
+        self.target_spin = QSpinBox()
+        self.target_spin.setAccessibleName("k")
+        self.target_spin.setRange(-1000, 1000)
+        self.target_spin.setValue(7)
+        self.natural_two = QCheckBox("Natural 2 always misses")
+        self.natural_two.setToolTip("For 2d6 rolls (Mini Car Wars to-hit, AUTOpower attacks)")
+        self.expression_error = QLabel()
+        self.expression_error.setObjectName("error")
+        self.expression_error.setWordWrap(True)
+
+        form = QFormLayout()
+        form.addRow("&Expression", self.expression_edit)
+        form.addRow("&k (target)", self.target_spin)
+        form.addRow("", self.natural_two)
+        form.addRow("", self.expression_error)
+
+        self.p_eq = _tabular(QLabel())
+        self.p_ge = _tabular(QLabel())
+        self.p_le = _tabular(QLabel())
+        self.summary = QLabel()
+        self.p_ge_caption = QLabel()
+        probabilities = QGroupBox("Exact odds")
+        grid = QGridLayout(probabilities)
+        self.p_eq_caption = QLabel()
+        self.p_le_caption = QLabel()
+        for row, (caption, value) in enumerate(((self.p_eq_caption, self.p_eq),
+                                                (self.p_ge_caption, self.p_ge),
+                                                (self.p_le_caption, self.p_le))):
+            grid.addWidget(caption, row, 0)
+            grid.addWidget(value, row, 1)
+        grid.addWidget(self.summary, 3, 0, 1, 2)
+
+        self.chart = DistributionChart()
+
+        self.dice_edit = QLineEdit()
+        self.dice_edit.setAccessibleName("Dice thrown")
+        self.dice_edit.setPlaceholderText("e.g. 5 4, then Enter")
+        self.enter_button = QPushButton("Record ⏎")
+        self.roll_button = QPushButton("&Roll")
+        self.roll_button.setToolTip("Roll in the app (Ctrl+R); the seed is shown to replay it")
+        self.seed_edit = QLineEdit()
+        self.seed_edit.setAccessibleName("Seed")
+        self.seed_edit.setPlaceholderText("new seed")
+        self.seed_edit.setMaximumWidth(120)
+        self.result_label = QLabel("Enter the dice the players threw, or press Roll.")
+        self.result_label.setObjectName("result")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.dice_error = QLabel()
+        self.dice_error.setObjectName("error")
+        self.dice_error.setWordWrap(True)
+
+        dice_label = QLabel("&Dice:")
+        dice_label.setBuddy(self.dice_edit)
+        seed_label = QLabel("S&eed:")
+        seed_label.setBuddy(self.seed_edit)
+        entry = QHBoxLayout()
+        entry.addWidget(dice_label)
+        entry.addWidget(self.dice_edit, 1)
+        entry.addWidget(self.enter_button)
+        entry.addSpacing(16)
+        entry.addWidget(self.roll_button)
+        entry.addWidget(seed_label)
+        entry.addWidget(self.seed_edit)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        top = QHBoxLayout()
+        top.addLayout(form, 1)
+        top.addWidget(probabilities, 1)
+        left_layout.addLayout(top)
+        left_layout.addWidget(self.chart, 1)
+        left_layout.addLayout(entry)
+        left_layout.addWidget(self.dice_error)
+        left_layout.addWidget(self.result_label)
+
+        self.history_model = DiceHistoryModel()
+        self.history_view = QTableView()
+        self.history_view.setModel(self.history_model)
+        self.history_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.history_view.verticalHeader().hide()
+        self.history_view.setWordWrap(False)
+        self.history_view.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.history_view.horizontalHeader().setStretchLastSection(True)
+        history = QGroupBox("History")
+        history_layout = QVBoxLayout(history)
+        history_layout.addWidget(self.history_view)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(history)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([700, 460])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+        self.expression_edit.textChanged.connect(self._refresh_odds)
+        self.target_spin.valueChanged.connect(self._refresh_odds)
+        self.natural_two.toggled.connect(self._refresh_odds)
+        self.dice_edit.returnPressed.connect(self.record_entered)
+        self.enter_button.clicked.connect(self.record_entered)
+        self.roll_button.clicked.connect(self.roll)
+        QShortcut(QKeySequence("Ctrl+R"), self, self.roll)
+        self._set_ready(False)
+        self._refresh_odds()
+
+    # --- Workspace hooks -----------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset = ruleset_id
+
+    def attach_database(self, database: Database) -> None:
+        self._database = database
+        self.history_model.reset(database.dice_history.recent(HISTORY_LIMIT))
+        self._set_ready(True)
+
+    def load_deferred(self) -> None:
+        self._loaded = True
+        self._refresh_odds()
+
+    def _set_ready(self, ready: bool) -> None:
+        for widget in (self.dice_edit, self.enter_button, self.roll_button, self.seed_edit):
+            widget.setEnabled(ready)
+
+    # --- odds ----------------------------------------------------------
+    def _values(self) -> dict[str, object]:
+        return {"expression": self.expression_edit.text(), "target": self.target_spin.value(),
+                "natural_two_misses": self.natural_two.isChecked() and self._is_2d6()}
+
+    def _is_2d6(self) -> bool:
+        e = self._expression
+        return e is not None and len(e.groups) == 1 and e.groups[0].count == 2 \
+            and e.groups[0].sides == 6 and e.groups[0].sign > 0
+
+    def _refresh_odds(self) -> None:
+        try:
+            self._expression = parse(self.expression_edit.text())
+        except DiceError as error:
+            self._expression = None
+            self.expression_error.setText(f"⚠ {error}")
+            return
+        self.expression_error.setText("")
+        expression = self._expression
+        self.natural_two.setEnabled(self._is_2d6())
+        distribution = expression.distribution()
+        k = self.target_spin.value()
+        odds = DICE_ROLL.odds(self._values())
+        p_success = odds.probability("success")
+        total = distribution.total
+        self.p_eq_caption.setText(f"P(= {k})")
+        self.p_le_caption.setText(f"P(≤ {k})")
+        natural = self._values()["natural_two_misses"]
+        self.p_ge_caption.setText(f"P(≥ {k})" + (", natural 2 misses" if natural else ""))
+        self.p_eq.setText(odds_text(distribution.p_eq(k), total))
+        self.p_ge.setText(odds_text(p_success, total))
+        self.p_le.setText(odds_text(distribution.p_le(k), total))
+        mean = distribution.mean()
+        self.summary.setText(f"{expression}: {distribution.minimum}–{distribution.maximum}, "
+                             f"mean {_decimal(mean)}, {total} equally likely throws")
+        if self._loaded and odds.chart is not None:
+            self.chart.show_distribution(odds.chart.distribution, odds.chart.success, marker=k,
+                                         success_label=f"≥ {k}")
+
+    # --- rolling -------------------------------------------------------
+    def record_entered(self) -> None:
+        """Resolve the dice typed in the entry (Enter)."""
+        if self._expression is None:
+            self.dice_error.setText("⚠ Fix the expression first.")
+            return
+        try:
+            values = split_dice(self.dice_edit.text(), self._expression)
+            resolution = DICE_ROLL.resolve(self._values(), EnteredDice(values))
+        except (DiceError, InputError) as error:
+            self.dice_error.setText(f"⚠ {error}")
+            return
+        self._keep(resolution, seed=None)
+        self.dice_edit.clear()
+
+    def roll(self) -> None:
+        """Roll in the app from the typed seed, or a fresh one."""
+        if self._expression is None or self._database is None:
+            return
+        seed_text = self.seed_edit.text().strip()
+        if seed_text and not seed_text.isdigit():
+            self.dice_error.setText(f"⚠ The seed must be a whole number, not {seed_text!r}.")
+            return
+        dice = SeededDice(int(seed_text) if seed_text else None)
+        try:
+            resolution = DICE_ROLL.resolve(self._values(), dice)
+        except (DiceError, InputError) as error:
+            self.dice_error.setText(f"⚠ {error}")
+            return
+        self._keep(resolution, seed=dice.seed)
+        self.seed_edit.clear()
+
+    def _keep(self, resolution: Resolution, seed: int | None) -> None:
+        from carwars_desktop.storage import NewDiceRoll
+
+        assert self._database is not None
+        values = resolution.values
+        record = self._database.dice_history.add(NewDiceRoll(
+            ruleset_id=self._ruleset,
+            expression=resolution.inputs["expression"],
+            target=resolution.inputs["target"],
+            natural_two_misses=resolution.inputs["natural_two_misses"],
+            dice_values=tuple(d.value for d in resolution.dice),
+            sides=tuple(d.sides for d in resolution.dice),
+            natural=values["natural"],
+            total=values["total"],
+            success=resolution.success,
+            seed=seed,
+            entered=seed is None,
+        ))
+        # Committed: now it may be shown.
+        self.history_model.prepend(record)
+        self.history_view.scrollToTop()
+        self.last_resolution = resolution
+        self.dice_error.setText("")
+        how = "entered" if seed is None else f"rolled with seed {seed}"
+        steps = "<br>".join(step.text for step in resolution.steps)
+        self.result_label.setText(f"<b>{resolution.outcome}</b> ({how})<br>{steps}")
+
+
+def _decimal(value: Fraction) -> str:
+    return f"{float(value):.2f}"

@@ -1,0 +1,188 @@
+"""The main window: a rail of workspaces, the ruleset switch, the database status."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QToolBar,
+    QWidget,
+)
+
+from carwars_desktop import __version__
+from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
+from carwars_desktop.gui.dice_workspace import DiceWorkspace
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+
+RULESET_KEY = "ruleset"
+
+
+def display_url(url: str) -> str:
+    """A SQLite file's path, or the URL with its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        return parsed.database
+    return parsed.render_as_string(hide_password=True)
+
+
+class MainWindow(QMainWindow):
+    """Workspaces on a left rail; the ruleset choice is remembered between runs."""
+
+    ruleset_changed = Signal(str)
+
+    def __init__(self, db_url_hint: str | None = None, interactive: bool = True,
+                 settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._db_url_hint = db_url_hint
+        self._interactive = interactive
+        self._settings = settings if settings is not None else QSettings()
+        self.database: Database | None = None
+        self.setWindowTitle("Carwars Desktop")
+        self.resize(1280, 800)
+
+        self._ruleset_box = QComboBox()
+        self._ruleset_box.setAccessibleName("Ruleset")
+        self._ruleset_box.setToolTip("The rule system at the table (Ctrl+Shift+R cycles)")
+        for ruleset_id in RULESET_IDS:
+            self._ruleset_box.addItem(ruleset_title(ruleset_id), ruleset_id)
+        saved = str(self._settings.value(RULESET_KEY, RULESET_IDS[0]))
+        index = self._ruleset_box.findData(saved)
+        self._ruleset_box.setCurrentIndex(max(index, 0))
+        self._ruleset_box.currentIndexChanged.connect(self._on_ruleset_chosen)
+
+        toolbar = QToolBar("Ruleset")
+        toolbar.setObjectName("ruleset-toolbar")
+        toolbar.setMovable(False)
+        toolbar.addWidget(QLabel("  Ruleset: "))
+        toolbar.addWidget(self._ruleset_box)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+
+        self._rail = QListWidget()
+        self._rail.setObjectName("workspace-rail")
+        self._rail.setIconSize(QSize(24, 24))
+        self._rail.setFixedWidth(140)
+        self._rail.setStyleSheet("QListWidget#workspace-rail::item { padding: 10px 12px; }")
+        self._stack = QStackedWidget()
+        self.workspaces: list[Workspace] = []
+        self._rail.currentRowChanged.connect(self._stack.setCurrentIndex)
+
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self._rail)
+        row.addWidget(self._stack, 1)
+        self.setCentralWidget(central)
+
+        self.add_workspace(DiceWorkspace(self))
+        self._rail.setCurrentRow(0)
+
+        self._db_label = QLabel("Opening the database…")
+        self.statusBar().addPermanentWidget(self._db_label)
+        self._build_menus()
+
+    # --- workspaces ----------------------------------------------------
+    def add_workspace(self, workspace: Workspace) -> None:
+        self.workspaces.append(workspace)
+        number = len(self.workspaces)
+        item = QListWidgetItem(workspace.title)
+        item.setToolTip(f"{workspace.title} (Ctrl+{number})")
+        self._rail.addItem(item)
+        self._stack.addWidget(workspace)
+        action = QAction(workspace.title, self)
+        action.setShortcut(QKeySequence(f"Ctrl+{number}"))
+        action.triggered.connect(lambda: self._rail.setCurrentRow(number - 1))
+        self.addAction(action)
+        workspace.set_ruleset(self.ruleset())
+
+    def current_workspace(self) -> Workspace:
+        return self.workspaces[self._stack.currentIndex()]
+
+    # --- ruleset -------------------------------------------------------
+    def ruleset(self) -> str:
+        return str(self._ruleset_box.currentData())
+
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset_box.setCurrentIndex(self._ruleset_box.findData(ruleset_id))
+
+    def _on_ruleset_chosen(self) -> None:
+        ruleset_id = self.ruleset()
+        self._settings.setValue(RULESET_KEY, ruleset_id)
+        self._settings.sync()
+        for workspace in self.workspaces:
+            workspace.set_ruleset(ruleset_id)
+        self.ruleset_changed.emit(ruleset_id)
+
+    def _cycle_ruleset(self) -> None:
+        self._ruleset_box.setCurrentIndex((self._ruleset_box.currentIndex() + 1)
+                                          % self._ruleset_box.count())
+
+    # --- start-up and database -----------------------------------------
+    def finish_startup(self) -> bool:
+        """Open the database and let workspaces load their heavy parts (after first paint)."""
+        from carwars_desktop.storage import resolve_url
+
+        url = resolve_url(self._db_url_hint, os.environ)
+        database = open_with_recovery(
+            url, (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+        if database is None:
+            return False
+        self.attach_database(database)
+        for workspace in self.workspaces:
+            workspace.load_deferred()
+        return True
+
+    def attach_database(self, database: Database) -> None:
+        if self.database is not None and self.database is not database:
+            self.database.close()
+        self.database = database
+        self._db_label.setText(f"Database: {display_url(database.url)}")
+        self._db_label.setToolTip(display_url(database.url))
+        for workspace in self.workspaces:
+            workspace.attach_database(database)
+
+    def shutdown(self) -> None:
+        if self.database is not None:
+            self.database.close()
+            self.database = None
+
+    # --- menus ---------------------------------------------------------
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        quit_action = file_menu.addAction("&Quit")
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        view_menu = self.menuBar().addMenu("&View")
+        cycle = view_menu.addAction("Next &ruleset")
+        cycle.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        cycle.triggered.connect(self._cycle_ruleset)
+        help_menu = self.menuBar().addMenu("&Help")
+        about = help_menu.addAction("&About Carwars Desktop")
+        about.triggered.connect(self._show_about)
+
+    def _show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Carwars Desktop",
+            f"<b>Carwars Desktop {__version__}</b><br>"
+            "A game master's companion for Mini Car Wars, Battlecars and AUTOpower.<br><br>"
+            "Built with Qt for Python (PySide6, LGPL v3), SQLAlchemy (MIT), Alembic (MIT), "
+            "pyqtgraph (MIT) and platformdirs (MIT).",
+        )

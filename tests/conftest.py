@@ -1,0 +1,24 @@
+"""Test set-up shared by every test: offscreen Qt, isolated settings and data folders."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# Settings (QSettings) and the default database (platformdirs) must never touch
+# the real user's folders: point XDG at a throwaway folder for the whole run.
+_HOME = tempfile.mkdtemp(prefix="carwars-tests-")
+os.environ["XDG_CONFIG_HOME"] = str(Path(_HOME) / "config")
+os.environ["XDG_DATA_HOME"] = str(Path(_HOME) / "data")
+os.environ.pop("CARWARS_DB", None)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    """A fresh SQLite database file URL in the test's own folder."""
+    yield f"sqlite:///{tmp_path / 'carwars.sqlite3'}"

@@ -1,0 +1,79 @@
+"""The ``resolve`` command line, generated from the procedure declarations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from carwars_desktop.app import main
+from carwars_desktop.rules import all_procedures
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["resolve", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_list_json_describes_every_procedure(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--list", "--json")
+    assert status == 0
+    listed = json.loads(out)
+    assert [p["id"] for p in listed] == [p.id for p in all_procedures()]
+    roll = next(p for p in listed if p["id"] == "dice.roll")
+    assert roll["ruleset"] == "generic"
+    assert {"name", "type", "default", "help"} <= set(roll["inputs"][0])
+    assert {p["ruleset"] for p in listed} >= {"generic"}
+
+
+def test_resolve_with_entered_dice_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "dice.roll", "--set", "expression=2d6+1", "--set", "target=8",
+                         "--dice", "5,4", "--json")
+    assert status == 0
+    document = json.loads(out)
+    assert document["outcome"] == "10: success (needed 8+)"
+    assert [d["value"] for d in document["dice"]] == [5, 4]
+    assert document["odds"]["summary"] == "need 8+ · 21/36 · 58.3%"
+    assert sum(float(o["percent"]) for o in document["odds"]["outcomes"]) == pytest.approx(100)
+
+
+def test_missing_dice_rolled_from_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "dice.roll", "--set", "expression=3d6", "--dice", "6",
+                         "--seed", "7", "--json")
+    assert status == 0
+    dice = json.loads(out)["dice"]
+    assert [d["entered"] for d in dice] == [True, False, False]
+    status2, out2, _ = run(capsys, "dice.roll", "--set", "expression=3d6", "--dice", "6",
+                           "--seed", "7", "--json")
+    assert json.loads(out2)["dice"] == dice
+
+
+def test_plain_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "dice.roll", "--set", "expression=2d6", "--set", "target=9",
+                         "--dice", "6 6")
+    assert status == 0
+    assert "odds: need 9+ · 10/36 · 27.8%" in out
+    assert "→ 12: success (needed 9+)" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["no.such"], "unknown procedure 'no.such'"),
+        (["dice.roll", "--set", "expression=2d6"], "needs another d6"),
+        (["dice.roll", "--set", "expression=2d6", "--dice", "5,7"], "cannot show 7"),
+        (["dice.roll", "--set", "colour=red", "--dice", "1,1"], "has no input 'colour'"),
+        (["dice.roll", "--set", "target=lots", "--dice", "1,1"], "'lots' is not a whole number"),
+        (["dice.roll", "--set", "expression", "--dice", "1,1"], "write NAME=VALUE"),
+        (["dice.roll", "--dice", "five"], "'five' is not a die value"),
+        ([], "name a procedure id"),
+    ],
+)
+def test_bad_input_exits_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str],
+                                       reason: str) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2
+    assert out == ""
+    assert reason in err
+    assert err.count("\n") == 1
