@@ -1,0 +1,44 @@
+"""Storage: SQLAlchemy models and repositories, Alembic migrations run at start-up.
+
+No Qt here and no dialogs: problems are raised as :class:`DatabaseError`
+subclasses whose messages the GUI can show as they are.
+"""
+
+from carwars_desktop.storage.database import Database, open_database
+from carwars_desktop.storage.dice_history import (
+    DiceHistory,
+    DiceRollRecord,
+    InvalidDiceRollError,
+    NewDiceRoll,
+)
+from carwars_desktop.storage.engine import (
+    create_engine_for,
+    default_url,
+    resolve_url,
+)
+from carwars_desktop.storage.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    MigrationHeadsError,
+    NewerSchemaError,
+    NotADatabaseError,
+)
+from carwars_desktop.storage.migrations import single_head
+
+__all__ = [
+    "CorruptDatabaseError",
+    "Database",
+    "DatabaseError",
+    "DiceHistory",
+    "DiceRollRecord",
+    "InvalidDiceRollError",
+    "MigrationHeadsError",
+    "NewDiceRoll",
+    "NewerSchemaError",
+    "NotADatabaseError",
+    "create_engine_for",
+    "default_url",
+    "open_database",
+    "resolve_url",
+    "single_head",
+]

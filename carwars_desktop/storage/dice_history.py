@@ -1,0 +1,175 @@
+"""The dice-roll history: every roll the Dice workspace made or was given.
+
+Plain frozen values go in and come out; the ORM row stays inside this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from carwars_desktop.storage.models import DiceRollRow
+
+_RULESET_ID_MAX = 64
+_SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1
+
+
+class InvalidDiceRollError(ValueError):
+    """A dice roll that cannot be stored as given."""
+
+
+def _int_tuple(values: Sequence[int], what: str) -> tuple[int, ...]:
+    if isinstance(values, str | bytes):
+        raise InvalidDiceRollError(f"{what} must be a sequence of ints, not {values!r}")
+    result = tuple(values)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in result):
+        raise InvalidDiceRollError(f"{what} must be whole numbers, got {result!r}")
+    return result
+
+
+@dataclass(frozen=True)
+class NewDiceRoll:
+    """A roll to record.
+
+    Attributes:
+        ruleset_id: the registry id of the ruleset in play, e.g. ``mini_car_wars``.
+        expression: the dice expression as the GM wrote it, e.g. ``2d6+1``.
+        dice_values: the face of each die, in the order thrown.
+        sides: the number of sides of each die, one per entry of ``dice_values``.
+        natural: the sum of the dice alone.
+        total: the result after modifiers.
+        entered: True when the GM typed the dice, False when the app rolled them.
+        target: the number to reach, if the roll was against one.
+        natural_two_misses: whether "a natural 2 always misses" applied.
+        success: whether the roll reached its target (None without a target).
+        seed: the RNG seed that replays a rolled roll; None when the dice were entered.
+        created_at: when the roll happened (aware); now, in UTC, if not given.
+    """
+
+    ruleset_id: str
+    expression: str
+    dice_values: tuple[int, ...]
+    sides: tuple[int, ...]
+    natural: int
+    total: int
+    entered: bool
+    target: int | None = None
+    natural_two_misses: bool = False
+    success: bool | None = None
+    seed: int | None = None
+    created_at: datetime | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        values = _int_tuple(self.dice_values, "dice_values")
+        sides = _int_tuple(self.sides, "sides")
+        object.__setattr__(self, "dice_values", values)
+        object.__setattr__(self, "sides", sides)
+        if len(values) != len(sides):
+            raise InvalidDiceRollError(
+                f"{len(values)} dice values but {len(sides)} sides: give one side count per die"
+            )
+        for value, faces in zip(values, sides, strict=True):
+            if faces < 1:
+                raise InvalidDiceRollError(f"a die needs at least one side, not {faces}")
+            if not 1 <= value <= faces:
+                raise InvalidDiceRollError(f"a d{faces} cannot show {value}")
+        if not self.ruleset_id or len(self.ruleset_id) > _RULESET_ID_MAX:
+            raise InvalidDiceRollError(
+                f"ruleset id must be 1 to {_RULESET_ID_MAX} characters, got {self.ruleset_id!r}"
+            )
+        if self.seed is not None and not _SEED_MIN <= self.seed <= _SEED_MAX:
+            raise InvalidDiceRollError(f"seed {self.seed} does not fit in 64 bits")
+        if self.created_at is not None and self.created_at.tzinfo is None:
+            raise InvalidDiceRollError("created_at needs a time zone (use UTC)")
+
+
+@dataclass(frozen=True)
+class DiceRollRecord:
+    """A stored roll: the values of :class:`NewDiceRoll` plus its id and UTC time."""
+
+    id: int
+    created_at: datetime
+    ruleset_id: str
+    expression: str
+    dice_values: tuple[int, ...]
+    sides: tuple[int, ...]
+    natural: int
+    total: int
+    entered: bool
+    target: int | None
+    natural_two_misses: bool
+    success: bool | None
+    seed: int | None
+
+
+def _record(row: DiceRollRow) -> DiceRollRecord:
+    return DiceRollRecord(
+        id=row.id,
+        created_at=row.created_at,
+        ruleset_id=row.ruleset_id,
+        expression=row.expression,
+        dice_values=tuple(row.dice_values),
+        sides=tuple(row.sides),
+        natural=row.natural,
+        total=row.total,
+        entered=row.entered,
+        target=row.target,
+        natural_two_misses=row.natural_two_misses,
+        success=row.success,
+        seed=row.seed,
+    )
+
+
+class DiceHistory:
+    """Add, list and clear dice rolls; every write is committed before it returns."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def add(self, roll: NewDiceRoll) -> DiceRollRecord:
+        """Store ``roll`` in its own committed transaction and return it with its id."""
+        created_at = roll.created_at or datetime.now(UTC)
+        row = DiceRollRow(
+            created_at=created_at.astimezone(UTC),
+            ruleset_id=roll.ruleset_id,
+            expression=roll.expression,
+            target=roll.target,
+            natural_two_misses=roll.natural_two_misses,
+            dice_values=roll.dice_values,
+            sides=roll.sides,
+            natural=roll.natural,
+            total=roll.total,
+            success=roll.success,
+            seed=roll.seed,
+            entered=roll.entered,
+        )
+        with self._sessions.begin() as session:
+            session.add(row)
+        # The session factory does not expire on commit: the row keeps its values and id.
+        return _record(row)
+
+    def recent(self, limit: int = 200) -> list[DiceRollRecord]:
+        """Up to ``limit`` rolls, newest first."""
+        if limit < 0:
+            raise ValueError(f"limit must be zero or more, not {limit}")
+        query = (
+            select(DiceRollRow)
+            .order_by(DiceRollRow.created_at.desc(), DiceRollRow.id.desc())
+            .limit(limit)
+        )
+        with self._sessions() as session:
+            return [_record(row) for row in session.scalars(query)]
+
+    def count(self) -> int:
+        with self._sessions() as session:
+            return session.scalar(select(func.count()).select_from(DiceRollRow)) or 0
+
+    def clear(self) -> int:
+        """Delete every roll; return how many there were."""
+        with self._sessions.begin() as session:
+            result = session.execute(delete(DiceRollRow))
+            return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,96 @@
+"""One engine factory for every database URL, and where the default file lives.
+
+SQLite gets write-ahead logging, enforced foreign keys, a busy timeout and
+``synchronous=FULL`` (a committed event survives a kill or a power cut), plus
+real transactions around DDL so a migration is all-or-nothing. Any other URL
+(PostgreSQL: ``postgresql+psycopg://user@host/db``) is used unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
+
+from carwars_desktop.storage.errors import DatabaseError
+
+APP_NAME = "carwars-desktop"
+APP_AUTHOR = "carwars"
+DEFAULT_FILE_NAME = "carwars.sqlite3"
+ENV_VAR = "CARWARS_DB"
+BUSY_TIMEOUT_MS = 5000
+
+
+def sqlite_url_for_path(path: str | os.PathLike[str]) -> str:
+    """The SQLAlchemy URL of an SQLite file, given a filesystem path."""
+    absolute = os.path.abspath(os.path.expanduser(os.fspath(path)))
+    return URL.create("sqlite", database=absolute).render_as_string(hide_password=False)
+
+
+def default_url() -> str:
+    """``carwars.sqlite3`` in the user's data folder, which is created if needed."""
+    folder = Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
+    folder.mkdir(parents=True, exist_ok=True)
+    return sqlite_url_for_path(folder / DEFAULT_FILE_NAME)
+
+
+def resolve_url(cli_value: str | None, env: Mapping[str, str]) -> str:
+    """The database to open: the command line beats ``CARWARS_DB``, which beats the default.
+
+    Either value may be a SQLAlchemy URL (``sqlite:///…``, ``postgresql+psycopg://…``)
+    or a bare filesystem path, which becomes an SQLite URL. Empty values count as unset.
+    """
+    for value in (cli_value, env.get(ENV_VAR)):
+        if value is not None and value.strip():
+            return normalize_url(value.strip())
+    return default_url()
+
+
+def normalize_url(value: str) -> str:
+    """A URL as given, or a filesystem path turned into an SQLite URL."""
+    if "://" not in value:
+        return sqlite_url_for_path(value)
+    try:
+        make_url(value)
+    except ArgumentError as error:
+        raise DatabaseError(f"{value!r} is neither a database URL nor a file path.") from error
+    return value
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine_for(url: str) -> Engine:
+    """An engine for ``url``; SQLite connections are set up for durability."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    engine = create_engine(parsed)
+    event.listen(engine, "connect", _configure_sqlite_connection)
+    event.listen(engine, "begin", _begin_sqlite_transaction)
+    return engine
+
+
+def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None:
+    # Take transaction control away from the sqlite3 module, whose legacy mode
+    # runs DDL outside any transaction; _begin_sqlite_transaction emits BEGIN.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _begin_sqlite_transaction(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")

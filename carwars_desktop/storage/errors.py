@@ -1,0 +1,31 @@
+"""The ways a database can be refused, each with a message a GM can act on.
+
+Every refusal happens before the app writes anything: the message says so.
+"""
+
+from __future__ import annotations
+
+
+class DatabaseError(Exception):
+    """The database cannot be used; the message says why, in a GM's words."""
+
+
+class NotADatabaseError(DatabaseError):
+    """The file is not an SQLite database, or is another program's database."""
+
+
+class CorruptDatabaseError(DatabaseError):
+    """The file is an SQLite database that is truncated or damaged."""
+
+
+class NewerSchemaError(DatabaseError):
+    """The database was written by a newer Carwars Desktop than this one."""
+
+    def __init__(self, message: str, found: str, known_head: str) -> None:
+        super().__init__(message)
+        self.found = found
+        self.known_head = known_head
+
+
+class MigrationHeadsError(DatabaseError):
+    """The shipped migrations do not form one line (a packaging mistake)."""

@@ -1,0 +1,72 @@
+"""Alembic driven from code: one head, a clean upgrade, models that match the scripts."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from carwars_desktop.resources import database_dir
+from carwars_desktop.storage import MigrationHeadsError, open_database, single_head
+from carwars_desktop.storage.migrations import known_revisions, script_directory
+from carwars_desktop.storage.models import Base
+
+
+def test_the_shipped_migrations_have_exactly_one_head() -> None:
+    script = script_directory()
+    assert len(script.get_heads()) == 1
+    assert single_head(script) == script.get_heads()[0]
+    assert "0001" in known_revisions(script)
+
+
+def test_two_heads_are_refused(tmp_path: Path) -> None:
+    scripts = tmp_path / "database"
+    shutil.copytree(database_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0002_branch_a.py").write_text(
+        'revision = "0002a"\ndown_revision = "0001"\n'
+        "def upgrade() -> None: ...\ndef downgrade() -> None: ...\n",
+        encoding="utf-8",
+    )
+    (scripts / "versions" / "0002_branch_b.py").write_text(
+        'revision = "0002b"\ndown_revision = "0001"\n'
+        "def upgrade() -> None: ...\ndef downgrade() -> None: ...\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(MigrationHeadsError, match=r"2 heads \(0002a, 0002b\)"):
+        single_head(script_directory(scripts))
+
+
+def test_an_empty_file_is_migrated_to_head(
+    sqlite_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sqlite_path.touch()
+    handlers_before = list(logging.getLogger().handlers)
+    alembic_level_before = logging.getLogger("alembic").level
+    with open_database(str(sqlite_path)) as database:
+        assert database.schema_revision() == single_head()
+        tables = set(inspect(database.engine).get_table_names())
+    assert {"alembic_version", "dice_rolls"} <= tables
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "")
+    assert logging.getLogger().handlers == handlers_before
+    assert logging.getLogger("alembic").level == alembic_level_before
+
+
+def test_a_new_database_is_migrated_to_head_and_reopens(database_url: str) -> None:
+    with open_database(database_url) as database:
+        assert database.schema_revision() == single_head()
+    with open_database(database_url) as database:
+        assert database.schema_revision() == single_head()
+
+
+def test_the_models_match_the_migrations(database_url: str) -> None:
+    """Autogenerate finds nothing to do: the scripts build exactly the ORM's tables."""
+    with open_database(database_url) as database, database.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        differences = compare_metadata(context, Base.metadata)
+    assert differences == []
