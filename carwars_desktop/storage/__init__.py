@@ -23,9 +23,23 @@ from carwars_desktop.storage.errors import (
     NewerSchemaError,
     NotADatabaseError,
 )
+from carwars_desktop.storage.game_sessions import (
+    GameSessions,
+    LoadedSession,
+    NewVehicle,
+    SessionEvents,
+    SessionInfo,
+    SessionNotFoundError,
+)
 from carwars_desktop.storage.migrations import single_head
 
 __all__ = [
+    "GameSessions",
+    "LoadedSession",
+    "NewVehicle",
+    "SessionEvents",
+    "SessionInfo",
+    "SessionNotFoundError",
     "CorruptDatabaseError",
     "Database",
     "DatabaseError",

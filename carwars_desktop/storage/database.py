@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from carwars_desktop.storage.dice_history import DiceHistory
 from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.game_sessions import GameSessions
 from carwars_desktop.storage.migrations import (
     known_revisions,
     script_directory,
@@ -35,6 +36,7 @@ class Database:
         self.url = url
         self.sessions: sessionmaker[Session] = sessionmaker(engine, expire_on_commit=False)
         self.dice_history = DiceHistory(self.sessions)
+        self.game_sessions = GameSessions(self.sessions)
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""

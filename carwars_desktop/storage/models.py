@@ -11,7 +11,18 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, DateTime, Integer, MetaData, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -91,3 +102,111 @@ class DiceRollRow(Base):
     success: Mapped[bool | None] = mapped_column(Boolean)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     entered: Mapped[bool] = mapped_column(Boolean)
+
+
+class DesignRow(Base):
+    """A vehicle design in the library (revision 0002). ``data`` is the design's JSON form."""
+
+    __tablename__ = "designs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ruleset_id: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    tags: Mapped[str] = mapped_column(Text, default="")
+    data: Mapped[str] = mapped_column(Text)
+    legal: Mapped[bool] = mapped_column(Boolean)
+    problem_count: Mapped[int] = mapped_column(Integer, default=0)
+    cost: Mapped[int | None] = mapped_column(Integer)
+    class_value: Mapped[int | None] = mapped_column(Integer)
+    catalog_name: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class DesignRevisionRow(Base):
+    """An earlier saved state of a design (revision 0002); number 1 is the first save."""
+
+    __tablename__ = "design_revisions"
+    __table_args__ = (UniqueConstraint("design_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    design_id: Mapped[int] = mapped_column(ForeignKey("designs.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    data: Mapped[str] = mapped_column(Text)
+    saved_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class GameSessionRow(Base):
+    """A game session at the Table (revision 0003). ``clock`` is the clock's JSON, kept current."""
+
+    __tablename__ = "game_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ruleset_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    scenario: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    clock: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class SessionVehicleRow(Base):
+    """A vehicle in play (revision 0003): a copy of its design, and its sheets.
+
+    ``current_sheet`` is rewritten in the same transaction as every event, undo
+    and redo, so a session of any length opens without replaying its events.
+    """
+
+    __tablename__ = "session_vehicles"
+    __table_args__ = (UniqueConstraint("session_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("game_sessions.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(32))
+    position: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(200), default="")
+    name: Mapped[str] = mapped_column(String(200))
+    design: Mapped[str] = mapped_column(Text)
+    initial_sheet: Mapped[str] = mapped_column(Text)
+    current_sheet: Mapped[str] = mapped_column(Text)
+
+
+class SessionEventRow(Base):
+    """One event of a session's history (revision 0003); ``body`` is the event's JSON."""
+
+    __tablename__ = "session_events"
+    __table_args__ = (
+        UniqueConstraint("session_id", "seq"),
+        Index("ix_session_events_session_status_seq", "session_id", "status", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("game_sessions.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(32))
+    summary: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ResolutionLogRow(Base):
+    """Every Resolver resolution, applied or discarded (revision 0003)."""
+
+    __tablename__ = "resolution_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="SET NULL"), index=True)
+    ruleset_id: Mapped[str] = mapped_column(String(64))
+    procedure_id: Mapped[str] = mapped_column(String(64))
+    body: Mapped[str] = mapped_column(Text)
+    outcome: Mapped[str] = mapped_column(Text)
+    success: Mapped[bool | None] = mapped_column(Boolean)
+    p_success: Mapped[str | None] = mapped_column(String(64))
+    applied: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

@@ -27,17 +27,18 @@ def test_the_shipped_migrations_have_exactly_one_head() -> None:
 def test_two_heads_are_refused(tmp_path: Path) -> None:
     scripts = tmp_path / "database"
     shutil.copytree(database_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_branch_a.py").write_text(
-        'revision = "0002a"\ndown_revision = "0001"\n'
+    head = single_head()
+    (scripts / "versions" / "9999_branch_a.py").write_text(
+        f'revision = "9999a"\ndown_revision = "{head}"\n'
         "def upgrade() -> None: ...\ndef downgrade() -> None: ...\n",
         encoding="utf-8",
     )
-    (scripts / "versions" / "0002_branch_b.py").write_text(
-        'revision = "0002b"\ndown_revision = "0001"\n'
+    (scripts / "versions" / "9999_branch_b.py").write_text(
+        f'revision = "9999b"\ndown_revision = "{head}"\n'
         "def upgrade() -> None: ...\ndef downgrade() -> None: ...\n",
         encoding="utf-8",
     )
-    with pytest.raises(MigrationHeadsError, match=r"2 heads \(0002a, 0002b\)"):
+    with pytest.raises(MigrationHeadsError, match=r"2 heads \(9999a, 9999b\)"):
         single_head(script_directory(scripts))
 
 

@@ -1,0 +1,74 @@
+"""The turn/phase clock of a session.
+
+Each ruleset names its phases: Mini Car Wars has phases 1–10 in each 1-second
+turn (MCW §2.2); Battlecars has rounds in which each car takes its turn in
+order (BC §2.2); AUTOpower has turns of the active player, each drawing,
+accelerating, arming and fighting (AP §2.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MINI_CAR_WARS_PHASES = tuple(f"phase {n}" for n in range(1, 11))
+AUTOPOWER_STEPS = ("draw", "accelerate", "armor", "combat")
+
+
+def phase_names(ruleset_id: str, vehicle_names: Sequence[str]) -> tuple[str, ...]:
+    """The phases of one turn (round) of ``ruleset_id`` with these vehicles in play."""
+    if ruleset_id == "mini_car_wars":
+        return MINI_CAR_WARS_PHASES
+    if ruleset_id == "battlecars":
+        return tuple(f"{name}'s turn" for name in vehicle_names) or ("turn",)
+    if ruleset_id == "autopower":
+        return tuple(f"{name}: {step}" for name in vehicle_names
+                     for step in AUTOPOWER_STEPS) or AUTOPOWER_STEPS
+    raise ValueError(f"unknown ruleset {ruleset_id!r}")
+
+
+def turn_word(ruleset_id: str) -> str:
+    return "round" if ruleset_id == "battlecars" else "turn"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Turn (from 1) and phase index (from 0) into ``phases``."""
+
+    turn: int
+    phase: int
+    phases: tuple[str, ...]
+    word: str = "turn"
+
+    @staticmethod
+    def start(ruleset_id: str, vehicle_names: Sequence[str]) -> Clock:
+        return Clock(1, 0, phase_names(ruleset_id, vehicle_names), turn_word(ruleset_id))
+
+    @property
+    def phase_name(self) -> str:
+        return self.phases[self.phase]
+
+    def advanced(self) -> Clock:
+        """The next phase; after the last phase, the first phase of the next turn."""
+        if self.phase + 1 < len(self.phases):
+            return Clock(self.turn, self.phase + 1, self.phases, self.word)
+        return Clock(self.turn + 1, 0, self.phases, self.word)
+
+    def starts_turn(self) -> bool:
+        return self.phase == 0
+
+    def __str__(self) -> str:
+        return f"{self.word.capitalize()} {self.turn}, {self.phase_name}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "phase": self.phase, "phases": list(self.phases),
+                "word": self.word}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Clock:
+        phases = tuple(str(p) for p in data["phases"])
+        turn, phase = int(data["turn"]), int(data["phase"])
+        if turn < 1 or not 0 <= phase < len(phases):
+            raise ValueError(f"clock out of range: turn {turn}, phase {phase} of {len(phases)}")
+        return Clock(turn, phase, phases, str(data.get("word", "turn")))

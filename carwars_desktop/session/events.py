@@ -1,0 +1,100 @@
+"""Session events: what happened, its explanation, and the sheets before and after.
+
+An event keeps the complete JSON sheets of every vehicle it changed, before and
+after, and the clock before and after when it moved: undo restores "before",
+redo restores "after", and nothing needs replaying.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class EventKind(StrEnum):
+    RESOLUTION = "resolution"
+    """A Resolver procedure applied to the sheets."""
+    MARK = "mark"
+    """The GM changed a sheet by hand."""
+    CLOCK = "clock"
+    """The turn/phase clock moved (with any per-turn resets of the sheets)."""
+    NOTE = "note"
+    """A line in the log, changing nothing."""
+
+
+class EventFormatError(ValueError):
+    """A stored event whose JSON cannot be read."""
+
+
+@dataclass(frozen=True)
+class SheetUpdate:
+    """One vehicle's sheet (JSON form) before and after an event."""
+
+    vehicle: str
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"vehicle": self.vehicle, "before": dict(self.before), "after": dict(self.after)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """A change to the game, explained step by step."""
+
+    kind: EventKind
+    summary: str
+    steps: tuple[str, ...] = ()
+    updates: tuple[SheetUpdate, ...] = ()
+    clock_before: Mapping[str, Any] | None = None
+    clock_after: Mapping[str, Any] | None = None
+    procedure_id: str | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    dice: tuple[Mapping[str, Any], ...] = ()
+
+    def vehicles(self) -> tuple[str, ...]:
+        return tuple(update.vehicle for update in self.updates)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "summary": self.summary,
+            "steps": list(self.steps),
+            "updates": [u.to_json() for u in self.updates],
+            "clock_before": None if self.clock_before is None else dict(self.clock_before),
+            "clock_after": None if self.clock_after is None else dict(self.clock_after),
+            "procedure": self.procedure_id,
+            "inputs": dict(self.inputs),
+            "dice": [dict(d) for d in self.dice],
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Event:
+        try:
+            return Event(
+                kind=EventKind(data["kind"]),
+                summary=str(data["summary"]),
+                steps=tuple(str(s) for s in data.get("steps", ())),
+                updates=tuple(SheetUpdate(str(u["vehicle"]), dict(u["before"]), dict(u["after"]))
+                              for u in data.get("updates", ())),
+                clock_before=data.get("clock_before"),
+                clock_after=data.get("clock_after"),
+                procedure_id=data.get("procedure"),
+                inputs=dict(data.get("inputs") or {}),
+                dice=tuple(dict(d) for d in data.get("dice", ())),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise EventFormatError(f"unreadable session event: {error!r}") from None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as the store keeps it: its number in the session and whether it is undone."""
+
+    seq: int
+    event: Event
+    created_at: datetime
+    undone: bool = False

@@ -1,0 +1,151 @@
+"""A game in progress: the sheets of the vehicles in play, the clock, undo and redo.
+
+Each operation builds an :class:`Event`, has the store commit it, and only then
+changes the state it holds and returns the :class:`Changes` (Anki's OpChanges):
+what the screen shows has always been written first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from carwars_desktop.procedures import Resolution
+from carwars_desktop.rules import RecordSheet, Ruleset
+from carwars_desktop.session.clock import Clock
+from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
+from carwars_desktop.session.store import EventStore
+
+
+class GameError(ValueError):
+    """An operation that does not fit the game (an unknown vehicle, nothing to undo)."""
+
+
+@dataclass(frozen=True)
+class VehicleInPlay:
+    """A vehicle at the table: a copy of its design, never the library's own."""
+
+    key: str
+    name: str
+    player: str
+    design: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What an operation changed, so the GUI redraws only that."""
+
+    vehicles: frozenset[str] = frozenset()
+    clock: bool = False
+    event: StoredEvent | None = None
+    undone: bool = False
+
+
+class Game:
+    """The live state of one session, kept in step with its :class:`EventStore`."""
+
+    def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+                 sheets: Mapping[str, RecordSheet], clock: Clock, store: EventStore) -> None:
+        self.ruleset = ruleset
+        self.vehicles = tuple(vehicles)
+        self._sheets = dict(sheets)
+        self.clock = clock
+        self.store = store
+        missing = {v.key for v in self.vehicles} - set(self._sheets)
+        if missing:
+            raise GameError(f"no sheet for {', '.join(sorted(missing))}")
+
+    # --- reading -------------------------------------------------------
+    def sheet(self, key: str) -> RecordSheet:
+        try:
+            return self._sheets[key]
+        except KeyError:
+            raise GameError(f"no vehicle {key!r} in this game") from None
+
+    def vehicle(self, key: str) -> VehicleInPlay:
+        for vehicle in self.vehicles:
+            if vehicle.key == key:
+                return vehicle
+        raise GameError(f"no vehicle {key!r} in this game")
+
+    def can_undo(self) -> bool:
+        return self.store.last_active() is not None
+
+    def can_redo(self) -> bool:
+        return self.store.first_undone() is not None
+
+    # --- changing ------------------------------------------------------
+    def record(self, kind: EventKind, summary: str, new_sheets: Mapping[str, RecordSheet],
+               steps: Sequence[str] = (), clock: Clock | None = None,
+               procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
+               dice: Sequence[Mapping[str, Any]] = ()) -> Changes:
+        """Commit an event that replaces some sheets (and maybe the clock), then apply it."""
+        for key in new_sheets:
+            self.sheet(key)
+        updates = tuple(SheetUpdate(key, self._sheets[key].to_json(), sheet.to_json())
+                        for key, sheet in new_sheets.items())
+        event = Event(kind=kind, summary=summary, steps=tuple(steps), updates=updates,
+                      clock_before=self.clock.to_json() if clock else None,
+                      clock_after=clock.to_json() if clock else None,
+                      procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice))
+        new_clock = clock or self.clock
+        stored = self.store.append(event, {u.vehicle: u.after for u in updates},
+                                   new_clock.to_json())
+        self._sheets.update(new_sheets)
+        self.clock = new_clock
+        return Changes(frozenset(new_sheets), clock is not None, stored)
+
+    def apply_resolution(self, resolution: Resolution,
+                         bindings: Mapping[str, str]) -> Changes:
+        """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key."""
+        new_sheets: dict[str, RecordSheet] = {}
+        for effect in resolution.effects:
+            if effect.input_name not in bindings:
+                raise GameError(f"the result changes {effect.input_name!r}, "
+                                "which is not a vehicle in play")
+            new_sheets[bindings[effect.input_name]] = effect.sheet
+        steps = [str(step) for step in resolution.steps]
+        steps += [f"{self.vehicle(bindings[e.input_name]).name}: {e.summary}"
+                  for e in resolution.effects]
+        return self.record(EventKind.RESOLUTION, resolution.outcome, new_sheets, steps,
+                           procedure_id=resolution.procedure_id,
+                           inputs={k: v for k, v in resolution.inputs.items()
+                                   if k not in bindings},
+                           dice=[d.to_json() for d in resolution.dice])
+
+    def mark(self, key: str, sheet: RecordSheet, summary: str) -> Changes:
+        """The GM changed a sheet by hand (an event like any other)."""
+        return self.record(EventKind.MARK, summary, {key: sheet})
+
+    def set_clock(self, clock: Clock, summary: str,
+                  new_sheets: Mapping[str, RecordSheet] | None = None) -> Changes:
+        """Move the clock (with any per-turn resets of sheets)."""
+        return self.record(EventKind.CLOCK, summary, new_sheets or {}, clock=clock)
+
+    def undo(self) -> Changes:
+        last = self.store.last_active()
+        if last is None:
+            raise GameError("nothing to undo")
+        return self._restore(last, undo=True)
+
+    def redo(self) -> Changes:
+        first = self.store.first_undone()
+        if first is None:
+            raise GameError("nothing to redo")
+        return self._restore(first, undo=False)
+
+    def _restore(self, stored: StoredEvent, undo: bool) -> Changes:
+        event = stored.event
+        sheets = {u.vehicle: self.ruleset.sheet_from_json(u.before if undo else u.after)
+                  for u in event.updates}
+        clock_json = event.clock_before if undo else event.clock_after
+        clock = Clock.from_json(clock_json) if clock_json is not None else self.clock
+        sheets_json = {key: sheet.to_json() for key, sheet in sheets.items()}
+        if undo:
+            self.store.mark_undone(stored.seq, sheets_json, clock.to_json())
+        else:
+            self.store.mark_redone(stored.seq, sheets_json, clock.to_json())
+        self._sheets.update(sheets)
+        self.clock = clock
+        return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo)

@@ -1,0 +1,77 @@
+"""Where a game's events are kept: the database in the app, memory in tests.
+
+Every method is one committed transaction: when it returns, the event (and
+the sheets and clock it leaves) survive a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from carwars_desktop.session.events import Event, StoredEvent
+
+SheetsJson = Mapping[str, Mapping[str, Any]]
+
+
+class EventStore(Protocol):
+    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any]) -> StoredEvent:
+        """Add ``event`` after the last active one (forgetting any undone events) and
+        save the resulting ``sheets`` (only those it changed) and ``clock``."""
+        ...
+
+    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+        """Event ``seq`` is undone; save the sheets and clock as they are now."""
+        ...
+
+    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+        """Event ``seq`` is active again; save the sheets and clock as they are now."""
+        ...
+
+    def last_active(self) -> StoredEvent | None:
+        ...
+
+    def first_undone(self) -> StoredEvent | None:
+        ...
+
+
+class MemoryEventStore:
+    """An :class:`EventStore` in memory (tests, scripts, benchmarks' baselines)."""
+
+    def __init__(self) -> None:
+        self.events: list[StoredEvent] = []
+        self.sheets: dict[str, dict[str, Any]] = {}
+        self.clock: dict[str, Any] = {}
+
+    def _save(self, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+        self.sheets.update({key: dict(value) for key, value in sheets.items()})
+        self.clock = dict(clock)
+
+    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any]) -> StoredEvent:
+        self.events = [e for e in self.events if not e.undone]
+        seq = self.events[-1].seq + 1 if self.events else 1
+        stored = StoredEvent(seq, event, datetime.now(UTC))
+        self.events.append(stored)
+        self._save(sheets, clock)
+        return stored
+
+    def _set(self, seq: int, undone: bool) -> None:
+        self.events = [StoredEvent(e.seq, e.event, e.created_at, undone) if e.seq == seq else e
+                       for e in self.events]
+
+    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+        self._set(seq, True)
+        self._save(sheets, clock)
+
+    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+        self._set(seq, False)
+        self._save(sheets, clock)
+
+    def last_active(self) -> StoredEvent | None:
+        active = [e for e in self.events if not e.undone]
+        return active[-1] if active else None
+
+    def first_undone(self) -> StoredEvent | None:
+        undone = [e for e in self.events if e.undone]
+        return undone[0] if undone else None

@@ -1,0 +1,272 @@
+"""Game sessions: their vehicles in play, current sheets and clock, and event history.
+
+:class:`SessionEvents` is the session layer's :class:`~carwars_desktop.session.EventStore`
+on the database: each event, undo and redo is one committed transaction that
+also rewrites the changed vehicles' ``current_sheet`` and the session's clock,
+so opening a session reads a few rows whatever the length of its history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from carwars_desktop.session import Event, StoredEvent, VehicleInPlay
+from carwars_desktop.storage.models import (
+    GameSessionRow,
+    ResolutionLogRow,
+    SessionEventRow,
+    SessionVehicleRow,
+)
+
+RUNNING = "running"
+FINISHED = "finished"
+ACTIVE = "active"
+UNDONE = "undone"
+
+
+class SessionNotFoundError(LookupError):
+    """No session has that id."""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the session list shows it."""
+
+    id: int
+    ruleset_id: str
+    name: str
+    scenario: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    vehicle_count: int
+    event_count: int
+
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+
+@dataclass(frozen=True)
+class LoadedSession:
+    """Everything needed to resume a session: no event is read."""
+
+    info: SessionInfo
+    vehicles: tuple[VehicleInPlay, ...]
+    sheets: Mapping[str, Mapping[str, Any]]
+    initial_sheets: Mapping[str, Mapping[str, Any]]
+    clock: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class NewVehicle:
+    vehicle: VehicleInPlay
+    sheet: Mapping[str, Any]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class GameSessions:
+    """Create, list, load and finish sessions; hand out each one's event store."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def create(self, ruleset_id: str, name: str, scenario: str,
+               vehicles: Sequence[NewVehicle], clock: Mapping[str, Any]) -> int:
+        now = _now()
+        with self._sessions.begin() as session:
+            row = GameSessionRow(ruleset_id=ruleset_id, name=name, scenario=scenario,
+                                 status=RUNNING, clock=_dumps(clock), created_at=now,
+                                 updated_at=now, finished_at=None)
+            session.add(row)
+            session.flush()
+            for position, new in enumerate(vehicles):
+                sheet = _dumps(new.sheet)
+                session.add(SessionVehicleRow(
+                    session_id=row.id, key=new.vehicle.key, position=position,
+                    player=new.vehicle.player, name=new.vehicle.name,
+                    design=_dumps(new.vehicle.design), initial_sheet=sheet,
+                    current_sheet=sheet))
+            return row.id
+
+    def _info(self, session: Session, row: GameSessionRow) -> SessionInfo:
+        vehicles = session.scalar(select(func.count()).select_from(SessionVehicleRow)
+                                  .where(SessionVehicleRow.session_id == row.id)) or 0
+        events = session.scalar(select(func.count()).select_from(SessionEventRow)
+                                .where(SessionEventRow.session_id == row.id,
+                                       SessionEventRow.status == ACTIVE)) or 0
+        return SessionInfo(row.id, row.ruleset_id, row.name, row.scenario, row.status,
+                           row.created_at, row.updated_at, row.finished_at, vehicles, events)
+
+    def all(self) -> list[SessionInfo]:
+        """Every session, most recently played first."""
+        with self._sessions() as session:
+            rows = session.scalars(select(GameSessionRow)
+                                   .order_by(GameSessionRow.updated_at.desc(),
+                                             GameSessionRow.id.desc())).all()
+            return [self._info(session, row) for row in rows]
+
+    def last_running(self) -> SessionInfo | None:
+        with self._sessions() as session:
+            row = session.scalars(select(GameSessionRow).where(GameSessionRow.status == RUNNING)
+                                  .order_by(GameSessionRow.updated_at.desc(),
+                                            GameSessionRow.id.desc()).limit(1)).first()
+            return None if row is None else self._info(session, row)
+
+    def load(self, session_id: int) -> LoadedSession:
+        with self._sessions() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            vehicle_rows = session.scalars(select(SessionVehicleRow)
+                                           .where(SessionVehicleRow.session_id == session_id)
+                                           .order_by(SessionVehicleRow.position)).all()
+            vehicles = tuple(VehicleInPlay(v.key, v.name, v.player, json.loads(v.design))
+                             for v in vehicle_rows)
+            return LoadedSession(
+                info=self._info(session, row),
+                vehicles=vehicles,
+                sheets={v.key: json.loads(v.current_sheet) for v in vehicle_rows},
+                initial_sheets={v.key: json.loads(v.initial_sheet) for v in vehicle_rows},
+                clock=json.loads(row.clock),
+            )
+
+    def finish(self, session_id: int) -> None:
+        with self._sessions.begin() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            row.status = FINISHED
+            row.finished_at = row.updated_at = _now()
+
+    def delete(self, session_id: int) -> None:
+        with self._sessions.begin() as session:
+            session.execute(delete(GameSessionRow).where(GameSessionRow.id == session_id))
+
+    def events(self, session_id: int) -> SessionEvents:
+        return SessionEvents(self._sessions, session_id)
+
+    def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
+                       body: Mapping[str, Any], outcome: str, success: bool | None,
+                       p_success: str | None, applied: bool) -> int:
+        """Keep a Resolver result (applied or discarded) in the roll log."""
+        with self._sessions.begin() as session:
+            row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
+                                   procedure_id=procedure_id, body=_dumps(body), outcome=outcome,
+                                   success=success, p_success=p_success, applied=applied,
+                                   created_at=_now())
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def resolutions(self, session_id: int) -> list[tuple[str, bool | None, str | None, bool]]:
+        """(procedure, success, exact P(success), applied) of each logged resolution, in order."""
+        with self._sessions() as session:
+            rows = session.execute(select(ResolutionLogRow.procedure_id, ResolutionLogRow.success,
+                                          ResolutionLogRow.p_success, ResolutionLogRow.applied)
+                                   .where(ResolutionLogRow.session_id == session_id)
+                                   .order_by(ResolutionLogRow.id)).all()
+            return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def _stored(row: SessionEventRow) -> StoredEvent:
+    return StoredEvent(row.seq, Event.from_json(json.loads(row.body)), row.created_at,
+                       undone=row.status == UNDONE)
+
+
+class SessionEvents:
+    """The :class:`~carwars_desktop.session.EventStore` of one session, in the database."""
+
+    def __init__(self, sessions: sessionmaker[Session], session_id: int) -> None:
+        self._sessions = sessions
+        self.session_id = session_id
+
+    def _save_state(self, session: Session, sheets: Mapping[str, Mapping[str, Any]],
+                    clock: Mapping[str, Any]) -> None:
+        for key, sheet in sheets.items():
+            session.execute(update(SessionVehicleRow)
+                            .where(SessionVehicleRow.session_id == self.session_id,
+                                   SessionVehicleRow.key == key)
+                            .values(current_sheet=_dumps(sheet)))
+        session.execute(update(GameSessionRow).where(GameSessionRow.id == self.session_id)
+                        .values(clock=_dumps(clock), updated_at=_now()))
+
+    def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
+               clock: Mapping[str, Any]) -> StoredEvent:
+        now = _now()
+        with self._sessions.begin() as session:
+            session.execute(delete(SessionEventRow)
+                            .where(SessionEventRow.session_id == self.session_id,
+                                   SessionEventRow.status == UNDONE))
+            last = session.scalar(select(func.max(SessionEventRow.seq))
+                                  .where(SessionEventRow.session_id == self.session_id)) or 0
+            row = SessionEventRow(session_id=self.session_id, seq=last + 1, status=ACTIVE,
+                                  kind=event.kind.value, summary=event.summary,
+                                  body=_dumps(event.to_json()), created_at=now)
+            session.add(row)
+            self._save_state(session, sheets, clock)
+        return StoredEvent(row.seq, event, now)
+
+    def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
+                    clock: Mapping[str, Any]) -> None:
+        with self._sessions.begin() as session:
+            session.execute(update(SessionEventRow)
+                            .where(SessionEventRow.session_id == self.session_id,
+                                   SessionEventRow.seq == seq)
+                            .values(status=status))
+            self._save_state(session, sheets, clock)
+
+    def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
+                    clock: Mapping[str, Any]) -> None:
+        self._set_status(seq, UNDONE, sheets, clock)
+
+    def mark_redone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
+                    clock: Mapping[str, Any]) -> None:
+        self._set_status(seq, ACTIVE, sheets, clock)
+
+    def _one(self, status: str, newest: bool) -> StoredEvent | None:
+        order = SessionEventRow.seq.desc() if newest else SessionEventRow.seq.asc()
+        with self._sessions() as session:
+            row = session.scalars(select(SessionEventRow)
+                                  .where(SessionEventRow.session_id == self.session_id,
+                                         SessionEventRow.status == status)
+                                  .order_by(order).limit(1)).first()
+            return None if row is None else _stored(row)
+
+    def last_active(self) -> StoredEvent | None:
+        return self._one(ACTIVE, newest=True)
+
+    def first_undone(self) -> StoredEvent | None:
+        return self._one(UNDONE, newest=False)
+
+    def count(self, include_undone: bool = False) -> int:
+        query = select(func.count()).select_from(SessionEventRow).where(
+            SessionEventRow.session_id == self.session_id)
+        if not include_undone:
+            query = query.where(SessionEventRow.status == ACTIVE)
+        with self._sessions() as session:
+            return session.scalar(query) or 0
+
+    def page(self, offset: int, limit: int) -> list[StoredEvent]:
+        """Events in order (undone ones included, flagged), for the log panel and charts."""
+        with self._sessions() as session:
+            rows = session.scalars(select(SessionEventRow)
+                                   .where(SessionEventRow.session_id == self.session_id)
+                                   .order_by(SessionEventRow.seq).offset(offset)
+                                   .limit(limit)).all()
+            return [_stored(row) for row in rows]

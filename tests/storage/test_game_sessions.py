@@ -1,0 +1,74 @@
+"""Sessions in the database: events committed with the state they leave, undo/redo, resume."""
+
+from __future__ import annotations
+
+from carwars_desktop.session import Event, EventKind, SheetUpdate, VehicleInPlay
+from carwars_desktop.storage import NewVehicle, open_database
+
+
+def _event(n: int, vehicle: str = "v1") -> Event:
+    return Event(EventKind.MARK, f"hit {n}", ("step",),
+                 (SheetUpdate(vehicle, {"hits": n - 1}, {"hits": n}),))
+
+
+def _create(database_url: str) -> int:
+    with open_database(database_url) as database:
+        return database.game_sessions.create(
+            "mini_car_wars", "Road Duel night", "Road Duel",
+            [NewVehicle(VehicleInPlay("v1", "Courier", "Ann", {"stock": "Courier"}), {"hits": 0}),
+             NewVehicle(VehicleInPlay("v2", "Kart", "Bo", {}), {"hits": 0})],
+            {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"})
+
+
+def test_create_list_and_load(database_url: str) -> None:
+    session_id = _create(database_url)
+    with open_database(database_url) as database:
+        sessions = database.game_sessions.all()
+        assert [(s.name, s.vehicle_count, s.event_count, s.running) for s in sessions] == [
+            ("Road Duel night", 2, 0, True)]
+        loaded = database.game_sessions.load(session_id)
+        assert [v.name for v in loaded.vehicles] == ["Courier", "Kart"]
+        assert loaded.vehicles[0].design == {"stock": "Courier"}
+        assert loaded.sheets == {"v1": {"hits": 0}, "v2": {"hits": 0}}
+        assert database.game_sessions.last_running() is not None
+
+
+def test_events_commit_state_and_undo_redo(database_url: str) -> None:
+    session_id = _create(database_url)
+    clock = {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"}
+    with open_database(database_url) as database:
+        events = database.game_sessions.events(session_id)
+        for n in (1, 2, 3):
+            stored = events.append(_event(n), {"v1": {"hits": n}}, clock)
+            assert stored.seq == n
+        events.mark_undone(3, {"v1": {"hits": 2}}, clock)
+        last = events.last_active()
+        first_undone = events.first_undone()
+        assert last is not None and last.seq == 2
+        assert first_undone is not None and first_undone.seq == 3
+    with open_database(database_url) as database:  # a restart: state without replay
+        loaded = database.game_sessions.load(session_id)
+        assert loaded.sheets["v1"] == {"hits": 2}
+        assert loaded.info.event_count == 2
+        events = database.game_sessions.events(session_id)
+        assert [(e.seq, e.undone) for e in events.page(0, 10)] == [(1, False), (2, False),
+                                                                  (3, True)]
+        events.append(_event(9), {"v1": {"hits": 9}}, clock)  # forgets the undone event
+        assert [e.seq for e in events.page(0, 10)] == [1, 2, 3]
+        assert events.page(2, 1)[0].event.summary == "hit 9"
+        assert events.first_undone() is None
+
+
+def test_finish_and_resolution_log(database_url: str) -> None:
+    session_id = _create(database_url)
+    with open_database(database_url) as database:
+        sessions = database.game_sessions
+        sessions.log_resolution(session_id, "mini_car_wars", "mini.fire", {"x": 1}, "hit",
+                                True, "5/18", applied=True)
+        sessions.log_resolution(session_id, "mini_car_wars", "mini.fire", {"x": 2}, "miss",
+                                False, "5/18", applied=False)
+        assert sessions.resolutions(session_id) == [("mini.fire", True, "5/18", True),
+                                                    ("mini.fire", False, "5/18", False)]
+        sessions.finish(session_id)
+        assert sessions.last_running() is None
+        assert sessions.all()[0].status == "finished"
