@@ -152,6 +152,13 @@ class Odds:
     def probability(self, label: str) -> Fraction:
         return sum((o.probability for o in self.outcomes if o.label == label), Fraction(0))
 
+    def p_success(self) -> Fraction | None:
+        """P(success) of the main roll: the chart's success region, if it has one."""
+        if self.chart is None or not self.chart.success:
+            return None
+        success = self.chart.success
+        return self.chart.distribution.p_where(lambda value: value in success)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "summary": self.summary,

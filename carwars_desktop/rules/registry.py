@@ -60,11 +60,17 @@ def all_procedures(ruleset_id: str | None = None) -> tuple[Procedure, ...]:
     return procedures
 
 
+_ID_PREFIXES = {"dice": None, "mini": "mini_car_wars", "battlecars": "battlecars",
+                "autopower": "autopower"}
+"""Procedure ids start with their ruleset's prefix, so one id imports one ruleset."""
+
+
 def find_procedure(procedure_id: str) -> Procedure:
-    for procedure in GENERIC_PROCEDURES:
-        if procedure.id == procedure_id:
-            return procedure
-    for procedure in all_procedures():
-        if procedure.id == procedure_id:
-            return procedure
+    prefix = procedure_id.partition(".")[0]
+    if prefix in _ID_PREFIXES:
+        ruleset_id = _ID_PREFIXES[prefix]
+        candidates = GENERIC_PROCEDURES if ruleset_id is None else all_procedures(ruleset_id)
+        for procedure in candidates:
+            if procedure.id == procedure_id:
+                return procedure
     raise UnknownProcedureError(f"unknown procedure {procedure_id!r} (see resolve --list)")

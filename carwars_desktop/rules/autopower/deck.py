@@ -1,0 +1,99 @@
+"""A deck of OverPower power cards (digest §1.3).
+
+:meth:`Deck.problems` lists what breaks the rules (fewer than 60 cards, a card
+without a numbered icon); :meth:`Deck.warnings` lists what goes against a
+recommendation (multi-icon cards above a third). Both return :class:`Problem`
+tuples; warnings are kept apart so they never make a deck illegal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from carwars_desktop.rules.autopower.cards import Icon, PowerCard
+from carwars_desktop.rules.autopower.errors import DeckFormatError
+from carwars_desktop.rules.autopower.tables import MINIMUM_DECK, MULTI_ICON_SHARE, rule
+from carwars_desktop.rules.ruleset import Problem
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A player's constructed deck, or the One Big Deck everybody shares."""
+
+    name: str
+    cards: tuple[PowerCard, ...]
+
+    @property
+    def multi_icon_count(self) -> int:
+        return sum(1 for card in self.cards if card.is_multi_icon)
+
+    def counts(self) -> dict[Icon, dict[int, int]]:
+        """How many cards carry each icon at each value (a multi-icon card counts under each)."""
+        result: dict[Icon, dict[int, int]] = {icon: {} for icon in Icon}
+        for card in self.cards:
+            for choice in card.icons:
+                by_value = result[choice.icon]
+                by_value[choice.value] = by_value.get(choice.value, 0) + 1
+        return {icon: dict(sorted(by_value.items())) for icon, by_value in result.items()}
+
+    def problems(self) -> tuple[Problem, ...]:
+        """Every rule the deck breaks, all at once (never raises)."""
+        found: list[Problem] = []
+        if not self.name.strip():
+            found.append(Problem("deck-name", "The deck needs a name.", rule("1.3"), "name"))
+        if len(self.cards) < MINIMUM_DECK:
+            found.append(Problem(
+                "deck-size",
+                f"The deck has {len(self.cards)} cards; at least {MINIMUM_DECK} are needed.",
+                rule("1.3"), "cards"))
+        for index, card in enumerate(self.cards):
+            where = f"cards[{index}]"
+            if not card.icons:
+                found.append(Problem(
+                    "card-no-icon",
+                    f"Card {index + 1} ({card.title!r}) has no numbered icon; only cards with "
+                    "at least one are used.", rule("1.3"), where))
+            for choice in card.icons:
+                if choice.value < 1:
+                    found.append(Problem(
+                        "card-value",
+                        f"Card {index + 1} ({card.title!r}): {choice} is not a card value "
+                        "(1 or more).", rule("0"), where))
+            icons = [choice.icon for choice in card.icons]
+            if len(set(icons)) != len(icons):
+                found.append(Problem(
+                    "card-icon-twice",
+                    f"Card {index + 1} ({card.title!r}) carries the same icon twice.",
+                    rule("0"), where))
+        return tuple(found)
+
+    def warnings(self) -> tuple[Problem, ...]:
+        """Departures from the recommendations: they never make the deck illegal."""
+        found: list[Problem] = []
+        if self.cards and self.multi_icon_count > MULTI_ICON_SHARE * len(self.cards):
+            found.append(Problem(
+                "deck-multi-icon-share",
+                f"{self.multi_icon_count} of {len(self.cards)} cards are multi-icon cards; "
+                f"up to a third ({int(MULTI_ICON_SHARE * len(self.cards))}) is recommended.",
+                rule("1.3"), "cards"))
+        return tuple(found)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "cards": [card.to_json() for card in self.cards]}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Deck:
+        """Load a deck, refusing malformed data with a :class:`DeckFormatError`."""
+        if not isinstance(data, Mapping):
+            raise DeckFormatError(f"a deck must be an object, not {data!r}")
+        if set(data) != {"name", "cards"}:
+            raise DeckFormatError(f"a deck has exactly the fields name and cards, not "
+                                  f"{', '.join(sorted(data))}")
+        name, cards = data["name"], data["cards"]
+        if not isinstance(name, str):
+            raise DeckFormatError(f"deck name must be text, not {name!r}")
+        if not isinstance(cards, list):
+            raise DeckFormatError(f"deck cards must be a list, not {cards!r}")
+        return Deck(name, tuple(PowerCard.from_json(card) for card in cards))

@@ -1,0 +1,116 @@
+"""Pre-game choices (§2.1) and the digest's decisions AP-Dn, as configurable defaults.
+
+The procedures expose the fields that concern them as inputs of the same name,
+so ``Options.from_values`` rebuilds the options from a procedure's values. The
+decisions that are not switches here are fixed readings of the text; the
+package docstring lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
+
+from carwars_desktop.rules.autopower.errors import OptionsFormatError
+from carwars_desktop.rules.autopower.tables import DIVISIONS
+
+
+class DiscardChoice(Enum):
+    """AP-D7: which Energy card the owner gives up on a failed push (or a no-push turn)."""
+
+    NEWEST = "newest"
+    OLDEST = "oldest"
+    LARGEST = "largest"
+    SMALLEST = "smallest"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the players agree before the game, and the digest's decisions (defaults)."""
+
+    iq_cards_in_use: bool = True
+    """§2.1 step 1 / AP-D22: IQ cards may be played (base I counts either way)."""
+    division: int | None = None
+    """§2.1 step 2: the duel's division (15, 20 or 25); ``None`` when not fixed."""
+    one_big_deck: bool = True
+    """§2.1 step 3: one shared deck (the draw order matters) or constructed decks."""
+    control_rolls: bool = False
+    """§2.8 variant."""
+    ramming: bool = False
+    """§2.9 variant."""
+    lasers: bool = False
+    """§2.10 variant."""
+    drawing_on_skills: bool = False
+    """§2.11 variant."""
+    ap_d2_division_is_upper_limit: bool = True
+    """AP-D2: a car with total ≤ N enters division N (off: its class must equal N)."""
+    ap_d7_discard: DiscardChoice = DiscardChoice.NEWEST
+    """AP-D7: the owner's choice of the Energy card lost on a failed push."""
+    ap_d9_capped_damage: bool = True
+    """AP-D9: the kill check counts the capped damage (off: the Fighting card total)."""
+    ap_d10_defender_iq_cards: bool = False
+    """AP-D10: the defender may not play IQ cards against a standard attack (on: he may,
+    raising the to-hit as in a ram)."""
+    ap_d13_ram_subtracts_intelligence: bool = False
+    """AP-D13: the rammer's base I is not subtracted from the ram to-hit (on: it is)."""
+    ap_d14_laser_damage_cap: bool = True
+    """AP-D14: laser damage is capped at 2F (off: no cap)."""
+    ap_d15_natural_two_fails_control: bool = False
+    """AP-D15: a natural 2 does not fail a control roll and a target ≤ 2 needs no roll
+    (on: a natural 2 loses control whatever the IQ cards)."""
+    ap_d17_opening_push_roll: bool = True
+    """AP-D17: the opening speed needs a push roll like any other (off: no roll at setup)."""
+    ap_d25_both_cars_control: bool = True
+    """AP-D25: after a ram both cars make control rolls (off: only the target)."""
+    ap_d27_speed_after_armor_penalty: bool = True
+    """AP-D27: opponents see Speed after the armor penalty (off: rawSpeed)."""
+
+    def __post_init__(self) -> None:
+        if self.division is not None and self.division not in DIVISIONS:
+            raise OptionsFormatError(
+                f"division must be one of {', '.join(map(str, DIVISIONS))}, not {self.division}")
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            data[spec.name] = value.value if isinstance(value, Enum) else value
+        return data
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Options:
+        """Load options; unknown or mistyped fields raise :class:`OptionsFormatError`."""
+        if not isinstance(data, Mapping):
+            raise OptionsFormatError(f"options must be an object, not {data!r}")
+        known = {spec.name for spec in fields(Options)}
+        unknown = set(data) - known
+        if unknown:
+            raise OptionsFormatError(f"unknown option {', '.join(sorted(unknown))}")
+        return Options.from_values(data)
+
+    @staticmethod
+    def from_values(values: Mapping[str, Any]) -> Options:
+        """The options named in ``values`` (a procedure's inputs), defaults for the rest."""
+        chosen: dict[str, Any] = {}
+        for spec in fields(Options):
+            if spec.name not in values:
+                continue
+            value = values[spec.name]
+            if spec.name == "ap_d7_discard":
+                try:
+                    chosen[spec.name] = DiscardChoice(value)
+                except ValueError:
+                    known = ", ".join(c.value for c in DiscardChoice)
+                    raise OptionsFormatError(
+                        f"ap_d7_discard must be one of {known}, not {value!r}") from None
+            elif spec.name == "division":
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise OptionsFormatError(f"division must be a whole number, not {value!r}")
+                chosen[spec.name] = value
+            else:
+                if not isinstance(value, bool):
+                    raise OptionsFormatError(f"{spec.name} must be true or false, not {value!r}")
+                chosen[spec.name] = value
+        return Options(**chosen)

@@ -1,0 +1,159 @@
+"""autopower.accelerate and autopower.push: speed, Energy cards, pushing the engine.
+
+AUTOpower §2.4 (and §2.2 step 3 for the opening plays), §3.1; AP-D5, AP-D6,
+AP-D7, AP-D12 (no push after a bad control failure), AP-D17.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import (
+    BoolInput,
+    DiceNeed,
+    IntInput,
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    TextInput,
+    Values,
+)
+from carwars_desktop.rules.autopower.cards import cards_text, parse_card_values
+from carwars_desktop.rules.autopower.odds import at_least_chart, chance, p_at_least
+from carwars_desktop.rules.autopower.procedures.common import (
+    AP_D7,
+    AP_D17,
+    RULESET,
+    car_input,
+    cards,
+    change,
+    checked,
+    options_of,
+)
+from carwars_desktop.rules.autopower.sheet import CarSheet
+from carwars_desktop.rules.autopower.speed import (
+    SpeedPlan,
+    plan_speed,
+    resolve_speed,
+    rolled_stages,
+    speed_outcomes,
+)
+from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
+
+
+def _discard_text(text: str) -> object:
+    return () if text.strip().lower() == "all" else parse_card_values(text)
+
+
+def _plan(values: Values) -> SpeedPlan:
+    sheet: CarSheet = values["car"]
+    options = options_of(values)
+    if "play" not in values:  # autopower.push: the cards stay as they are
+        return plan_speed(sheet, options=options)
+    discard_text: str = values["discard"]
+    discard_all = discard_text.strip().lower() == "all"
+    return plan_speed(sheet, () if discard_all else cards(values, "discard"),
+                      cards(values, "play"), values["declared_speed"], options,
+                      values["opening"], discard_all)
+
+
+def _resolve(values: Values, dice: DiceSource) -> Result:
+    plan = _plan(values)
+    sheet, steps, held = resolve_speed(plan, dice, options_of(values).ap_d7_discard)
+    if held is None:
+        how = "holds without a roll" if sheet.pushing else "safe"
+    else:
+        how = "the push holds" if held else "the push failed"
+    outcome = f"{sheet.name}: {how}, rawSpeed {sheet.raw_speed}, Speed {sheet.speed}"
+    energy = cards_text(sheet.energy_in_play)
+    return Result(outcome=outcome, steps=steps, success=held,
+                  effects=[change("car", sheet, f"{sheet.name}: Energy in play {energy}, "
+                                                f"Speed {sheet.speed}")],
+                  values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
+                          "pushing": sheet.pushing, "push_held": held,
+                          "energy_in_play": sheet.energy_in_play})
+
+
+def _odds(values: Values) -> Odds:
+    plan = _plan(values)
+    outcomes = speed_outcomes(plan)
+    sheet = plan.sheet
+    modifiers = [Modifier(f"E{sheet.car.energy}", sheet.car.energy, rule("2.4"))]
+    if sheet.energy_in_play:
+        modifiers.append(Modifier(f"Energy cards {cards_text(sheet.energy_in_play)}",
+                                  sum(sheet.energy_in_play), rule("2.4", "AP-D5")))
+    expected = sum((o.probability * o.sheet.speed for o in outcomes), Fraction(0))
+    rolled = rolled_stages(plan)
+    first = plan.stages[0]
+    if not rolled:
+        if plan.rolls and first.target is not None:
+            summary = (f"push at {first.raw_speed} needs {first.target}+: cannot succeed → "
+                       f"{outcomes[-1].label}")
+        else:
+            summary = f"{outcomes[0].label}: no roll"
+        return Odds(tuple(Outcome(o.label, o.probability) for o in outcomes), summary,
+                    tuple(modifiers), expected=(("Speed", expected),))
+    stage = rolled[0]
+    assert stage.target is not None
+    summary = (f"push at {stage.raw_speed}: need {stage.target}+ · "
+               f"{chance(p_at_least(stage.target))}")
+    return Odds(tuple(Outcome(o.label, o.probability) for o in outcomes), summary,
+                tuple(modifiers), need=stage.target,
+                chart=at_least_chart(f"push at {stage.raw_speed}", stage.target),
+                expected=(("Speed", expected),))
+
+
+def _dice(values: Values) -> list[DiceNeed]:
+    needs: list[DiceNeed] = []
+    previous: int | None = None
+    for stage in rolled_stages(_plan(values)):
+        when = "" if previous is None else f"if the push at {previous} fails"
+        needs.append(DiceNeed(f"push at {stage.raw_speed} (need {stage.target}+)",
+                              DICE_COUNT, DICE_SIDES, when))
+        previous = stage.raw_speed
+    return needs
+
+
+CAR = car_input("car", "Car")
+
+ACCELERATE = Procedure(
+    id="autopower.accelerate",
+    title="Accelerate (speed, Energy cards, push the engine)",
+    ruleset=RULESET,
+    rule=rule("2.4"),
+    summary="Discard and play Energy cards or declare a speed up to E; above 2E push the "
+            "engine: 2d6 ≥ speed (+2 above 3E), losing a card per failure.",
+    inputs=(
+        CAR,
+        TextInput("discard", "Energy cards in play to discard", "",
+                  help="values such as 1, 2; or all", validate=_discard_text),
+        TextInput("play", "Energy cards played from the hand", "",
+                  help="values such as 5", validate=parse_card_values),
+        IntInput("declared_speed", "Declared speed (no Energy card in play)", None, 0, 99,
+                 optional=True, help="0 to E; empty keeps the declared speed"),
+        BoolInput("opening", "Opening plays at setup (§2.2 step 3)", False),
+        AP_D7,
+        AP_D17,
+    ),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    dice_fn=_dice,
+    check_fn=checked(_plan),
+)
+
+PUSH = Procedure(
+    id="autopower.push",
+    title="Push the engine (roll again while over twice Energy)",
+    ruleset=RULESET,
+    rule=rule("2.4"),
+    summary="The car keeps its cards: while rawSpeed > 2E it rolls 2d6 ≥ speed (+2 above 3E) "
+            "each turn, losing an Energy card per failure.",
+    inputs=(CAR, AP_D7),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    dice_fn=_dice,
+    check_fn=checked(_plan),
+)

@@ -1,0 +1,109 @@
+"""autopower.control: the control roll after damage (variant).
+
+AUTOpower §2.8; AP-D12 (the penalty lasts the car's next own turn), AP-D15,
+AP-D22, AP-D25.
+"""
+
+from __future__ import annotations
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import (
+    Chart,
+    DiceNeed,
+    IntInput,
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    Values,
+)
+from carwars_desktop.rules.autopower.cards import cards_text
+from carwars_desktop.rules.autopower.control import (
+    ControlPlan,
+    control_outcomes,
+    p_keep_control,
+    plan_control,
+    resolve_control,
+)
+from carwars_desktop.rules.autopower.odds import chance
+from carwars_desktop.rules.autopower.procedures.common import (
+    AP_D15,
+    IQ_CARDS_IN_USE,
+    RULESET,
+    car_input,
+    cards,
+    cards_input,
+    change,
+    checked,
+    options_of,
+)
+from carwars_desktop.rules.autopower.tables import (
+    DICE_COUNT,
+    DICE_SIDES,
+    ControlPenalty,
+    rule,
+    two_dice,
+)
+
+
+def _plan(values: Values) -> ControlPlan:
+    return plan_control(values["car"], values["damage"], cards(values, "iq_cards"),
+                        options_of(values))
+
+
+def _resolve(values: Values, dice: DiceSource) -> Result:
+    plan = _plan(values)
+    sheet, steps, penalty = resolve_control(plan, dice)
+    kept = penalty is ControlPenalty.NONE
+    return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
+                  effects=[change("car", sheet, f"{sheet.name}: next turn "
+                                                f"{sheet.next_turn_penalty.label}")],
+                  values={"target": plan.target, "penalty": penalty.value,
+                          "next_turn_penalty": sheet.next_turn_penalty.value})
+
+
+def _odds(values: Values) -> Odds:
+    plan = _plan(values)
+    car = plan.sheet.car
+    energy = plan.sheet.energy_in_play
+    modifiers = [Modifier("damage taken", plan.damage, rule("2.8")),
+                 Modifier(f"Energy cards in play {cards_text(energy)}", sum(energy), rule("2.8")),
+                 Modifier(f"{car.name} Intelligence", -car.iq, rule("2.8"))]
+    outcomes = tuple(Outcome(penalty.next_turn_label, p) for penalty, p in control_outcomes(plan))
+    if plan.automatic:
+        return Odds(outcomes, f"control target {plan.target} ≤ 2: kept without a roll",
+                    tuple(modifiers), need=plan.target)
+    need = plan.target - plan.iq_total
+    success = frozenset(v for v in two_dice().values() if plan.penalty(v) is ControlPenalty.NONE)
+    with_iq = f" (target {plan.target} − IQ {plan.iq_total})" if plan.iq_cards else ""
+    summary = f"need {need}+{with_iq} · {chance(p_keep_control(plan))} to keep control"
+    return Odds(outcomes, summary, tuple(modifiers), need=need,
+                chart=Chart(f"control roll for {car.name}", two_dice(), success, "2d6 roll"))
+
+
+def _dice(values: Values) -> list[DiceNeed]:
+    plan = _plan(values)
+    return [] if plan.automatic else [DiceNeed("control", DICE_COUNT, DICE_SIDES)]
+
+
+CONTROL = Procedure(
+    id="autopower.control",
+    title="Control roll after damage (−3 / −6 / no attack)",
+    ruleset=RULESET,
+    rule=rule("2.8"),
+    summary="Target = damage + Energy cards in play − I; 2d6 + IQ cards; short by 1–3: −3, "
+            "4–6: −6, 7+: no attack and no push, on the car's next turn.",
+    inputs=(
+        car_input("car", "Car that took damage"),
+        IntInput("damage", "Damage just taken", None, 0, 999,
+                 help="the damage of the hit (both cars use the ram's total after a ram)"),
+        cards_input("iq_cards", "IQ cards played before the roll", "each adds its value"),
+        IQ_CARDS_IN_USE,
+        AP_D15,
+    ),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    dice_fn=_dice,
+    check_fn=checked(_plan),
+)

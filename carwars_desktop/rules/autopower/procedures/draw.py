@@ -1,0 +1,60 @@
+"""autopower.draw: the start of a car's turn — the draw, and last turn's control penalty.
+
+AUTOpower §2.3 step 1 (refill to seven), §2.11 (Drawing on Skills, AP-D21),
+AP-D4 (only the active player), AP-D12, AP-D26.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.rules.autopower.procedures.common import (
+    DRAWING_ON_SKILLS,
+    RULESET,
+    car_input,
+    change,
+    checked,
+)
+from carwars_desktop.rules.autopower.sheet import CarSheet
+from carwars_desktop.rules.autopower.tables import rule
+from carwars_desktop.rules.autopower.turns import start_turn
+
+
+def _start(values: Values) -> tuple[CarSheet, int]:
+    before: CarSheet = values["car"]
+    after, _ = start_turn(before, values["drawing_on_skills"])
+    return after, after.hand_size - before.hand_size
+
+
+def _resolve(values: Values, dice: DiceSource) -> Result:
+    before: CarSheet = values["car"]
+    after, steps = start_turn(before, values["drawing_on_skills"])
+    drawn = after.hand_size - before.hand_size
+    return Result(outcome=f"{after.name} draws {drawn}: hand {after.hand_size}", steps=steps,
+                  effects=[change("car", after, f"{after.name}: hand {after.hand_size}, "
+                                                f"this turn {after.penalty_this_turn.label}")],
+                  values={"drawn": drawn, "hand_size": after.hand_size,
+                          "penalty_this_turn": after.penalty_this_turn.value})
+
+
+def _odds(values: Values) -> Odds:
+    after, drawn = _start(values)
+    label = f"draws {drawn} (hand {after.hand_size})"
+    return Odds((Outcome(label, Fraction(1)),), f"{label}: no roll",
+                expected=(("cards drawn", Fraction(drawn)),))
+
+
+DRAW = Procedure(
+    id="autopower.draw",
+    title="Start of turn: draw cards (refill to 7, Drawing on Skills)",
+    ruleset=RULESET,
+    rule=rule("2.3"),
+    summary="The active car refills its hand to seven (or draws max(1, I), stopping at seven); "
+            "a control failure from last turn comes into force.",
+    inputs=(car_input("car", "Active car"), DRAWING_ON_SKILLS),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    check_fn=checked(_start),
+)

@@ -1,0 +1,116 @@
+"""autopower.ram: ramming with Strength cards; both cars take the damage (variant).
+
+AUTOpower §2.9, §2.12; AP-D9, AP-D11, AP-D13, AP-D19, AP-D20, AP-D22, AP-D25,
+AP-D27, AP-D28, AP-D29.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import DiceNeed, Modifier, Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.rules.autopower.cards import cards_text
+from carwars_desktop.rules.autopower.combat import need_text
+from carwars_desktop.rules.autopower.damage import is_killed
+from carwars_desktop.rules.autopower.odds import attack_chart, p_attack_hit
+from carwars_desktop.rules.autopower.procedures.common import (
+    AP_D13,
+    AP_D25,
+    AP_D27,
+    CONTROL_ROLLS,
+    IQ_CARDS_IN_USE,
+    RULESET,
+    car_input,
+    cards,
+    cards_input,
+    change,
+    checked,
+    options_of,
+    to_hit_summary,
+)
+from carwars_desktop.rules.autopower.ram import RamPlan, plan_ram, resolve_ram
+from carwars_desktop.rules.autopower.sheet import CarSheet
+from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
+
+
+def _plan(values: Values) -> RamPlan:
+    return plan_ram(values["attacker"], values["target"], cards(values, "cards"),
+                    cards(values, "iq_cards"), cards(values, "defender_iq_cards"),
+                    options_of(values), values["control_rolls"])
+
+
+def _state(sheet: CarSheet) -> str:
+    return (f"{sheet.name}: damage {sheet.total_damage} vs Armor {sheet.armor}"
+            + (" — killed" if sheet.killed else ""))
+
+
+def _resolve(values: Values, dice: DiceSource) -> Result:
+    plan = _plan(values)
+    result = resolve_ram(plan, dice)
+    attacker, target = result.attacker, result.target
+    if result.hit:
+        dead = [s.name for s in (target, attacker) if s.killed]
+        outcome = (f"the ram hits: {plan.damage} damage to both cars"
+                   + (f"; killed: {', '.join(dead)}" if dead else ""))
+        effects = [change("attacker", attacker, _state(attacker)),
+                   change("target", target, _state(target))]
+    else:
+        outcome = "miss"
+        effects = [change("attacker", attacker, f"{attacker.name}: attack made")]
+        if plan.defender_iq_cards:
+            effects.append(change("target", target, f"{target.name}: IQ cards spent"))
+    return Result(outcome=outcome, steps=result.steps, success=result.hit, effects=effects,
+                  values={"to_hit": plan.to_hit, "damage": plan.damage, "hit": result.hit,
+                          "natural": result.natural, "attacker_killed": attacker.killed,
+                          "target_killed": target.killed,
+                          "control_targets": dict(result.control_targets)})
+
+
+def _hit_label(plan: RamPlan) -> str:
+    dead = [s.name for s in (plan.target, plan.attacker)
+            if is_killed(s.total_damage + plan.damage, s.armor)]
+    what = f"hit: {plan.damage} damage to both cars"
+    return what + (f", kills {' and '.join(dead)}" if dead else "")
+
+
+def _odds(values: Values) -> Odds:
+    plan = _plan(values)
+    p = p_attack_hit(plan.to_hit)
+    base = Modifier(f"Strength cards {cards_text(plan.cards)}", plan.base, rule("2.9"))
+    summary = to_hit_summary("Strength", plan.base, plan.modifiers, need_text(plan.to_hit))
+    return Odds((Outcome(_hit_label(plan), p), Outcome("miss", Fraction(1) - p)), summary,
+                (base, *plan.modifiers), need=plan.to_hit,
+                chart=attack_chart(f"ram on {plan.target.name}", plan.to_hit),
+                expected=(("damage to each car", p * plan.damage),))
+
+
+def _dice(values: Values) -> list[DiceNeed]:
+    return [DiceNeed("ram", DICE_COUNT, DICE_SIDES)]
+
+
+RAM = Procedure(
+    id="autopower.ram",
+    title="Ram (Strength cards, both cars damaged)",
+    ruleset=RULESET,
+    rule=rule("2.9"),
+    summary="Strength cards C from the hand; to-hit C + target Speed − own Speed − own S − own "
+            "IQ cards + defender's IQ cards; a hit does C to both cars, no cap.",
+    inputs=(
+        car_input("attacker", "Rammer"),
+        car_input("target", "Rammed car"),
+        cards_input("cards", "Strength cards played", "from the hand, such as 5, 7 (AP-D20)"),
+        cards_input("iq_cards", "Rammer's IQ cards", "each lowers the to-hit"),
+        cards_input("defender_iq_cards", "Rammed car's IQ cards", "each raises the to-hit "
+                                                                   "(AP-D13)"),
+        CONTROL_ROLLS,
+        IQ_CARDS_IN_USE,
+        AP_D13,
+        AP_D25,
+        AP_D27,
+    ),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    dice_fn=_dice,
+    check_fn=checked(_plan),
+)

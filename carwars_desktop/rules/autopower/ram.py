@@ -1,0 +1,158 @@
+"""Variant: ramming (digest §2.9, AP-D13, AP-D19, AP-D20, AP-D25).
+
+Strength cards from the hand, total C, no damage cap. To-hit H = C +
+Speed(target) − Speed(attacker) − S(attacker) (+ control penalty) − attacker's
+IQ cards + defender's IQ cards. On a hit both cars take C.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import Modifier, Step
+from carwars_desktop.rules.autopower.cards import cards_text
+from carwars_desktop.rules.autopower.combat import (
+    check_can_attack,
+    check_iq_cards,
+    need_text,
+    to_hit_text,
+)
+from carwars_desktop.rules.autopower.control import control_target
+from carwars_desktop.rules.autopower.damage import take_damage
+from carwars_desktop.rules.autopower.errors import IllegalPlayError
+from carwars_desktop.rules.autopower.odds import attack_hits, num, roll_text, roll_two_dice
+from carwars_desktop.rules.autopower.options import Options
+from carwars_desktop.rules.autopower.sheet import CarSheet
+from carwars_desktop.rules.autopower.tables import NATURAL_MISS, rule
+
+
+@dataclass(frozen=True)
+class RamPlan:
+    """A ram before the roll; the sheets have the played cards out of the hands."""
+
+    attacker: CarSheet
+    target: CarSheet
+    cards: tuple[int, ...]
+    attacker_iq_cards: tuple[int, ...]
+    defender_iq_cards: tuple[int, ...]
+    base: int
+    modifiers: tuple[Modifier, ...]
+    steps: tuple[Step, ...]
+    control_rolls: bool
+    both_control: bool
+
+    @property
+    def damage(self) -> int:
+        """§2.9 step 1: no cap; both cars take the whole pile."""
+        return self.base
+
+    @property
+    def to_hit(self) -> int:
+        return self.base + sum(m.value for m in self.modifiers)
+
+
+def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
+             attacker_iq_cards: tuple[int, ...] = (), defender_iq_cards: tuple[int, ...] = (),
+             options: Options | None = None, control_rolls: bool = False) -> RamPlan:
+    """§2.9 steps 1–4.
+
+    Raises:
+        IllegalPlayError: see :func:`check_can_attack`; no Strength card (AP-D28); more
+            cards than a hand holds; IQ cards when they are off (AP-D22).
+    """
+    options = options or Options()
+    check_can_attack(attacker, target)
+    if not cards:
+        raise IllegalPlayError("a ram needs at least one Strength card from the hand (AP-D28)")
+    check_iq_cards(options, attacker_iq_cards, defender_iq_cards)
+    played = len(cards) + len(attacker_iq_cards)
+    if played > attacker.hand_size:
+        raise IllegalPlayError(
+            f"{attacker.name} holds {attacker.hand_size} cards and cannot play {played}")
+    if len(defender_iq_cards) > target.hand_size:
+        raise IllegalPlayError(f"{target.name} holds {target.hand_size} cards and cannot play "
+                               f"{len(defender_iq_cards)} IQ cards")
+    car = attacker.car
+    total = sum(cards)
+    after_penalty = options.ap_d27_speed_after_armor_penalty
+    steps = [Step(f"{car.name} rams with Strength {cards_text(cards)} = {total} from the hand: "
+                  f"base to-hit {total}, damage {total} to both cars (no cap)",
+                  rule("2.9", "AP-D20"))]
+    modifiers = [
+        Modifier(f"{target.name} Speed", target.seen_speed(after_penalty), rule("2.9", "AP-D27")),
+        Modifier(f"{car.name} Speed", -attacker.seen_speed(after_penalty), rule("2.9", "AP-D27")),
+        Modifier(f"{car.name} base Strength", -car.strength, rule("2.9")),
+    ]
+    if options.ap_d13_ram_subtracts_intelligence:
+        modifiers.append(Modifier(f"{car.name} Intelligence (AP-D13 switched on)", -car.iq,
+                                  rule("2.9", "AP-D13")))
+    penalty = attacker.penalty_this_turn.to_hit
+    if penalty:
+        modifiers.append(Modifier("control penalty", penalty, rule("2.8", "AP-D12")))
+    if attacker_iq_cards:
+        modifiers.append(Modifier(f"{car.name} IQ cards {cards_text(attacker_iq_cards)}",
+                                  -sum(attacker_iq_cards), rule("2.9", "AP-D13")))
+    if defender_iq_cards:
+        modifiers.append(Modifier(f"{target.name} IQ cards {cards_text(defender_iq_cards)}",
+                                  sum(defender_iq_cards), rule("2.9", "AP-D13")))
+    steps += [Step(line, m.rule) for line, m in zip(to_hit_text(total, tuple(modifiers)),
+                                                   modifiers, strict=True)]
+    to_hit = total + sum(m.value for m in modifiers)
+    steps.append(Step(need_text(to_hit), rule("2.9")))
+    return RamPlan(attacker.spend_cards(played), target.spend_cards(len(defender_iq_cards)),
+                   cards, attacker_iq_cards, defender_iq_cards, total, tuple(modifiers),
+                   tuple(steps), control_rolls, options.ap_d25_both_cars_control)
+
+
+@dataclass(frozen=True)
+class RamResult:
+    attacker: CarSheet
+    target: CarSheet
+    steps: tuple[Step, ...]
+    hit: bool
+    natural: int
+    control_targets: tuple[tuple[str, int], ...]
+
+
+def resolve_ram(plan: RamPlan, dice: DiceSource) -> RamResult:
+    """§2.9 steps 5–8: roll; on a hit both cars take C and make kill checks (AP-D19)."""
+    steps = list(plan.steps)
+    faces, natural = roll_two_dice(dice, f"ram (need {plan.to_hit}+)")
+    hit = attack_hits(natural, plan.to_hit)
+    if natural == NATURAL_MISS:
+        steps.append(Step(f"rolled {roll_text(faces)}: a natural 2 always misses",
+                          rule("0", "2.9")))
+    else:
+        sign = "≥" if natural >= plan.to_hit else "<"
+        steps.append(Step(f"rolled {roll_text(faces)} {sign} {num(plan.to_hit)} → "
+                          f"{'the ram hits' if hit else 'miss'}", rule("2.9")))
+    attacker, target = plan.attacker, plan.target
+    controls: list[tuple[str, int]] = []
+    if hit:
+        steps.append(Step(f"the Strength cards {cards_text(plan.cards)} go to the middle of the "
+                          f"table: both cars take {plan.damage}", rule("2.9", "AP-D9")))
+        target, target_step = take_damage(target, plan.damage, "2.9")
+        attacker, attacker_step = take_damage(attacker, plan.damage, "2.9")
+        steps += [target_step, attacker_step]
+        if target.killed and attacker.killed:
+            steps.append(Step("both cars are killed (AP-D19: if no car is left, a draw)",
+                              rule("2.12", "AP-D19")))
+        if plan.control_rolls:
+            rolling = [target] + ([attacker] if plan.both_control else [])
+            for car in rolling:
+                if car.killed:
+                    continue
+                goal = control_target(plan.damage, car.energy_in_play, car.car.iq)
+                controls.append((car.name, goal))
+                steps.append(Step(f"control roll variant: {car.name} rolls for control, target "
+                                  f"{goal} (autopower.control, damage {plan.damage})",
+                                  rule("2.9", "AP-D25")))
+    else:
+        steps.append(Step(f"the Strength cards {cards_text(plan.cards)} are discarded",
+                          rule("2.9", "AP-D11")))
+    if plan.attacker_iq_cards or plan.defender_iq_cards:
+        steps.append(Step("the IQ cards played are discarded", rule("2.9", "AP-D29")))
+    attacker = replace(attacker, attacked_this_turn=True)
+    steps.append(Step(f"{attacker.name}'s turn is over", rule("2.9")))
+    return RamResult(attacker, target, tuple(steps), hit, natural, tuple(controls))
