@@ -1,0 +1,84 @@
+"""The digest's decisions (MCW-Dn) that have a real alternative, as one settings value.
+
+A decision is *not* a rule (Mini Car Wars digest §5.2): each field below is the
+default we chose, and the procedures that depend on it expose it as a
+``BoolInput``/``ChoiceInput`` named after the decision ID. Decisions with no
+meaningful alternative are applied where they belong and cited there:
+MCW-D1 (front-loaded phases, stated in the text), MCW-D4 (fishtail then skid:
+same displacement either way), MCW-D7 (round averages up to 10 mph: speeds are
+multiples of 10), MCW-D9 and MCW-D21 (confirmed by the combat example and by
+"takes 3 hits before it becomes useless"), MCW-D10/D11/D24/D27/D29/D30 (table
+geometry the GM measures), MCW-D12 (stationary = speed 0), MCW-D16 (smoke uses
+the firer's shot), MCW-D17 (one option: the design holds a single option),
+MCW-D23 (no recovery; "out" = crashed or every occupant down) and MCW-D25
+(one debris roll per phase).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Rounding(Enum):
+    """How a cycle's third of collision damage is rounded (MCW-D6)."""
+
+    DOWN = "down"
+    NEAREST = "nearest"
+    UP = "up"
+
+
+@dataclass(frozen=True)
+class MiniRules:
+    """Configurable defaults of Mini Car Wars (digest §5.2).
+
+    Attributes:
+        d2_skid_carries_over: MCW-D2. A skid on the last move of a turn skips the
+            first move of the next turn (default ``False``: nothing carries over).
+        d3_skid_from_post_maneuver: MCW-D3. The skid's 1" starts where the maneuver
+            ended (default) rather than at the phase-start position.
+        d5_roll_only_when_wounded_conscious: MCW-D5. A wounded driver's control
+            roll is made only when a hit leaves him wounded and conscious
+            (default); otherwise on every hit that reaches his own boxes.
+        d6_cycle_rounding: MCW-D6. The cycle's 1/3 of collision damage is rounded
+            down (default), to nearest or up.
+        d6_cycle_third_whichever_moved: MCW-D6. A cycle does 1/3 damage whichever
+            vehicle moved (default); otherwise only when the cycle is the striker.
+        d13_cycle_front_rear: MCW-D13. The −1 for front/rear also applies to cycles.
+        d14_turret_only_minus_two: MCW-D14. A shot at a turret (top) takes only the
+            −2, no size modifier (default); otherwise the body-size −1 applies too.
+        d15_shots: MCW-D15. Shots per weapon for MG, RL, laser and smokescreen:
+            ``None`` = unlimited (default); the HR always has one shot.
+        d19_sherman_b_linked: MCW-D19. Mini Sherman (b)'s MG and HR stay linked
+            (default ``False``: the link went with the removed MG).
+        d20_bare_side_loses_weapons: MCW-D20. Weapons on a side with 0 armor are
+            destroyed by the first damage reaching it (default).
+        d22_one_computer_per_person: MCW-D22. At most one targeting computer per
+            person (default); otherwise their bonuses stack.
+        d26_pack_attack_extras: MCW-D26. Pack Attack players may buy options and
+            accessories within their budgets (default).
+        d28_empty_turret_targetable: MCW-D28. Rocket Special (b) keeps its empty
+            turret, so its top can still be targeted (default).
+        d31_fixed_object_stops: MCW-D31. Hitting a fixed object leaves the vehicle
+            at 0 mph (default); otherwise the same-direction average with 0.
+        smoke_turns: MCW-A4. A smoke cloud lasts 60 turns, as printed.
+    """
+
+    d2_skid_carries_over: bool = False
+    d3_skid_from_post_maneuver: bool = True
+    d5_roll_only_when_wounded_conscious: bool = True
+    d6_cycle_rounding: Rounding = Rounding.DOWN
+    d6_cycle_third_whichever_moved: bool = True
+    d13_cycle_front_rear: bool = True
+    d14_turret_only_minus_two: bool = True
+    d15_shots: int | None = None
+    d19_sherman_b_linked: bool = False
+    d20_bare_side_loses_weapons: bool = True
+    d22_one_computer_per_person: bool = True
+    d26_pack_attack_extras: bool = True
+    d28_empty_turret_targetable: bool = True
+    d31_fixed_object_stops: bool = True
+    smoke_turns: int = 60
+
+
+DEFAULT_RULES = MiniRules()

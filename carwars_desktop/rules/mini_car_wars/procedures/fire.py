@@ -1,0 +1,288 @@
+"""mini.fire — one shot (or a linked pair): to hit, damage, allocation.
+
+Mini Car Wars §2.9 (restrictions), §2.10 (to hit), §2.11 (allocation), §2.13
+(smoke); decisions MCW-D5, D11–D16, D20. Dice, in order: 2d6 to hit per
+weapon; the damage dice of each hit; one 1d6 interior roll per hit that gets
+past the armor (not rolled when the damage is held).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from carwars_desktop.dice import DiceSource, dice_sum
+from carwars_desktop.procedures import (
+    BoolInput,
+    Chart,
+    ChoiceInput,
+    DiceNeed,
+    InputError,
+    IntInput,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    SheetChange,
+    Step,
+    TextInput,
+    Values,
+    odds_text,
+)
+from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
+from carwars_desktop.rules.mini_car_wars.errors import WeaponChoiceError
+from carwars_desktop.rules.mini_car_wars.firing import (
+    find_weapon,
+    fire_restriction,
+    mark_fired,
+    weapons_fired,
+)
+from carwars_desktop.rules.mini_car_wars.model import Role, Side, WeaponType
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.procedures.common import (
+    D5,
+    D13,
+    D14,
+    D20,
+    RULESET,
+    SIDE_KEYS,
+    get_optional_sheet,
+    get_sheet,
+    refused,
+    refused_odds,
+    rules_from,
+    sheet_input,
+)
+from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+from carwars_desktop.rules.mini_car_wars.to_hit import (
+    TO_HIT_RULE,
+    Shot,
+    base_to_hit,
+    hit_ways,
+    is_hit,
+    modifier_text,
+    modifiers,
+    p_hit,
+    parse_inches,
+)
+
+RULE = "Mini Car Wars §2.9–§2.11"
+
+
+def _weapon_text(text: str) -> str:
+    if not text.strip():
+        raise ValueError("name a weapon by its number on the sheet or as 'MG L'")
+    return text
+SMOKE_RULE = "Mini Car Wars §2.13"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    firer: MiniSheet
+    target: MiniSheet | None
+    role: Role
+    indices: tuple[int, ...]
+    side: Side
+    smoke: int
+    hold: bool
+
+    @property
+    def kind(self) -> WeaponType:
+        return self.firer.weapons[self.indices[0]].kind
+
+    def shot(self, values: Values) -> Shot:
+        assert self.target is not None
+        person = self.firer.person(self.role)
+        return Shot(self.kind, parse_inches(values["range"]), self.target.size, self.side,
+                    self.firer.speed, self.target.speed, self.smoke,
+                    0 if person is None else person.to_hit_bonus)
+
+
+def _plan(values: Values) -> _Plan:
+    firer = get_sheet(values, "firer")
+    try:
+        index = find_weapon(firer, values["weapon"])
+        indices = weapons_fired(firer, index, values["linked"])
+    except WeaponChoiceError as error:
+        raise InputError(f"weapon: {error}") from None
+    return _Plan(firer, get_optional_sheet(values, "target"), Role(values["person"]), indices,
+                 Side(values["side"]), values["smoke"], values["hold_damage"])
+
+
+def _check(values: Values) -> None:
+    plan = _plan(values)
+    if plan.role is Role.GUNNER and plan.firer.gunner is None:
+        raise InputError(f"person: {plan.firer.name} has no gunner")
+    if plan.kind is WeaponType.SMOKESCREEN:
+        return
+    if plan.target is None:
+        raise InputError("target: a target vehicle is needed (all but a smokescreen)")
+    if not plan.target.can_be_targeted(plan.side):
+        raise InputError(f"side: {plan.target.name} has no turret; only a turret car exposes "
+                         "its top (§2.9)")
+
+
+def _labels(plan: _Plan) -> list[str]:
+    """Weapon labels; "#n" (its number on the sheet) when the sheet has two alike."""
+    all_labels = [w.label for w in plan.firer.weapons]
+    return [all_labels[i] + (f" #{i + 1}" if all_labels.count(all_labels[i]) > 1 else "")
+            for i in plan.indices]
+
+
+def _resolve(values: Values, dice: DiceSource) -> Result:
+    plan = _plan(values)
+    reason = fire_restriction(plan.firer, plan.role, plan.indices, plan.smoke)
+    if reason is not None:
+        return refused(reason, RULE)
+    firer = mark_fired(plan.firer, plan.role, plan.indices)
+    if plan.kind is WeaponType.SMOKESCREEN:
+        return _smoke(plan, firer, values)
+    assert plan.target is not None
+    rules = rules_from(values)
+    shot = plan.shot(values)
+    stack = modifiers(shot, rules)
+    need = base_to_hit(plan.kind) - sum(m.value for m in stack)
+    labels = _labels(plan)
+    steps = [Step(f"{' + '.join(labels)} ({plan.role.value}) at {plan.target.name}'s "
+                  f"{plan.side.label}: {plan.kind.value} {base_to_hit(plan.kind)}, "
+                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}",
+                  TO_HIT_RULE)]
+    hits: list[tuple[str, int]] = []
+    rolled: list[int] = []
+    for label in labels:
+        natural = sum(dice.roll(6, 2, f"to hit ({label})"))
+        rolled.append(natural)
+        if natural == 2:
+            steps.append(Step(f"{label}: rolled 2 → natural 2 always misses", TO_HIT_RULE))
+        else:
+            hit = is_hit(natural, need)
+            steps.append(Step(f"{label}: rolled {natural} → {'hit' if hit else 'miss'}",
+                              TO_HIT_RULE))
+            if hit:
+                hits.append((label, 0))
+    count = plan.firer.weapons[plan.indices[0]].spec.damage_dice
+    for n, (label, _) in enumerate(hits):
+        faces = dice.roll(6, count, f"damage ({label})")
+        hits[n] = (label, sum(faces))
+        steps.append(Step(f"{label} damage {count}d6: {' '.join(map(str, faces))} = {sum(faces)}",
+                          "Mini Car Wars §1.3"))
+    effects = [SheetChange("firer", firer, _fired_summary(plan))]
+    reports: list[Any] = []
+    target = plan.target
+    if hits and plan.hold:
+        held = ", ".join(str(d) for _, d in hits)
+        steps.append(Step(f"damage held ({held} to the {plan.side.label}): apply it with "
+                          "mini.damage once everyone has fired", "Mini Car Wars §2.2"))
+    elif hits:
+        for label, damage in hits:
+            roll = None
+            if needs_interior_roll(target, damage, plan.side):
+                roll = dice.roll(6, 1, f"interior location ({label})")[0]
+            target, report = apply_damage(target, damage, plan.side, roll, rules)
+            reports.append(report)
+            steps += report.steps
+        effects.append(SheetChange("target", target, _damage_summary(target, plan.side, hits)))
+    outcome = (f"{len(hits)} of {len(labels)} hit" if len(labels) > 1 else
+               ("hit" if hits else "miss"))
+    if hits:
+        outcome += f": {' + '.join(str(d) for _, d in hits)} damage to {plan.target.name}'s " \
+                   f"{plan.side.label}" + (" (held)" if plan.hold else "")
+    return Result(outcome=outcome, steps=steps, success=bool(hits), effects=effects,
+                  values={"need": need, "rolls": tuple(rolled), "hits": len(hits),
+                          "damage": tuple(d for _, d in hits), "held": plan.hold,
+                          "reports": tuple(reports)})
+
+
+def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
+    turns = rules_from(values).smoke_turns
+    label = _labels(plan)[0]
+    steps = [Step(f"{label} fired by the {plan.role.value} (uses the shot, MCW-D16): no to-hit "
+                  "roll", SMOKE_RULE),
+             Step(f"place a smoke cloud behind {plan.firer.name}, centred on and touching its "
+                  f"back edge (MCW-D30); it lasts {turns} turns (MCW-A4) and affects shots from "
+                  "the next phase (§2.2)", SMOKE_RULE)]
+    return Result(outcome=f"smoke cloud placed behind {plan.firer.name}", steps=steps,
+                  success=True, effects=[SheetChange("firer", firer, _fired_summary(plan))],
+                  values={"smoke_turns": turns})
+
+
+def _fired_summary(plan: _Plan) -> str:
+    return f"{plan.firer.name}: {' + '.join(_labels(plan))} fired by the {plan.role.value}"
+
+
+def _damage_summary(target: MiniSheet, side: Side, hits: list[tuple[str, int]]) -> str:
+    return (f"{target.name}: {' + '.join(str(d) for _, d in hits)} damage to the {side.label}; "
+            f"armor {target.armor}, power plant {target.power_plant}")
+
+
+def _odds(values: Values) -> Odds:
+    plan = _plan(values)
+    reason = fire_restriction(plan.firer, plan.role, plan.indices, plan.smoke)
+    if reason is not None:
+        return refused_odds(reason)
+    if plan.kind is WeaponType.SMOKESCREEN:
+        return Odds(outcomes=(Outcome("smoke cloud placed", Fraction(1)),),
+                    summary="smokescreen: no to-hit roll, a cloud is placed")
+    assert plan.target is not None
+    rules = rules_from(values)
+    stack = modifiers(plan.shot(values), rules)
+    need = base_to_hit(plan.kind) - sum(m.value for m in stack)
+    ways = hit_ways(need)
+    damage = dice_sum(plan.firer.weapons[plan.indices[0]].spec.damage_dice, 6)
+    result = damage_odds(plan.target, plan.side, [Attempt(ways, 36, damage)] * len(plan.indices))
+    summary = f"need {need}+ · {odds_text(p_hit(need), 36)}"
+    if len(plan.indices) > 1:
+        summary += f" each ({len(plan.indices)} linked shots, rolled separately)"
+    two_d6 = dice_sum(2, 6)
+    chart = Chart("to hit (2d6, natural 2 misses)", two_d6,
+                  frozenset(v for v in two_d6.values() if is_hit(v, need)))
+    return Odds(outcomes=result.outcomes, summary=summary, modifiers=stack, need=need,
+                chart=chart, expected=result.expected)
+
+
+def _dice(values: Values) -> list[DiceNeed]:
+    plan = _plan(values)
+    if plan.kind is WeaponType.SMOKESCREEN:
+        return []
+    count = plan.firer.weapons[plan.indices[0]].spec.damage_dice
+    needs = [DiceNeed(f"to hit ({label})", 2, 6) for label in _labels(plan)]
+    needs += [DiceNeed(f"damage ({label})", count, 6, "if it hits") for label in _labels(plan)]
+    if not plan.hold and plan.side is not Side.TOP:
+        needs += [DiceNeed(f"interior location ({label})", 1, 6,
+                           "if its damage gets past the armor") for label in _labels(plan)]
+    return needs
+
+
+FIRE = Procedure(
+    id="mini.fire",
+    title="Fire (to hit, damage, allocation)",
+    ruleset=RULESET,
+    rule="Mini Car Wars §2.9–§2.11, §3.2",
+    summary="One weapon or a linked pair fired at a target side: every to-hit modifier, "
+            "natural 2 misses, damage dice, and the damage allocated to the target's sheet.",
+    inputs=(
+        sheet_input("firer", "Firing vehicle"),
+        sheet_input("target", "Target vehicle", optional=True,
+                    help="needed for every weapon but a smokescreen"),
+        TextInput("weapon", "Weapon", "1",
+                  help="its number on the firer's sheet (1 = first) or type and mount: 'MG L'",
+                  validate=_weapon_text),
+        ChoiceInput("person", "Fired by", tuple(r.value for r in Role), Role.DRIVER.value),
+        BoolInput("linked", "Fire the linked pair together", False,
+                  help="one trigger, one to-hit roll per weapon, same modifiers (§1.3)"),
+        ChoiceInput("side", "Target side", SIDE_KEYS, Side.FRONT.value,
+                    help="F, R, L, B; T (top) only on a turret car, at −2"),
+        TextInput("range", "Range (inches, edge to edge)", "2",
+                  help="a decimal or fraction of inches: 5, 7.99, 0.5, 3/4 (MCW-D11)",
+                  validate=parse_inches),
+        IntInput("smoke", "Smoke clouds crossed", 0, 0, 20, help="−2 each; lasers cannot fire"),
+        BoolInput("hold_damage", "Hold the damage (apply after all fire)", False,
+                  help="fire is simultaneous: roll now, apply later with mini.damage (§2.2)"),
+        D13, D14, D5, D20,
+    ),
+    resolve_fn=_resolve,
+    odds_fn=_odds,
+    dice_fn=_dice,
+    check_fn=_check,
+)
