@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 from carwars_desktop.gui.application import create_application
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
 
 def settle(app: QApplication) -> None:
@@ -47,8 +48,7 @@ def main() -> int:
     settle(app)
     if not window.finish_startup():
         return 1
-    dice = window.workspaces[0]
-    assert isinstance(dice, DiceWorkspace)
+    dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     dice.expression_edit.setText("2d6")
     dice.target_spin.setValue(8)
     dice.natural_two.setChecked(True)
@@ -61,9 +61,29 @@ def main() -> int:
     dice.expression_edit.setText("2d6")
     dice.dice_edit.setText("6 2")
     dice.record_entered()
+    window._rail.setCurrentRow(window.workspaces.index(dice))
     grab(app, window, out / "dice.png")
+    resolver_screen(app, window, out)
     window.shutdown()
     return 0
+
+
+def resolver_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    window.set_ruleset("mini_car_wars")
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "Courier (b)")
+    resolver.form.set_value("target", "Courier")
+    resolver.form.set_value("side", "L")
+    resolver.form.set_value("range", "5")
+    settle(app)
+    resolver.dice_edit.setText("4 4 5 6 6")
+    resolver.resolve_entered()
+    grab(app, window, out / "resolver.png")
+    resolver.side_tabs.setCurrentIndex(1)
+    grab(app, window, out / "resolver-reference.png")
+    resolver.side_tabs.setCurrentIndex(0)
 
 
 if __name__ == "__main__":

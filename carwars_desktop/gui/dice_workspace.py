@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -189,7 +189,7 @@ class DiceWorkspace(Workspace):
         self.dice_edit.returnPressed.connect(self.record_entered)
         self.enter_button.clicked.connect(self.record_entered)
         self.roll_button.clicked.connect(self.roll)
-        QShortcut(QKeySequence("Ctrl+R"), self, self.roll)
+        self._shortcut("Ctrl+R", self.roll)
         self._set_ready(False)
         self._refresh_odds()
 

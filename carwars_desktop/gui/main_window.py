@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from carwars_desktop import __version__
 from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
+from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
 
@@ -91,6 +93,8 @@ class MainWindow(QMainWindow):
         row.addWidget(self._stack, 1)
         self.setCentralWidget(central)
 
+        self.game_context = GameContext(self)
+        self.add_workspace(ResolverWorkspace(self.game_context, self))
         self.add_workspace(DiceWorkspace(self))
         self._rail.setCurrentRow(0)
 
@@ -153,6 +157,7 @@ class MainWindow(QMainWindow):
         if self.database is not None and self.database is not database:
             self.database.close()
         self.database = database
+        self.game_context.database = database
         self._db_label.setText(f"Database: {display_url(database.url)}")
         self._db_label.setToolTip(display_url(database.url))
         for workspace in self.workspaces:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
@@ -14,6 +17,13 @@ class Workspace(QWidget):
     """A page of the main window. Subclasses override the hooks they need."""
 
     title = "Workspace"
+
+    def _shortcut(self, keys: str, slot: Callable[[], object]) -> QShortcut:
+        """A shortcut that works while this workspace (or a child) has the focus."""
+        shortcut = QShortcut(QKeySequence(keys), self)
+        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        shortcut.activated.connect(slot)
+        return shortcut
 
     def set_ruleset(self, ruleset_id: str) -> None:
         """The GM switched the rule system."""

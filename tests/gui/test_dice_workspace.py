@@ -9,9 +9,7 @@ from carwars_desktop.gui.main_window import MainWindow
 
 
 def _dice(window: MainWindow) -> DiceWorkspace:
-    workspace = window.workspaces[0]
-    assert isinstance(workspace, DiceWorkspace)
-    return workspace
+    return next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
 
 
 def test_exact_odds_shown_for_k(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -84,7 +82,10 @@ def test_roll_with_seed_replays(window: MainWindow, qtbot) -> None:  # type: ign
     assert model.index(0, 3).data() == " ".join(map(str, expected))
     assert model.index(0, 6).data() == "seed 42"
     assert "seed 42" in dice.result_label.text()
-    qtbot.keyClick(dice, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    window._rail.setCurrentRow(window.workspaces.index(dice))
+    window.activateWindow()
+    dice.dice_edit.setFocus()
+    qtbot.keyClick(dice.dice_edit, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     assert model.rowCount() == 2
     assert model.record(0).seed is not None
 

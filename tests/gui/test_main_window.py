@@ -10,7 +10,7 @@ from carwars_desktop.gui.main_window import MainWindow
 
 
 def test_rail_rulesets_and_database_label(window: MainWindow, sqlite_url: str) -> None:
-    assert [w.title for w in window.workspaces] == ["Dice"]
+    assert [w.title for w in window.workspaces][-2:] == ["Resolver", "Dice"]
     assert window.ruleset() == "mini_car_wars"
     assert window.database is not None
     assert window._db_label.text().endswith("carwars.sqlite3")
@@ -23,7 +23,7 @@ def test_ruleset_choice_is_remembered(qtbot, settings: QSettings, sqlite_url: st
     first.ruleset_changed.connect(seen.append)
     first.set_ruleset("battlecars")
     assert seen == ["battlecars"]
-    assert first.workspaces[0]._ruleset == "battlecars"  # type: ignore[attr-defined]
+    assert all(w._ruleset == "battlecars" for w in first.workspaces)  # type: ignore[attr-defined]
     second = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
     qtbot.addWidget(second)
     assert second.ruleset() == "battlecars"
@@ -67,5 +67,10 @@ def test_bad_database_offers_a_new_one(qtbot, settings: QSettings, tmp_path: Pat
     window.shutdown()
 
 
-def test_workspace_shortcut(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    assert window.current_workspace().title == "Dice"
+def test_workspace_shortcuts(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    for number, workspace in enumerate(window.workspaces, start=1):
+        qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0.value + number),
+                       Qt.KeyboardModifier.ControlModifier)
+        assert window.current_workspace() is workspace

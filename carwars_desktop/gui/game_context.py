@@ -1,0 +1,71 @@
+"""The game in progress, shared by the Table (which opens it) and the Resolver (which applies).
+
+Every change goes through here: the session core commits it to the database,
+then :attr:`GameContext.changed` tells every screen what to redraw.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from carwars_desktop.procedures import Resolution
+from carwars_desktop.session import Changes, Game
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+
+
+class GameContext(QObject):
+    """Holds the open game (or none) and announces every change to it."""
+
+    game_changed = Signal()
+    """A session was opened or closed."""
+    changed = Signal(object)
+    """A :class:`~carwars_desktop.session.Changes` after an event, undo or redo."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.game: Game | None = None
+        self.session_id: int | None = None
+        self.database: Database | None = None
+        self.read_only = False
+
+    def open(self, game: Game, session_id: int, read_only: bool = False) -> None:
+        self.game = game
+        self.session_id = session_id
+        self.read_only = read_only
+        self.game_changed.emit()
+
+    def close(self) -> None:
+        self.game = None
+        self.session_id = None
+        self.read_only = False
+        self.game_changed.emit()
+
+    def playing(self, ruleset_id: str) -> Game | None:
+        """The open game if it is of ``ruleset_id`` and can be changed."""
+        if self.game is None or self.read_only or self.game.ruleset.id != ruleset_id:
+            return None
+        return self.game
+
+    def announce(self, changes: Changes) -> Changes:
+        """Tell every screen about a change already committed by the game."""
+        self.changed.emit(changes)
+        return changes
+
+    def apply_resolution(self, resolution: Resolution, bindings: dict[str, str]) -> Changes:
+        if self.game is None or self.read_only:
+            raise RuntimeError("no running session to apply the result to")
+        return self.announce(self.game.apply_resolution(resolution, bindings))
+
+    def undo(self) -> Changes:
+        if self.game is None or self.read_only:
+            raise RuntimeError("no running session")
+        return self.announce(self.game.undo())
+
+    def redo(self) -> Changes:
+        if self.game is None or self.read_only:
+            raise RuntimeError("no running session")
+        return self.announce(self.game.redo())

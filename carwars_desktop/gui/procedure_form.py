@@ -1,0 +1,207 @@
+"""A form generated from a procedure's declared inputs (the Resolver adds no rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from carwars_desktop.procedures import (
+    BoolInput,
+    ChoiceInput,
+    Input,
+    IntInput,
+    Procedure,
+    SheetInput,
+    TextInput,
+)
+from carwars_desktop.session import Game
+
+NONE_TEXT = "—"
+
+
+def _combo() -> QComboBox:
+    combo = QComboBox()
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    return combo
+
+
+class ProcedureForm(QWidget):
+    """One editor per input; sheet inputs list the vehicles in play (or the catalog)."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QFormLayout(self)
+        self._layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # Labels above their fields: long rule labels never squeeze the values.
+        self._layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.procedure: Procedure | None = None
+        self.editors: dict[str, QWidget] = {}
+        self._game: Game | None = None
+        self._catalogs: dict[str, dict[str, Any]] = {}
+
+    def set_procedure(self, procedure: Procedure | None, game: Game | None) -> None:
+        while self._layout.rowCount():
+            self._layout.removeRow(0)
+        self.editors = {}
+        self._catalogs = {}
+        self.procedure = procedure
+        self._game = game
+        if procedure is None:
+            return
+        for spec in procedure.inputs:
+            editor = self._editor(spec)
+            editor.setAccessibleName(spec.label)
+            if spec.help:
+                editor.setToolTip(spec.help)
+            self.editors[spec.name] = editor
+            if isinstance(editor, QCheckBox):
+                # A long rule label wraps beside its box instead of widening the form.
+                row = QWidget()
+                line = QHBoxLayout(row)
+                line.setContentsMargins(0, 0, 0, 0)
+                line.addWidget(editor, 0, Qt.AlignmentFlag.AlignTop)
+                text = QLabel(spec.label)
+                text.setWordWrap(True)
+                text.setBuddy(editor)
+                line.addWidget(text, 1)
+                self._layout.addRow(row)
+                continue
+            label = QLabel(spec.label)
+            label.setBuddy(editor)
+            self._layout.addRow(label, editor)
+
+    def _editor(self, spec: Input) -> QWidget:
+        if isinstance(spec, IntInput):
+            spin = QSpinBox()
+            low = spec.minimum - 1 if spec.optional else spec.minimum
+            spin.setRange(low, spec.maximum)
+            if spec.optional:
+                spin.setSpecialValueText(NONE_TEXT)
+            spin.setValue(spec.default if spec.default is not None else low)
+            spin.valueChanged.connect(self.changed)
+            return spin
+        if isinstance(spec, ChoiceInput):
+            combo = _combo()
+            if spec.optional:
+                combo.addItem(NONE_TEXT, None)
+            for choice in spec.choices:
+                combo.addItem(choice.replace("_", " "), choice)
+            if spec.default is not None:
+                combo.setCurrentIndex(combo.findData(spec.default))
+            combo.currentIndexChanged.connect(self.changed)
+            return combo
+        if isinstance(spec, BoolInput):
+            box = QCheckBox()
+            box.setChecked(spec.default)
+            box.toggled.connect(self.changed)
+            return box
+        if isinstance(spec, TextInput):
+            edit = QLineEdit(spec.default or "")
+            edit.textChanged.connect(self.changed)
+            return edit
+        combo = _combo()
+        self._fill_sheets(spec, combo)
+        combo.currentIndexChanged.connect(self.changed)
+        return combo
+
+    def _fill_sheets(self, spec: SheetInput, combo: QComboBox) -> None:
+        if spec.optional:
+            combo.addItem(NONE_TEXT, None)
+        game = self._game
+        if game is not None:
+            for vehicle in game.vehicles:
+                if isinstance(game.sheet(vehicle.key), spec.sheet_type):
+                    label = f"{vehicle.name} ({vehicle.player})" if vehicle.player else vehicle.name
+                    combo.addItem(label, f"game:{vehicle.key}")
+        if combo.count() <= (1 if spec.optional else 0):
+            catalog = dict(spec.catalog())
+            self._catalogs[spec.name] = catalog
+            for name in catalog:
+                combo.addItem(name, f"catalog:{name}")
+            combo.setToolTip("From the rules' catalog: no session of this ruleset is running")
+        # Each successive vehicle input starts on a different vehicle (firer ≠ target);
+        # an optional one ("—" first) starts on a vehicle too: the usual case.
+        taken = sum(1 for s in self._sheet_specs() if s.name in self.editors)
+        combo.setCurrentIndex(min(taken + (1 if spec.optional else 0), combo.count() - 1))
+
+    def _sheet_specs(self) -> list[SheetInput]:
+        if self.procedure is None:
+            return []
+        return [s for s in self.procedure.inputs if isinstance(s, SheetInput)]
+
+    # --- values --------------------------------------------------------
+    def values(self) -> dict[str, Any]:
+        """The raw values of the form (checked by the procedure's ``bind``)."""
+        values: dict[str, Any] = {}
+        if self.procedure is None:
+            return values
+        for spec in self.procedure.inputs:
+            editor = self.editors[spec.name]
+            if isinstance(spec, IntInput) and isinstance(editor, QSpinBox):
+                value = editor.value()
+                values[spec.name] = None if spec.optional and value < spec.minimum else value
+            elif isinstance(spec, BoolInput) and isinstance(editor, QCheckBox):
+                values[spec.name] = editor.isChecked()
+            elif isinstance(spec, TextInput) and isinstance(editor, QLineEdit):
+                values[spec.name] = editor.text()
+            elif isinstance(spec, ChoiceInput) and isinstance(editor, QComboBox):
+                values[spec.name] = editor.currentData()
+            elif isinstance(spec, SheetInput) and isinstance(editor, QComboBox):
+                values[spec.name] = self._sheet_value(spec, editor.currentData())
+        return values
+
+    def _sheet_value(self, spec: SheetInput, data: Any) -> Any:
+        if not data:
+            return None
+        source, _, key = str(data).partition(":")
+        if source == "game" and self._game is not None:
+            return self._game.sheet(key)
+        return self._catalogs[spec.name][key]
+
+    def bindings(self) -> dict[str, str]:
+        """Sheet input name → key of the vehicle in play it was filled from."""
+        result: dict[str, str] = {}
+        for spec in self._sheet_specs():
+            editor = self.editors.get(spec.name)
+            if isinstance(editor, QComboBox):
+                source, _, key = str(editor.currentData() or "").partition(":")
+                if source == "game":
+                    result[spec.name] = key
+        return result
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Set an editor from a plain value (tests, and the keyboard path)."""
+        editor = self.editors[name]
+        if isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QLineEdit):
+            editor.setText(str(value))
+        elif isinstance(editor, QComboBox):
+            for index in range(editor.count()):
+                data = editor.itemData(index)
+                if data == value or (isinstance(data, str) and data.partition(":")[2] == value):
+                    editor.setCurrentIndex(index)
+                    return
+            raise ValueError(f"{name}: no choice {value!r}")
+
+    def focus_first(self) -> None:
+        """Focus the first field once the new editors are shown (they show on the next turn)."""
+        if self.procedure is not None and self.procedure.inputs:
+            editor = self.editors[self.procedure.inputs[0].name]
+            QTimer.singleShot(0, editor, editor.setFocus)

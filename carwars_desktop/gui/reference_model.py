@@ -1,0 +1,93 @@
+"""Thin Qt models for the Resolver: the procedure list and a rules reference table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from carwars_desktop.procedures import Procedure
+from carwars_desktop.rules import ReferenceTable
+
+_Index = QModelIndex | QPersistentModelIndex
+ProcedureRole = Qt.ItemDataRole.UserRole + 1
+
+
+class ProcedureListModel(QAbstractListModel):
+    """The procedures of one ruleset (and the generic ones); searchable by title, id and rule."""
+
+    def __init__(self, procedures: Sequence[Procedure] = ()) -> None:
+        super().__init__()
+        self._procedures = list(procedures)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._procedures)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._procedures):
+            return None
+        procedure = self._procedures[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return procedure.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{procedure.id} — {procedure.rule}\n{procedure.summary}".strip()
+        if role == ProcedureRole:
+            return procedure.id
+        if role == Qt.ItemDataRole.UserRole:
+            # What the search matches: title, id and rule reference.
+            return f"{procedure.title} {procedure.id} {procedure.rule}"
+        return None
+
+    def procedure(self, row: int) -> Procedure:
+        return self._procedures[row]
+
+    def set_procedures(self, procedures: Sequence[Procedure]) -> None:
+        self.beginResetModel()
+        self._procedures = list(procedures)
+        self.endResetModel()
+
+
+class ReferenceTableModel(QAbstractTableModel):
+    """One of the ruleset's tables, read-only, for the reference panel."""
+
+    def __init__(self, table: ReferenceTable | None = None) -> None:
+        super().__init__()
+        self._table = table
+
+    def set_table(self, table: ReferenceTable | None) -> None:
+        self.beginResetModel()
+        self._table = table
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() or self._table is None else len(self._table.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() or self._table is None else len(self._table.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (self._table is None or role != Qt.ItemDataRole.DisplayRole
+                or orientation != Qt.Orientation.Horizontal
+                or not 0 <= section < len(self._table.columns)):
+            return None
+        return self._table.columns[section]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if self._table is None or not index.isValid():
+            return None
+        if not (0 <= index.row() < len(self._table.rows)
+                and 0 <= index.column() < len(self._table.columns)):
+            return None
+        row = self._table.rows[index.row()]
+        value = row[index.column()] if index.column() < len(row) else ""
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return value
+        return None

@@ -1,0 +1,485 @@
+"""The Resolver: pick a procedure, see the modifier stack and exact odds, throw, apply.
+
+Forms, odds and explanations all come from the procedure declarations of the
+rules engines: nothing here knows a rule. Apply writes the result to the Table's
+running session as one undoable event; Discard leaves only the roll in the log.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.dice import DiceError, EnteredDice, SeededDice
+from carwars_desktop.gui.distribution_chart import DistributionChart
+from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.procedure_form import ProcedureForm
+from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
+from carwars_desktop.rules import all_procedures, find_ruleset
+from carwars_desktop.session import GameError
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+
+
+def parse_dice(text: str) -> list[int]:
+    """``'5 4 3'`` or ``'5,4,3'`` → ``[5, 4, 3]``; anything else is refused with the reason."""
+    values: list[int] = []
+    for token in (t for t in re.split(r"[\s,;]+", text.strip()) if t):
+        if not token.isdigit():
+            raise DiceError(f"{token!r} is not a die value: type the faces, e.g. 5 4 3")
+        values.append(int(token))
+    return values
+
+
+def _right(text: str) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+class ResolverWorkspace(Workspace):
+    title = "Resolver"
+
+    def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self._database: Database | None = None
+        self._ruleset = ""
+        self._loaded = False
+        self.procedure: Procedure | None = None
+        self.odds: Odds | None = None
+        self.resolution: Resolution | None = None
+        self._bindings: dict[str, str] = {}
+        self._resolved_odds: Odds | None = None
+
+        # Procedure search and list.
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Find a procedure (Ctrl+K): to hit, control, ram…")
+        self.search.setAccessibleName("Procedure search")
+        self.procedure_model = ProcedureListModel()
+        self.filter_model = QSortFilterProxyModel()
+        self.filter_model.setSourceModel(self.procedure_model)
+        self.filter_model.setFilterRole(Qt.ItemDataRole.UserRole)
+        self.filter_model.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.procedure_list = QListView()
+        self.procedure_list.setModel(self.filter_model)
+        self.procedure_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.procedure_list.setMinimumHeight(150)
+        self.procedure_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.procedure_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        # The generated form.
+        self.procedure_title = QLabel()
+        self.procedure_title.setWordWrap(True)
+        title_font = QFont(self.procedure_title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.2)
+        title_font.setBold(True)
+        self.procedure_title.setFont(title_font)
+        self.form = ProcedureForm()
+        form_scroll = QScrollArea()
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        form_scroll.setWidget(self.form)
+        self.form_error = QLabel()
+        self.form_error.setObjectName("error")
+        self.form_error.setWordWrap(True)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.search)
+        left_layout.addWidget(self.procedure_list, 2)
+        left_layout.addWidget(self.procedure_title)
+        left_layout.addWidget(form_scroll, 3)
+        left_layout.addWidget(self.form_error)
+
+        # The modifier stack and the exact odds.
+        self.need_label = QLabel()
+        need_font = QFont(self.need_label.font())
+        need_font.setPointSizeF(need_font.pointSizeF() * 1.4)
+        need_font.setBold(True)
+        self.need_label.setFont(need_font)
+        self.need_label.setWordWrap(True)
+        self.modifier_table = QTableWidget(0, 3)
+        self.modifier_table.setHorizontalHeaderLabels(["Modifier", "", "Rule"])
+        self.outcome_table = QTableWidget(0, 3)
+        self.outcome_table.setHorizontalHeaderLabels(["Outcome", "Exact", "%"])
+        for table in (self.modifier_table, self.outcome_table):
+            table.verticalHeader().hide()
+            table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+            table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+            table.horizontalHeader().setSectionResizeMode(
+                1, QHeaderView.ResizeMode.ResizeToContents)
+            table.horizontalHeader().setSectionResizeMode(
+                2, QHeaderView.ResizeMode.ResizeToContents)
+        self.expected_label = QLabel()
+        self.expected_label.setWordWrap(True)
+        odds_box = QGroupBox("Before the dice")
+        odds_layout = QVBoxLayout(odds_box)
+        odds_layout.addWidget(self.modifier_table, 2)
+        odds_layout.addWidget(self.need_label)
+        odds_layout.addWidget(self.outcome_table, 2)
+        odds_layout.addWidget(self.expected_label)
+
+        # The chart and the reference tables share the right-hand side.
+        self.chart = DistributionChart()
+        self.reference_choice = QComboBox()
+        self.reference_choice.setAccessibleName("Reference table")
+        self.reference_model = ReferenceTableModel()
+        self.reference_view = QTableView()
+        self.reference_view.setModel(self.reference_model)
+        self.reference_view.verticalHeader().hide()
+        self.reference_view.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.reference_view.horizontalHeader().setStretchLastSection(True)
+        self.reference_note = QLabel()
+        self.reference_note.setWordWrap(True)
+        reference = QWidget()
+        reference_layout = QVBoxLayout(reference)
+        reference_layout.addWidget(self.reference_choice)
+        reference_layout.addWidget(self.reference_view, 1)
+        reference_layout.addWidget(self.reference_note)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.chart, "Distribution")
+        self.side_tabs.addTab(reference, "Reference tables")
+
+        # Dice entry, result, apply.
+        self.dice_hint = QLabel()
+        self.dice_hint.setWordWrap(True)
+        self.dice_edit = QLineEdit()
+        self.dice_edit.setAccessibleName("Dice thrown")
+        self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter (Ctrl+D)")
+        self.roll_button = QPushButton("&Roll")
+        self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        self.dice_error = QLabel()
+        self.dice_error.setObjectName("error")
+        self.dice_error.setWordWrap(True)
+        self.result_view = QTextBrowser()
+        self.result_view.setMinimumHeight(110)
+        self.apply_button = QPushButton("&Apply to the sheets")
+        self.apply_button.setToolTip("Write the effects to the Table as one event (Ctrl+Enter)")
+        self.discard_button = QPushButton("&Discard")
+        self.discard_button.setToolTip("Keep only the roll in the log (Esc)")
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+
+        dice_row = QHBoxLayout()
+        dice_label = QLabel("D&ice:")
+        dice_label.setBuddy(self.dice_edit)
+        dice_row.addWidget(dice_label)
+        dice_row.addWidget(self.dice_edit, 1)
+        dice_row.addWidget(self.roll_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.discard_button)
+        buttons.addWidget(self.apply_button)
+        bottom = QWidget()
+        bottom_layout = QGridLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addWidget(self.dice_hint, 0, 0)
+        bottom_layout.addLayout(dice_row, 1, 0)
+        bottom_layout.addWidget(self.dice_error, 2, 0)
+        bottom_layout.addWidget(self.result_view, 3, 0)
+        bottom_layout.addLayout(buttons, 4, 0)
+
+        upper = QSplitter()
+        upper.addWidget(odds_box)
+        upper.addWidget(self.side_tabs)
+        upper.setSizes([400, 480])
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(upper)
+        right.addWidget(bottom)
+        right.setSizes([480, 300])
+        main = QSplitter()
+        main.addWidget(left)
+        main.addWidget(right)
+        main.setSizes([400, 880])
+        layout = QVBoxLayout(self)
+        layout.addWidget(main)
+
+        self.search.textChanged.connect(self._filter)
+        self.search.returnPressed.connect(self._choose_highlighted)
+        self.procedure_list.activated.connect(lambda index: self._choose(index.row()))
+        self.procedure_list.clicked.connect(lambda index: self._choose(index.row()))
+        self.form.changed.connect(self._refresh_odds)
+        self.dice_edit.returnPressed.connect(self.resolve_entered)
+        self.roll_button.clicked.connect(self.roll)
+        self.apply_button.clicked.connect(self.apply)
+        self.discard_button.clicked.connect(self.discard)
+        self.reference_choice.currentIndexChanged.connect(self._show_reference)
+        self._shortcut("Ctrl+K", self._focus_search)
+        self._shortcut("Ctrl+D", self.dice_edit.setFocus)
+        self._shortcut("Ctrl+R", self.roll)
+        self._shortcut("Ctrl+Return", self.apply)
+        self._shortcut("Ctrl+Enter", self.apply)
+        self._shortcut("Escape", self.discard)
+        self.context.game_changed.connect(self._reload_form)
+        self.context.changed.connect(lambda _changes: self._reload_form())
+        self._set_result(None)
+
+    # --- Workspace hooks -----------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset = ruleset_id
+        if self._loaded:
+            self._load_ruleset()
+
+    def attach_database(self, database: Database) -> None:
+        self._database = database
+
+    def load_deferred(self) -> None:
+        self._loaded = True
+        self._load_ruleset()
+
+    def _load_ruleset(self) -> None:
+        procedures = all_procedures(self._ruleset)
+        self.procedure_model.set_procedures(procedures)
+        ruleset = find_ruleset(self._ruleset)
+        self.reference_choice.blockSignals(True)
+        self.reference_choice.clear()
+        for table in ruleset.tables:
+            self.reference_choice.addItem(f"{table.title} ({table.rule})", table.id)
+        self.reference_choice.blockSignals(False)
+        self._show_reference()
+        first_own = next((i for i, p in enumerate(procedures) if p.ruleset == self._ruleset), 0)
+        self.select_procedure(procedures[first_own].id if procedures else None)
+
+    # --- choosing ------------------------------------------------------
+    def _focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def _filter(self, text: str) -> None:
+        words = [re.escape(w) for w in text.split()]
+        self.filter_model.setFilterRegularExpression("".join(f"(?=.*{w})" for w in words))
+        if self.filter_model.rowCount():
+            self.procedure_list.setCurrentIndex(self.filter_model.index(0, 0))
+
+    def _choose_highlighted(self) -> None:
+        index = self.procedure_list.currentIndex()
+        if not index.isValid() and self.filter_model.rowCount():
+            index = self.filter_model.index(0, 0)
+        if index.isValid():
+            self._choose(index.row())
+            self.form.focus_first()
+
+    def _choose(self, proxy_row: int) -> None:
+        source = self.filter_model.mapToSource(self.filter_model.index(proxy_row, 0))
+        self.select_procedure(self.procedure_model.procedure(source.row()).id)
+
+    def select_procedure(self, procedure_id: str | None) -> None:
+        self.procedure = None
+        if procedure_id is not None:
+            for row in range(self.procedure_model.rowCount()):
+                candidate = self.procedure_model.procedure(row)
+                if candidate.id == procedure_id:
+                    self.procedure = candidate
+                    proxy = self.filter_model.mapFromSource(self.procedure_model.index(row, 0))
+                    if proxy.isValid():
+                        self.procedure_list.setCurrentIndex(proxy)
+                    break
+            else:
+                raise ValueError(f"no procedure {procedure_id!r} in {self._ruleset}")
+        self._reload_form()
+
+    def _reload_form(self) -> None:
+        procedure = self.procedure
+        if procedure is None:
+            self.procedure_title.setText("")
+            self.form.set_procedure(None, None)
+            self._refresh_odds()
+            return
+        self.procedure_title.setText(f"{procedure.title}\n{procedure.rule}")
+        self.procedure_title.setToolTip(procedure.summary)
+        keep = self.form.values() if self.form.procedure is procedure else {}
+        self.form.set_procedure(procedure, self.context.playing(self._ruleset))
+        for name, value in keep.items():
+            if not hasattr(value, "to_json"):
+                try:
+                    self.form.set_value(name, value)
+                except ValueError:
+                    continue
+        self._set_result(None)
+        self._refresh_odds()
+
+    # --- odds ----------------------------------------------------------
+    def _bound_values(self) -> dict[str, Any] | None:
+        if self.procedure is None:
+            return None
+        try:
+            values = self.procedure.bind(self.form.values())
+        except (InputError, DiceError) as error:
+            self.form_error.setText(f"⚠ {error}")
+            return None
+        self.form_error.setText("")
+        return values
+
+    def _refresh_odds(self) -> None:
+        values = self._bound_values()
+        self.odds = None
+        self.modifier_table.setRowCount(0)
+        self.outcome_table.setRowCount(0)
+        if values is None or self.procedure is None:
+            self.need_label.setText("")
+            self.expected_label.setText("")
+            self.dice_hint.setText("")
+            return
+        odds = self.procedure.odds(values)
+        self.odds = odds
+        for modifier in odds.modifiers:
+            row = self.modifier_table.rowCount()
+            self.modifier_table.insertRow(row)
+            self.modifier_table.setItem(row, 0, QTableWidgetItem(modifier.label))
+            self.modifier_table.setItem(row, 1, _right(f"{modifier.value:+d}"))
+            self.modifier_table.setItem(row, 2, QTableWidgetItem(modifier.rule))
+        self.need_label.setText(odds.summary)
+        for outcome in odds.outcomes:
+            row = self.outcome_table.rowCount()
+            self.outcome_table.insertRow(row)
+            p = outcome.probability
+            self.outcome_table.setItem(row, 0, QTableWidgetItem(outcome.label))
+            self.outcome_table.setItem(row, 1, _right(f"{p.numerator}/{p.denominator}"))
+            self.outcome_table.setItem(row, 2, _right(percent(p)))
+        self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
+                                               for name, value in odds.expected))
+        needs = self.procedure.dice_needed(values)
+        self.dice_hint.setText("Dice, in order: " + " → ".join(str(n) for n in needs)
+                               if needs else "No dice: press Enter to resolve.")
+        if self._loaded and odds.chart is not None:
+            self.chart.show_distribution(odds.chart.distribution, odds.chart.success,
+                                         x_label=odds.chart.x_label,
+                                         success_label=odds.chart.title)
+
+    # --- resolving -----------------------------------------------------
+    def resolve_entered(self) -> None:
+        """Resolve with the dice typed (Enter)."""
+        try:
+            self._resolve(EnteredDice(parse_dice(self.dice_edit.text())))
+        except DiceError as error:
+            self.dice_error.setText(f"⚠ {error}")
+
+    def roll(self) -> None:
+        """Roll in the app whatever the typed dice do not cover; the seed is shown."""
+        try:
+            seeded = SeededDice()
+            self._resolve(EnteredDice(parse_dice(self.dice_edit.text()), seeded),
+                          seed=seeded.seed)
+        except DiceError as error:
+            self.dice_error.setText(f"⚠ {error}")
+
+    def _resolve(self, dice: EnteredDice, seed: int | None = None) -> None:
+        if self.procedure is None:
+            return
+        values = self._bound_values()
+        if values is None:
+            self.dice_error.setText(f"⚠ Fix the form first: {self.form_error.text().lstrip('⚠ ')}")
+            return
+        if self.resolution is not None:
+            self.discard()
+        try:
+            resolution = self.procedure.resolve(values, dice)
+        except (InputError, DiceError, GameError) as error:
+            self.dice_error.setText(f"⚠ {error}")
+            return
+        if dice.unused():
+            self.dice_error.setText(
+                f"⚠ {len(dice.unused())} typed dice were not needed: "
+                f"{' '.join(map(str, dice.unused()))}. Nothing was resolved.")
+            return
+        self.dice_error.setText("")
+        self._bindings = self.form.bindings()
+        self._resolved_odds = self.odds
+        self._set_result(resolution, seed)
+        self.dice_edit.clear()
+
+    def _set_result(self, resolution: Resolution | None, seed: int | None = None) -> None:
+        self.resolution = resolution
+        can_apply = (resolution is not None and bool(resolution.effects)
+                     and self.context.playing(self._ruleset) is not None
+                     and all(e.input_name in self._bindings for e in resolution.effects))
+        self.apply_button.setEnabled(can_apply)
+        self.discard_button.setEnabled(resolution is not None)
+        if resolution is None:
+            self.result_view.setHtml("")
+            self.status_label.setText("")
+            return
+        dice = " ".join(f"{d.value}" + ("" if d.entered else "*") for d in resolution.dice)
+        rows = "".join(f"<li>{step.text} <span style='color:#555'>[{step.rule}]</span></li>"
+                       for step in resolution.steps)
+        effects = "".join(f"<li>{e.input_name}: {e.summary}</li>" for e in resolution.effects)
+        seed_text = f" (* rolled with seed {seed})" if seed is not None else ""
+        self.result_view.setHtml(
+            f"<p><b>{resolution.outcome}</b></p><p>Dice: {dice or 'none'}{seed_text}</p>"
+            f"<ol>{rows}</ol>" + (f"<p>Effects:</p><ul>{effects}</ul>" if effects else ""))
+        if resolution.effects and not can_apply:
+            self.status_label.setText("Start or resume a session at the Table to apply results "
+                                      "to its sheets.")
+        else:
+            self.status_label.setText("")
+
+    def apply(self) -> None:
+        resolution = self.resolution
+        if resolution is None or not self.apply_button.isEnabled():
+            return
+        self.context.apply_resolution(resolution, self._bindings)
+        self._log(resolution, applied=True)
+        self._resolved_odds = None
+        self.status_label.setText(f"Applied: {resolution.outcome}")
+        self.resolution = None
+        self.apply_button.setEnabled(False)
+        self.discard_button.setEnabled(False)
+
+    def discard(self) -> None:
+        resolution = self.resolution
+        if resolution is None:
+            return
+        self._log(resolution, applied=False)
+        self._set_result(None)
+        self.status_label.setText("Discarded: the roll stays in the log.")
+
+    def _log(self, resolution: Resolution, applied: bool) -> None:
+        if self._database is None:
+            return
+        odds = self._resolved_odds
+        p = odds.p_success() if odds is not None else None
+        self._database.game_sessions.log_resolution(
+            self.context.session_id, self._ruleset, resolution.procedure_id,
+            {"dice": [d.to_json() for d in resolution.dice],
+             "steps": [s.to_json() for s in resolution.steps]},
+            resolution.outcome, resolution.success, None if p is None else str(p), applied)
+
+    # --- reference -----------------------------------------------------
+    def _show_reference(self) -> None:
+        table_id = self.reference_choice.currentData()
+        table = None
+        if table_id is not None:
+            table = next(t for t in find_ruleset(self._ruleset).tables if t.id == table_id)
+        self.reference_model.set_table(table)
+        self.reference_note.setText(table.note if table else "")

@@ -1,0 +1,163 @@
+"""The Resolver: forms from declarations, exact odds before the dice, apply to a session."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
+from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+from carwars_desktop.rules import all_procedures, find_procedure, find_ruleset
+from carwars_desktop.session import Clock, Game, VehicleInPlay
+from carwars_desktop.storage import NewVehicle
+
+
+def _resolver(window: MainWindow) -> ResolverWorkspace:
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    return resolver
+
+
+def _start_game(window: MainWindow, ruleset_id: str, names: list[str]) -> Game:
+    """A running session with catalog vehicles, opened in the window's game context."""
+    assert window.database is not None
+    ruleset = find_ruleset(ruleset_id)
+    catalog = ruleset.catalog()
+    vehicles = [VehicleInPlay(f"v{n}", name, f"Player {n}", catalog[name].to_json())
+                for n, name in enumerate(names, start=1)]
+    sheets = {v.key: ruleset.sheet_for_design(catalog[v.name]) for v in vehicles}
+    clock = Clock.start(ruleset_id, names)
+    sessions = window.database.game_sessions
+    session_id = sessions.create(ruleset_id, "Test night", "", [
+        NewVehicle(v, sheets[v.key].to_json()) for v in vehicles], clock.to_json())
+    game = Game(ruleset, vehicles, sheets, clock, sessions.events(session_id))
+    window.game_context.open(game, session_id)
+    return game
+
+
+def test_procedures_of_the_ruleset_listed(window: MainWindow, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    resolver = _resolver(window)
+    model = resolver.procedure_model
+    assert isinstance(model, ProcedureListModel)
+    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert titles == [p.title for p in all_procedures("mini_car_wars")]
+    qtmodeltester.check(model)
+    window.set_ruleset("autopower")
+    assert model.procedure(model.rowCount() - 1).ruleset == "autopower"
+    assert resolver.procedure is not None and resolver.procedure.ruleset == "autopower"
+
+
+def test_reference_tables(window: MainWindow, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    resolver = _resolver(window)
+    tables = find_ruleset("mini_car_wars").tables
+    assert resolver.reference_choice.count() == len(tables)
+    model = resolver.reference_model
+    assert isinstance(model, ReferenceTableModel)
+    assert model.rowCount() == len(tables[0].rows)
+    assert model.headerData(0, Qt.Orientation.Horizontal) == tables[0].columns[0]
+    qtmodeltester.check(model)
+
+
+def test_odds_shown_match_the_engine(window: MainWindow) -> None:
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "Courier (b)")
+    resolver.form.set_value("target", "Courier")
+    resolver.form.set_value("side", "L")
+    resolver.form.set_value("range", "5")
+    procedure = find_procedure("mini.fire")
+    expected = procedure.odds(procedure.bind(resolver.form.values()))
+    assert resolver.need_label.text() == expected.summary
+    assert "need 5+" in expected.summary
+    rows = resolver.outcome_table.rowCount()
+    assert rows == len(expected.outcomes)
+    assert resolver.modifier_table.rowCount() == len(expected.modifiers)
+    assert resolver.modifier_table.item(0, 1).text() == f"{expected.modifiers[0].value:+d}"
+    assert "2d6 to hit" in resolver.dice_hint.text()
+    assert resolver.chart.bars  # the distribution is drawn
+
+
+def test_bad_dice_refused_and_kept(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    qtbot.keyClicks(resolver.dice_edit, "6 7")
+    qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
+    assert "cannot show 7" in resolver.dice_error.text()
+    assert resolver.dice_edit.text() == "6 7"
+    assert resolver.resolution is None
+
+
+def test_without_a_session_results_cannot_be_applied(window: MainWindow) -> None:
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "Courier (b)")
+    resolver.form.set_value("target", "Courier")
+    resolver.form.set_value("side", "L")
+    resolver.dice_edit.setText("4 4 5 6 6 1")
+    resolver.resolve_entered()
+    assert "typed dice were not needed: 1" in resolver.dice_error.text()
+    assert resolver.resolution is None
+    resolver.dice_edit.setText("4 4 5 6 6")
+    resolver.resolve_entered()
+    assert resolver.resolution is not None
+    assert not resolver.apply_button.isEnabled()
+    assert "Start or resume a session" in resolver.status_label.text()
+    resolver.discard()
+    assert window.database is not None
+    assert window.database.game_sessions.resolutions(0) == []
+
+
+def test_apply_to_a_running_session_and_undo(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    game = _start_game(window, "mini_car_wars", ["Courier (b)", "Courier"])
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    form = resolver.form
+    assert form.bindings() == {"firer": "v1", "target": "v2"}
+    form.set_value("side", "L")
+    form.set_value("range", "5")
+    before = game.sheet("v2")
+    resolver.dice_edit.setText("4 4 5 6 6")
+    resolver.resolve_entered()
+    assert resolver.resolution is not None
+    assert "17" in resolver.resolution.outcome
+    assert resolver.apply_button.isEnabled()
+    expected = next(e.sheet for e in resolver.resolution.effects if e.input_name == "target")
+    changes: list[object] = []
+    window.game_context.changed.connect(changes.append)
+    qtbot.mouseClick(resolver.apply_button, Qt.MouseButton.LeftButton)
+    assert len(changes) == 1
+    after = game.sheet("v2")
+    assert after != before
+    assert after == expected
+    assert window.database is not None
+    logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
+    assert logged == [("mini.fire", True, "5/6", True)]
+    window.game_context.undo()
+    assert game.sheet("v2") == before
+
+
+def test_keyboard_only_path(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    game = _start_game(window, "autopower", ["Booster Gold", "Two Face"])
+    window.set_ruleset("autopower")
+    resolver = _resolver(window)
+    window.activateWindow()
+    resolver.search.setFocus()
+    qtbot.keyClick(resolver.search, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(resolver.search, "attack fighting")
+    qtbot.keyClick(resolver.search, Qt.Key.Key_Return)
+    assert resolver.procedure is not None and resolver.procedure.id == "autopower.attack"
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is resolver.form.editors["attacker"])
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # target
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # the Fighting cards
+    assert QApplication.focusWidget() is resolver.form.editors["cards"]
+    qtbot.keyClicks(QApplication.focusWidget(), "5,4")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.focusWidget() is resolver.dice_edit
+    qtbot.keyClicks(resolver.dice_edit, "5 4")
+    qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
+    assert resolver.resolution is not None, resolver.dice_error.text()
+    qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert resolver.resolution is None
+    assert game.can_undo()
+    assert game.store.last_active() is not None
