@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from fractions import Fraction
 
@@ -213,17 +212,3 @@ def test_odds_e6_linked_lasers(roadie: MiniSheet, carter: MiniSheet) -> None:
     assert sum(o.probability for o in odds.outcomes) == 1
     expected = dict(odds.expected)
     assert expected["hits"] == Fraction(7, 6) and expected["damage"] == Fraction(49, 4)
-
-
-def test_fire_odds_are_fast(carter: MiniSheet) -> None:
-    """The worst case: two linked 3d6 lasers into a bare side, every hit inside."""
-    courier = stock_sheet("Courier")
-    bare = replace(courier, armor=courier.armor.with_side(Side.RIGHT, 0))
-    values = FIRE.bind({"firer": carter, "target": bare, "linked": True, "side": "R",
-                        "range": "5"})
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        FIRE.odds_fn(values)
-        timings.append(time.perf_counter() - start)
-    assert min(timings) < 0.005

@@ -1,0 +1,115 @@
+"""Procedures: Mission Accomplished, the street-combat winner, arena re-arming (§2.19, §3.10)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from carwars_desktop.dice import DiceSource
+from carwars_desktop.procedures import (
+    DiceNeed,
+    IntInput,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    SheetChange,
+    Step,
+    Values,
+    odds_text,
+)
+from carwars_desktop.rules.battlecars.options import options_from
+from carwars_desktop.rules.battlecars.procedures.common import (
+    RULESET,
+    car_input,
+    certain,
+    decisions,
+    refuse,
+)
+from carwars_desktop.rules.battlecars.scenarios import (
+    RULE_SCENARIOS,
+    mission_for,
+    rearm,
+    street_winner,
+)
+from carwars_desktop.rules.battlecars.sheet import CarSheet
+from carwars_desktop.rules.battlecars.tables import DIE
+
+CARS = ("car1", "car2", "car3", "car4")
+
+
+def _mission_resolve(values: Values, dice: DiceSource) -> Result:
+    car = values["car"]
+    face = dice.roll(DIE, 1, f"mission (car {car})")[0]
+    mission = mission_for(car, face, options_from(values))
+    steps = [Step(f"car {car} rolls {face} → {mission.goal}. {mission.story}", "Battlecars §3.10"
+                  + (" · BC-D34" if car == 4 else "")),
+             Step("keep it hidden until accomplished; a kill or immobilisation counts only if "
+                  "this player's car caused it", f"{RULE_SCENARIOS} · BC-D33")]
+    return Result(mission.goal, steps, None, values={"face": face, "mission": mission.goal})
+
+
+def _mission_odds(values: Values) -> Odds:
+    odds: dict[str, Fraction] = {}
+    options = options_from(values)
+    for face in range(1, DIE + 1):
+        goal = mission_for(values["car"], face, options).goal
+        odds[goal] = odds.get(goal, Fraction(0)) + Fraction(1, DIE)
+    return Odds(outcomes=tuple(Outcome(k, p) for k, p in odds.items()),
+                summary=" · ".join(f"{k} {odds_text(p, DIE)}" for k, p in odds.items()))
+
+
+MISSION = Procedure(
+    id="battlecars.mission",
+    title="Mission Accomplished: mission roll",
+    ruleset=RULESET,
+    rule="Battlecars §2.19 · §3.10",
+    summary="Each player secretly rolls 1d8 on the mission plot of their car number.",
+    inputs=(IntInput("car", "Car number", 1, 1, 4),) + decisions("bc_d34_as_printed"),
+    resolve_fn=_mission_resolve,
+    odds_fn=_mission_odds,
+    dice_fn=lambda values: [DiceNeed("mission", 1, DIE)],
+)
+
+
+def _cars(values: Values) -> tuple[CarSheet, ...]:
+    return tuple(values[name] for name in CARS if values[name] is not None)
+
+
+def _winner_resolve(values: Values, dice: DiceSource) -> Result:
+    verdict, steps = street_winner(_cars(values), options_from(values))
+    return Result(verdict, steps, None)
+
+
+WINNER = Procedure(
+    id="battlecars.winner",
+    title="Street combat winner",
+    ruleset=RULESET,
+    rule=f"{RULE_SCENARIOS} · BC-D32 · BC-D45",
+    summary="The driver occupying the last mobile Battlecar wins; none left is a draw.",
+    inputs=tuple(car_input(name, f"Car {i}", optional=i > 2) for i, name in enumerate(CARS, 1))
+    + decisions("bc_d22_interior_only", "bc_d24_stack_reductions"),
+    resolve_fn=_winner_resolve,
+    odds_fn=lambda values: certain(street_winner(_cars(values), options_from(values))[0],
+                                   "no dice"),
+    check_fn=lambda values: refuse([] if len(_cars(values)) >= 2 else ["give at least 2 cars"]),
+)
+
+
+def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
+    sheet: CarSheet = values["car"]
+    after, steps = rearm(sheet)
+    return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
+                  [SheetChange("car", after, "weapons restored, speed 3")])
+
+
+REARM = Procedure(
+    id="battlecars.rearm",
+    title="Arena: leave, re-arm and re-enter",
+    ruleset=RULESET,
+    rule=f"{RULE_SCENARIOS} (Arena variations) · BC-D38",
+    summary="A car leaving by its entry point misses 1 Turn, gets its original weapon counters "
+            "back (not its damage) and re-enters at speed 3.",
+    inputs=(car_input(),),
+    resolve_fn=_rearm_resolve,
+    odds_fn=lambda values: certain("re-armed", "no dice"),
+)
