@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     BoolInput,
     ChoiceInput,
     Input,
+    InputError,
     IntInput,
     Procedure,
     SheetInput,
@@ -68,6 +69,7 @@ class ProcedureForm(QWidget):
             if spec.help:
                 editor.setToolTip(spec.help)
             self.editors[spec.name] = editor
+            editor.blockSignals(True)
             if isinstance(editor, QCheckBox):
                 # A long rule label wraps beside its box instead of widening the form.
                 row = QWidget()
@@ -83,6 +85,9 @@ class ProcedureForm(QWidget):
             label = QLabel(spec.label)
             label.setBuddy(editor)
             self._layout.addRow(label, editor)
+        for editor in self.editors.values():
+            editor.blockSignals(False)
+        self.choose_needed_vehicles()
 
     def _editor(self, spec: Input) -> QWidget:
         if isinstance(spec, IntInput):
@@ -134,9 +139,43 @@ class ProcedureForm(QWidget):
                 combo.addItem(name, f"catalog:{name}")
             combo.setToolTip("From the rules' catalog: no session of this ruleset is running")
         # Each successive vehicle input starts on a different vehicle (firer ≠ target);
-        # an optional one ("—" first) starts on a vehicle too: the usual case.
-        taken = sum(1 for s in self._sheet_specs() if s.name in self.editors)
-        combo.setCurrentIndex(min(taken + (1 if spec.optional else 0), combo.count() - 1))
+        # an optional one starts on "—" (see choose_needed_vehicles).
+        if not spec.optional:
+            taken = sum(1 for s in self._sheet_specs() if s.name in self.editors)
+            combo.setCurrentIndex(min(taken, combo.count() - 1))
+
+    def choose_needed_vehicles(self) -> None:
+        """Give an optional vehicle input a vehicle when the form cannot resolve without one.
+
+        (Mini Car Wars fire takes no target only for a smokescreen; Battlecars fire takes
+        a "next target" only after a miss.)
+        """
+        procedure = self.procedure
+        if procedure is None:
+            return
+        used = {str(combo.currentData()) for combo in self._sheet_combos().values()}
+        for spec in self._sheet_specs():
+            combo = self._sheet_combos()[spec.name]
+            if not spec.optional or combo.currentData() is not None:
+                continue
+            try:
+                procedure.bind(self.values())
+                return
+            except (InputError, ValueError):
+                pass
+            for index in range(1, combo.count()):
+                if str(combo.itemData(index)) not in used:
+                    combo.setCurrentIndex(index)
+                    break
+            try:
+                procedure.bind(self.values())
+            except (InputError, ValueError):
+                combo.setCurrentIndex(0)
+
+    def _sheet_combos(self) -> dict[str, QComboBox]:
+        return {name: editor for name, editor in self.editors.items()
+                if isinstance(editor, QComboBox) and any(s.name == name
+                                                         for s in self._sheet_specs())}
 
     def _sheet_specs(self) -> list[SheetInput]:
         if self.procedure is None:
@@ -182,6 +221,35 @@ class ProcedureForm(QWidget):
                 if source == "game":
                     result[spec.name] = key
         return result
+
+    def snapshot(self) -> dict[str, Any]:
+        """The editors' raw state, to put back after the form is rebuilt."""
+        state: dict[str, Any] = {}
+        for name, editor in self.editors.items():
+            if isinstance(editor, QSpinBox):
+                state[name] = editor.value()
+            elif isinstance(editor, QCheckBox):
+                state[name] = editor.isChecked()
+            elif isinstance(editor, QLineEdit):
+                state[name] = editor.text()
+            elif isinstance(editor, QComboBox):
+                state[name] = editor.currentData()
+        return state
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Put back a :meth:`snapshot` (entries that no longer fit are left as they are)."""
+        for name, value in state.items():
+            editor = self.editors.get(name)
+            if isinstance(editor, QSpinBox):
+                editor.setValue(value)
+            elif isinstance(editor, QCheckBox):
+                editor.setChecked(value)
+            elif isinstance(editor, QLineEdit):
+                editor.setText(value)
+            elif isinstance(editor, QComboBox):
+                index = editor.findData(value)
+                if index >= 0:
+                    editor.setCurrentIndex(index)
 
     def set_value(self, name: str, value: Any) -> None:
         """Set an editor from a plain value (tests, and the keyboard path)."""

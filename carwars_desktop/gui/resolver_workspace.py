@@ -318,14 +318,9 @@ class ResolverWorkspace(Workspace):
             return
         self.procedure_title.setText(f"{procedure.title}\n{procedure.rule}")
         self.procedure_title.setToolTip(procedure.summary)
-        keep = self.form.values() if self.form.procedure is procedure else {}
+        keep = self.form.snapshot() if self.form.procedure is procedure else {}
         self.form.set_procedure(procedure, self.context.playing(self._ruleset))
-        for name, value in keep.items():
-            if not hasattr(value, "to_json"):
-                try:
-                    self.form.set_value(name, value)
-                except ValueError:
-                    continue
+        self.form.restore(keep)
         self._set_result(None)
         self._refresh_odds()
 

@@ -20,13 +20,22 @@ def _resolver(window: MainWindow) -> ResolverWorkspace:
 
 
 def _start_game(window: MainWindow, ruleset_id: str, names: list[str]) -> Game:
-    """A running session with catalog vehicles, opened in the window's game context."""
+    """A running session with catalog vehicles, opened in the window's game context.
+
+    A name may repeat (two copies of one card): each vehicle in play is its own copy,
+    named apart ("… #2") as the rules need to tell firer from target.
+    """
     assert window.database is not None
     ruleset = find_ruleset(ruleset_id)
     catalog = ruleset.catalog()
-    vehicles = [VehicleInPlay(f"v{n}", name, f"Player {n}", catalog[name].to_json())
-                for n, name in enumerate(names, start=1)]
-    sheets = {v.key: ruleset.sheet_for_design(catalog[v.name]) for v in vehicles}
+    vehicles = []
+    for n, name in enumerate(names, start=1):
+        design = catalog[name].to_json()
+        if names.count(name) > 1:
+            design["name"] = f"{name} #{n}"
+        vehicles.append(VehicleInPlay(f"v{n}", design["name"], f"Player {n}", design))
+    sheets = {v.key: ruleset.sheet_for_design(ruleset.design_from_json(v.design))
+              for v in vehicles}
     clock = Clock.start(ruleset_id, names)
     sessions = window.database.game_sessions
     session_id = sessions.create(ruleset_id, "Test night", "", [
@@ -161,3 +170,28 @@ def test_keyboard_only_path(window: MainWindow, qtbot) -> None:  # type: ignore[
     assert resolver.resolution is None
     assert game.can_undo()
     assert game.store.last_active() is not None
+
+
+def test_battlecars_fire_applied_and_undone(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    card = "TEST-1 (example card, not official)"
+    game = _start_game(window, "battlecars", [card, card])
+    window.set_ruleset("battlecars")
+    resolver = _resolver(window)
+    resolver.select_procedure("battlecars.fire")
+    form = resolver.form
+    assert form.bindings()["firer"] == "v1" and form.bindings()["target"] == "v2"
+    form.set_value("mount", "Pod A")
+    form.set_value("weapon", "rocket")
+    form.set_value("area", "front")
+    form.set_value("points_between", 3)
+    procedure = find_procedure("battlecars.fire")
+    assert resolver.need_label.text() == procedure.odds(procedure.bind(form.values())).summary
+    before = game.sheet("v2")
+    resolver.dice_edit.setText("4 3 6 8 2 1 8")
+    resolver.resolve_entered()
+    assert resolver.resolution is not None, resolver.dice_error.text()
+    assert resolver.resolution.outcome.startswith("hit")
+    qtbot.mouseClick(resolver.apply_button, Qt.MouseButton.LeftButton)
+    assert game.sheet("v2") != before
+    window.game_context.undo()
+    assert game.sheet("v2") == before
