@@ -11,13 +11,34 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
+from carwars_desktop.dice import EnteredDice
 from carwars_desktop.gui.application import create_application
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+from carwars_desktop.gui.table import TableWorkspace
+from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
+from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
+from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
+from carwars_desktop.gui.workshop import LibraryWorkspace
+from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
+from carwars_desktop.gui.workshop.bc_editor import CardEditor
+from carwars_desktop.gui.workshop.library_model import CHANGED
+from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
+from carwars_desktop.library import DECK, parse_tags
+from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
+from carwars_desktop.rules.battlecars.terms import Weapon
+from carwars_desktop.rules.mini_car_wars import MiniDesign
+from carwars_desktop.rules.mini_car_wars.model import Role, Side
+from carwars_desktop.session.setup import Entry, prepare
+from carwars_desktop.storage import NewDesign
 
 
 def settle(app: QApplication) -> None:
@@ -64,6 +85,17 @@ def main() -> int:
     window._rail.setCurrentRow(window.workspaces.index(dice))
     grab(app, window, out / "dice.png")
     resolver_screen(app, window, out)
+    table_mini_screens(app, window, out)
+    table_autopower_screen(app, window, out)
+    table_battlecars_screen(app, window, out)
+    table_sessions_screens(app, window, out)
+    library_screen(app, window, out)
+    workshop_mini_screen(app, window, out)
+    workshop_battlecars_screen(app, window, out)
+    workshop_autopower_screens(app, window, out)
+    workshop_print_screens(app, window, out)
+    resolver_rulesets_screens(app, window, out)
+    about_screen(app, window, out)
     window.shutdown()
     return 0
 
@@ -84,6 +116,330 @@ def resolver_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     resolver.side_tabs.setCurrentIndex(1)
     grab(app, window, out / "resolver-reference.png")
     resolver.side_tabs.setCurrentIndex(0)
+
+
+def _table(window: MainWindow) -> TableWorkspace:
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    return table
+
+
+def _start(table: TableWorkspace, ruleset_id: str, name: str, scenario_key: str,
+           scenario: str, players: list[tuple[str, str]],
+           names: list[str] | None = None) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    catalog = ruleset.catalog()
+    called = names or [v for _, v in players]
+    setup = prepare(ruleset, [Entry(p, n, catalog[v].to_json())
+                              for (p, v), n in zip(players, called, strict=True)],
+                    scenario_key)
+    table.start_session(ruleset_id, name, scenario, setup)
+
+
+def _resolve(table: TableWorkspace, procedure_id: str, values: dict[str, object],
+             dice: list[int]) -> None:
+    """Resolve with the dice the players threw and apply it, as the Resolver would."""
+    game = table.context.game
+    assert game is not None
+    procedure = find_procedure(procedure_id)
+    raw = {k: game.sheet(v) if k in _SHEET_KEYS and isinstance(v, str) else v
+           for k, v in values.items()}
+    bindings = {k: str(v) for k, v in values.items() if k in _SHEET_KEYS}
+    resolution = procedure.resolve(raw, EnteredDice(dice))
+    table.hub.runner.finish(resolution, bindings, procedure.odds(raw), None)
+
+
+_SHEET_KEYS = {"firer", "target", "vehicle", "car", "attacker", "mover", "other",
+               "next_target"}
+
+
+def table_mini_screens(app: QApplication, window: MainWindow, out: Path) -> None:
+    table = _table(window)
+    _start(table, "mini_car_wars", "Friday night duel", "road_duel", "Road Duel",
+           [("Ann", "Courier"), ("Bo", "Rocket Special"), ("Cy", "Mini Sherman"),
+            ("Di", "Killer Kart")])
+    play = table.play
+    _resolve(table, "mini.fire", {"firer": "v2", "target": "v1", "weapon": "1", "side": "F",
+                                  "range": "4"}, [5, 5, 6, 5, 4])
+    _resolve(table, "mini.fire", {"firer": "v1", "target": "v4", "weapon": "1", "side": "F",
+                                  "range": "3"}, [6, 6, 6, 5, 6])
+    sheet = play.sheets["v3"]
+    assert isinstance(sheet, MiniSheetWidget)
+    sheet.mark_armor(Side.LEFT, 14)
+    sheet.mark_crew(Role.DRIVER, 1)
+    play.sheets["v1"].mark_weapon(2, fired=True)  # type: ignore[attr-defined]
+    clock = play.clock
+    assert isinstance(clock, MiniClockPanel)
+    clock.move_vehicle("v2", "straight")
+    clock.move_vehicle("v1", "drift")
+    clock.next_phase()
+    clock.move_vehicle("v1", "swerve")
+    settle(app)
+    runner = table.hub.runner
+    if runner.dialog is not None:
+        runner.dialog.dice_edit.setText("3 4")
+        runner.dialog.resolve_entered()
+        grab(app, window, out / "table-control-roll.png")
+        runner.dialog.apply()
+    grab(app, window, out / "table-mini.png")
+    for _ in range(8):
+        clock.next_phase()
+    clock.next_phase()
+    clock.speed_edits["v2"].setCurrentText("90")
+    clock.start_turn()
+    grab(app, window, out / "table-mini-speeds.png")
+    clock.speed_edits["v2"].setCurrentText("60")
+    clock.start_turn()
+
+
+def table_autopower_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    table = _table(window)
+    _start(table, "autopower", "Heroes on wheels", "", "",
+           [("Ann", "Longshot"), ("Bo", "Martian Manhunter"), ("Cy", "Bishop")])
+    clock = table.play.clock
+    assert isinstance(clock, AutopowerClockPanel)
+    _resolve(table, "autopower.draw", {"car": "v1"}, [])
+    clock.next_phase()
+    _resolve(table, "autopower.accelerate", {"car": "v1", "play": "2, 3"}, [5, 6])
+    clock.next_phase()
+    clock.next_phase()
+    _resolve(table, "autopower.attack", {"attacker": "v1", "target": "v3", "cards": "4"},
+             [6, 5])
+    clock.next_phase()
+    _resolve(table, "autopower.draw", {"car": "v2"}, [])
+    clock.next_phase()
+    clock.next_phase()
+    _resolve(table, "autopower.armor", {"car": "v2", "cards": "5, 6"}, [])
+    clock.next_phase()
+    grab(app, window, out / "table-autopower.png")
+
+
+def table_battlecars_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    table = _table(window)
+    card = EXAMPLE_CARD_NAME
+    _start(table, "battlecars", "Saturday street fight", "street", "Street combat",
+           [("Ann", card), ("Bo", card), ("Cy", card)], ["Interceptor", "Wasp", "Hammer"])
+    clock = table.play.clock
+    assert isinstance(clock, BattlecarsClockPanel)
+    for key, speed in (("v1", 2), ("v2", 3), ("v3", 1)):
+        clock.speed_rows[key].speed.setValue(speed)
+    clock.reveal_speeds()
+    _resolve(table, "battlecars.fire", {"firer": "v1", "mount": "Pod A", "target": "v2",
+                                        "area": "front", "points_between": 2},
+             [7, 6, 8, 5, 3])
+    _resolve(table, "battlecars.damage", {"car": "v3", "area": "left-rear", "amount": 9,
+                                          "source": "collision"}, [3, 4, 2, 1])
+    sheet = table.play.sheets["v2"]
+    assert isinstance(sheet, BattlecarsSheetWidget)
+    sheet.mark_stunned(True)
+    clock.next_phase()
+    clock.next_phase()
+    grab(app, window, out / "table-battlecars.png")
+    clock.next_phase()
+    settle(app)
+    runner = table.hub.runner
+    if runner.dialog is not None:
+        runner.dialog.form.set_value("smoke_markers", 3)
+        runner.dialog.dice_edit.setText("2 6 7")
+        runner.dialog.resolve_entered()
+        grab(app, window, out / "table-battlecars-end-round.png")
+        runner.dialog.apply()
+    grab(app, window, out / "table-battlecars-speeds.png")
+
+
+def table_sessions_screens(app: QApplication, window: MainWindow, out: Path) -> None:
+    table = _table(window)
+    table.finish_session(confirm=False)
+    grab(app, window, out / "table-charts.png")
+    table.show_sessions()
+    grab(app, window, out / "table-sessions.png")
+    table.new_session()
+    dialog = table.new_dialog
+    assert dialog is not None
+    dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("mini_car_wars"))
+    dialog.scenario_box.setCurrentIndex(1)
+    dialog.set_player(0, "Ann", "Courier")
+    dialog.set_player(1, "Bo", "Mini Sherman")
+    settle(app)
+    path = out / "table-new-session.png"
+    dialog.grab().save(str(path))
+    print(path)
+    dialog.reject()
+
+
+def _library(window: MainWindow) -> LibraryWorkspace:
+    library = next(w for w in window.workspaces if isinstance(w, LibraryWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    return library
+
+
+def _own_copy(library: LibraryWorkspace, ruleset_id: str, catalog_name: str,
+              name: str, tags: str = "") -> int:
+    entry = next(e for e in library.library.entries(ruleset_id)
+                 if e.catalog_name == catalog_name)
+    copy = library.library.duplicate(entry.id)
+    if name != copy.name:
+        library.library.rename(copy.id, name)
+    if tags:
+        library.library.set_tags(copy.id, parse_tags(tags))
+    return copy.id
+
+
+def _sample_deck() -> Deck:
+    def card(title: str, *icons: tuple[Icon, int]) -> PowerCard:
+        return PowerCard(title, tuple(IconValue(icon, value) for icon, value in icons))
+
+    lines = [(4, card("Energy 3", (Icon.ENERGY, 3))), (4, card("Energy 5", (Icon.ENERGY, 5))),
+             (3, card("Energy 7", (Icon.ENERGY, 7))), (5, card("Fighting 4", (Icon.FIGHTING, 4))),
+             (4, card("Fighting 6", (Icon.FIGHTING, 6))), (5, card("Strength 3",
+                                                                  (Icon.STRENGTH, 3))),
+             (4, card("Strength 6", (Icon.STRENGTH, 6))), (3, card("IQ 4",
+                                                                   (Icon.INTELLIGENCE, 4))),
+             (6, card("Training", (Icon.ENERGY, 2), (Icon.FIGHTING, 2))),
+             (5, card("Teamwork", (Icon.STRENGTH, 4), (Icon.FIGHTING, 3))),
+             (4, card("Ally: Nightwing", (Icon.ENERGY, 4), (Icon.INTELLIGENCE, 3))),
+             (6, card("Energy 2", (Icon.ENERGY, 2))), (5, card("Fighting 2",
+                                                               (Icon.FIGHTING, 2)))]
+    return Deck("Club deck", tuple(c for n, c in lines for _ in range(n)))
+
+
+def library_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    library = _library(window)
+    window.set_ruleset("mini_car_wars")
+    night = _own_copy(library, "mini_car_wars", "Courier (a)", "Night Courier", "road duel, club")
+    _own_copy(library, "mini_car_wars", "Rocket Special (b)", "Hammer", "pack attack")
+    _own_copy(library, "mini_car_wars", "Shogun 220", "Pack rider 1", "pack attack, cycles")
+    draft = _own_copy(library, "mini_car_wars", "Killer Kart", "Kart with extra armor")
+    kart = MiniDesign.stock_design("killer_kart", name="Kart with extra armor")
+    library.library.save(draft, kart.with_armor(kart.armor.with_side(Side.FRONT, 12)).to_json())
+    library.library.add(NewDesign("autopower", _sample_deck().to_json(), DECK, ("club",)))
+    library.ruleset_box.setCurrentIndex(0)
+    library.refresh()
+    library.view.sortByColumn(CHANGED, Qt.SortOrder.DescendingOrder)
+    library.select_ids([night])
+    library._show_preview()
+    grab(app, window, out / "library.png")
+    library.search.setText("pack")
+    library.select_ids([library.model.entry(0).id])
+    library._show_preview()
+    grab(app, window, out / "library-search.png")
+    library.search.clear()
+
+
+def workshop_mini_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    library = _library(window)
+    design_id = library.library.own_names("mini_car_wars")["Night Courier"]
+    workshop = window.workshop
+    workshop.open_design(design_id)
+    editor = workshop.editor
+    assert isinstance(editor, MiniEditor)
+    editor.kit[(Role.DRIVER, "targeting_computers")].setValue(1)
+    editor.body_armor[Role.GUNNER].setChecked(True)
+    editor.move_points(Side.FRONT, Side.LEFT, 5)
+    editor.armor.spin(Side.BACK).setValue(20)
+    editor.budget.setValue(15_000)
+    grab(app, window, out / "workshop-mini.png")
+    workshop.undo()
+    workshop.save()
+
+
+def workshop_battlecars_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    library = _library(window)
+    card_id = _own_copy(library, "battlecars", EXAMPLE_CARD_NAME, "Red Baron (from the box)")
+    workshop = window.workshop
+    workshop.open_design(card_id)
+    editor = workshop.editor
+    assert isinstance(editor, CardEditor)
+    editor.load.select("Pod B")
+    editor.load.unload_requested.emit("Pod B")
+    grab(app, window, out / "workshop-battlecars.png")
+    editor.load.select("Pod A")
+    editor.load.unload_requested.emit("Pod A")
+    editor.load.load_requested.emit("Pod A", Weapon.SHELL)
+    editor.load.load_requested.emit("Pod A", Weapon.SHELL)
+    bar = workshop.editor_scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    grab(app, window, out / "workshop-battlecars-load.png")
+
+
+def workshop_autopower_screens(app: QApplication, window: MainWindow, out: Path) -> None:
+    library = _library(window)
+    car_id = _own_copy(library, "autopower", "Bishop", "Bishop (my card)", "heroes")
+    workshop = window.workshop
+    workshop.open_design(car_id)
+    editor = workshop.editor
+    assert isinstance(editor, CarEditor)
+    editor.stats["fighting"].setValue(5)
+    editor.notes.setPlainText("Entered from the 1996 OverPower card: Energy 6, Fighting 5, "
+                              "Strength 4, Intelligence 3.")
+    workshop.save()
+    grab(app, window, out / "workshop-autopower-car.png")
+    deck_id = next(e.id for e in library.library.entries("autopower") if e.kind == DECK)
+    workshop.open_design(deck_id)
+    grab(app, window, out / "workshop-autopower-deck.png")
+
+
+def workshop_print_screens(app: QApplication, window: MainWindow, out: Path) -> None:
+    library = _library(window)
+    workshop = window.workshop
+    workshop.open_design(library.library.own_names("mini_car_wars")["Night Courier"])
+    workshop.show_revisions()
+    dialog = workshop.revisions_dialog
+    dialog.move(40, 40)
+    settle(app)
+    dialog.list.setCurrentRow(1)
+    grab(app, dialog, out / "workshop-revisions.png")  # type: ignore[arg-type]
+    dialog.reject()
+    workshop.print_preview()
+    preview = workshop.preview_dialog
+    preview.move(40, 0)
+    preview.resize(1100, 880)
+    settle(app)
+    grab(app, preview, out / "print-preview.png")  # type: ignore[arg-type]
+    preview.close()
+    workshop.export_pdf(str(out / "record-sheets.pdf"))
+
+
+def resolver_rulesets_screens(app: QApplication, window: MainWindow, out: Path) -> None:
+    """The Resolver on a Battlecars missile and an AUTOpower attack (the rulesets' pages)."""
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    window.set_ruleset("battlecars")
+    resolver.select_procedure("battlecars.fire")
+    resolver.form.set_value("firer", "car 1 (TEST-1 example, not official)")
+    resolver.form.set_value("mount", "Pod A")
+    resolver.form.set_value("target", "car 2 (TEST-1 example, not official)")
+    resolver.form.set_value("area", "front")
+    resolver.form.set_value("points_between", "4")
+    settle(app)
+    resolver.dice_edit.setText("4 3 6 8 2 1")
+    resolver.resolve_entered()
+    grab(app, window, out / "resolver-battlecars.png")
+    window.set_ruleset("autopower")
+    resolver.select_procedure("autopower.attack")
+    resolver.form.set_value("attacker", "Booster Gold")
+    resolver.form.set_value("target", "Nightwing at Speed 4")
+    resolver.form.set_value("cards", "3, 6")
+    settle(app)
+    resolver.dice_edit.setText("5 6")
+    resolver.resolve_entered()
+    grab(app, window, out / "resolver-autopower.png")
+    window.set_ruleset("mini_car_wars")
+
+
+def about_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """Help > About: every component with its version and license."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(window)
+    box.setWindowTitle("About Carwars Desktop")
+    box.setIconPixmap(app.windowIcon().pixmap(64, 64))
+    box.setText(MainWindow.about_html())
+    box.show()
+    settle(app)
+    box.grab().save(str(out / "about.png"))
+    print(out / "about.png")
+    box.close()
 
 
 if __name__ == "__main__":

@@ -6,12 +6,14 @@ then :attr:`GameContext.changed` tells every screen what to redraw.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from carwars_desktop.procedures import Resolution
-from carwars_desktop.session import Changes, Game
+from carwars_desktop.rules import RecordSheet
+from carwars_desktop.session import Changes, Clock, EventKind, Game
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -55,10 +57,30 @@ class GameContext(QObject):
         self.changed.emit(changes)
         return changes
 
+    def _running(self) -> Game:
+        if self.game is None or self.read_only:
+            raise RuntimeError("no running session to change")
+        return self.game
+
     def apply_resolution(self, resolution: Resolution, bindings: dict[str, str]) -> Changes:
         if self.game is None or self.read_only:
             raise RuntimeError("no running session to apply the result to")
         return self.announce(self.game.apply_resolution(resolution, bindings))
+
+    def mark(self, key: str, sheet: RecordSheet, summary: str,
+             steps: Sequence[str] = ()) -> Changes:
+        """A hand mark on one sheet, committed, then announced."""
+        return self.announce(self._running().mark(key, sheet, summary, steps))
+
+    def set_clock(self, clock: Clock, summary: str,
+                  sheets: Mapping[str, RecordSheet] | None = None,
+                  steps: Sequence[str] = ()) -> Changes:
+        """The clock moves (with any sheets the move changes), committed, then announced."""
+        return self.announce(self._running().set_clock(clock, summary, sheets, steps))
+
+    def note(self, summary: str, steps: Sequence[str] = ()) -> Changes:
+        """A line in the log that changes no sheet."""
+        return self.announce(self._running().record(EventKind.NOTE, summary, {}, steps))
 
     def undo(self) -> Changes:
         if self.game is None or self.read_only:

@@ -25,6 +25,8 @@ from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recover
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+from carwars_desktop.gui.table import TableWorkspace
+from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
 
@@ -94,6 +96,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.game_context = GameContext(self)
+        self.workshop = WorkshopWorkspace(self)
+        self.add_workspace(LibraryWorkspace(self.workshop, self))
+        self.add_workspace(self.workshop)
+        self.workshop.show_requested.connect(
+            lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+        self.table = TableWorkspace(self.game_context, self)
+        self.add_workspace(self.table)
         self.add_workspace(ResolverWorkspace(self.game_context, self))
         self.add_workspace(DiceWorkspace(self))
         self._rail.setCurrentRow(0)
@@ -151,6 +160,9 @@ class MainWindow(QMainWindow):
         self.attach_database(database)
         for workspace in self.workspaces:
             workspace.load_deferred()
+        if self.table.reopen_last_running():
+            # A game was going on: the GM comes back to its sheets.
+            self._rail.setCurrentRow(self.workspaces.index(self.table))
         return True
 
     def attach_database(self, database: Database) -> None:
@@ -183,11 +195,47 @@ class MainWindow(QMainWindow):
         about.triggered.connect(self._show_about)
 
     def _show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About Carwars Desktop",
-            f"<b>Carwars Desktop {__version__}</b><br>"
-            "A game master's companion for Mini Car Wars, Battlecars and AUTOpower.<br><br>"
-            "Built with Qt for Python (PySide6, LGPL v3), SQLAlchemy (MIT), Alembic (MIT), "
-            "pyqtgraph (MIT) and platformdirs (MIT).",
+        QMessageBox.about(self, "About Carwars Desktop", self.about_html())
+
+    @staticmethod
+    def about_html() -> str:
+        """The About box: the version, and each component with its version and license."""
+        import platform
+        from importlib.metadata import PackageNotFoundError, version
+
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        def installed(distribution: str) -> str:
+            try:
+                return version(distribution)
+            except PackageNotFoundError:  # a checkout run without installing
+                return ""
+
+        components = [
+            ("Carwars Desktop", __version__, "MIT License"),
+            ("Qt", qVersion(), "GNU LGPL v3"),
+            ("Qt for Python (PySide6, shiboken6)", pyside_version, "GNU LGPL v3"),
+            ("Python", platform.python_version(), "PSF License v2"),
+            *((name, installed(name), license_name) for name, license_name in (
+                ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
+                ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
+                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"))),
+        ]
+        rows = "".join(
+            f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"
+            f"<td>{license_name}</td></tr>" for name, number, license_name in components)
+        return (
+            f"<h3>Carwars Desktop {__version__}</h3>"
+            "<p>A game master's companion for Mini Car Wars, Battlecars and AUTOpower.</p>"
+            f"<table cellspacing='2'>{rows}</table>"
+            "<p>Qt and Qt for Python are used under the GNU Lesser General Public License v3, "
+            "as unmodified shared libraries that you may replace with your own builds. "
+            "Their source code: <a href='https://download.qt.io/official_releases/'>"
+            "download.qt.io/official_releases</a> and "
+            "<a href='https://code.qt.io/'>code.qt.io</a>.</p>"
+            "<p>The license texts ship with the program: THIRD-PARTY-NOTICES.txt among its "
+            "files, and on Debian /usr/share/doc/carwars-desktop/copyright.</p>"
+            "<p>Mini Car Wars and Car Wars are trademarks of Steve Jackson Games, Battlecars "
+            "of Games Workshop; this program is not affiliated with either.</p>"
         )

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -241,9 +241,23 @@ class ResolverWorkspace(Workspace):
         self._shortcut("Ctrl+Return", self.apply)
         self._shortcut("Ctrl+Enter", self.apply)
         self._shortcut("Escape", self.discard)
-        self.context.game_changed.connect(self._reload_form)
-        self.context.changed.connect(lambda _changes: self._reload_form())
+        self._stale = False
+        self.context.game_changed.connect(self._game_changed)
+        self.context.changed.connect(lambda _changes: self._game_changed())
         self._set_result(None)
+
+    def _game_changed(self) -> None:
+        """Sheets changed: rebuild the form now if it is on screen, else when it is shown."""
+        if self.isVisible():
+            self._reload_form()
+        else:
+            self._stale = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self._reload_form()
 
     # --- Workspace hooks -----------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:

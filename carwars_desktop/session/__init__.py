@@ -8,13 +8,14 @@ its state, and each operation returns the :class:`Changes` the GUI redraws.
 from carwars_desktop.session.clock import Clock
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.game import Changes, Game, GameError, VehicleInPlay
-from carwars_desktop.session.store import EventStore, MemoryEventStore
+from carwars_desktop.session.store import EventPages, EventStore, MemoryEventStore
 
 __all__ = [
     "Changes",
     "Clock",
     "Event",
     "EventKind",
+    "EventPages",
     "EventStore",
     "Game",
     "GameError",

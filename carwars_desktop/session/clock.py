@@ -1,9 +1,9 @@
 """The turn/phase clock of a session.
 
 Each ruleset names its phases: Mini Car Wars has phases 1–10 in each 1-second
-turn (MCW §2.2); Battlecars has rounds in which each car takes its turn in
-order (BC §2.2); AUTOpower has turns of the active player, each drawing,
-accelerating, arming and fighting (AP §2.3).
+turn (MCW §2.2); Battlecars has rounds that open with the secret speeds, then
+each car takes its turn in order (BC §2.2); AUTOpower has turns of the active
+player, each drawing, accelerating, arming and fighting (AP §2.3).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 MINI_CAR_WARS_PHASES = tuple(f"phase {n}" for n in range(1, 11))
 AUTOPOWER_STEPS = ("draw", "accelerate", "armor", "combat")
+BATTLECARS_SPEEDS = "secret speeds"
 
 
 def phase_names(ruleset_id: str, vehicle_names: Sequence[str]) -> tuple[str, ...]:
@@ -21,7 +22,7 @@ def phase_names(ruleset_id: str, vehicle_names: Sequence[str]) -> tuple[str, ...
     if ruleset_id == "mini_car_wars":
         return MINI_CAR_WARS_PHASES
     if ruleset_id == "battlecars":
-        return tuple(f"{name}'s turn" for name in vehicle_names) or ("turn",)
+        return (BATTLECARS_SPEEDS, *(f"{name}'s turn" for name in vehicle_names))
     if ruleset_id == "autopower":
         return tuple(f"{name}: {step}" for name in vehicle_names
                      for step in AUTOPOWER_STEPS) or AUTOPOWER_STEPS

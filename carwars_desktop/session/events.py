@@ -54,6 +54,12 @@ class Event:
     procedure_id: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
     dice: tuple[Mapping[str, Any], ...] = ()
+    bindings: Mapping[str, str] = field(default_factory=dict)
+    """Each sheet input of a procedure → the key of the vehicle in play it was (firer, target)."""
+    turn: int | None = None
+    """The turn (round) in which it happened, as the clock stood before it."""
+    phase: str | None = None
+    """The phase in which it happened (``phase 3``, ``Kart's turn``)."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)
@@ -69,6 +75,9 @@ class Event:
             "procedure": self.procedure_id,
             "inputs": dict(self.inputs),
             "dice": [dict(d) for d in self.dice],
+            "bindings": dict(self.bindings),
+            "turn": self.turn,
+            "phase": self.phase,
         }
 
     @staticmethod
@@ -85,6 +94,9 @@ class Event:
                 procedure_id=data.get("procedure"),
                 inputs=dict(data.get("inputs") or {}),
                 dice=tuple(dict(d) for d in data.get("dice", ())),
+                bindings={str(k): str(v) for k, v in (data.get("bindings") or {}).items()},
+                turn=None if data.get("turn") is None else int(data["turn"]),
+                phase=None if data.get("phase") is None else str(data["phase"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise EventFormatError(f"unreadable session event: {error!r}") from None

@@ -55,6 +55,10 @@ class Game:
         missing = {v.key for v in self.vehicles} - set(self._sheets)
         if missing:
             raise GameError(f"no sheet for {', '.join(sorted(missing))}")
+        # Kept in step with each operation so that asking costs no query: events are
+        # numbered 1, 2, 3… and the undone ones are always the last.
+        self._last_active: int | None = None
+        self._redoable: bool | None = None
 
     # --- reading -------------------------------------------------------
     def sheet(self, key: str) -> RecordSheet:
@@ -69,17 +73,27 @@ class Game:
                 return vehicle
         raise GameError(f"no vehicle {key!r} in this game")
 
+    def last_active_seq(self) -> int:
+        """The number of the last event in force (0: none)."""
+        if self._last_active is None:
+            last = self.store.last_active()
+            self._last_active = 0 if last is None else last.seq
+        return self._last_active
+
     def can_undo(self) -> bool:
-        return self.store.last_active() is not None
+        return self.last_active_seq() > 0
 
     def can_redo(self) -> bool:
-        return self.store.first_undone() is not None
+        if self._redoable is None:
+            self._redoable = self.store.first_undone() is not None
+        return self._redoable
 
     # --- changing ------------------------------------------------------
     def record(self, kind: EventKind, summary: str, new_sheets: Mapping[str, RecordSheet],
                steps: Sequence[str] = (), clock: Clock | None = None,
                procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
-               dice: Sequence[Mapping[str, Any]] = ()) -> Changes:
+               dice: Sequence[Mapping[str, Any]] = (),
+               bindings: Mapping[str, str] | None = None) -> Changes:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it."""
         for key in new_sheets:
             self.sheet(key)
@@ -88,12 +102,15 @@ class Game:
         event = Event(kind=kind, summary=summary, steps=tuple(steps), updates=updates,
                       clock_before=self.clock.to_json() if clock else None,
                       clock_after=clock.to_json() if clock else None,
-                      procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice))
+                      procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice),
+                      bindings=dict(bindings or {}), turn=self.clock.turn,
+                      phase=self.clock.phase_name)
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
                                    new_clock.to_json())
         self._sheets.update(new_sheets)
         self.clock = new_clock
+        self._last_active, self._redoable = stored.seq, False
         return Changes(frozenset(new_sheets), clock is not None, stored)
 
     def apply_resolution(self, resolution: Resolution,
@@ -106,22 +123,32 @@ class Game:
                                 "which is not a vehicle in play")
             new_sheets[bindings[effect.input_name]] = effect.sheet
         steps = [str(step) for step in resolution.steps]
-        steps += [f"{self.vehicle(bindings[e.input_name]).name}: {e.summary}"
-                  for e in resolution.effects]
-        return self.record(EventKind.RESOLUTION, resolution.outcome, new_sheets, steps,
+        for effect in resolution.effects:
+            name = self.vehicle(bindings[effect.input_name]).name
+            steps.append(effect.summary if effect.summary.startswith(f"{name}:")
+                         else f"{name}: {effect.summary}")
+        summary = resolution.outcome
+        named = [self.vehicle(bindings[e.input_name]).name for e in resolution.effects]
+        if named and not any(name in summary for name in named):
+            summary = f"{', '.join(dict.fromkeys(named))}: {summary}"
+        return self.record(EventKind.RESOLUTION, summary, new_sheets, steps,
                            procedure_id=resolution.procedure_id,
                            inputs={k: v for k, v in resolution.inputs.items()
                                    if k not in bindings},
-                           dice=[d.to_json() for d in resolution.dice])
+                           dice=[d.to_json() for d in resolution.dice],
+                           bindings={name: key for name, key in bindings.items()
+                                     if name in resolution.inputs})
 
-    def mark(self, key: str, sheet: RecordSheet, summary: str) -> Changes:
+    def mark(self, key: str, sheet: RecordSheet, summary: str,
+             steps: Sequence[str] = ()) -> Changes:
         """The GM changed a sheet by hand (an event like any other)."""
-        return self.record(EventKind.MARK, summary, {key: sheet})
+        return self.record(EventKind.MARK, summary, {key: sheet}, steps)
 
     def set_clock(self, clock: Clock, summary: str,
-                  new_sheets: Mapping[str, RecordSheet] | None = None) -> Changes:
+                  new_sheets: Mapping[str, RecordSheet] | None = None,
+                  steps: Sequence[str] = ()) -> Changes:
         """Move the clock (with any per-turn resets of sheets)."""
-        return self.record(EventKind.CLOCK, summary, new_sheets or {}, clock=clock)
+        return self.record(EventKind.CLOCK, summary, new_sheets or {}, steps, clock=clock)
 
     def undo(self) -> Changes:
         last = self.store.last_active()
@@ -148,4 +175,8 @@ class Game:
             self.store.mark_redone(stored.seq, sheets_json, clock.to_json())
         self._sheets.update(sheets)
         self.clock = clock
+        if undo:
+            self._last_active, self._redoable = stored.seq - 1, True
+        else:
+            self._last_active, self._redoable = stored.seq, None
         return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo)

@@ -36,6 +36,17 @@ class EventStore(Protocol):
         ...
 
 
+class EventPages(Protocol):
+    """Reading a session's history page by page (the log panel, hover explanations, charts)."""
+
+    def count(self, include_undone: bool = False) -> int:
+        ...
+
+    def page(self, offset: int, limit: int) -> list[StoredEvent]:
+        """Events in order of ``seq`` (undone ones included, flagged)."""
+        ...
+
+
 class MemoryEventStore:
     """An :class:`EventStore` in memory (tests, scripts, benchmarks' baselines)."""
 
@@ -75,3 +86,9 @@ class MemoryEventStore:
     def first_undone(self) -> StoredEvent | None:
         undone = [e for e in self.events if e.undone]
         return undone[0] if undone else None
+
+    def count(self, include_undone: bool = False) -> int:
+        return sum(1 for e in self.events if include_undone or not e.undone)
+
+    def page(self, offset: int, limit: int) -> list[StoredEvent]:
+        return self.events[offset:offset + limit]

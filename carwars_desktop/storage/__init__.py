@@ -31,9 +31,31 @@ from carwars_desktop.storage.game_sessions import (
     SessionInfo,
     SessionNotFoundError,
 )
+from carwars_desktop.storage.library import (
+    CatalogDesignError,
+    DesignEntry,
+    DesignNotFoundError,
+    DesignRecord,
+    ImportChoice,
+    InvalidDesignError,
+    Library,
+    LibraryWriteError,
+    NewDesign,
+    RevisionRecord,
+)
 from carwars_desktop.storage.migrations import single_head
 
 __all__ = [
+    "CatalogDesignError",
+    "DesignEntry",
+    "DesignNotFoundError",
+    "DesignRecord",
+    "ImportChoice",
+    "InvalidDesignError",
+    "Library",
+    "LibraryWriteError",
+    "NewDesign",
+    "RevisionRecord",
     "GameSessions",
     "LoadedSession",
     "NewVehicle",

@@ -15,6 +15,7 @@ from carwars_desktop.storage.dice_history import DiceHistory
 from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
+from carwars_desktop.storage.library import Library
 from carwars_desktop.storage.migrations import (
     known_revisions,
     script_directory,
@@ -37,6 +38,7 @@ class Database:
         self.sessions: sessionmaker[Session] = sessionmaker(engine, expire_on_commit=False)
         self.dice_history = DiceHistory(self.sessions)
         self.game_sessions = GameSessions(self.sessions)
+        self.library = Library(self.sessions)
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""

@@ -105,15 +105,25 @@ class DiceRollRow(Base):
 
 
 class DesignRow(Base):
-    """A vehicle design in the library (revision 0002). ``data`` is the design's JSON form."""
+    """A design in the library (revision 0002). ``data`` is the design's saved JSON form.
+
+    ``kind`` is ``vehicle`` (what ``Ruleset.design_from_json`` reads) or ``deck`` (an
+    AUTOpower deck); ``tags`` a JSON list; ``working_data`` the Workshop's edits not yet
+    saved (committed with every edit, so nothing typed is lost); ``catalog_name`` is set
+    on the read-only designs the rules ship; ``deleted_at`` on designs deleted but still
+    restorable.
+    """
 
     __tablename__ = "designs"
+    __table_args__ = (UniqueConstraint("ruleset_id", "kind", "catalog_name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     ruleset_id: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(32), default="vehicle")
     name: Mapped[str] = mapped_column(String(200), index=True)
-    tags: Mapped[str] = mapped_column(Text, default="")
+    tags: Mapped[str] = mapped_column(Text, default="[]")
     data: Mapped[str] = mapped_column(Text)
+    working_data: Mapped[str | None] = mapped_column(Text)
     legal: Mapped[bool] = mapped_column(Boolean)
     problem_count: Mapped[int] = mapped_column(Integer, default=0)
     cost: Mapped[int | None] = mapped_column(Integer)

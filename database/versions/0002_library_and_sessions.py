@@ -26,9 +26,11 @@ def upgrade() -> None:
     op.create_table('designs',
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('ruleset_id', sa.String(length=64), nullable=False),
+    sa.Column('kind', sa.String(length=32), nullable=False),
     sa.Column('name', sa.String(length=200), nullable=False),
     sa.Column('tags', sa.Text(), nullable=False),
     sa.Column('data', sa.Text(), nullable=False),
+    sa.Column('working_data', sa.Text(), nullable=True),
     sa.Column('legal', sa.Boolean(), nullable=False),
     sa.Column('problem_count', sa.Integer(), nullable=False),
     sa.Column('cost', sa.Integer(), nullable=True),
@@ -37,7 +39,8 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('deleted_at', sa.DateTime(timezone=True), nullable=True),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_designs'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_designs')),
+    sa.UniqueConstraint('ruleset_id', 'kind', 'catalog_name', name=op.f('uq_designs_ruleset_id'))
     )
     with op.batch_alter_table('designs', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_designs_name'), ['name'], unique=False)

@@ -10,7 +10,8 @@ from carwars_desktop.gui.main_window import MainWindow
 
 
 def test_rail_rulesets_and_database_label(window: MainWindow, sqlite_url: str) -> None:
-    assert [w.title for w in window.workspaces][-2:] == ["Resolver", "Dice"]
+    assert [w.title for w in window.workspaces] == ["Library", "Workshop", "Table", "Resolver",
+                                                    "Dice"]
     assert window.ruleset() == "mini_car_wars"
     assert window.database is not None
     assert window._db_label.text().endswith("carwars.sqlite3")

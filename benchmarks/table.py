@@ -1,0 +1,207 @@
+"""The Table's speed: applying events to live sheets, and opening long sessions.
+
+    .venv/bin/python benchmarks/table.py [--events 10000] [--opens 7]
+
+1. Twelve Mini Car Wars vehicles, ``--events`` events played through the Table
+   (hand marks and clock moves, each committed to SQLite with ``synchronous=FULL``):
+   the time from the GM's action to its sheet repainted — median, 95th percentile and
+   worst (target: median under 16 ms). The event loop's full turn (every widget the
+   change touched, the log, the clock) is reported beside it.
+2. Opening sessions of 100 and 100,000 events (the long one bulk-written): the time
+   from the click to the first paint, median of ``--opens`` alternated runs (target:
+   the long one under twice the short one — opening reads current sheets, never the
+   events; the log panel reads only the page it shows).
+
+Runs offscreen, the Table on its own (the main window's other workspaces excluded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from carwars_desktop.gui.game_context import GameContext  # noqa: E402
+from carwars_desktop.gui.table import TableWorkspace  # noqa: E402
+from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel  # noqa: E402
+from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget  # noqa: E402
+from carwars_desktop.rules import find_ruleset  # noqa: E402
+from carwars_desktop.rules.mini_car_wars import MiniSheet  # noqa: E402
+from carwars_desktop.rules.mini_car_wars.model import Role, Side  # noqa: E402
+from carwars_desktop.session import Event, EventKind, SheetUpdate  # noqa: E402
+from carwars_desktop.session.setup import Entry, Setup, prepare  # noqa: E402
+from carwars_desktop.storage import Database, NewVehicle, open_database  # noqa: E402
+from carwars_desktop.storage.models import SessionEventRow  # noqa: E402
+
+VEHICLES = ("Courier", "Killer Kart", "Mini Sherman", "Rocket Special", "Courier (a)",
+            "Mini Sherman (b)", "Rocket Special (b)", "Courier (b)", "Mini Sherman (a)",
+            "Rocket Special (a)", "Courier", "Killer Kart")
+SIDES = (Side.FRONT, Side.RIGHT, Side.LEFT, Side.BACK)
+
+
+def setup() -> Setup:
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    return prepare(ruleset, [Entry(f"Player {n}", name, catalog[name].to_json())
+                             for n, name in enumerate(VEHICLES, start=1)])
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f} ms"
+
+
+def act(table: TableWorkspace, step: int) -> str:
+    """One event through the Table; returns the key of the sheet it changes ('' = clock)."""
+    game = table.context.game
+    assert game is not None
+    key = f"v{(step // 4) % len(VEHICLES) + 1}"
+    sheet = game.sheet(key)
+    widget = table.play.sheets[key]
+    clock = table.play.clock
+    assert isinstance(sheet, MiniSheet) and isinstance(widget, MiniSheetWidget)
+    assert isinstance(clock, MiniClockPanel)
+    kind = step % 4
+    if kind == 0:
+        if game.clock.phase + 1 < 10:
+            clock.next_phase()
+        else:
+            clock.show_speeds()
+            clock.start_turn()
+        return ""
+    if kind == 1:
+        side = SIDES[(step // 16) % len(SIDES)]
+        left = sheet.armor.get(side)
+        widget.mark_armor(side, left - 1 if left > 0 else sheet.starting_armor.get(side))
+    elif kind == 2:
+        widget.mark_weapon(0, fired=not sheet.weapons[0].fired)
+    else:
+        widget.mark_crew(Role.DRIVER, (sheet.driver.hits + 1) % 3)
+    return key
+
+
+def apply_events(app: QApplication, table: TableWorkspace, database: Database,
+                 events: int) -> None:
+    start = setup()
+    table.start_session("mini_car_wars", "Twelve cars", "", start)
+    app.processEvents()
+    game = table.context.game
+    assert game is not None
+    to_sheet: list[float] = []
+    full: list[float] = []
+    began = time.perf_counter()
+    for step in range(1, events + 1):
+        before = game.last_active_seq()
+        t0 = time.perf_counter()
+        key = act(table, step)
+        if key:
+            table.play.sheets[key].repaint()
+        t1 = time.perf_counter()
+        app.processEvents()
+        t2 = time.perf_counter()
+        assert game.last_active_seq() == before + 1, table.play.message.text()
+        if key:
+            to_sheet.append(t1 - t0)
+        full.append(t2 - t0)
+    took = time.perf_counter() - began
+    to_sheet.sort()
+    full.sort()
+    print(f"{events} events, {len(VEHICLES)} vehicles, {took:.1f} s "
+          f"({events / took:.0f} events/s), SQLite synchronous=FULL")
+    print(f"  action → its sheet repainted   median {ms(statistics.median(to_sheet))}   "
+          f"p95 {ms(to_sheet[int(len(to_sheet) * 0.95)])}   worst {ms(to_sheet[-1])}   "
+          f"(target: median < 16 ms)")
+    print(f"  action → event loop idle       median {ms(statistics.median(full))}   "
+          f"p95 {ms(full[int(len(full) * 0.95)])}   worst {ms(full[-1])}   "
+          f"(clock events included)")
+
+
+def bulk_session(database: Database, events: int, name: str) -> int:
+    """A session of ``events`` real mark events (crossing a box, then clearing it), written
+    in one transaction; its current sheets are what the events leave."""
+    start = setup()
+    sessions = database.game_sessions
+    session_id = sessions.create(
+        "mini_car_wars", name, "", [NewVehicle(v, start.sheets[v.key].to_json())
+                                    for v in start.vehicles], start.clock.to_json())
+    bodies: list[tuple[str, str]] = []
+    for vehicle in start.vehicles:
+        sheet = start.sheets[vehicle.key]
+        assert isinstance(sheet, MiniSheet)
+        hit = sheet.with_person(sheet.driver.__class__(Role.DRIVER, 1))
+        for before, after, summary in ((sheet, hit, "driver: unhurt → wounded"),
+                                       (hit, sheet, "driver: wounded → unhurt")):
+            event = Event(EventKind.MARK, f"{vehicle.name}: {summary}", (summary,),
+                          (SheetUpdate(vehicle.key, before.to_json(), after.to_json()),),
+                          turn=1, phase="phase 1")
+            bodies.append((event.summary, json.dumps(event.to_json(), separators=(",", ":"))))
+    now = datetime.now(UTC)
+    rows = [{"session_id": session_id, "seq": seq, "status": "active", "kind": "mark",
+             "summary": bodies[(seq - 1) % len(bodies)][0],
+             "body": bodies[(seq - 1) % len(bodies)][1], "created_at": now}
+            for seq in range(1, events + 1)]
+    with database.sessions.begin() as session:
+        for start_row in range(0, len(rows), 5000):
+            session.execute(SessionEventRow.__table__.insert(), rows[start_row:start_row + 5000])
+    return session_id
+
+
+def open_sessions(app: QApplication, table: TableWorkspace, database: Database,
+                  opens: int) -> None:
+    short = bulk_session(database, 100, "short evening")
+    began = time.perf_counter()
+    long = bulk_session(database, 100_000, "long campaign")
+    print(f"sessions written: 100 and 100,000 events "
+          f"({time.perf_counter() - began:.1f} s to bulk-write the long one)")
+    times: dict[int, list[float]] = {short: [], long: []}
+    reads: dict[int, int] = {}
+    for _ in range(opens):
+        for session_id in (short, long):
+            table.show_sessions()
+            app.processEvents()
+            t0 = time.perf_counter()
+            table.open_session(session_id)
+            table.play.repaint()
+            app.processEvents()
+            times[session_id].append(time.perf_counter() - t0)
+            reads[session_id] = table.play.log_dock.model.reads
+    small, large = statistics.median(times[short]), statistics.median(times[long])
+    print(f"  open 100 events       median {ms(small)}   (log pages read: {reads[short]})")
+    print(f"  open 100,000 events   median {ms(large)}   (log pages read: {reads[long]})")
+    print(f"  ratio {large / small:.2f} (target < 2)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--opens", type=int, default=7)
+    arguments = parser.parse_args()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    folder = Path(tempfile.mkdtemp(prefix="carwars-table-bench-"))
+    database = open_database(f"sqlite:///{folder / 'bench.sqlite3'}")
+    context = GameContext()
+    table = TableWorkspace(context)
+    table.resize(1280, 800)
+    table.show()
+    table.attach_database(database)
+    app.processEvents()
+    print(f"Python {sys.version.split()[0]}, offscreen, database {folder / 'bench.sqlite3'}")
+    try:
+        apply_events(app, table, database, arguments.events)
+        open_sessions(app, table, database, arguments.opens)
+    finally:
+        database.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""A finished session's charts: gauges over the turns, damage dealt and taken, luck.
+
+pyqtgraph (and numpy) load when the charts are first shown. Every series has
+its own marker shape and the legends name them: colour is never the only key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
+
+from carwars_desktop.session.history import Luck, SessionHistory
+
+PALETTE = ((31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189), (140, 86, 75),
+           (23, 190, 207), (188, 189, 34), (127, 127, 127), (227, 119, 194), (255, 127, 14),
+           (0, 0, 0), (100, 100, 220))
+SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
+
+
+class SessionCharts(QWidget):
+    """Shows a :class:`SessionHistory` and a :class:`Luck` (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._grid = QGridLayout(self)
+        self._grid.setColumnStretch(0, 1)
+        self._grid.setColumnStretch(1, 1)
+        self._grid.setRowStretch(0, 1)
+        self._grid.setRowStretch(1, 1)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self._grid.addWidget(self.summary, 2, 0, 1, 2)
+        self.plots: dict[str, Any] = {}
+
+    def _plot(self, key: str, title: str, row: int, column: int) -> Any:
+        import pyqtgraph as pg
+
+        pg.setConfigOptions(antialias=True, background="w", foreground="k")
+        plot = self.plots.get(key)
+        if plot is None:
+            plot = pg.PlotWidget(title=title)
+            plot.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            plot.setMinimumSize(280, 200)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.hideButtons()
+            plot.setMenuEnabled(False)
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            self.plots[key] = plot
+            self._grid.addWidget(plot, row, column)
+        plot.clear()
+        if plot.plotItem.legend is None:
+            plot.addLegend(offset=(-10, 10))
+        else:
+            plot.plotItem.legend.clear()
+        return plot
+
+    @staticmethod
+    def _whole_ticks(axis: Any, last: int) -> None:
+        """Ticks on whole turns (rolls) only."""
+        step = max(1, last // 10)
+        axis.setTickSpacing(major=step, minor=step)
+
+    def show_history(self, history: SessionHistory, luck: Luck) -> None:
+        import pyqtgraph as pg
+
+        for number, label in enumerate(history.gauge_labels[:2]):
+            plot = self._plot(f"gauge:{label}", f"{label} over the turns",
+                              0, number)
+            plot.setLabel("bottom", "turn (0 = start)")
+            plot.setLabel("left", label)
+            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+            for index, vehicle in enumerate(history.vehicles.values()):
+                points = vehicle.series(label, history.last_turn)
+                colour = PALETTE[index % len(PALETTE)]
+                plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
+                          pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
+                          symbolBrush=colour, symbolSize=8)
+
+        plot = self._plot("damage", "damage taken ■ and dealt ▨",
+                          1, 0)
+        vehicles = list(history.vehicles.values())
+        xs = list(range(len(vehicles)))
+        taken = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[v.taken for v in vehicles],
+                                width=0.34, brush=QBrush(QColor(70, 70, 70)),
+                                pen=pg.mkPen("k"), name="■ taken")
+        dealt = pg.BarGraphItem(x=[x + 0.18 for x in xs],
+                                height=[float(v.dealt) for v in vehicles], width=0.34,
+                                brush=QBrush(QColor(70, 70, 70), Qt.BrushStyle.BDiagPattern),
+                                pen=pg.mkPen("k"), name="▨ dealt")
+        plot.addItem(taken)
+        plot.addItem(dealt)
+        plot.getAxis("bottom").setTicks([[(x, v.name) for x, v in zip(xs, vehicles,
+                                                                       strict=True)]])
+        plot.setLabel("left", "damage points")
+        if vehicles:
+            plot.setXRange(-0.6, len(vehicles) - 0.4, padding=0)
+            top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
+            plot.setYRange(0, top * 1.45, padding=0)
+
+        plot = self._plot("luck", "luck: hits against the odds", 1, 1)
+        rolls = list(range(1, luck.rolls + 1))
+        plot.plot(rolls, list(luck.thrown), name="● successes thrown",
+                  pen=pg.mkPen((31, 119, 180), width=2), symbol="o", symbolSize=6,
+                  symbolBrush=(31, 119, 180))
+        plot.plot(rolls, [float(e) for e in luck.expected], name="– – expected (exact odds)",
+                  pen=pg.mkPen((90, 90, 90), width=2, style=Qt.PenStyle.DashLine))
+        plot.setLabel("bottom", "roll")
+        self._whole_ticks(plot.getAxis("bottom"), luck.rolls)
+        plot.setLabel("left", "successes so far")
+
+        lines = [f"{v.name}: took {v.taken}, dealt {float(v.dealt):g}" for v in vehicles]
+        if history.unattributed:
+            lines.append(f"{history.unattributed} damage with no dealer named (hand marks, "
+                         "collisions, hazards)")
+        self.summary.setText(f"{history.events} events over {history.last_turn} turns · "
+                             + " · ".join(lines) + f"<br>Luck: {luck.summary()}")

@@ -1,0 +1,49 @@
+"""The clock's big line: turn (round) and phase, and the phases of the turn as a row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from carwars_desktop.session import Clock
+
+
+class ClockHeader(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.turn = QLabel()
+        font = QFont(self.turn.font())
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        self.turn.setFont(font)
+        self.phase = QLabel()
+        phase_font = QFont(self.phase.font())
+        phase_font.setPointSizeF(phase_font.pointSizeF() * 1.2)
+        self.phase.setFont(phase_font)
+        self.row = QLabel()
+        self.row.setWordWrap(True)
+        self.row.setAccessibleName("Phases of the turn")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.turn)
+        layout.addWidget(self.phase)
+        layout.addWidget(self.row)
+
+    def show_clock(self, clock: Clock, phase_text: str, labels: Sequence[str],
+                   current: int | None = None) -> None:
+        """``labels``: a short label per phase; the ``current`` one (default: the clock's)
+        is marked ▶ and bold, those before it ✓."""
+        self.turn.setText(f"{clock.word.capitalize()} {clock.turn}")
+        self.phase.setText(phase_text)
+        at = clock.phase if current is None else current
+        cells = []
+        for index, label in enumerate(labels):
+            if index == at:
+                cells.append(f"<b>▶{label}</b>")
+            elif index < at:
+                cells.append(f"<span style='color:#666'>✓{label}</span>")
+            else:
+                cells.append(label)
+        self.row.setText(" · ".join(cells))

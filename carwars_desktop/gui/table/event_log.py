@@ -1,0 +1,225 @@
+"""The session log: every event with its explanation, read lazily page by page.
+
+:class:`EventLogModel` is a thin Qt model over the session's event pages
+(``SessionEvents.count``/``page``): it knows how many events there are and
+reads only the pages the view shows, so a 100,000-event evening opens as fast
+as a short one. Undone events stay listed, marked "undone" in words.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QHeaderView,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QWidget,
+)
+
+from carwars_desktop.session import Changes, EventPages, StoredEvent
+
+_Index = QModelIndex | QPersistentModelIndex
+COLUMNS = ("#", "Turn", "What happened")
+PAGE = 100
+KEPT_PAGES = 16
+KIND_WORDS = {"resolution": "roll", "mark": "mark", "clock": "clock", "note": "note"}
+
+
+class EventLogModel(QAbstractTableModel):
+    """Rows are events in order (row = seq − 1); pages are read when first shown."""
+
+    def __init__(self, pages: EventPages | None = None) -> None:
+        super().__init__()
+        self._pages = pages
+        self._count = 0
+        self._cache: OrderedDict[int, list[StoredEvent]] = OrderedDict()
+        self.reads = 0
+        self.set_pages(pages)
+
+    def set_pages(self, pages: EventPages | None) -> None:
+        self.beginResetModel()
+        self._pages = pages
+        self._cache.clear()
+        self.reads = 0
+        self._count = 0 if pages is None else pages.count(include_undone=True)
+        self.endResetModel()
+
+    def reload(self) -> None:
+        self.set_pages(self._pages)
+
+    # --- reading ------------------------------------------------------------------
+    def event_at(self, row: int) -> StoredEvent | None:
+        if self._pages is None or not 0 <= row < self._count:
+            return None
+        number = row // PAGE
+        page = self._cache.get(number)
+        if page is None:
+            page = self._pages.page(number * PAGE, PAGE)
+            self.reads += 1
+            self._cache[number] = page
+            while len(self._cache) > KEPT_PAGES:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(number)
+        offset = row - number * PAGE
+        return page[offset] if offset < len(page) else None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(COLUMNS)):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        stored = self.event_at(index.row())
+        if stored is None:
+            return None
+        column = index.column()
+        event = stored.event
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return str(stored.seq)
+            if column == 1:
+                return "" if event.turn is None else str(event.turn)
+            if column == 2:
+                return f"↶ undone: {event.summary}" if stored.undone else event.summary
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and stored.undone:
+            font = QFont()
+            font.setItalic(True)
+            font.setStrikeOut(column == 2)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            kind = KIND_WORDS.get(event.kind.value, event.kind.value)
+            when = f"turn {event.turn}, {event.phase}: " if event.turn is not None else ""
+            return "\n".join((f"{when}{kind}{' (undone)' if stored.undone else ''}",
+                              event.summary, *event.steps))
+        return None
+
+    # --- keeping up -------------------------------------------------------------
+    def note(self, changes: Changes) -> None:
+        """Follow an event, undo or redo that has just been committed (no query when the
+        event is simply added after the others)."""
+        stored = changes.event
+        if self._pages is None or stored is None:
+            return
+        row = stored.seq - 1
+        if not changes.undone and row == self._count:
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._count += 1
+            page = self._cache.get(row // PAGE)
+            if page is not None and len(page) == row % PAGE:
+                page.append(stored)
+            self.endInsertRows()
+            return
+        cached = self._cached(row)
+        same = cached is not None and cached.created_at == stored.created_at
+        if changes.undone or (same and self._pages.count(include_undone=True) == self._count):
+            self._replace(row, StoredEvent(stored.seq, stored.event, stored.created_at,
+                                           changes.undone))
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            return
+        self.reload()
+
+    def _cached(self, row: int) -> StoredEvent | None:
+        page = self._cache.get(row // PAGE)
+        offset = row % PAGE
+        return page[offset] if page is not None and offset < len(page) else None
+
+    def _replace(self, row: int, stored: StoredEvent) -> None:
+        page = self._cache.get(row // PAGE)
+        if page is not None and row % PAGE < len(page):
+            page[row % PAGE] = stored
+
+
+def details_html(stored: StoredEvent) -> str:
+    event = stored.event
+    state = " <i>(undone)</i>" if stored.undone else ""
+    when = f"turn {event.turn}, {event.phase} · " if event.turn is not None else ""
+    steps = "".join(f"<li>{step}</li>" for step in event.steps)
+    dice = " ".join(str(d.get("value")) for d in event.dice)
+    kind = KIND_WORDS.get(event.kind.value, event.kind.value)
+    parts = [f"<p><b>#{stored.seq} {event.summary}</b>{state}</p>",
+             f"<p>{kind} · {when}{stored.created_at.astimezone().strftime('%H:%M:%S')}"
+             + (f" · {event.procedure_id}" if event.procedure_id else "")
+             + (f" · dice {dice}" if dice else "") + "</p>"]
+    if steps:
+        parts.append(f"<ol>{steps}</ol>")
+    return "".join(parts)
+
+
+class EventLogDock(QDockWidget):
+    """The "Session log" dock: the event list and the selected event's explanation."""
+
+    event_chosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Session log", parent)
+        self.setObjectName("session-log")
+        self.model = EventLogModel()
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setAccessibleName("Session events")
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setWordWrap(False)
+        # Fixed widths: sizing to contents would read every page of the history.
+        header = self.view.horizontalHeader()
+        metrics = self.view.fontMetrics()
+        for column, sample in enumerate(("99999", "Turn")):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.details = QTextBrowser()
+        self.details.setAccessibleName("Event explanation")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.details)
+        splitter.setSizes([300, 160])
+        self.setWidget(splitter)
+        self.view.selectionModel().selectionChanged.connect(self._selected)
+        self.model.rowsInserted.connect(lambda *_: self.show_last())
+        self.model.modelReset.connect(self.show_last)
+
+    def show_last(self) -> None:
+        rows = self.model.rowCount()
+        if rows:
+            self.view.scrollToBottom()
+            self.view.selectRow(rows - 1)
+        else:
+            self.details.clear()
+
+    def _selected(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if not indexes:
+            return
+        stored = self.model.event_at(indexes[0].row())
+        if stored is not None:
+            self.details.setHtml(details_html(stored))

@@ -1,0 +1,260 @@
+"""The Mini Car Wars clock: turn and phase 1–10, who moves now and how, the turn's speeds.
+
+Each phase lists the vehicles that move in it, fastest first (the engine's
+schedule); a move or maneuver is the engine's ``mini.maneuver`` — the second
+maneuver of a turn asks for its control roll. After phase 10 the GM enters each
+vehicle's new speed, checked by ``mini.speed`` against the legal changes.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.clock_header import ClockHeader
+from carwars_desktop.gui.table.sheet_frame import number_label
+from carwars_desktop.rules.mini_car_wars import MiniSheet
+from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER
+from carwars_desktop.session import Game
+from carwars_desktop.session.play import TurnError
+from carwars_desktop.session.play.mini_car_wars import mini_sheet
+from carwars_desktop.session.play.mini_clock import (
+    PHASES,
+    default_speed,
+    finish_phase,
+    has_moved,
+    legal_speeds,
+    maneuver_names,
+    phase_movers,
+    start_turn,
+)
+
+
+class MiniClockPanel(QWidget):
+    """See the module docstring."""
+
+    def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.hub = actions
+        self.game: Game | None = None
+        self.read_only = False
+        self.header = ClockHeader()
+        self.movers_box = QGroupBox("Who moves")
+        self.movers_box.setStyleSheet("QPushButton { padding: 3px 6px; }")
+        self.movers_grid = QGridLayout(self.movers_box)
+        self.movers_grid.setHorizontalSpacing(4)
+        self.idle = QLabel()
+        self.idle.setWordWrap(True)
+        self.next_button = QPushButton()
+        self.next_button.setToolTip("Ctrl+. — vehicles that have not moved go straight on")
+        self.next_button.clicked.connect(self.next_phase)
+
+        self.speeds_box = QGroupBox("Speeds for the next turn")
+        self.speeds_grid = QGridLayout(self.speeds_box)
+        self.speed_edits: dict[str, QComboBox] = {}
+        self.speed_errors: dict[str, QLabel] = {}
+        self.start_button = QPushButton()
+        self.start_button.clicked.connect(self.start_turn)
+        self.speeds_error = QLabel()
+        self.speeds_error.setWordWrap(True)
+        self.speeds_error.setObjectName("error")
+        self.speeds_box.setVisible(False)
+        self.speeds_open = False
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.movers_box)
+        layout.addWidget(self.idle)
+        layout.addWidget(self.next_button)
+        layout.addWidget(self.speeds_box)
+        layout.addStretch(1)
+        self._rows: list[QWidget] = []
+        self._shown: tuple[object, ...] = ()
+
+    # --- drawing -------------------------------------------------------------------
+    def _sheets(self) -> dict[str, MiniSheet]:
+        assert self.game is not None
+        return {v.key: mini_sheet(self.game.sheet(v.key)) for v in self.game.vehicles}
+
+    def _names(self) -> dict[str, str]:
+        assert self.game is not None
+        return {v.key: v.name for v in self.game.vehicles}
+
+    def phase_number(self) -> int:
+        assert self.game is not None
+        return self.game.clock.phase + 1
+
+    def show_game(self, game: Game, read_only: bool) -> None:
+        self.game = game
+        self.read_only = read_only
+        clock = game.clock
+        phase = self.phase_number()
+        self.header.show_clock(clock, f"Phase {phase} of {PHASES}",
+                               [str(n) for n in range(1, PHASES + 1)])
+        sheets = self._sheets()
+        movers = phase_movers(sheets, phase)
+        shown = (clock.turn, clock.phase, read_only,
+                 tuple((k, sheets[k].velocity, has_moved(sheets[k], phase), sheets[k].maneuvers,
+                        self._maneuver_hint(sheets[k])) for k in movers))
+        if shown != self._shown:
+            self._shown = shown
+            self._show_movers(sheets, movers, phase)
+        names = self._names()
+        idle = [f"{names[k]} ({s.velocity})" for k, s in sheets.items() if k not in movers]
+        self.idle.setText("Not moving this phase: " + ", ".join(idle) if idle else "")
+        last = phase == PHASES
+        self.next_button.setText("End of turn: enter the new speeds ▶" if last
+                                 else f"Next: phase {phase + 1} ▶")
+        self.next_button.setEnabled(not read_only)
+        self.speeds_box.setEnabled(not read_only)
+        if not last or not self.speeds_open:
+            self._close_speeds()
+
+    def _show_movers(self, sheets: dict[str, MiniSheet], movers: tuple[str, ...],
+                     phase: int) -> None:
+        for widget in self._rows:
+            widget.hide()
+            widget.deleteLater()
+        self._rows = []
+        names = self._names()
+        self.movers_box.setTitle(f"Who moves in phase {self.phase_number()}, in order")
+        for number, key in enumerate(movers):
+            sheet = sheets[key]
+            moved = has_moved(sheet, phase)
+            row = number * 3
+            order = number_label(f"{number + 1}.", width=2)
+            name = QLabel(f"<b>{names[key]}</b> · {sheet.velocity} · "
+                          + ("✓ moved" if moved else "… to move"))
+            hint = self._maneuver_hint(sheet)
+            count = QLabel(f"maneuvers this turn: {sheet.maneuvers}"
+                           + (f" · {hint}" if hint else ""))
+            count.setWordWrap(True)
+            self.movers_grid.addWidget(order, row, 0)
+            self.movers_grid.addWidget(name, row, 1, 1, 4)
+            self.movers_grid.addWidget(count, row + 1, 1, 1, 4)
+            widgets: list[QWidget] = [order, name, count]
+            for column, maneuver in enumerate(maneuver_names()):
+                button = QPushButton(maneuver.capitalize())
+                button.setAccessibleName(f"{names[key]}: {maneuver}")
+                button.setToolTip(f"{names[key]} moves: {maneuver} (mini.maneuver)")
+                button.setEnabled(not moved and not self.read_only)
+                button.clicked.connect(partial(self.move_vehicle, key, maneuver))
+                self.movers_grid.addWidget(button, row + 2, 1 + column)
+                widgets.append(button)
+            self._rows += widgets
+        if not movers:
+            empty = QLabel("Nobody moves in this phase.")
+            self.movers_grid.addWidget(empty, 0, 0, 1, 4)
+            self._rows.append(empty)
+
+    @staticmethod
+    def _maneuver_hint(sheet: MiniSheet) -> str:
+        """What the engine says the next maneuver needs (its dice), in words."""
+        try:
+            needs = MANEUVER.dice_needed({"vehicle": sheet, "maneuver": "drift"})
+        except ValueError:
+            return ""
+        return "⚠ next maneuver: control roll" if needs else ""
+
+    # --- actions -----------------------------------------------------------------
+    def move_vehicle(self, key: str, maneuver: str) -> None:
+        """The vehicle's move this phase (a control roll asked for when the engine needs it)."""
+        names = self._names()
+        self.hub.run("mini.maneuver", {"vehicle": key, "maneuver": maneuver}, quick=True,
+                         note=f"{names[key]}: {maneuver} — the engine asks for a control roll")
+
+    def next_phase(self) -> None:
+        if self.game is None or self.read_only:
+            return
+        phase = self.phase_number()
+        if phase == PHASES:
+            self.show_speeds()
+            return
+        step = finish_phase(self._sheets(), phase, self._names())
+        clock = self.game.clock
+        self.hub.clock(clock.advanced(), f"Turn {clock.turn}: phase {phase} → {phase + 1}",
+                           step.sheets, step.steps)
+
+    def show_speeds(self) -> None:
+        """The new speeds form, each offering the legal changes the engine allows."""
+        assert self.game is not None
+        while self.speeds_grid.count():
+            item = self.speeds_grid.takeAt(0)
+            old = None if item is None else item.widget()
+            if old is not None and old not in (self.start_button, self.speeds_error):
+                old.deleteLater()
+        self.speed_edits, self.speed_errors = {}, {}
+        names = self._names()
+        for row, (key, sheet) in enumerate(self._sheets().items()):
+            edit = QComboBox()
+            edit.setEditable(True)
+            edit.addItems(legal_speeds(sheet))
+            edit.setCurrentText(default_speed(sheet))
+            edit.setAccessibleName(f"New speed of {names[key]}")
+            edit.setToolTip("legal: " + ", ".join(legal_speeds(sheet)) + " (R = reverse)")
+            edit.setMaximumWidth(110)
+            error = QLabel()
+            error.setObjectName("error")
+            error.setWordWrap(True)
+            error.setVisible(False)
+            label = QLabel(f"<b>{names[key]}</b> (now {sheet.velocity})")
+            label.setBuddy(edit)
+            self.speeds_grid.addWidget(label, row * 2, 0)
+            self.speeds_grid.addWidget(edit, row * 2, 1)
+            self.speeds_grid.addWidget(error, row * 2 + 1, 0, 1, 2)
+            self.speed_edits[key] = edit
+            self.speed_errors[key] = error
+        rows = len(self.speed_edits) * 2
+        self.start_button.setText(f"Start turn {self.game.clock.turn + 1}")
+        self.speeds_grid.addWidget(self.start_button, rows, 0, 1, 2)
+        self.speeds_grid.addWidget(self.speeds_error, rows + 1, 0, 1, 2)
+        self.speeds_error.setText("")
+        self.speeds_open = True
+        self.speeds_box.setVisible(True)
+        self.movers_box.setVisible(False)
+        self.idle.setVisible(False)
+        if self.speed_edits:
+            next(iter(self.speed_edits.values())).setFocus()
+
+    def start_turn(self) -> None:
+        """Finish phase 10, then start the next turn at the speeds entered (one event)."""
+        if self.game is None or self.read_only:
+            return
+        names = self._names()
+        sheets = self._sheets()
+        finished = finish_phase(sheets, PHASES, names)
+        sheets.update({key: mini_sheet(sheet) for key, sheet in finished.sheets.items()})
+        speeds = {key: edit.currentText() for key, edit in self.speed_edits.items()}
+        for label in self.speed_errors.values():
+            label.setText("")
+            label.setVisible(False)
+        try:
+            started = start_turn(sheets, speeds, names)
+        except TurnError as error:
+            for key, reason in error.reasons.items():
+                if key in self.speed_errors:
+                    self.speed_errors[key].setText(f"⚠ {reason}")
+                    self.speed_errors[key].setVisible(True)
+            self.speeds_error.setText("⚠ some speeds are not allowed: nothing was changed")
+            return
+        clock = self.game.clock.advanced()
+        changed = {**finished.sheets, **started.sheets}
+        if self.hub.clock(clock, f"Turn {clock.turn} begins: new speeds", changed,
+                              finished.steps + started.steps) is not None:
+            self._close_speeds()
+
+    def _close_speeds(self) -> None:
+        self.speeds_open = False
+        self.speeds_box.setVisible(False)
+        self.movers_box.setVisible(True)
+        self.idle.setVisible(True)

@@ -1,0 +1,184 @@
+"""An open session: the sheets in the middle; the clock and the session log in docks beside.
+
+A finished session opens read-only, with its charts in a second tab. The view
+redraws only what a :class:`~carwars_desktop.session.Changes` names: the sheets
+of the vehicles it touched, the clock, one row of the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QSizePolicy,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.charts import SessionCharts
+from carwars_desktop.gui.table.event_log import EventLogDock
+from carwars_desktop.gui.table.rulesets import ClockPanel, clock_panel, sheet_widget
+from carwars_desktop.gui.table.sheet_frame import SheetFrame
+from carwars_desktop.gui.table.sheet_grid import SheetGrid
+from carwars_desktop.rules import RecordSheet
+from carwars_desktop.session import Changes, EventPages, Game
+from carwars_desktop.session.play import play_rules
+from carwars_desktop.session.provenance import Provenance
+
+CLOCK_WIDTH = 370
+
+
+class PlayView(QMainWindow):
+    """See the module docstring. The owner wires the toolbar actions."""
+
+    def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowFlags(Qt.WindowType.Widget)
+        self.actions_hub = actions
+        self.game: Game | None = None
+        self.read_only = False
+        self.provenance: Provenance | None = None
+        self.sheets: dict[str, SheetFrame] = {}
+        self.clock: ClockPanel | None = None
+        self._charts_loader: Callable[[], None] | None = None
+
+        toolbar = QToolBar("Session")
+        toolbar.setObjectName("session-toolbar")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.sessions_action = QAction("◧ Sessions", self)
+        self.sessions_action.setToolTip("All sessions (Ctrl+O)")
+        self.undo_action = QAction("↶ Undo", self)
+        self.undo_action.setToolTip("Undo the last event (Ctrl+Z)")
+        self.redo_action = QAction("↷ Redo", self)
+        self.redo_action.setToolTip("Redo (Ctrl+Shift+Z)")
+        self.finish_action = QAction("■ Finish session", self)
+        self.finish_action.setToolTip("End the session: it stays readable, with its charts")
+        toolbar.addAction(self.sessions_action)
+        toolbar.addWidget(self.title)
+        toolbar.addWidget(spacer)
+        toolbar.addAction(self.undo_action)
+        toolbar.addAction(self.redo_action)
+        self.log_dock = EventLogDock(self)
+        self.log_action = self.log_dock.toggleViewAction()
+        self.log_action.setText("☰ Session log")
+        self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
+        toolbar.addAction(self.log_action)
+        toolbar.addAction(self.finish_action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+        self.clock_area = QScrollArea()
+        self.clock_area.setWidgetResizable(True)
+        self.clock_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.clock_dock = QDockWidget("Clock", self)
+        self.clock_dock.setObjectName("clock")
+        self.clock_dock.setWidget(self.clock_area)
+        self.clock_dock.setMinimumWidth(CLOCK_WIDTH)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.clock_dock)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock)
+        self.resizeDocks([self.clock_dock, self.log_dock], [460, 300], Qt.Orientation.Vertical)
+
+        self.message = QLabel()
+        self.message.setObjectName("table-message")
+        self.message.setWordWrap(True)
+        self.grid = SheetGrid()
+        self.charts = SessionCharts()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.grid, "Sheets")
+        self.tabs.addTab(self.charts, "Charts")
+        self.tabs.currentChanged.connect(self._tab_chosen)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.addWidget(self.message)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        actions.message.connect(self.show_message)
+
+    # --- opening ----------------------------------------------------------------------
+    def show_session(self, game: Game, title: str, pages: EventPages, read_only: bool,
+                     charts: Callable[[], None] | None) -> None:
+        """Build the sheets and clock of ``game``; ``charts`` draws them when first shown."""
+        self.game = game
+        self.read_only = read_only
+        rules = play_rules(game.ruleset.id)
+        self.provenance = Provenance(game.ruleset, rules, pages)
+        state = "read-only, finished" if read_only else "running"
+        self.title.setText(f"&nbsp;<b>{title}</b> · {game.ruleset.title} · {state}&nbsp;")
+        self.sheets = {}
+        for vehicle in game.vehicles:
+            widget = sheet_widget(game.ruleset.id, vehicle, rules, self._explain)
+            widget.mark_requested.connect(self.actions_hub.mark)
+            widget.procedure_requested.connect(
+                lambda procedure, presets: self.actions_hub.run(procedure, presets))
+            widget.set_sheet(game.sheet(vehicle.key), read_only)
+            self.sheets[vehicle.key] = widget
+        self.grid.set_sheets(list(self.sheets.values()))
+        panel = clock_panel(game.ruleset.id, self.actions_hub)
+        old = self.clock_area.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.clock_area.setWidget(panel)
+        self.clock = panel
+        panel.show_game(game, read_only)
+        self.log_dock.model.set_pages(pages)
+        self._charts_loader = charts
+        self.tabs.setTabVisible(1, charts is not None)
+        self.tabs.setCurrentIndex(0)
+        for action in (self.undo_action, self.redo_action, self.finish_action):
+            action.setVisible(not read_only)
+        self.show_message("", False)
+        self.update_actions()
+
+    def _explain(self, key: str, box: str) -> str:
+        if self.provenance is None:
+            return ""
+        cause = self.provenance.explain(key, box)
+        return "" if cause is None else str(cause)
+
+    def _tab_chosen(self, index: int) -> None:
+        if index == 1 and self._charts_loader is not None:
+            loader, self._charts_loader = self._charts_loader, None
+            loader()
+
+    # --- keeping up ---------------------------------------------------------------------
+    def apply_changes(self, changes: Changes) -> None:
+        game = self.game
+        if game is None:
+            return
+        if self.provenance is not None:
+            self.provenance.note(changes)
+        for key in changes.vehicles:
+            widget = self.sheets.get(key)
+            if widget is not None:
+                widget.set_sheet(game.sheet(key), self.read_only)
+        if self.clock is not None:
+            self.clock.show_game(game, self.read_only)
+        self.log_dock.model.note(changes)
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        game = self.game
+        running = game is not None and not self.read_only
+        self.undo_action.setEnabled(running and game is not None and game.can_undo())
+        self.redo_action.setEnabled(running and game is not None and game.can_redo())
+
+    def sheet_of(self, key: str) -> RecordSheet:
+        assert self.game is not None
+        return self.game.sheet(key)
+
+    def show_message(self, text: str, error: bool) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #a11919; font-weight: 600;" if error else "")

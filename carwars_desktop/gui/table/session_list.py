@@ -1,0 +1,160 @@
+"""The list of sessions, running and finished: resume one, or open a finished one read-only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.rules.registry import ruleset_title
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import SessionInfo
+
+_Index = QModelIndex | QPersistentModelIndex
+COLUMNS = ("Session", "Ruleset", "Scenario", "State", "Vehicles", "Events", "Last played")
+NUMBER_COLUMNS = (4, 5)
+
+
+class SessionListModel(QAbstractTableModel):
+    """A thin model over the sessions the database lists (most recently played first)."""
+
+    def __init__(self, sessions: Sequence[SessionInfo] = ()) -> None:
+        super().__init__()
+        self._sessions: list[SessionInfo] = list(sessions)
+
+    def set_sessions(self, sessions: Sequence[SessionInfo]) -> None:
+        self.beginResetModel()
+        self._sessions = list(sessions)
+        self.endResetModel()
+
+    def session(self, row: int) -> SessionInfo:
+        return self._sessions[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._sessions)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(COLUMNS)):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._sessions):
+            return None
+        info = self._sessions[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(info, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBER_COLUMNS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and column == 0 and info.running:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            what = "Enter resumes it" if info.running else "Enter opens it read-only"
+            return f"{info.name}: {what}"
+        return None
+
+    @staticmethod
+    def _display(info: SessionInfo, column: int) -> str:
+        if column == 0:
+            return info.name
+        if column == 1:
+            return ruleset_title(info.ruleset_id)
+        if column == 2:
+            return info.scenario or "free play"
+        if column == 3:
+            return "▶ running" if info.running else "■ finished"
+        if column == 4:
+            return str(info.vehicle_count)
+        if column == 5:
+            return str(info.event_count)
+        return info.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+class SessionListPage(QWidget):
+    """Sessions, and what to do with them; :attr:`open_requested` carries the session id."""
+
+    open_requested = Signal(int)
+    new_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = SessionListModel()
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setAccessibleName("Sessions")
+        self.view.verticalHeader().hide()
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.heading = QLabel("<h2>Sessions</h2>")
+        self.hint = QLabel("Start a session (Ctrl+N), or pick one: a running session resumes, "
+                           "a finished one opens read-only with its charts.")
+        self.hint.setWordWrap(True)
+        self.message = QLabel()
+        self.message.setObjectName("error")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #a11919; font-weight: 600;")
+        self.new_button = QPushButton("&New session…")
+        self.new_button.setToolTip("Ctrl+N")
+        self.open_button = QPushButton("&Resume")
+        self.open_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.new_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.open_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.message)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(buttons)
+        self.new_button.clicked.connect(self.new_requested)
+        self.open_button.clicked.connect(self._open_current)
+        self.view.activated.connect(lambda index: self.open_row(index.row()))
+        self.view.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self._update_button(current.row()))
+
+    def set_sessions(self, sessions: Sequence[SessionInfo]) -> None:
+        self.model.set_sessions(sessions)
+        if sessions:
+            self.view.selectRow(0)
+        self._update_button(0 if sessions else -1)
+
+    def _update_button(self, row: int) -> None:
+        if not 0 <= row < self.model.rowCount():
+            self.open_button.setEnabled(False)
+            return
+        running = self.model.session(row).running
+        self.open_button.setEnabled(True)
+        self.open_button.setText("&Resume" if running else "&Open read-only")
+
+    def _open_current(self) -> None:
+        self.open_row(self.view.currentIndex().row())
+
+    def open_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.open_requested.emit(self.model.session(row).id)

@@ -1,0 +1,140 @@
+"""The frame every live record sheet sits in: name, player, status at a glance, mark menu.
+
+Subclasses (one per ruleset) fill :attr:`SheetFrame.body` and extend
+:meth:`SheetFrame.set_sheet` to draw the rest. A mark is requested as a function returning the
+engine-made :class:`~carwars_desktop.session.play.Mark`; the Table commits it and
+redraws from the change, so the screen never runs ahead of the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.rules import RecordSheet
+from carwars_desktop.session import VehicleInPlay
+from carwars_desktop.session.play import Level, Mark, PlayRules, StatusFlag
+
+MarkFactory = Callable[[], Mark]
+Explain = Callable[[str, str], str]
+
+LEVEL_COLOURS = {Level.INFO: "#1d4f91", Level.WARNING: "#8a5300", Level.DANGER: "#a11919"}
+
+
+def numbers_font(base: QFont | None = None) -> QFont:
+    """Tabular figures for numbers that line up (a fixed-pitch font)."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    if base is not None:
+        font.setPointSizeF(base.pointSizeF())
+    return font
+
+
+def number_label(text: str = "", width: int = 3) -> QLabel:
+    """A right-aligned number in tabular figures, ``width`` digits wide."""
+    label = QLabel(text)
+    label.setFont(numbers_font(label.font()))
+    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    label.setMinimumWidth(label.fontMetrics().horizontalAdvance("0" * width) + 4)
+    return label
+
+
+def flags_html(flags: tuple[StatusFlag, ...]) -> str:
+    """Each status as its symbol and word, tinted by level (never by colour alone)."""
+    if not flags:
+        return "<span>✓ in play</span>"
+    return " &nbsp;".join(
+        f"<span style='color:{LEVEL_COLOURS[f.level]}; font-weight:600'>"
+        f"{f.symbol}&nbsp;{f.word}</span>" for f in flags)
+
+
+class SheetFrame(QFrame):
+    """A vehicle's sheet: subclasses build the body and draw the sheet."""
+
+    mark_requested = Signal(str, object)
+    """(vehicle key, a :data:`MarkFactory`)."""
+    procedure_requested = Signal(str, object)
+    """(procedure id, preset input values: sheet inputs as vehicle keys)."""
+
+    def __init__(self, vehicle: VehicleInPlay, rules: PlayRules, explain: Explain,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vehicle = vehicle
+        self.rules = rules
+        self._explain = explain
+        self.sheet: RecordSheet | None = None
+        self.read_only = False
+        self.setObjectName("record-sheet")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName(f"Record sheet of {vehicle.name}")
+
+        self.title = QLabel(vehicle.name)
+        title_font = QFont(self.title.font())
+        title_font.setBold(True)
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
+        self.title.setFont(title_font)
+        self.player = QLabel(vehicle.player)
+        self.player.setObjectName("player")
+        self.marks_button = QToolButton()
+        self.marks_button.setText("Mark ▾")
+        self.marks_button.setToolTip("Mark the sheet by hand: each mark is an undoable event")
+        self.marks_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.marks_menu = QMenu(self)
+        self.marks_button.setMenu(self.marks_menu)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.status.setObjectName("status")
+
+        header = QHBoxLayout()
+        header.addWidget(self.title)
+        header.addWidget(self.player)
+        header.addStretch(1)
+        header.addWidget(self.marks_button)
+        self.body = QVBoxLayout()
+        self.body.setSpacing(4)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 6, 8, 6)
+        outer.setSpacing(4)
+        outer.addLayout(header)
+        outer.addWidget(self.status)
+        outer.addLayout(self.body)
+
+    # --- for subclasses ------------------------------------------------------
+    def explain(self, box: str) -> str:
+        return self._explain(self.vehicle.key, box)
+
+    def request_mark(self, factory: MarkFactory) -> None:
+        if not self.read_only:
+            self.mark_requested.emit(self.vehicle.key, factory)
+
+    def request_procedure(self, procedure_id: str, presets: Mapping[str, Any]) -> None:
+        if not self.read_only:
+            self.procedure_requested.emit(procedure_id, dict(presets))
+
+    def set_sheet(self, sheet: RecordSheet, read_only: bool = False) -> None:
+        self.sheet = sheet
+        self.read_only = read_only
+        self.marks_button.setEnabled(not read_only)
+        flags = self.rules.status(sheet)
+        self.status.setText(flags_html(flags))
+        self.status.setToolTip("\n".join(f"{f}: {f.detail}" for f in flags if f.detail))
+        self.setProperty("out", self.rules.out_of_play(sheet))
+
+    def status_text(self) -> str:
+        """The statuses as plain words (tests, accessibility)."""
+        return self.status.text() if self.sheet is None else ", ".join(
+            str(f) for f in self.rules.status(self.sheet))

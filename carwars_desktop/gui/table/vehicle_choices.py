@@ -1,0 +1,60 @@
+"""Where a session's vehicles come from: the library's designs, or the rules' own catalog.
+
+The library (``database.library``, the Workshop's) lists the GM's saved designs and
+the catalog the rules ship; without a library (or with an empty one) the ruleset's
+catalog is offered. Either way the session takes a copy of the design's JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from carwars_desktop.rules import Ruleset
+
+
+@dataclass(frozen=True)
+class VehicleChoice:
+    label: str
+    name: str
+    design: Mapping[str, Any]
+    source: str
+    """``library`` or ``catalog``."""
+
+
+def _design_json(data: Any) -> Mapping[str, Any]:
+    if isinstance(data, str):
+        loaded = json.loads(data)
+        if isinstance(loaded, Mapping):
+            return loaded
+        raise ValueError("a library design's data is not a JSON object")
+    if isinstance(data, Mapping):
+        return data
+    raise ValueError(f"a library design's data is a {type(data).__name__}")
+
+
+def vehicle_choices(database: object | None, ruleset: Ruleset) -> list[VehicleChoice]:
+    """The library's designs of ``ruleset`` — the GM's own first — or, with no library
+    (or an empty one), the ruleset's catalog."""
+    own: list[VehicleChoice] = []
+    shipped: list[VehicleChoice] = []
+    library = getattr(database, "library", None) if database is not None else None
+    if library is not None:
+        for record in library.all(ruleset_id=ruleset.id):
+            try:
+                design = _design_json(record.data)
+            except ValueError:
+                continue
+            if getattr(record, "catalog_name", None):
+                shipped.append(VehicleChoice(f"{record.name} (rules)", str(record.name),
+                                             design, "catalog"))
+                continue
+            legal = "" if getattr(record, "legal", True) else " — has problems"
+            own.append(VehicleChoice(f"{record.name} (library{legal})", str(record.name),
+                                     design, "library"))
+    if not own and not shipped:
+        shipped = [VehicleChoice(f"{name} (rules)", name, stock.to_json(), "catalog")
+                   for name, stock in ruleset.catalog().items()]
+    return own + shipped

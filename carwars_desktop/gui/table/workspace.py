@@ -1,0 +1,220 @@
+"""The Table: start or resume a session, play it on live record sheets, finish it.
+
+Sessions live in the database (``game_sessions``): opening one reads its
+vehicles, current sheets and clock — never its events — so a long evening opens
+at once. The last running session reopens at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
+
+from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.new_session import NewSessionDialog
+from carwars_desktop.gui.table.play_view import PlayView
+from carwars_desktop.gui.table.session_list import SessionListPage
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.rules import find_ruleset
+from carwars_desktop.session import Changes, StoredEvent
+from carwars_desktop.session.history import luck, replay_history
+from carwars_desktop.session.play import play_rules
+from carwars_desktop.session.setup import Setup, build_game
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database, SessionEvents
+
+CHART_PAGE = 1000
+
+
+@runtime_checkable
+class RulesetSwitch(Protocol):
+    """The main window's ruleset switch (the Resolver follows it)."""
+
+    def ruleset(self) -> str: ...
+
+    def set_ruleset(self, ruleset_id: str) -> None: ...
+
+
+def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
+    offset = 0
+    while True:
+        page = events.page(offset, CHART_PAGE)
+        yield from page
+        if len(page) < CHART_PAGE:
+            return
+        offset += len(page)
+
+
+class TableWorkspace(Workspace):
+    title = "Table"
+
+    def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.database: Database | None = None
+        self._ruleset = "mini_car_wars"
+        self.session_id: int | None = None
+        self.hub = TableActions(context, self)
+        self.sessions_page = SessionListPage()
+        self.play = PlayView(self.hub)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.sessions_page)
+        self.pages.addWidget(self.play)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pages)
+        self.new_dialog: NewSessionDialog | None = None
+
+        self.sessions_page.new_requested.connect(self.new_session)
+        self.sessions_page.open_requested.connect(self.open_session)
+        self.play.sessions_action.triggered.connect(self.show_sessions)
+        self.play.undo_action.triggered.connect(self.undo)
+        self.play.redo_action.triggered.connect(self.redo)
+        self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
+        self.context.changed.connect(self._changed)
+
+        for keys, slot in (("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
+                           ("Ctrl+Y", self.redo), ("Ctrl+N", self.new_session),
+                           ("Ctrl+O", self.show_sessions), ("Ctrl+L", self.toggle_log),
+                           ("Ctrl+.", self.next_phase), ("Ctrl+P", self.play_phase)):
+            shortcut = QShortcut(QKeySequence(keys), self, slot)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    # --- Workspace hooks ----------------------------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset = ruleset_id
+
+    def attach_database(self, database: Database) -> None:
+        self.database = database
+        self.context.database = database
+        self.refresh_sessions()
+
+    # --- sessions -----------------------------------------------------------------------
+    def refresh_sessions(self) -> None:
+        if self.database is not None:
+            self.sessions_page.set_sessions(self.database.game_sessions.all())
+
+    def show_sessions(self) -> None:
+        self.refresh_sessions()
+        self.pages.setCurrentWidget(self.sessions_page)
+        self.sessions_page.view.setFocus()
+
+    def reopen_last_running(self) -> bool:
+        """Open the most recently played running session, if any (at start-up)."""
+        if self.database is None:
+            return False
+        last = self.database.game_sessions.last_running()
+        if last is None:
+            self.show_sessions()
+            return False
+        return self.open_session(last.id)
+
+    def new_session(self) -> None:
+        if self.database is None:
+            self.sessions_page.message.setText("⚠ the database is not open yet")
+            return
+        dialog = NewSessionDialog(self.database, self._ruleset, self)
+        dialog.accepted.connect(lambda: self._created(dialog))
+        dialog.finished.connect(dialog.deleteLater)
+        self.new_dialog = dialog
+        dialog.open()
+
+    def _created(self, dialog: NewSessionDialog) -> None:
+        if dialog.result_setup is not None:
+            self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
+                               dialog.scenario_name(), dialog.result_setup)
+
+    def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
+        """Create the session (one transaction) and open it."""
+        from carwars_desktop.storage import NewVehicle
+
+        assert self.database is not None, "the database opens before the Table is used"
+        session_id = self.database.game_sessions.create(
+            ruleset_id, name, scenario,
+            [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
+            setup.clock.to_json())
+        self.open_session(session_id)
+        return session_id
+
+    def open_session(self, session_id: int) -> bool:
+        """Resume a running session, or open a finished one read-only with its charts.
+
+        A session the rules cannot read (a sheet from a changed engine, say) stays as it is
+        in the database; the session list says why it did not open.
+        """
+        assert self.database is not None
+        sessions = self.database.game_sessions
+        try:
+            loaded = sessions.load(session_id)
+            ruleset = find_ruleset(loaded.info.ruleset_id)
+            events = sessions.events(session_id)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events)
+        except (LookupError, ValueError, TypeError) as error:
+            self.show_sessions()
+            self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
+                                               f"{error}")
+            return False
+        info = loaded.info
+        read_only = not info.running
+        self.session_id = session_id
+        self.context.open(game, session_id, read_only=read_only)
+
+        def charts() -> None:
+            rules = play_rules(ruleset.id)
+            history = replay_history(ruleset, rules, loaded.vehicles, loaded.initial_sheets,
+                                     all_events(events))
+            self.play.charts.show_history(history, luck(sessions.resolutions(session_id)))
+
+        title = info.name + (f" — {info.scenario}" if info.scenario else "")
+        self.play.show_session(game, title, events, read_only, charts if read_only else None)
+        self.pages.setCurrentWidget(self.play)
+        self.sessions_page.message.setText("")
+        window = self.window()
+        if isinstance(window, RulesetSwitch) and window.ruleset() != info.ruleset_id:
+            window.set_ruleset(info.ruleset_id)
+        return True
+
+    def finish_session(self, confirm: bool = True) -> None:
+        """End the running session; it reopens read-only, with its charts."""
+        if self.database is None or self.session_id is None or self.context.read_only:
+            return
+        if confirm and QMessageBox.question(
+                self, "Finish session",
+                "Finish this session? It stays in the list, read-only, with its charts.") \
+                != QMessageBox.StandardButton.Yes:
+            return
+        session_id = self.session_id
+        self.database.game_sessions.finish(session_id)
+        self.open_session(session_id)
+        self.play.tabs.setCurrentIndex(1)
+
+    # --- play ---------------------------------------------------------------------------
+    def undo(self) -> None:
+        if self.context.game is not None and not self.context.read_only:
+            self.hub.undo()
+
+    def redo(self) -> None:
+        if self.context.game is not None and not self.context.read_only:
+            self.hub.redo()
+
+    def next_phase(self) -> None:
+        if self.play.clock is not None and self.pages.currentWidget() is self.play:
+            self.play.clock.next_phase()
+
+    def play_phase(self) -> None:
+        clock = self.play.clock
+        if clock is not None and hasattr(clock, "play_phase"):
+            clock.play_phase()
+
+    def toggle_log(self) -> None:
+        self.play.log_action.trigger()
+
+    def _changed(self, changes: Changes) -> None:
+        if self.context.game is self.play.game:
+            self.play.apply_changes(changes)

@@ -1,0 +1,75 @@
+"""What every design editor offers the Workshop: show a design, report edits, find a field.
+
+An editor never changes a design in place: each change makes a new design value
+(through the engine's own methods) and is reported with :attr:`DesignEditor.edited`;
+the Workshop commits it and hands it back through :meth:`DesignEditor.show_design`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget
+
+from carwars_desktop.library import DesignSummary, summarize_design
+from carwars_desktop.rules import Design, Problem
+
+
+class DesignEditor(QWidget):
+    """Base of the per-ruleset editors."""
+
+    ruleset_id = ""
+    kind = "vehicle"
+    edited = Signal(object, str, str)
+    """(the new design, what changed for the undo menu, merge key: same key → one undo step)"""
+    recheck = Signal()
+    """Something outside the design that its warnings depend on changed (a budget)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._design: Design | None = None
+        self._read_only = False
+
+    # --- for the editors to extend -------------------------------------------------------
+    def show_design(self, design: Design) -> None:
+        """Show ``design`` in the fields without reporting edits (editors extend this)."""
+        self._design = design
+
+    def focus_field(self, field: str) -> bool:
+        """Put the keyboard focus on the field a problem names; False if the editor has none
+        (editors extend this with their fields)."""
+        return False
+
+    def extra_warnings(self, design: Design) -> tuple[Problem, ...]:
+        """Warnings only this editor knows of (a budget typed here); none by default."""
+        return ()
+
+    # --- shared --------------------------------------------------------------------------
+    def design(self) -> Design:
+        if self._design is None:
+            raise RuntimeError("no design is open in this editor")
+        return self._design
+
+    def summary(self, design: Design) -> DesignSummary:
+        return summarize_design(self.ruleset_id, self.kind, design)
+
+    def set_read_only(self, read_only: bool) -> None:
+        self._read_only = read_only
+        for child in self.findChildren(QWidget):
+            if child.property("design-input"):
+                child.setEnabled(not read_only)
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    def propose(self, design: Design, label: str, key: str = "") -> None:
+        """Report an edit (ignored when read-only or when nothing changed)."""
+        if self._read_only or design == self._design:
+            return
+        self.edited.emit(design, label, key)
+
+
+def mark_input(widget: QWidget) -> QWidget:
+    """Mark a widget as a design input (disabled when the design is read-only)."""
+    widget.setProperty("design-input", True)
+    return widget

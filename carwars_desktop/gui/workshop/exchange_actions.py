@@ -1,0 +1,173 @@
+"""Export designs to a design file, and import one: a bad file is refused with its reason and
+writes nothing; a name clash asks whether to replace, keep both or skip."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
+
+from carwars_desktop import __version__
+from carwars_desktop.library import (
+    ExchangedDesign,
+    ExchangeError,
+    design_kind,
+    dumps_designs,
+    read_designs,
+    unique_name,
+)
+from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import DesignRecord, ImportChoice, Library
+
+FILE_FILTER = f"Carwars Desktop designs (*{SUFFIX} *.json);;All files (*)"
+
+
+class Clash(Enum):
+    REPLACE = "replace"
+    KEEP_BOTH = "keep both"
+    SKIP = "skip"
+    CANCEL = "cancel"
+
+
+AskClash = Callable[[QWidget | None, ExchangedDesign, int], tuple[Clash, bool]]
+"""(parent, the incoming design, clashes still to come) → (answer, same for the rest)."""
+Warn = Callable[[QWidget | None, str, str], None]
+"""(parent, title, message): tell the GM why something was refused."""
+
+
+def warn_dialog(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.warning(parent, title, text)
+
+
+def ask_clash_dialog(parent: QWidget | None, design: ExchangedDesign,
+                     remaining: int) -> tuple[Clash, bool]:
+    kind = design_kind(design.ruleset_id, design.kind)
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("A design of that name exists")
+    box.setText(f"You already have a {kind.ruleset_title} {kind.title.lower()} called "
+                f"“{design.name}”.")
+    box.setInformativeText("Replace it (its earlier revisions are kept), keep both (the "
+                           "imported one gets a new name), or skip the imported one?")
+    replace = box.addButton("&Replace", QMessageBox.ButtonRole.AcceptRole)
+    both = box.addButton("&Keep both", QMessageBox.ButtonRole.AcceptRole)
+    skip = box.addButton("&Skip", QMessageBox.ButtonRole.RejectRole)
+    cancel = box.addButton("Cancel import", QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(both)
+    same = QCheckBox(f"Do the same for the other {remaining} clash"
+                     f"{'es' if remaining != 1 else ''}")
+    if remaining:
+        box.setCheckBox(same)
+    box.exec()
+    clicked = box.clickedButton()
+    answers = ((replace, Clash.REPLACE), (both, Clash.KEEP_BOTH), (skip, Clash.SKIP),
+               (cancel, Clash.CANCEL))
+    answer = next((a for button, a in answers if button is clicked), Clash.CANCEL)
+    return answer, same.isChecked()
+
+
+def export_designs(parent: QWidget | None, library: Library, design_ids: Sequence[int],
+                   path: str | None = None, warn: Warn = warn_dialog) -> str | None:
+    """Write the saved designs to a design file (asks where when ``path`` is None)."""
+    if not design_ids:
+        return None
+    designs = library.exported(list(design_ids))
+    if path is None:
+        suggested = (designs[0].name if len(designs) == 1 else "designs") + SUFFIX
+        path, _ = QFileDialog.getSaveFileName(parent, "Export designs", suggested, FILE_FILTER)
+        if not path:
+            return None
+    text = dumps_designs(designs, app=f"Carwars Desktop {__version__}")
+    target = Path(path)
+    temporary = target.with_name(target.name + ".part")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        warn(parent, "Export failed", f"{target} could not be written: {error.strerror}.")
+        return None
+    return str(target)
+
+
+def read_file(path: str) -> tuple[ExchangedDesign, ...]:
+    """The designs of a file, or :class:`ExchangeError` (a huge file is refused unread)."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            raise ExchangeError(f"the file is {size / 1024 / 1024:.1f} MiB; design files are "
+                                f"at most {MAX_BYTES // 1024 // 1024} MiB")
+        content = Path(path).read_bytes()
+    except OSError as error:
+        raise ExchangeError(f"the file cannot be read: {error.strerror}") from None
+    return read_designs(content)
+
+
+def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskClash,
+                parent: QWidget | None = None) -> list[ImportChoice] | None:
+    """What to write for each design, asking about name clashes; None if cancelled."""
+    from carwars_desktop.storage import ImportChoice
+
+    own: dict[tuple[str, str], dict[str, int]] = {}
+    incoming: dict[tuple[str, str], set[str]] = {}
+    clashes = [d for d in designs
+               if d.name in own.setdefault((d.ruleset_id, d.kind),
+                                           library.own_names(d.ruleset_id, d.kind))]
+    remaining = len(clashes)
+    standing: Clash | None = None
+    choices: list[ImportChoice] = []
+    for design in designs:
+        key = (design.ruleset_id, design.kind)
+        names = own[key]
+        taken = incoming.setdefault(key, set())
+        if design.name in names:
+            remaining -= 1
+            answer = standing
+            if answer is None:
+                answer, same = ask(parent, design, remaining)
+                if same:
+                    standing = answer
+            if answer is Clash.CANCEL:
+                return None
+            if answer is Clash.SKIP:
+                continue
+            if answer is Clash.REPLACE and design.name not in taken:
+                choices.append(ImportChoice(design, replace_id=names[design.name]))
+                taken.add(design.name)
+                continue
+        name = unique_name(design.name, set(names) | taken)
+        taken.add(name)
+        choices.append(ImportChoice(design, name=None if name == design.name else name))
+    return choices
+
+
+def import_file(parent: QWidget | None, library: Library, path: str | None = None,
+                ask: AskClash = ask_clash_dialog,
+                warn: Warn = warn_dialog) -> list[DesignRecord] | None:
+    """Import a design file: all of its designs, or (refused, cancelled) none."""
+    from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(parent, "Import designs", "", FILE_FILTER)
+        if not path:
+            return None
+    try:
+        designs = read_file(path)
+    except ExchangeError as error:
+        warn(parent, "Not imported", f"{Path(path).name} was not imported: {error}. "
+             "Nothing was changed.")
+        return None
+    choices = plan_import(library, designs, ask, parent)
+    if choices is None:
+        return None
+    try:
+        return library.import_designs(choices)
+    except (InvalidDesignError, LibraryWriteError) as error:
+        warn(parent, "Not imported", f"Nothing was imported: {error}")
+        return None

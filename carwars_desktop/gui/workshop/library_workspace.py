@@ -1,0 +1,590 @@
+"""The Library: every saved design in one list — filter, search as you type, sort; open,
+duplicate, rename, tag, delete (restorable until the app closes); import, export, print.
+
+The catalog the rules ship is installed on first start (read-only; "Copy to my
+designs" makes an editable copy). Every change is committed before the list shows it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.gui.workshop.exchange_actions import (
+    AskClash,
+    Warn,
+    ask_clash_dialog,
+    export_designs,
+    import_file,
+    warn_dialog,
+)
+from carwars_desktop.gui.workshop.library_model import (
+    ALL,
+    CATALOG,
+    COLUMNS,
+    MINE,
+    NAME,
+    STATUS,
+    TAGS,
+    LibraryModel,
+)
+from carwars_desktop.gui.workshop.printing import PrintItem
+from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
+from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.library import (
+    DesignDataError,
+    InvalidNameError,
+    kinds_of,
+    load_design,
+    parse_tags,
+    status_text,
+    tags_text,
+)
+from carwars_desktop.rules import RULESET_IDS, ruleset_title
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database, DesignEntry, Library
+
+DELETED = "deleted"
+LEFTOVER_AGE = timedelta(days=1)
+"""Designs deleted by a run that ended without closing normally are removed after this."""
+
+
+def confirm_dialog(parent: QWidget, title: str, text: str) -> bool:
+    answer = QMessageBox.question(parent, title, text,
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                  QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str | None:
+    value, accepted = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Normal, text)
+    return value if accepted else None
+
+
+class LibraryWorkspace(Workspace):
+    title = "Library"
+
+    def __init__(self, workshop: WorkshopWorkspace, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workshop = workshop
+        self._database: Database | None = None
+        self._ruleset = RULESET_IDS[0]
+        self._showing_deleted = False
+        self._deleted_this_run: list[int] = []
+        self._last_deleted: list[int] = []
+        # Hooks the tests replace (dialogs are modal).
+        self.ask_clash: AskClash = ask_clash_dialog
+        self.warn: Warn = warn_dialog
+        self.confirm = confirm_dialog
+        self.ask_text = ask_text_dialog
+
+        # --- filters -------------------------------------------------------------------
+        self.ruleset_box = QComboBox()
+        self.ruleset_box.setAccessibleName("Ruleset filter")
+        self.ruleset_box.addItem("All rulesets", None)
+        for ruleset_id in RULESET_IDS:
+            self.ruleset_box.addItem(ruleset_title(ruleset_id), ruleset_id)
+        self.source_box = QComboBox()
+        self.source_box.setAccessibleName("Which designs")
+        for text, data in (("All designs", ALL), ("My designs", MINE),
+                           ("Catalog (shipped)", CATALOG), ("Deleted", DELETED)):
+            self.source_box.addItem(text, data)
+        self.search = QLineEdit()
+        self.search.setAccessibleName("Search designs")
+        self.search.setPlaceholderText("Search names and tags as you type (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.count_label = QLabel()
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        filters = QHBoxLayout()
+        filters.addWidget(self.ruleset_box)
+        filters.addWidget(self.source_box)
+        filters.addWidget(self.search, 1)
+        filters.addWidget(self.count_label)
+
+        # --- actions -------------------------------------------------------------------
+        def button(text: str, tip: str) -> QPushButton:
+            widget = QPushButton(text)
+            widget.setToolTip(tip)
+            return widget
+
+        self.open_button = button("&Open", "Open in the Workshop (Enter)")
+        self.new_button = button("&New", "A new design of the ruleset shown (Ctrl+N)")
+        self.duplicate_button = button("D&uplicate", "Copy into a new design of your own "
+                                       "(Ctrl+D)")
+        self.rename_button = button("&Rename…", "Rename (F2)")
+        self.tags_button = button("&Tags…", "Set the tags, separated by commas (Ctrl+T)")
+        self.delete_button = button("&Delete", "Delete; restorable until the app closes (Del)")
+        self.restore_button = button("R&estore", "Bring deleted designs back (Ctrl+Z restores "
+                                     "the last deleted)")
+        self.import_button = button("&Import…", "Import a design file (Ctrl+I)")
+        self.export_button = button("E&xport…", "Export the selected designs to a design file "
+                                    "(Ctrl+E)")
+        self.print_button = button("&Print…", "Print preview of the selected designs' sheets "
+                                   "(Ctrl+P)")
+        self.pdf_button = button("PD&F…", "Save the selected designs' sheets as PDF "
+                                 "(Ctrl+Shift+P)")
+        actions = QHBoxLayout()
+        for widget in (self.open_button, self.new_button, self.duplicate_button,
+                       self.rename_button, self.tags_button, self.delete_button,
+                       self.restore_button):
+            actions.addWidget(widget)
+        actions.addStretch(1)
+        for widget in (self.import_button, self.export_button, self.print_button,
+                       self.pdf_button):
+            actions.addWidget(widget)
+
+        # --- the list ------------------------------------------------------------------
+        self.model = LibraryModel()
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setAccessibleName("Designs")
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setSortingEnabled(True)
+        self.view.setWordWrap(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(200)
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(50)
+        self.view.verticalHeader().setDefaultSectionSize(
+            self.view.fontMetrics().height() + 8)
+        self._columns_fitted = False
+        self.view.sortByColumn(NAME, Qt.SortOrder.AscendingOrder)
+
+        self.banner = QFrame()
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 8, 4)
+        self.banner_text = QLabel()
+        self.banner_restore = QPushButton("Restore (Ctrl+Z)")
+        banner_layout.addWidget(self.banner_text, 1)
+        banner_layout.addWidget(self.banner_restore)
+        self.banner.hide()
+
+        # --- details of the selected design ---------------------------------------------------
+        self.detail = QLabel("Select a design to see its sheet.")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.preview = SheetPreview()
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(120)
+        self._preview_timer.timeout.connect(self._show_preview)
+        details = QWidget()
+        details_layout = QVBoxLayout(details)
+        details_layout.setContentsMargins(0, 0, 0, 0)
+        details_layout.addWidget(self.detail)
+        details_layout.addWidget(self.preview, 1)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addLayout(filters)
+        left_layout.addLayout(actions)
+        left_layout.addWidget(self.view, 1)
+        left_layout.addWidget(self.banner)
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(details)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([830, 300])
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.message)
+
+        # --- wiring --------------------------------------------------------------------
+        self.search.textChanged.connect(self._search_changed)
+        self.ruleset_box.currentIndexChanged.connect(self._scope_changed)
+        self.source_box.currentIndexChanged.connect(self._scope_changed)
+        self.view.activated.connect(lambda _index: self.open_selected())
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.model.modelReset.connect(self._update_count)
+        self.open_button.clicked.connect(self.open_selected)
+        self.new_button.clicked.connect(self.new_design)
+        self.duplicate_button.clicked.connect(self.duplicate_selected)
+        self.rename_button.clicked.connect(lambda: self.rename_selected())
+        self.tags_button.clicked.connect(lambda: self.tag_selected())
+        self.delete_button.clicked.connect(lambda: self.delete_selected())
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.banner_restore.clicked.connect(self.restore_last_deleted)
+        self.import_button.clicked.connect(lambda: self.import_designs())
+        self.export_button.clicked.connect(lambda: self.export_selected())
+        self.print_button.clicked.connect(self.print_selected)
+        self.pdf_button.clicked.connect(lambda: self.export_pdf())
+        self.workshop.library_changed.connect(self.refresh)
+        self._shortcut("Ctrl+F", self._focus_search)
+        self._shortcut("Ctrl+N", self.new_design)
+        self._shortcut("Ctrl+D", self.duplicate_selected)
+        self._shortcut("F2", lambda: self.rename_selected())
+        self._shortcut("Ctrl+T", lambda: self.tag_selected())
+        self._shortcut("Del", lambda: self.delete_selected())
+        self._shortcut("Ctrl+Z", self.restore_last_deleted)
+        self._shortcut("Ctrl+I", lambda: self.import_designs())
+        self._shortcut("Ctrl+E", lambda: self.export_selected())
+        self._shortcut("Ctrl+P", self.print_selected)
+        self._shortcut("Ctrl+Shift+P", lambda: self.export_pdf())
+        application = QCoreApplication.instance()
+        if application is not None:
+            application.aboutToQuit.connect(self.purge_deleted)
+        self._update_actions()
+
+    # --- Workspace hooks -------------------------------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset = ruleset_id
+        index = self.ruleset_box.findData(ruleset_id)
+        if index >= 0:
+            self.ruleset_box.setCurrentIndex(index)
+
+    def attach_database(self, database: Database) -> None:
+        """Install the catalog (first start), drop old leftovers of deleted designs, list."""
+        self._database = database
+        library = database.library
+        added = library.install_catalog()
+        library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
+        self.refresh()
+        if added:
+            self._say(f"The catalog the rules ship is in your library: {added} designs "
+                      "(read-only; Duplicate copies one into your designs).")
+
+    @property
+    def library(self) -> Library:
+        if self._database is None:
+            raise RuntimeError("the database is not open yet")
+        return self._database.library
+
+    # --- listing ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read the list again (after any change), keeping the selection where it can."""
+        if self._database is None:
+            return
+        selected = self.selected_ids()
+        deleted = self.source_box.currentData() == DELETED
+        self._showing_deleted = deleted
+        self.model.set_entries(self.library.entries(deleted=deleted))
+        if not self._columns_fitted and self.model.rowCount():
+            self._fit_columns()
+        self.select_ids(selected)
+        self._update_actions()
+
+    def _fit_columns(self) -> None:
+        """Columns as wide as what they show (from the first 200 rows), the name wider."""
+        self.view.resizeColumnsToContents()
+        least = {STATUS: 150, TAGS: 110}
+        for column in range(1, len(COLUMNS)):
+            width = min(self.view.columnWidth(column) + 6, 190)
+            self.view.setColumnWidth(column, max(width, least.get(column, 0)))
+        self.view.horizontalHeader().setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        self._columns_fitted = True
+
+    def _scope_changed(self) -> None:
+        source = str(self.source_box.currentData())
+        deleted = source == DELETED
+        self.model.set_scope(self.ruleset_box.currentData(), ALL if deleted else source)
+        if deleted != self._showing_deleted:
+            self.refresh()
+        self._update_count()
+        self._update_actions()
+
+    def _search_changed(self, text: str) -> None:
+        self.model.set_query(text)
+        self._update_actions()
+
+    def _update_count(self) -> None:
+        shown, total = self.model.rowCount(), self.model.total()
+        what = "deleted design" if self.source_box.currentData() == DELETED else "design"
+        self.count_label.setText(f"{shown:,} of {total:,} {what}{'s' if total != 1 else ''}"
+                                 if self.model.query else
+                                 f"{total:,} {what}{'s' if total != 1 else ''}")
+
+    def _focus_search(self) -> None:
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    # --- selection -------------------------------------------------------------------------
+    def selected_entries(self) -> list[DesignEntry]:
+        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        if not rows and self.view.currentIndex().isValid():
+            rows = [self.view.currentIndex().row()]
+        return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
+
+    def selected_ids(self) -> list[int]:
+        return [entry.id for entry in self.selected_entries()]
+
+    def select_ids(self, design_ids: list[int]) -> None:
+        selection = self.view.selectionModel()
+        selection.clearSelection()
+        first: QModelIndex | None = None
+        for design_id in design_ids:
+            row = self.model.row_of(design_id)
+            if row is None:
+                continue
+            index = self.model.index(row, 0)
+            first = first or index
+            selection.select(index, QItemSelectionModel.SelectionFlag.Select
+                             | QItemSelectionModel.SelectionFlag.Rows)
+        if first is not None:
+            selection.setCurrentIndex(first, QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.view.scrollTo(first)
+
+    def _selection_changed(self) -> None:
+        self._update_actions()
+        self._preview_timer.start()
+
+    def _update_actions(self) -> None:
+        entries = self.selected_entries()
+        deleted_view = self.source_box.currentData() == DELETED
+        one = len(entries) == 1
+        any_selected = bool(entries)
+        own = any_selected and not any(e.is_catalog for e in entries)
+        self.open_button.setEnabled(one and not deleted_view)
+        self.duplicate_button.setEnabled(one and not deleted_view)
+        self.duplicate_button.setText("&Copy to my designs" if one and entries[0].is_catalog
+                                      else "D&uplicate")
+        self.rename_button.setEnabled(one and own and not deleted_view)
+        self.tags_button.setEnabled(any_selected and not deleted_view)
+        self.delete_button.setEnabled(own and not deleted_view)
+        self.restore_button.setVisible(deleted_view)
+        self.restore_button.setEnabled(deleted_view and any_selected)
+        for widget in (self.export_button, self.print_button, self.pdf_button):
+            widget.setEnabled(any_selected and not deleted_view)
+        self.new_button.setEnabled(self._database is not None)
+
+    def _show_preview(self) -> None:
+        entries = self.selected_entries()
+        if len(entries) != 1 or self._database is None:
+            self.detail.setText(f"{len(entries)} designs selected." if entries else
+                                "Select a design to see its sheet.")
+            self.preview.show_item(None)
+            return
+        record = self.library.get(entries[0].id)
+        try:
+            design = load_design(record.ruleset_id, record.kind, record.data)
+        except DesignDataError as error:
+            self.preview.show_message(f"Cannot be shown: {error}")
+            return
+        source = "shipped with the rules, read-only" if record.is_catalog else \
+            f"yours, revision {record.revision}"
+        tags = f"<br>Tags: {tags_text(record.tags)}" if record.tags else ""
+        unsaved = "<br>● Unsaved edits are waiting in the Workshop." if record.working else ""
+        self.detail.setText(f"<b>{record.name}</b> — {source}<br>"
+                            f"{status_text(record.legal, record.problem_count)}{tags}{unsaved}")
+        self.preview.show_item((record.ruleset_id, record.kind, design))
+
+    # --- actions ---------------------------------------------------------------------------
+    def open_selected(self) -> bool:
+        entries = self.selected_entries()
+        if len(entries) != 1 or entries[0].deleted_at is not None:
+            return False
+        return self.workshop.open_design(entries[0].id)
+
+    def new_design(self) -> bool:
+        ruleset_id = str(self.ruleset_box.currentData() or self._ruleset)
+        return self.workshop.new_design(ruleset_id, kinds_of(ruleset_id)[0].kind)
+
+    def duplicate_selected(self) -> bool:
+        entries = self.selected_entries()
+        if len(entries) != 1:
+            return False
+        copy = self.library.duplicate(entries[0].id)
+        self._show_mine_if_hidden()
+        self.refresh()
+        self.select_ids([copy.id])
+        verb = "Copied into your designs" if entries[0].is_catalog else "Duplicated"
+        self._say(f"{verb}: {copy.name}.")
+        return True
+
+    def rename_selected(self, name: str | None = None) -> bool:
+        from carwars_desktop.storage import CatalogDesignError, InvalidDesignError
+
+        entries = self.selected_entries()
+        if len(entries) != 1:
+            return False
+        entry = entries[0]
+        if name is None:
+            name = self.ask_text(self, "Rename", f"New name for “{entry.name}”:", entry.name)
+            if name is None:
+                return False
+        try:
+            record = self.library.rename(entry.id, name)
+        except (InvalidDesignError, CatalogDesignError) as error:
+            self._say(f"⚠ Not renamed: {error}")
+            return False
+        self.refresh()
+        self.workshop.reload_if_open(record.id)
+        self._say(f"Renamed to {record.name} (revision {record.revision}).")
+        return True
+
+    def tag_selected(self, text: str | None = None) -> bool:
+        from carwars_desktop.storage import InvalidDesignError
+
+        entries = self.selected_entries()
+        if not entries:
+            return False
+        if text is None:
+            text = self.ask_text(self, "Tags", "Tags, separated by commas:",
+                                 tags_text(entries[0].tags))
+            if text is None:
+                return False
+        try:
+            tags = parse_tags(text)
+        except InvalidNameError as error:
+            self._say(f"⚠ Tags not set: {error}")
+            return False
+        try:
+            for entry in entries:
+                self.library.set_tags(entry.id, tags)
+        except InvalidDesignError as error:
+            self._say(f"⚠ Tags not set: {error}")
+            return False
+        self.refresh()
+        self._say(f"Tags of {len(entries)} design{'s' if len(entries) != 1 else ''}: "
+                  f"{tags_text(tags) or 'none'}.")
+        return True
+
+    def delete_selected(self, confirmed: bool = False) -> bool:
+        entries = [e for e in self.selected_entries() if not e.is_catalog]
+        if not entries or self.source_box.currentData() == DELETED:
+            return False
+        names = entries[0].name if len(entries) == 1 else f"{len(entries)} designs"
+        if not confirmed and not self.confirm(
+                self, "Delete", f"Delete {names}? You can restore "
+                f"{'it' if len(entries) == 1 else 'them'} until you close the app."):
+            return False
+        for entry in entries:
+            self.library.delete(entry.id)
+            self.workshop.design_removed(entry.id)
+        ids = [entry.id for entry in entries]
+        self._deleted_this_run += ids
+        self._last_deleted = ids
+        self.refresh()
+        self.banner_text.setText(f"Deleted {names}. You can restore "
+                                 f"{'it' if len(entries) == 1 else 'them'} until you close "
+                                 "the app.")
+        self.banner.show()
+        return True
+
+    def restore_last_deleted(self) -> bool:
+        if not self._last_deleted:
+            return False
+        ids = self._last_deleted
+        for design_id in ids:
+            self.library.restore(design_id)
+        self._last_deleted = []
+        self.banner.hide()
+        self.refresh()
+        self.select_ids(ids)
+        self._say(f"Restored {len(ids)} design{'s' if len(ids) != 1 else ''}.")
+        return True
+
+    def restore_selected(self) -> bool:
+        entries = self.selected_entries()
+        if not entries or self.source_box.currentData() != DELETED:
+            return False
+        for entry in entries:
+            self.library.restore(entry.id)
+        self._last_deleted = [i for i in self._last_deleted
+                              if i not in {e.id for e in entries}]
+        self.banner.setVisible(bool(self._last_deleted))
+        self.refresh()
+        self._say(f"Restored {', '.join(e.name for e in entries)}.")
+        return True
+
+    def purge_deleted(self) -> int:
+        """Remove for good what this run deleted (the app is closing)."""
+        if self._database is None or not self._deleted_this_run:
+            return 0
+        removed = self.library.purge(self._deleted_this_run)
+        self._deleted_this_run = []
+        self._last_deleted = []
+        self.banner.hide()
+        return removed
+
+    def _show_mine_if_hidden(self) -> None:
+        if self.source_box.currentData() in (CATALOG, DELETED):
+            self.source_box.setCurrentIndex(self.source_box.findData(ALL))
+
+    # --- files and printing ----------------------------------------------------------------
+    def import_designs(self, path: str | None = None) -> int:
+        records = import_file(self, self.library, path, self.ask_clash, self.warn)
+        if not records:
+            return 0
+        self._show_mine_if_hidden()
+        self.search.clear()
+        self.refresh()
+        self.select_ids([r.id for r in records])
+        drafts = sum(1 for r in records if not r.legal)
+        self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
+                  + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
+        return len(records)
+
+    def export_selected(self, path: str | None = None) -> str | None:
+        ids = self.selected_ids()
+        written = export_designs(self, self.library, ids, path, self.warn)
+        if written:
+            self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
+        return written
+
+    def print_items(self) -> list[PrintItem]:
+        items: list[PrintItem] = []
+        for design_id in self.selected_ids():
+            record = self.library.get(design_id)
+            items.append((record.ruleset_id, record.kind,
+                          load_design(record.ruleset_id, record.kind, record.data)))
+        return items
+
+    def print_selected(self) -> None:
+        from carwars_desktop.gui.workshop.printing import show_print_preview
+
+        items = self.print_items()
+        if items:
+            self.preview_dialog = show_print_preview(items, self)
+
+    def export_pdf(self, path: str | None = None) -> int:
+        from PySide6.QtWidgets import QFileDialog
+
+        from carwars_desktop.gui.workshop.printing import write_pdf
+
+        items = self.print_items()
+        if not items:
+            return 0
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save record sheets as PDF",
+                                                  "record sheets.pdf", "PDF (*.pdf)")
+            if not path:
+                return 0
+        pages = write_pdf(path, items)
+        self._say(f"Saved {len(items)} sheet{'s' if len(items) != 1 else ''} "
+                  f"({pages} page{'s' if pages != 1 else ''}) to {path}.")
+        return pages
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+

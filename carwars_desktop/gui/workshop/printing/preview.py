@@ -1,0 +1,28 @@
+"""Qt's print preview of record sheets (printing and "save as PDF" are offered from it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+from PySide6.QtWidgets import QWidget
+
+from carwars_desktop.gui.workshop.printing import PrintItem, paint_document, prepare
+
+
+class SheetPrintPreview(QPrintPreviewDialog):
+    """A print preview that owns its printer (the Qt dialog only borrows it)."""
+
+    def __init__(self, items: Sequence[PrintItem], parent: QWidget | None = None) -> None:
+        self.sheet_printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        prepare(self.sheet_printer)
+        self.sheet_printer.setDocName(", ".join(item[2].name for item in items)[:200])
+        super().__init__(self.sheet_printer, parent)
+        self.items = list(items)
+        self.pages = 0
+        self.setWindowTitle(f"Print preview — {self.sheet_printer.docName()}")
+        self.paintRequested.connect(self._paint)
+        self.resize(1000, 900)
+
+    def _paint(self, printer: QPrinter) -> None:
+        self.pages = paint_document(printer, self.items)

@@ -1,0 +1,516 @@
+"""The Workshop: one design open in its ruleset's editor, live validation beside it.
+
+Every edit is committed to the library as the design's unsaved working copy
+before the screen shows its consequences (cost, problems), so nothing typed is
+lost; Save (Ctrl+S) keeps it as a new revision, legal or a draft. Undo and redo
+(Ctrl+Z / Ctrl+Shift+Z) step through every edit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.gui.workshop.editor import DesignEditor
+from carwars_desktop.gui.workshop.editors import make_editor
+from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
+from carwars_desktop.gui.workshop.start_page import StartPage
+from carwars_desktop.gui.workshop.undo import DesignEdit, UndoKeys, route_undo_keys
+from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.library import (
+    DesignDataError,
+    InvalidNameError,
+    clean_name,
+    design_kind,
+    kinds_of,
+    load_design,
+    status_text,
+)
+from carwars_desktop.library.templates import new_design, renamed
+from carwars_desktop.rules import Design
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database, DesignRecord, Library
+
+
+class WorkshopWorkspace(Workspace):
+    title = "Workshop"
+
+    library_changed = Signal()
+    """A design was added, saved or changed: the Library list refreshes."""
+    show_requested = Signal()
+    """Bring the Workshop to the front (a design was opened from elsewhere)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._ruleset = "mini_car_wars"
+        self._database: Database | None = None
+        self.record: DesignRecord | None = None
+        self.design: Design | None = None
+        self.editor: DesignEditor | None = None
+        self._editors: dict[tuple[str, str], DesignEditor] = {}
+        self._committing = False
+        self.undo_stack = QUndoStack(self)
+        self._undo_keys = UndoKeys(self)
+
+        # --- header: name, state, actions --------------------------------------------
+        self.name_edit = QLineEdit()
+        self.name_edit.setAccessibleName("Design name")
+        self.name_edit.setPlaceholderText("Name")
+        self.name_edit.setMaxLength(200)
+        self.kind_label = QLabel()
+        self.state_label = QLabel()
+        self.state_label.setObjectName("design-state")
+        self.unsaved_label = QLabel()
+        self.save_button = QPushButton("&Save")
+        self.save_button.setToolTip("Save a revision (Ctrl+S); an illegal design is saved as a "
+                                    "draft")
+        self.undo_button = QPushButton("Undo")
+        self.redo_button = QPushButton("Redo")
+        self.revisions_button = QPushButton("Re&visions…")
+        self.revisions_button.setToolTip("Look at earlier revisions and go back to one (Ctrl+H)")
+        self.print_button = QPushButton("&Print…")
+        self.print_button.setToolTip("Print preview of the record sheet (Ctrl+P)")
+        self.pdf_button = QPushButton("PD&F…")
+        self.pdf_button.setToolTip("Save the record sheet as PDF (Ctrl+Shift+P)")
+        self.export_button = QPushButton("E&xport…")
+        self.export_button.setToolTip("Export this design as a design file (Ctrl+E)")
+        self.copy_button = QPushButton("&Copy to my designs")
+        self.close_button = QPushButton("Close")
+        self.close_button.setToolTip("Close the design (it stays in the library) (Ctrl+W)")
+
+        name_label = QLabel("&Name:")
+        name_label.setBuddy(self.name_edit)
+        top = QHBoxLayout()
+        top.addWidget(self.kind_label)
+        top.addWidget(name_label)
+        top.addWidget(self.name_edit, 1)
+        top.addWidget(self.state_label)
+        top.addWidget(self.unsaved_label)
+        actions = QHBoxLayout()
+        for button in (self.save_button, self.undo_button, self.redo_button,
+                       self.revisions_button, self.print_button, self.pdf_button,
+                       self.export_button, self.close_button):
+            actions.addWidget(button)
+        actions.addStretch(1)
+        self.catalog_banner = QFrame()
+        self.catalog_banner.setFrameShape(QFrame.Shape.StyledPanel)
+        banner = QHBoxLayout(self.catalog_banner)
+        banner.setContentsMargins(8, 4, 8, 4)
+        self.catalog_text = QLabel()
+        self.catalog_text.setWordWrap(True)
+        banner.addWidget(self.catalog_text, 1)
+        banner.addWidget(self.copy_button)
+        self.message = QLabel()
+        self.message.setObjectName("workshop-message")
+        self.message.setWordWrap(True)
+
+        self.header = QWidget()
+        header_layout = QVBoxLayout(self.header)
+        header_layout.setContentsMargins(0, 0, 0, 0)
+        header_layout.addLayout(top)
+        header_layout.addLayout(actions)
+        header_layout.addWidget(self.catalog_banner)
+
+        # --- body: the editor and the problems ------------------------------------------
+        self.start_page = StartPage()
+        self.editor_stack = QStackedWidget()
+        self.editor_stack.addWidget(self.start_page)
+        self.editor_scroll = QScrollArea()
+        self.editor_scroll.setWidgetResizable(True)
+        self.editor_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.editor_scroll.setWidget(self.editor_stack)
+        self.problems = ProblemsPanel()
+        self.problems.setMinimumWidth(220)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.editor_scroll)
+        self.splitter.addWidget(self.problems)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([880, 260])
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.message)
+
+        # --- wiring ----------------------------------------------------------------------
+        self.name_edit.textEdited.connect(self._name_edited)
+        self.save_button.clicked.connect(self.save)
+        self.undo_button.clicked.connect(self.undo)
+        self.redo_button.clicked.connect(self.redo)
+        self.revisions_button.clicked.connect(self.show_revisions)
+        self.print_button.clicked.connect(self.print_preview)
+        self.pdf_button.clicked.connect(self.ask_export_pdf)
+        self.export_button.clicked.connect(self.ask_export_file)
+        self.copy_button.clicked.connect(self.copy_to_mine)
+        self.close_button.clicked.connect(self.close_design)
+        self.problems.field_requested.connect(self.focus_field)
+        self.start_page.new_requested.connect(self.new_design)
+        self.start_page.open_requested.connect(self.open_design)
+        self.undo_stack.indexChanged.connect(self._update_buttons)
+        self._shortcut("Ctrl+S", self.save)
+        self._shortcut("Ctrl+Z", self.undo)
+        self._shortcut("Ctrl+Shift+Z", self.redo)
+        self._shortcut("Ctrl+Y", self.redo)
+        self._shortcut("Ctrl+N", self._new_default)
+        self._shortcut("Ctrl+H", self.show_revisions)
+        self._shortcut("Ctrl+P", self.print_preview)
+        self._shortcut("Ctrl+Shift+P", self.ask_export_pdf)
+        self._shortcut("Ctrl+E", self.ask_export_file)
+        self._shortcut("Ctrl+W", self.close_design)
+        self._shortcut("F8", self.problems.go_to_next)
+        self._shortcut("Ctrl+L", lambda: self.name_edit.setFocus())
+        route_undo_keys(self.header, self._undo_keys)
+        self._show_nothing()
+
+    # --- Workspace hooks -------------------------------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        self._ruleset = ruleset_id
+        self.start_page.set_ruleset(ruleset_id)
+        self._refresh_recent()
+
+    def attach_database(self, database: Database) -> None:
+        self._database = database
+        self._refresh_recent()
+
+    @property
+    def library(self) -> Library:
+        if self._database is None:
+            raise RuntimeError("the database is not open yet")
+        return self._database.library
+
+    def _refresh_recent(self) -> None:
+        if self._database is None:
+            return
+        entries = [e for e in self._database.library.entries(self._ruleset)
+                   if not e.is_catalog]
+        entries.sort(key=lambda e: e.updated_at, reverse=True)
+        self.start_page.set_recent(entries)
+
+    # --- opening ---------------------------------------------------------------------------
+    def open_design(self, design_id: int) -> bool:
+        """Open a library design (its unsaved edits, if any) in its editor."""
+        record = self.library.get(design_id)
+        try:
+            design = load_design(record.ruleset_id, record.kind, record.current)
+        except DesignDataError as error:
+            self._say(f"⚠ {record.name} cannot be opened: {error}")
+            return False
+        editor = self._editor_for(record.ruleset_id, record.kind)
+        self.record = record
+        self.design = design
+        self.editor = editor
+        self.undo_stack.clear()
+        editor.set_read_only(record.is_catalog)
+        editor.show_design(design)
+        self._show_page(editor)
+        self._show_header()
+        self.refresh_problems()
+        self._update_buttons()
+        note = " (unsaved changes from last time restored)" if record.working is not None else ""
+        self._say(f"Opened {record.name}{note}.")
+        self.show_requested.emit()
+        return True
+
+    def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
+        """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""
+        from carwars_desktop.storage import NewDesign
+
+        if self._database is None:
+            return False
+        taken = self.library.own_names(ruleset_id, kind)
+        design = new_design(ruleset_id, kind)
+        name = design.name
+        number = 2
+        while name in taken:
+            name = f"{design.name} {number}"
+            number += 1
+        record = self.library.add(NewDesign(ruleset_id, renamed(design, name).to_json(), kind))
+        self.library_changed.emit()
+        opened = self.open_design(record.id)
+        self.name_edit.setFocus()
+        self.name_edit.selectAll()
+        return opened
+
+    def _new_default(self) -> None:
+        ruleset_id = self.record.ruleset_id if self.record is not None else self._ruleset
+        kind = self.record.kind if self.record is not None else kinds_of(ruleset_id)[0].kind
+        self.new_design(ruleset_id, kind)
+
+    def close_design(self) -> None:
+        """Close the open design (its unsaved edits stay committed as its working copy)."""
+        self.record = None
+        self.design = None
+        self.editor = None
+        self.undo_stack.clear()
+        self._show_nothing()
+        self._refresh_recent()
+
+    def design_removed(self, design_id: int) -> None:
+        """The Library deleted a design: close it if it is the one open."""
+        if self.record is not None and self.record.id == design_id:
+            self.close_design()
+            self._say("The design was deleted in the Library; restore it there to reopen it.")
+
+    def reload_if_open(self, design_id: int) -> None:
+        """The Library changed a design (renamed, tagged): show the stored state."""
+        if self.record is not None and self.record.id == design_id:
+            self.open_design(design_id)
+
+    def _editor_for(self, ruleset_id: str, kind: str) -> DesignEditor:
+        key = (ruleset_id, kind)
+        editor = self._editors.get(key)
+        if editor is None:
+            editor = make_editor(ruleset_id, kind)
+            editor.edited.connect(self._edited)
+            editor.recheck.connect(self.refresh_problems)
+            self.editor_stack.addWidget(editor)
+            route_undo_keys(editor, self._undo_keys)
+            self._editors[key] = editor
+        return editor
+
+    # --- editing ---------------------------------------------------------------------------
+    def _edited(self, design: Design, label: str, key: str) -> None:
+        if self.design is None or self.record is None or self._committing:
+            return
+        before = self.design
+        if not self._commit(design):
+            assert self.editor is not None
+            self.editor.show_design(before)
+            return
+        command = DesignEdit(before, design, label, key, self._apply)
+        self._committing = True
+        try:
+            self.undo_stack.push(command)  # redo() shows what was just committed
+        finally:
+            self._committing = False
+
+    def _name_edited(self, text: str) -> None:
+        if self.design is None or self.editor is None or self.editor.read_only:
+            return
+        self._edited(renamed(self.design, text), "Name", "name")
+
+    def _commit(self, design: Design) -> bool:
+        """Write the working copy; say why and return False if the library refused it."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+        assert self.record is not None
+        try:
+            self.library.set_working(self.record.id, design.to_json())
+        except (InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not kept: {error}")
+            return False
+        return True
+
+    def _apply(self, design: Design) -> None:
+        """Show ``design`` (an undo or redo commits it first; a new edit already is)."""
+        if not self._committing and not self._commit(design):
+            return
+        self.design = design
+        assert self.editor is not None
+        self.editor.show_design(design)
+        if self.name_edit.text() != design.name:
+            self.name_edit.setText(design.name)
+        self._show_state()
+        self.refresh_problems()
+
+    def undo(self) -> None:
+        if self.undo_stack.canUndo():
+            text = self.undo_stack.undoText()
+            self.undo_stack.undo()
+            self._say(f"Undone: {text}.")
+
+    def redo(self) -> None:
+        if self.undo_stack.canRedo():
+            text = self.undo_stack.redoText()
+            self.undo_stack.redo()
+            self._say(f"Redone: {text}.")
+
+    # --- saving ------------------------------------------------------------------------------
+    def save(self) -> bool:
+        """Keep the design as a new revision (a draft when it has problems)."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+        if self.record is None or self.design is None or self.record.is_catalog:
+            return False
+        try:
+            clean_name(self.design.name)
+            record = self.library.save(self.record.id, self.design.to_json())
+        except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not saved: {error}")
+            return False
+        self.record = record
+        self._show_header()
+        self.library_changed.emit()
+        if record.legal:
+            self._say(f"Saved {record.name} as revision {record.revision}.")
+        else:
+            count = record.problem_count
+            self._say(f"Saved {record.name} as revision {record.revision}, a draft: {count} "
+                      f"problem{'s' if count != 1 else ''} to fix before it is legal.")
+        return True
+
+    def copy_to_mine(self) -> bool:
+        """Copy the open catalog design into the GM's own designs and open the copy."""
+        if self.record is None:
+            return False
+        copy = self.library.duplicate(self.record.id)
+        self.library_changed.emit()
+        self.open_design(copy.id)
+        self._say(f"Copied into your designs as {copy.name}: edit away.")
+        return True
+
+    # --- showing -----------------------------------------------------------------------------
+    def _show_page(self, page: QWidget) -> None:
+        """Show one page of the stack; the hidden ones must not widen it (a stack is as
+        large as its largest page otherwise)."""
+        for index in range(self.editor_stack.count()):
+            widget = self.editor_stack.widget(index)
+            if widget is None:
+                continue
+            policy = (QSizePolicy.Policy.Preferred if widget is page
+                      else QSizePolicy.Policy.Ignored)
+            widget.setSizePolicy(policy, policy)
+        self.editor_stack.setCurrentWidget(page)
+        self.editor_stack.adjustSize()
+
+    def _show_nothing(self) -> None:
+        self._show_page(self.start_page)
+        self.header.setVisible(False)
+        self.problems.setVisible(False)
+        self.problems.set_problems((), ())
+
+    def _show_header(self) -> None:
+        record = self.record
+        assert record is not None and self.design is not None
+        self.header.setVisible(True)
+        self.problems.setVisible(True)
+        kind = design_kind(record.ruleset_id, record.kind)
+        self.kind_label.setText(f"<b>{kind.ruleset_title} {kind.title.lower()}</b>")
+        self.name_edit.blockSignals(True)
+        self.name_edit.setText(self.design.name)
+        self.name_edit.blockSignals(False)
+        self.name_edit.setReadOnly(record.is_catalog)
+        self.catalog_banner.setVisible(record.is_catalog)
+        self.catalog_text.setText(f"<b>{record.catalog_name}</b> is shipped with the rules and "
+                                  "is read-only here. Copy it into your designs to change it.")
+        for button in (self.save_button, self.undo_button, self.redo_button):
+            button.setVisible(not record.is_catalog)
+        self._show_state()
+
+    def _show_state(self) -> None:
+        record = self.record
+        if record is None or self.design is None or self.editor is None:
+            return
+        summary = self.editor.summary(self.design)
+        self.state_label.setText(status_text(summary.legal, len(summary.problems)))
+        unsaved = not record.is_catalog and self.design.to_json() != record.data
+        self.unsaved_label.setText("● unsaved changes (kept; Ctrl+S saves a revision)"
+                                   if unsaved else f"revision {record.revision}")
+
+    def refresh_problems(self) -> None:
+        """Validate the open design now: every problem and warning, from its engine."""
+        if self.design is None or self.editor is None:
+            return
+        summary = self.editor.summary(self.design)
+        warnings = summary.warnings + self.editor.extra_warnings(self.design)
+        self.problems.set_problems(summary.problems, warnings)
+        self._show_state()
+
+    def _update_buttons(self) -> None:
+        self.undo_button.setEnabled(self.undo_stack.canUndo())
+        self.redo_button.setEnabled(self.undo_stack.canRedo())
+        self.undo_button.setToolTip(f"Undo {self.undo_stack.undoText()} (Ctrl+Z)")
+        self.redo_button.setToolTip(f"Redo {self.undo_stack.redoText()} (Ctrl+Shift+Z)")
+
+    def focus_field(self, field: str) -> None:
+        """Go to the field a problem names (the name is in the header)."""
+        if field == "name":
+            self.name_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            return
+        if self.editor is not None and self.editor.focus_field(field):
+            focused = self.focusWidget()
+            if focused is not None:
+                self.editor_scroll.ensureWidgetVisible(focused)
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+
+    # --- revisions, printing, export -------------------------------------------------------
+    def show_revisions(self) -> None:
+        from carwars_desktop.gui.workshop.revisions_dialog import RevisionsDialog
+
+        if self.record is None:
+            return
+        dialog = RevisionsDialog(self.library, self.record, self)
+        dialog.go_back_requested.connect(self.go_back)
+        dialog.open()
+        self.revisions_dialog = dialog
+
+    def go_back(self, number: int) -> bool:
+        """Make revision ``number`` the design again (saved as a new revision; undoable)."""
+        if self.record is None or self.design is None or self.record.is_catalog:
+            return False
+        revision = self.library.revision(self.record.id, number)
+        design = load_design(self.record.ruleset_id, self.record.kind, revision.data)
+        self._edited(design, f"Go back to revision {number}", "")
+        saved = self.save()
+        if saved:
+            self._say(f"Went back to revision {number}; saved as revision "
+                      f"{self.record.revision}.")
+        return saved
+
+    def print_items(self) -> list[tuple[str, str, Design]]:
+        if self.record is None or self.design is None:
+            return []
+        return [(self.record.ruleset_id, self.record.kind, self.design)]
+
+    def print_preview(self) -> None:
+        from carwars_desktop.gui.workshop.printing import show_print_preview
+
+        if self.design is not None:
+            self.preview_dialog = show_print_preview(self.print_items(), self)
+
+    def ask_export_pdf(self) -> None:
+        if self.design is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save the record sheet as PDF",
+                                              f"{self.design.name}.pdf", "PDF (*.pdf)")
+        if path:
+            self.export_pdf(path)
+
+    def export_pdf(self, path: str) -> int:
+        """Write the open design's record sheet to ``path``; return the number of pages."""
+        from carwars_desktop.gui.workshop.printing import write_pdf
+
+        pages = write_pdf(path, self.print_items())
+        self._say(f"Saved {pages} page{'s' if pages != 1 else ''} to {path}.")
+        return pages
+
+    def ask_export_file(self) -> None:
+        from carwars_desktop.gui.workshop.exchange_actions import export_designs
+
+        if self.record is None:
+            return
+        if self.design is not None and self.design.to_json() != self.record.data:
+            QMessageBox.information(self, "Export", "The file gets the saved revision; save "
+                                    "first (Ctrl+S) to export your latest changes.")
+        export_designs(self, self.library, [self.record.id])

@@ -1,0 +1,30 @@
+"""The designs the rules ship (the Mini Car Wars stock list with its options, the
+labelled Battlecars example card, the AUTOpower sample cars), as library entries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from carwars_desktop.library.kinds import VEHICLE
+from carwars_desktop.rules import RULESET_IDS, find_ruleset
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One shipped design: ``name`` is its catalog name (the key it keeps in the library)."""
+
+    ruleset_id: str
+    kind: str
+    name: str
+    data: Mapping[str, Any]
+
+
+def catalog_entries(ruleset_ids: Sequence[str] = RULESET_IDS) -> tuple[CatalogEntry, ...]:
+    """Every shipped design of the given rulesets, in each catalog's own order."""
+    entries: list[CatalogEntry] = []
+    for ruleset_id in ruleset_ids:
+        for name, design in find_ruleset(ruleset_id).catalog().items():
+            entries.append(CatalogEntry(ruleset_id, VEHICLE, name, design.to_json()))
+    return tuple(entries)

@@ -1,0 +1,134 @@
+"""What a finished session's charts show, computed from its events (pure, no plotting).
+
+* gauges per vehicle over the turns (Mini Car Wars armor and DP, AUTOpower Armor
+  and what is left of it, Battlecars armour and component boxes left);
+* damage taken and dealt per vehicle: a vehicle's damage points that rise in an
+  event are *taken*; they are *dealt* by the other vehicles bound to the
+  procedure (the firer of a shot, the other car of a collision), shared equally;
+  hand marks name no dealer;
+* luck: the hits thrown against the exact odds of the Resolver's rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from carwars_desktop.rules import Ruleset
+from carwars_desktop.session.events import StoredEvent
+from carwars_desktop.session.game import VehicleInPlay
+from carwars_desktop.session.play import PlayRules
+
+UNATTRIBUTED = ""
+
+
+@dataclass
+class VehicleHistory:
+    """One vehicle's gauges per turn (turn 0 = the start) and its damage taken and dealt."""
+
+    key: str
+    name: str
+    gauges: dict[str, dict[int, int]] = field(default_factory=dict)
+    taken: int = 0
+    dealt: Fraction = Fraction(0)
+
+    def series(self, label: str, last_turn: int) -> list[tuple[int, int]]:
+        """(turn, value at the end of that turn) for turns 0…last_turn, carried forward."""
+        values = self.gauges.get(label, {})
+        points: list[tuple[int, int]] = []
+        current: int | None = None
+        for turn in range(0, last_turn + 1):
+            if turn in values:
+                current = values[turn]
+            if current is not None:
+                points.append((turn, current))
+        return points
+
+
+@dataclass
+class SessionHistory:
+    vehicles: dict[str, VehicleHistory]
+    gauge_labels: tuple[str, ...]
+    last_turn: int
+    unattributed: int = 0
+    events: int = 0
+
+
+def replay_history(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+                   initial_sheets: Mapping[str, Mapping[str, Any]],
+                   events: Iterable[StoredEvent]) -> SessionHistory:
+    """Walk the active events once, reading each changed sheet through the engine."""
+    histories = {v.key: VehicleHistory(v.key, v.name) for v in vehicles}
+    labels: tuple[str, ...] = ()
+    for vehicle in vehicles:
+        gauges = rules.gauges(ruleset.sheet_from_json(initial_sheets[vehicle.key]))
+        labels = tuple(g.label for g in gauges)
+        histories[vehicle.key].gauges = {g.label: {0: g.value} for g in gauges}
+    history = SessionHistory(histories, labels, 0)
+    for stored in events:
+        if stored.undone:
+            continue
+        event = stored.event
+        history.events += 1
+        turn = event.turn or 1
+        if event.clock_after is not None:
+            turn = max(turn, int(event.clock_after.get("turn", turn)))
+        history.last_turn = max(history.last_turn, turn)
+        for update in event.updates:
+            own = histories.get(update.vehicle)
+            if own is None:
+                continue
+            before = ruleset.sheet_from_json(update.before)
+            after = ruleset.sheet_from_json(update.after)
+            for gauge in rules.gauges(after):
+                own.gauges.setdefault(gauge.label, {})[turn] = gauge.value
+            taken = rules.damage_points(after) - rules.damage_points(before)
+            if taken <= 0:
+                continue
+            own.taken += taken
+            dealers = sorted({key for key in event.bindings.values()
+                              if key != update.vehicle and key in histories})
+            if not dealers:
+                history.unattributed += taken
+            for dealer in dealers:
+                histories[dealer].dealt += Fraction(taken, len(dealers))
+    return history
+
+
+@dataclass(frozen=True)
+class Luck:
+    """Cumulative successes thrown and expected, roll by roll (exact expectations)."""
+
+    thrown: tuple[int, ...]
+    expected: tuple[Fraction, ...]
+
+    @property
+    def rolls(self) -> int:
+        return len(self.thrown)
+
+    def summary(self) -> str:
+        if not self.thrown:
+            return "no Resolver roll with exact odds was applied in this session"
+        hits, expected = self.thrown[-1], self.expected[-1]
+        verdict = "luckier than the odds" if hits > expected else \
+            "unluckier than the odds" if hits < expected else "exactly as the odds"
+        return (f"{hits} successes in {self.rolls} rolls, {float(expected):.1f} expected: "
+                f"{verdict}")
+
+
+def luck(resolutions: Sequence[tuple[str, bool | None, str | None, bool]]) -> Luck:
+    """From ``GameSessions.resolutions()``: applied rolls that had a success and exact odds."""
+    thrown: list[int] = []
+    expected: list[Fraction] = []
+    hits = 0
+    total = Fraction(0)
+    for _procedure, success, p_success, applied in resolutions:
+        if not applied or success is None or p_success is None:
+            continue
+        hits += int(success)
+        total += Fraction(p_success)
+        thrown.append(hits)
+        expected.append(total)
+    return Luck(tuple(thrown), tuple(expected))

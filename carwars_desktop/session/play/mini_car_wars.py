@@ -1,0 +1,128 @@
+"""The Table's view of Mini Car Wars: status at a glance, boxes, gauges, scenarios.
+
+Everything is read off the engine's :class:`MiniSheet` (its derived states
+``uncontrolled``, ``is_out``…); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules.mini_car_wars import MiniSheet
+from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
+from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
+from carwars_desktop.session.play.common import (
+    FREE_PLAY,
+    Gauge,
+    Level,
+    PlayRules,
+    Scenario,
+    StatusFlag,
+)
+
+RULESET_ID = "mini_car_wars"
+
+
+def mini_sheet(sheet: RecordSheet) -> MiniSheet:
+    if not isinstance(sheet, MiniSheet):
+        raise TypeError(f"expected a Mini Car Wars sheet, got {type(sheet).__name__}")
+    return sheet
+
+
+def status(record: RecordSheet) -> tuple[StatusFlag, ...]:
+    sheet = mini_sheet(record)
+    flags: list[StatusFlag] = []
+    if sheet.wrecked:
+        flags.append(StatusFlag("wrecked", "✖", Level.DANGER,
+                                "crashed and burned: a wreck at 0 mph (§2.7)"))
+    elif sheet.is_out:
+        flags.append(StatusFlag("out of the game", "⊘", Level.DANGER,
+                                "every occupant is unconscious or dead (MCW-D23)"))
+    if sheet.uncontrolled and not sheet.wrecked:
+        flags.append(StatusFlag("uncontrolled", "⚠", Level.WARNING,
+                                f"driver {sheet.driver.state.value}: straight ahead, no "
+                                "maneuvers, −10 mph per turn (§2.12)"))
+    for person in sheet.crew:
+        if person.is_dead and not sheet.wrecked:
+            flags.append(StatusFlag(f"{person.role.value} killed", "☠", Level.DANGER))
+        elif person.hits == 2:
+            flags.append(StatusFlag(f"{person.role.value} unconscious", "☾", Level.WARNING))
+        elif person.hits == 1:
+            flags.append(StatusFlag(f"{person.role.value} wounded", "✚", Level.INFO))
+    if sheet.power_plant_destroyed and not sheet.wrecked:
+        flags.append(StatusFlag("power plant destroyed", "⛔", Level.WARNING,
+                                "must lose at least 10 mph every turn (§2.12)"))
+    if sheet.skip_next_move:
+        flags.append(StatusFlag("skids: skips its next move", "↯", Level.WARNING, "§2.7"))
+    if sheet.reverse:
+        flags.append(StatusFlag("reverse", "◀", Level.INFO))
+    return tuple(flags)
+
+
+def armor_crossed(sheet: MiniSheet, side: Side) -> int:
+    return max(0, sheet.starting_armor.get(side) - sheet.armor.get(side))
+
+
+def boxes(record: RecordSheet) -> dict[str, str]:
+    sheet = mini_sheet(record)
+    found: dict[str, str] = {}
+    for side in SIDES:
+        crossed = armor_crossed(sheet, side)
+        for number in range(1, sheet.starting_armor.get(side) + 1):
+            found[f"armor:{side.value}:{number}"] = "x" if number <= crossed else ""
+    for person in sheet.crew:
+        role = person.role.value
+        if person.wears_body_armor:
+            lost = BODY_ARMOR.boxes - person.body_armor
+            for number in range(1, BODY_ARMOR.boxes + 1):
+                found[f"{role}:armor:{number}"] = "x" if number <= lost else ""
+        for number in range(1, PERSON_BOXES + 1):
+            found[f"{role}:{number}"] = "x" if number <= person.hits else ""
+    lost = sheet.power_plant_max - sheet.power_plant
+    for number in range(1, sheet.power_plant_max + 1):
+        found[f"pp:{number}"] = "x" if number <= lost else ""
+    for index, weapon in enumerate(sheet.weapons):
+        state = ["destroyed" if weapon.destroyed else "", "fired" if weapon.fired else ""]
+        if weapon.shots_left is not None:
+            state.append(f"shots {weapon.shots_left}")
+        found[f"weapon:{index}"] = " ".join(s for s in state if s)
+    found["speed"] = sheet.velocity
+    found["wrecked"] = "x" if sheet.wrecked else ""
+    return found
+
+
+def damage_points(record: RecordSheet) -> int:
+    sheet = mini_sheet(record)
+    armor = sum(armor_crossed(sheet, side) for side in SIDES)
+    crew = sum(person.hits + (BODY_ARMOR.boxes - person.body_armor
+                              if person.wears_body_armor else 0) for person in sheet.crew)
+    return armor + crew + sheet.power_plant_max - sheet.power_plant
+
+
+def gauges(record: RecordSheet) -> tuple[Gauge, ...]:
+    sheet = mini_sheet(record)
+    return (Gauge("armor", sheet.armor.total), Gauge("DP", sheet.power_plant))
+
+
+def out_of_play(record: RecordSheet) -> bool:
+    return mini_sheet(record).is_out
+
+
+def start_sheet(record: RecordSheet, scenario: str) -> RecordSheet:
+    """A scenario's vehicles start at its speed (§2.15: Road Duel 60 mph, Pack Attack 80)."""
+    sheet = mini_sheet(record)
+    if not scenario:
+        return sheet
+    return sheet.started_turn(SCENARIOS[scenario].start_speed, False)
+
+
+RULES = PlayRules(
+    ruleset_id=RULESET_ID,
+    status=status,
+    boxes=boxes,
+    damage_points=damage_points,
+    gauges=gauges,
+    out_of_play=out_of_play,
+    scenarios=(FREE_PLAY, *(Scenario(s.key, s.name, f"{s.start} {s.victory}")
+                            for s in SCENARIOS.values())),
+    start_sheet=start_sheet,
+)

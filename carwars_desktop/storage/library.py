@@ -1,0 +1,575 @@
+"""The vehicle library: designs, their saved revisions, the shipped catalog.
+
+Plain frozen values go in and come out (:class:`DesignRecord`, :class:`DesignEntry`,
+:class:`RevisionRecord`); every write is one committed transaction. Cost, class
+and legality are computed by the rules engines (through :mod:`carwars_desktop.library`)
+when a design is written, so listing 10,000 designs reads no design JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from carwars_desktop.library import (
+    VEHICLE,
+    CatalogEntry,
+    DesignDataError,
+    DesignSummary,
+    ExchangedDesign,
+    InvalidNameError,
+    UnknownKindError,
+    catalog_entries,
+    clean_name,
+    clean_tags,
+    copy_name,
+    design_kind,
+    summarize,
+)
+from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.models import DesignRevisionRow, DesignRow
+
+
+class DesignNotFoundError(LookupError):
+    """No design (or no revision) has that id."""
+
+
+class InvalidDesignError(ValueError):
+    """A design the library refuses to keep (its engine cannot read it, a bad name…)."""
+
+
+class CatalogDesignError(ValueError):
+    """A change to a design the rules ship: those are read-only, copy one to change it."""
+
+
+class LibraryWriteError(DatabaseError):
+    """The database refused a write (the message says why); nothing was changed."""
+
+
+@dataclass(frozen=True)
+class DesignRecord:
+    """A design as stored. ``data`` is its saved JSON (what ``design_from_json`` reads);
+    ``working`` the Workshop's unsaved edits, or ``None``."""
+
+    id: int
+    ruleset_id: str
+    kind: str
+    name: str
+    tags: tuple[str, ...]
+    data: dict[str, Any]
+    legal: bool
+    problem_count: int
+    cost: int | None
+    class_value: int | None
+    catalog_name: str | None
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: datetime | None
+    working: dict[str, Any] | None = None
+    revision: int = 0
+
+    @property
+    def is_catalog(self) -> bool:
+        return self.catalog_name is not None
+
+    @property
+    def current(self) -> dict[str, Any]:
+        """What the Workshop shows: the unsaved edits if any, else the saved design."""
+        return self.working if self.working is not None else self.data
+
+
+@dataclass(frozen=True)
+class DesignEntry:
+    """A design as the library list shows it (no design JSON is read for it)."""
+
+    id: int
+    ruleset_id: str
+    kind: str
+    name: str
+    tags: tuple[str, ...]
+    legal: bool
+    problem_count: int
+    cost: int | None
+    class_value: int | None
+    catalog_name: str | None
+    updated_at: datetime
+    deleted_at: datetime | None
+    unsaved: bool
+
+    @property
+    def is_catalog(self) -> bool:
+        return self.catalog_name is not None
+
+
+@dataclass(frozen=True)
+class NewDesign:
+    """A design to add: its ruleset, kind, JSON and tags."""
+
+    ruleset_id: str
+    data: Mapping[str, Any]
+    kind: str = VEHICLE
+    tags: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class RevisionRecord:
+    """A saved state of a design; number 1 is the first save."""
+
+    design_id: int
+    number: int
+    name: str
+    data: dict[str, Any]
+    saved_at: datetime
+
+
+@dataclass(frozen=True)
+class ImportChoice:
+    """One design of an import file and what to do with it: add it (as ``name``, to
+    avoid a clash) or replace the design ``replace_id`` (a new revision of it)."""
+
+    design: ExchangedDesign
+    replace_id: int | None = None
+    name: str | None = None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _tags(row_tags: str) -> tuple[str, ...]:
+    loaded = json.loads(row_tags) if row_tags else []
+    return tuple(str(tag) for tag in loaded)
+
+
+def _record(row: DesignRow, revision: int = 0) -> DesignRecord:
+    return DesignRecord(
+        id=row.id, ruleset_id=row.ruleset_id, kind=row.kind, name=row.name,
+        tags=_tags(row.tags), data=json.loads(row.data), legal=row.legal,
+        problem_count=row.problem_count, cost=row.cost, class_value=row.class_value,
+        catalog_name=row.catalog_name, created_at=row.created_at, updated_at=row.updated_at,
+        deleted_at=row.deleted_at,
+        working=None if row.working_data is None else json.loads(row.working_data),
+        revision=revision)
+
+
+_ENTRY_COLUMNS = (DesignRow.id, DesignRow.ruleset_id, DesignRow.kind, DesignRow.name,
+                  DesignRow.tags, DesignRow.legal, DesignRow.problem_count, DesignRow.cost,
+                  DesignRow.class_value, DesignRow.catalog_name, DesignRow.updated_at,
+                  DesignRow.deleted_at, DesignRow.working_data.is_not(None))
+
+
+def _summary(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:
+    try:
+        summary = summarize(ruleset_id, kind, data)
+        clean_name(summary.name)
+    except (DesignDataError, UnknownKindError, InvalidNameError) as error:
+        raise InvalidDesignError(str(error)) from error
+    return summary
+
+
+def _normalized(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The design as its engine writes it (so stored JSON is always the engine's form)."""
+    try:
+        return dict(design_kind(ruleset_id, kind).load(data).to_json())
+    except (DesignDataError, UnknownKindError) as error:
+        raise InvalidDesignError(str(error)) from error
+
+
+def _apply_summary(row: DesignRow, summary: DesignSummary) -> None:
+    row.name = clean_name(summary.name)
+    row.legal = summary.legal
+    row.problem_count = len(summary.problems)
+    row.cost = summary.cost
+    row.class_value = summary.class_value
+
+
+class Library:
+    """Add, list, save, rename, tag, duplicate, delete and restore designs."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    # --- reading -----------------------------------------------------------------------
+    def all(self, ruleset_id: str | None = None, kind: str | None = VEHICLE) -> list[DesignRecord]:
+        """Every design not deleted (catalog included), by name; ``kind=None``: every kind."""
+        query = select(DesignRow).where(DesignRow.deleted_at.is_(None))
+        if ruleset_id is not None:
+            query = query.where(DesignRow.ruleset_id == ruleset_id)
+        if kind is not None:
+            query = query.where(DesignRow.kind == kind)
+        query = query.order_by(func.lower(DesignRow.name), DesignRow.id)
+        with self._sessions() as session:
+            return [_record(row) for row in session.scalars(query)]
+
+    def entries(self, ruleset_id: str | None = None, deleted: bool = False) -> list[DesignEntry]:
+        """The list view of every design (or of the deleted ones), without design JSON."""
+        query = select(*_ENTRY_COLUMNS).where(DesignRow.deleted_at.is_not(None) if deleted
+                            else DesignRow.deleted_at.is_(None))
+        if ruleset_id is not None:
+            query = query.where(DesignRow.ruleset_id == ruleset_id)
+        query = query.order_by(DesignRow.id)
+        tags: dict[str, tuple[str, ...]] = {}  # most designs share a few tag lists
+        with self._sessions() as session:
+            rows = session.connection().execute(query).all()
+        return [DesignEntry(r[0], r[1], r[2], r[3],
+                            tags[r[4]] if r[4] in tags else tags.setdefault(r[4], _tags(r[4])),
+                            r[5], r[6], r[7], r[8], r[9], r[10], r[11], bool(r[12]))
+                for r in rows]
+
+    def get(self, design_id: int) -> DesignRecord:
+        """The design (deleted or not) with its latest revision number."""
+        with self._sessions() as session:
+            row = self._row(session, design_id)
+            return _record(row, self._last_revision(session, design_id))
+
+    def count(self) -> int:
+        with self._sessions() as session:
+            return session.scalar(select(func.count()).select_from(DesignRow)
+                                  .where(DesignRow.deleted_at.is_(None))) or 0
+
+    def own_names(self, ruleset_id: str, kind: str = VEHICLE) -> dict[str, int]:
+        """The names of the GM's own designs (not deleted, not catalog) and their ids."""
+        query = (select(DesignRow.name, DesignRow.id)
+                 .where(DesignRow.ruleset_id == ruleset_id, DesignRow.kind == kind,
+                        DesignRow.deleted_at.is_(None), DesignRow.catalog_name.is_(None))
+                 .order_by(DesignRow.id))
+        with self._sessions() as session:
+            return {name: design_id for name, design_id in session.execute(query)}
+
+    def revisions(self, design_id: int) -> list[RevisionRecord]:
+        """Every saved revision of a design, newest first."""
+        with self._sessions() as session:
+            self._row(session, design_id)
+            rows = session.scalars(select(DesignRevisionRow)
+                                   .where(DesignRevisionRow.design_id == design_id)
+                                   .order_by(DesignRevisionRow.number.desc())).all()
+            return [RevisionRecord(r.design_id, r.number, r.name, json.loads(r.data), r.saved_at)
+                    for r in rows]
+
+    def revision(self, design_id: int, number: int) -> RevisionRecord:
+        with self._sessions() as session:
+            row = session.scalars(select(DesignRevisionRow).where(
+                DesignRevisionRow.design_id == design_id,
+                DesignRevisionRow.number == number)).first()
+            if row is None:
+                raise DesignNotFoundError(f"design {design_id} has no revision {number}")
+            return RevisionRecord(row.design_id, row.number, row.name, json.loads(row.data),
+                                  row.saved_at)
+
+    # --- writing -----------------------------------------------------------------------
+    def add(self, new: NewDesign) -> DesignRecord:
+        """Keep a new design (revision 1), legal or a draft."""
+        return self.add_many([new])[0]
+
+    def add_many(self, designs: Sequence[NewDesign]) -> list[DesignRecord]:
+        """Keep several new designs in one transaction (all or none)."""
+        prepared = [(new, _summary(new.ruleset_id, new.kind, new.data),
+                     _normalized(new.ruleset_id, new.kind, new.data), self._clean_tags(new.tags))
+                    for new in designs]
+        now = _now()
+        with self._write() as session:
+            rows: list[DesignRow] = []
+            for new, summary, data, tags in prepared:
+                row = DesignRow(ruleset_id=new.ruleset_id, kind=new.kind, tags=_dumps(tags),
+                                data=_dumps(data), working_data=None, catalog_name=None,
+                                created_at=now, updated_at=now, deleted_at=None)
+                _apply_summary(row, summary)
+                session.add(row)
+                rows.append(row)
+            session.flush()
+            for row in rows:
+                self._add_revision(session, row, now)
+            return [_record(row, 1) for row in rows]
+
+    def save(self, design_id: int, data: Mapping[str, Any]) -> DesignRecord:
+        """Save ``data`` as the design's new revision; unsaved edits are cleared."""
+        with self._write() as session:
+            row = self._own_row(session, design_id)
+            return self._save_row(session, row, data)
+
+    def set_working(self, design_id: int, data: Mapping[str, Any] | None) -> None:
+        """Commit the Workshop's unsaved edits (``None``: there are none)."""
+        text = None
+        with self._write() as session:
+            row = self._own_row(session, design_id)
+            if data is not None:
+                text = _dumps(_normalized(row.ruleset_id, row.kind, data))
+                if text == row.data:
+                    text = None
+            row.working_data = text
+
+    def rename(self, design_id: int, name: str) -> DesignRecord:
+        """A new revision with the new name (unsaved edits are renamed too)."""
+        try:
+            name = clean_name(name)
+        except InvalidNameError as error:
+            raise InvalidDesignError(str(error)) from error
+        with self._write() as session:
+            row = self._own_row(session, design_id)
+            if row.working_data is not None:
+                working = json.loads(row.working_data)
+                working["name"] = name
+                row.working_data = _dumps(_normalized(row.ruleset_id, row.kind, working))
+            data = json.loads(row.data)
+            data["name"] = name
+            return self._save_row(session, row, data, keep_working=True)
+
+    def set_tags(self, design_id: int, tags: Iterable[str]) -> DesignRecord:
+        """Replace a design's tags (catalog designs may be tagged too)."""
+        clean = self._clean_tags(tags)
+        with self._write() as session:
+            row = self._row(session, design_id)
+            row.tags = _dumps(clean)
+            session.flush()
+            return _record(row, self._last_revision(session, design_id))
+
+    def duplicate(self, design_id: int) -> DesignRecord:
+        """A new design of the GM's own, copied from any design's saved state.
+
+        A catalog design keeps its name when the GM has no design of that name;
+        otherwise the copy is called ``… (copy)``.
+        """
+        source = self.get(design_id)
+        taken = self.own_names(source.ruleset_id, source.kind)
+        name = (source.name if source.is_catalog and source.name not in taken
+                else copy_name(source.name, taken))
+        data = dict(source.data)
+        data["name"] = name
+        return self.add(NewDesign(source.ruleset_id, data, source.kind, source.tags))
+
+    def delete(self, design_id: int) -> DesignRecord:
+        """Set a design aside: hidden from the lists, restorable until :meth:`purge`."""
+        with self._write() as session:
+            row = self._own_row(session, design_id, allow_deleted=True)
+            if row.deleted_at is None:
+                row.deleted_at = _now()
+            session.flush()
+            return _record(row, self._last_revision(session, design_id))
+
+    def restore(self, design_id: int) -> DesignRecord:
+        with self._write() as session:
+            row = self._row(session, design_id)
+            row.deleted_at = None
+            session.flush()
+            return _record(row, self._last_revision(session, design_id))
+
+    def purge(self, design_ids: Iterable[int] | None = None,
+              deleted_before: datetime | None = None) -> int:
+        """Remove deleted designs for good (those given, or deleted before a time, or all).
+
+        Designs not deleted are never removed. Returns how many were.
+        """
+        conditions: list[ColumnElement[bool]] = [DesignRow.deleted_at.is_not(None)]
+        if design_ids is not None:
+            ids = list(design_ids)
+            if not ids:
+                return 0
+            conditions.append(DesignRow.id.in_(ids))
+        if deleted_before is not None:
+            conditions.append(DesignRow.deleted_at < deleted_before)
+        with self._write() as session:
+            doomed = session.scalars(select(DesignRow.id).where(*conditions)).all()
+            if not doomed:
+                return 0
+            session.execute(delete(DesignRevisionRow)
+                            .where(DesignRevisionRow.design_id.in_(doomed)))
+            session.execute(delete(DesignRow).where(DesignRow.id.in_(doomed)))
+            return len(doomed)
+
+    def go_back(self, design_id: int, number: int) -> DesignRecord:
+        """Make revision ``number`` current again, as a new revision (nothing is lost)."""
+        revision = self.revision(design_id, number)
+        return self.save(design_id, revision.data)
+
+    # --- catalog -----------------------------------------------------------------------
+    def install_catalog(self, entries: Sequence[CatalogEntry] | None = None) -> int:
+        """Put the designs the rules ship into the library (read-only, once each).
+
+        Entries already there are brought up to date; the GM's tags are kept.
+        Returns how many were added. Safe when two apps share the database.
+        """
+        wanted = catalog_entries() if entries is None else entries
+        with self._sessions() as session:
+            present = {(r.ruleset_id, r.kind, r.catalog_name): (r.id, r.data) for r in
+                       session.execute(select(DesignRow.ruleset_id, DesignRow.kind,
+                                              DesignRow.catalog_name, DesignRow.id,
+                                              DesignRow.data)
+                                       .where(DesignRow.catalog_name.is_not(None)))}
+        added = 0
+        now = _now()
+        for entry in wanted:
+            data = _normalized(entry.ruleset_id, entry.kind, entry.data)
+            text = _dumps(data)
+            known = present.get((entry.ruleset_id, entry.kind, entry.name))
+            if known is not None and known[1] == text:
+                continue
+            summary = _summary(entry.ruleset_id, entry.kind, data)
+            try:
+                with self._write() as session:
+                    if known is None:
+                        row = DesignRow(ruleset_id=entry.ruleset_id, kind=entry.kind,
+                                        tags=_dumps([]), data=text, working_data=None,
+                                        catalog_name=entry.name, created_at=now,
+                                        updated_at=now, deleted_at=None)
+                        _apply_summary(row, summary)
+                        session.add(row)
+                        session.flush()
+                        self._add_revision(session, row, now)
+                        added += 1
+                    else:
+                        row = self._row(session, known[0])
+                        self._save_row(session, row, data)
+            except LibraryWriteError as error:
+                if not isinstance(error.__cause__, IntegrityError):
+                    raise
+                # Another app sharing the database installed it at the same moment.
+        return added
+
+    # --- import and export --------------------------------------------------------------
+    def import_designs(self, choices: Sequence[ImportChoice]) -> list[DesignRecord]:
+        """Add or replace every chosen design in one transaction: all of them, or none."""
+        now = _now()
+        prepared = []
+        for choice in choices:
+            design = choice.design
+            data = dict(design.data)
+            if choice.name is not None:
+                data["name"] = choice.name
+            prepared.append((choice, data, _summary(design.ruleset_id, design.kind, data),
+                             _normalized(design.ruleset_id, design.kind, data),
+                             self._clean_tags(design.tags)))
+        with self._write() as session:
+            rows: list[DesignRow] = []
+            for choice, _data, summary, normalized, tags in prepared:
+                design = choice.design
+                if choice.replace_id is not None:
+                    row = self._own_row(session, choice.replace_id)
+                    if (row.ruleset_id, row.kind) != (design.ruleset_id, design.kind):
+                        raise InvalidDesignError(f"{row.name} is not a {design.kind} of "
+                                                 f"{design.ruleset_id}: it cannot be replaced "
+                                                 "by the imported design")
+                    row.tags = _dumps(tags)
+                    self._save_row(session, row, normalized)
+                else:
+                    row = DesignRow(ruleset_id=design.ruleset_id, kind=design.kind,
+                                    tags=_dumps(tags), data=_dumps(normalized),
+                                    working_data=None, catalog_name=None, created_at=now,
+                                    updated_at=now, deleted_at=None)
+                    _apply_summary(row, summary)
+                    session.add(row)
+                    session.flush()
+                    self._add_revision(session, row, now)
+                rows.append(row)
+            session.flush()
+            return [_record(row, self._last_revision(session, row.id)) for row in rows]
+
+    def exported(self, design_ids: Sequence[int]) -> list[ExchangedDesign]:
+        """The saved state of each design, ready for an exchange file, in the order given."""
+        result = []
+        for design_id in design_ids:
+            record = self.get(design_id)
+            result.append(ExchangedDesign(record.ruleset_id, record.kind, record.name,
+                                          record.data, record.tags))
+        return result
+
+    # --- helpers -----------------------------------------------------------------------
+    def _write(self) -> _WriteTransaction:
+        return _WriteTransaction(self._sessions)
+
+    @staticmethod
+    def _clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
+        try:
+            return clean_tags(tags)
+        except InvalidNameError as error:
+            raise InvalidDesignError(str(error)) from error
+
+    @staticmethod
+    def _row(session: Session, design_id: int) -> DesignRow:
+        row = session.get(DesignRow, design_id)
+        if row is None:
+            raise DesignNotFoundError(f"no design {design_id} in the library")
+        return row
+
+    def _own_row(self, session: Session, design_id: int,
+                 allow_deleted: bool = False) -> DesignRow:
+        row = self._row(session, design_id)
+        if row.catalog_name is not None:
+            raise CatalogDesignError(f"{row.name} is shipped with the rules and cannot be "
+                                     "changed: copy it into your designs first")
+        if row.deleted_at is not None and not allow_deleted:
+            raise DesignNotFoundError(f"{row.name} was deleted: restore it first")
+        return row
+
+    @staticmethod
+    def _last_revision(session: Session, design_id: int) -> int:
+        return session.scalar(select(func.max(DesignRevisionRow.number))
+                              .where(DesignRevisionRow.design_id == design_id)) or 0
+
+    def _add_revision(self, session: Session, row: DesignRow, when: datetime) -> int:
+        number = self._last_revision(session, row.id) + 1
+        session.add(DesignRevisionRow(design_id=row.id, number=number, name=row.name,
+                                      data=row.data, saved_at=when))
+        return number
+
+    def _save_row(self, session: Session, row: DesignRow, data: Mapping[str, Any],
+                  keep_working: bool = False) -> DesignRecord:
+        normalized = _normalized(row.ruleset_id, row.kind, data)
+        summary = _summary(row.ruleset_id, row.kind, normalized)
+        now = _now()
+        row.data = _dumps(normalized)
+        _apply_summary(row, summary)
+        if not keep_working or row.working_data == row.data:
+            row.working_data = None
+        row.updated_at = now
+        session.flush()
+        number = self._add_revision(session, row, now)
+        session.flush()
+        return _record(row, number)
+
+
+class _WriteTransaction:
+    """``with`` a committed transaction; database failures become :class:`LibraryWriteError`."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+        self._session: Session | None = None
+
+    def __enter__(self) -> Session:
+        self._session = self._sessions()
+        self._session.begin()
+        return self._session
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 _trace: object) -> None:
+        session = self._session
+        assert session is not None
+        try:
+            if error is None:
+                try:
+                    session.commit()
+                except SQLAlchemyError as failure:
+                    session.rollback()
+                    raise LibraryWriteError(_reason(failure)) from failure
+            else:
+                session.rollback()
+                if isinstance(error, SQLAlchemyError):
+                    raise LibraryWriteError(_reason(error)) from error
+        finally:
+            session.close()
+
+
+def _reason(error: SQLAlchemyError) -> str:
+    original = getattr(error, "orig", None)
+    text = str(original if original is not None else error).strip().splitlines()[0]
+    return f"The library could not be written (nothing was changed): {text}"

@@ -1,0 +1,85 @@
+"""Record sheets on paper: PDF pages per design, page images, and the print preview."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtGui import QColor
+
+from carwars_desktop.gui.workshop import LibraryWorkspace
+from carwars_desktop.gui.workshop.printing import page_images, show_print_preview, write_pdf
+from carwars_desktop.library.templates import new_design
+from carwars_desktop.rules.autopower import sample_cars
+from carwars_desktop.rules.battlecars import example_card
+from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
+
+
+def _pdf_pages(path: Path) -> list[tuple[float, float]]:
+    """(width, height) in points of each page of a PDF written by Qt."""
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-")
+    boxes = re.findall(rb"/Type /Page\b.*?/MediaBox \[\s*([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)",
+                       data, re.S)
+    return [(float(b[2]) - float(b[0]), float(b[3]) - float(b[1])) for b in boxes]
+
+
+COURIER = MiniDesign.stock_design("courier", "a", name="Night Courier",
+                                  driver=PersonKit(1, 0, True))
+
+
+def test_one_page_per_sheet_on_a4(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    items = [("mini_car_wars", "vehicle", COURIER),
+             ("autopower", "vehicle", sample_cars()["Bishop"]),
+             ("battlecars", "vehicle", example_card()),
+             ("autopower", "deck", new_design("autopower", "deck"))]
+    path = tmp_path / "sheets.pdf"
+    assert write_pdf(str(path), items) == 4
+    pages = _pdf_pages(path)
+    assert len(pages) == 4
+    for width, height in pages:  # A4 portrait: 595 × 842 points
+        assert abs(width - 595.3) < 1.5 and abs(height - 841.9) < 1.5
+
+
+def test_each_sheet_alone(tmp_path: Path) -> None:
+    for number, item in enumerate([("mini_car_wars", "vehicle", COURIER),
+                                   ("battlecars", "vehicle", example_card())]):
+        path = tmp_path / f"{number}.pdf"
+        assert write_pdf(str(path), [item]) == len(_pdf_pages(path)) == 1
+
+
+def test_a_draft_sheet_says_why(tmp_path: Path) -> None:
+    draft = COURIER.with_armor(COURIER.armor.with_side(COURIER.armor.items()[0][0], 0))
+    legal_image = page_images([("mini_car_wars", "vehicle", COURIER)], 600)[0]
+    draft_image = page_images([("mini_car_wars", "vehicle", draft)], 600)[0]
+    assert legal_image != draft_image
+
+
+def test_page_images_are_drawn(qtbot) -> None:  # type: ignore[no-untyped-def]
+    (image,) = page_images([("autopower", "vehicle", sample_cars()["Darkseid"])], 400)
+    assert image.width() == 400 and image.height() > 500
+    white = QColor("white").rgb()
+    inked = sum(1 for y in range(0, image.height(), 7) for x in range(0, image.width(), 7)
+                if image.pixel(x, y) != white)
+    assert inked > 200
+
+
+def test_the_print_preview_shows_the_pages(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtPrintSupport import QPrintPreviewWidget
+
+    dialog = show_print_preview([("mini_car_wars", "vehicle", COURIER),
+                                 ("battlecars", "vehicle", example_card())])
+    qtbot.addWidget(dialog)
+    preview = dialog.findChild(QPrintPreviewWidget)
+    assert preview is not None
+    qtbot.waitUntil(lambda: preview.pageCount() == 2)
+    dialog.close()
+
+
+def test_pdf_of_the_selected_designs(library: LibraryWorkspace, tmp_path: Path) -> None:
+    library.ruleset_box.setCurrentIndex(library.ruleset_box.findData("autopower"))
+    library.view.selectAll()
+    path = tmp_path / "cars.pdf"
+    assert library.export_pdf(str(path)) == 9
+    assert len(_pdf_pages(path)) == 9
+    assert "9 sheets (9 pages)" in library.message.text()
