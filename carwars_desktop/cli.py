@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from carwars_desktop.dice import DiceError, EnteredDice, SeededDice
+from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
 from carwars_desktop.procedures import InputError, Procedure, Resolution, SheetInput
 from carwars_desktop.rules import (
     UnknownProcedureError,
@@ -73,18 +73,6 @@ def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
     return procedure.bind(raw)
 
 
-def _parse_dice(text: str) -> list[int]:
-    values: list[int] = []
-    for part in text.replace(" ", ",").split(","):
-        if not part:
-            continue
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise UsageError(f"--dice: {part!r} is not a die value") from None
-    return values
-
-
 def _print_list(ruleset: str | None, as_json: bool) -> None:
     procedures = all_procedures(ruleset)
     if as_json:
@@ -126,7 +114,7 @@ def resolve_main(argv: Sequence[str]) -> int:
         procedure = find_procedure(options.procedure)
         values = _parse_sets(procedure, options.set)
         fallback = SeededDice(options.seed) if options.seed is not None else None
-        dice = EnteredDice(_parse_dice(options.dice), fallback)
+        dice = EnteredDice(parse_dice_values(options.dice), fallback)
         resolution = procedure.resolve(values, dice)
         _print_resolution(procedure, values, resolution, dice.unused(),
                           options.seed, options.json)

@@ -8,7 +8,13 @@ from carwars_desktop.dice.errors import (
     NotEnoughDiceError,
 )
 from carwars_desktop.dice.expression import DiceExpression, DiceGroup, parse
-from carwars_desktop.dice.source import DiceSource, DieRoll, EnteredDice, SeededDice
+from carwars_desktop.dice.source import (
+    DiceSource,
+    DieRoll,
+    EnteredDice,
+    SeededDice,
+    parse_dice_values,
+)
 
 __all__ = [
     "DiceError",
@@ -25,4 +31,5 @@ __all__ = [
     "dice_sum",
     "die",
     "parse",
+    "parse_dice_values",
 ]

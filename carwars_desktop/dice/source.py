@@ -7,6 +7,7 @@ needs, in the order its steps need them, with the purpose ("to hit", "damage").
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,3 +104,16 @@ class EnteredDice(DiceSource):
     def unused(self) -> tuple[int, ...]:
         """Entered values that no step asked for."""
         return self.entered[self._taken :]
+
+
+def parse_dice_values(text: str) -> list[int]:
+    """The faces typed by the GM: ``'5 4 3'`` or ``'5,4,3'`` → ``[5, 4, 3]``.
+
+    Which die each value belongs to is checked when a resolution takes it.
+    """
+    values: list[int] = []
+    for token in (t for t in re.split(r"[\s,;]+", text.strip()) if t):
+        if not token.isdigit():
+            raise DiceValueError(f"{token!r} is not a die value: type the faces, e.g. 5 4 3")
+        values.append(int(token))
+    return values

@@ -7,7 +7,6 @@ it is shown in the history.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.dice import DiceError, DiceExpression, EnteredDice, SeededDice, parse
+from carwars_desktop.dice import (
+    DiceError,
+    DiceExpression,
+    EnteredDice,
+    SeededDice,
+    parse,
+    parse_dice_values,
+)
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.workspace import Workspace
@@ -46,16 +52,12 @@ HISTORY_LIMIT = 500
 
 def split_dice(text: str, expression: DiceExpression) -> list[int]:
     """``'5 4'``, ``'5,4'`` or, for dice under ten sides, ``'54'`` → ``[5, 4]``."""
-    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     faces = expression.faces()
-    if (len(tokens) == 1 and len(tokens[0]) == len(faces) > 1 and tokens[0].isdigit()
+    compact = text.strip()
+    if (len(compact) == len(faces) > 1 and compact.isdigit()
             and all(sides < 10 for sides in faces)):
-        tokens = list(tokens[0])
-    values: list[int] = []
-    for token in tokens:
-        if not re.fullmatch(r"\d+", token):
-            raise DiceError(f"{token!r} is not a die value: type the faces, e.g. 5 4")
-        values.append(int(token))
+        compact = " ".join(compact)
+    values = parse_dice_values(compact)
     if len(values) != len(faces):
         raise DiceError(f"{expression} needs {len(faces)} {'die' if len(faces) == 1 else 'dice'}"
                         f" ({', '.join(f'd{s}' for s in faces)}); {len(values)} typed")

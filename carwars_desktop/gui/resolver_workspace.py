@@ -34,28 +34,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.dice import DiceError, EnteredDice, SeededDice
+from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
+from carwars_desktop.gui.resolving import (
+    ResolveError,
+    dice_hint,
+    explanation_html,
+    resolve_typed,
+)
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
 from carwars_desktop.rules import all_procedures, find_ruleset
-from carwars_desktop.session import GameError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
-
-
-def parse_dice(text: str) -> list[int]:
-    """``'5 4 3'`` or ``'5,4,3'`` → ``[5, 4, 3]``; anything else is refused with the reason."""
-    values: list[int] = []
-    for token in (t for t in re.split(r"[\s,;]+", text.strip()) if t):
-        if not token.isdigit():
-            raise DiceError(f"{token!r} is not a die value: type the faces, e.g. 5 4 3")
-        values.append(int(token))
-    return values
 
 
 def _right(text: str) -> QTableWidgetItem:
@@ -378,9 +373,7 @@ class ResolverWorkspace(Workspace):
             self.outcome_table.setItem(row, 2, _right(percent(p)))
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
-        needs = self.procedure.dice_needed(values)
-        self.dice_hint.setText("Dice, in order: " + " → ".join(str(n) for n in needs)
-                               if needs else "No dice: press Enter to resolve.")
+        self.dice_hint.setText(dice_hint(self.procedure, values))
         if self._loaded and odds.chart is not None:
             self.chart.show_distribution(odds.chart.distribution, odds.chart.success,
                                          x_label=odds.chart.x_label,
@@ -389,21 +382,13 @@ class ResolverWorkspace(Workspace):
     # --- resolving -----------------------------------------------------
     def resolve_entered(self) -> None:
         """Resolve with the dice typed (Enter)."""
-        try:
-            self._resolve(EnteredDice(parse_dice(self.dice_edit.text())))
-        except DiceError as error:
-            self.dice_error.setText(f"⚠ {error}")
+        self._resolve(roll=False)
 
     def roll(self) -> None:
         """Roll in the app whatever the typed dice do not cover; the seed is shown."""
-        try:
-            seeded = SeededDice()
-            self._resolve(EnteredDice(parse_dice(self.dice_edit.text()), seeded),
-                          seed=seeded.seed)
-        except DiceError as error:
-            self.dice_error.setText(f"⚠ {error}")
+        self._resolve(roll=True)
 
-    def _resolve(self, dice: EnteredDice, seed: int | None = None) -> None:
+    def _resolve(self, roll: bool) -> None:
         if self.procedure is None:
             return
         values = self._bound_values()
@@ -413,14 +398,9 @@ class ResolverWorkspace(Workspace):
         if self.resolution is not None:
             self.discard()
         try:
-            resolution = self.procedure.resolve(values, dice)
-        except (InputError, DiceError, GameError) as error:
+            resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)
+        except ResolveError as error:
             self.dice_error.setText(f"⚠ {error}")
-            return
-        if dice.unused():
-            self.dice_error.setText(
-                f"⚠ {len(dice.unused())} typed dice were not needed: "
-                f"{' '.join(map(str, dice.unused()))}. Nothing was resolved.")
             return
         self.dice_error.setText("")
         self._bindings = self.form.bindings()
@@ -439,14 +419,7 @@ class ResolverWorkspace(Workspace):
             self.result_view.setHtml("")
             self.status_label.setText("")
             return
-        dice = " ".join(f"{d.value}" + ("" if d.entered else "*") for d in resolution.dice)
-        rows = "".join(f"<li>{step.text} <span style='color:#555'>[{step.rule}]</span></li>"
-                       for step in resolution.steps)
-        effects = "".join(f"<li>{e.input_name}: {e.summary}</li>" for e in resolution.effects)
-        seed_text = f" (* rolled with seed {seed})" if seed is not None else ""
-        self.result_view.setHtml(
-            f"<p><b>{resolution.outcome}</b></p><p>Dice: {dice or 'none'}{seed_text}</p>"
-            f"<ol>{rows}</ol>" + (f"<p>Effects:</p><ul>{effects}</ul>" if effects else ""))
+        self.result_view.setHtml(explanation_html(resolution, seed))
         if resolution.effects and not can_apply:
             self.status_label.setText("Start or resume a session at the Table to apply results "
                                       "to its sheets.")

@@ -23,21 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.dice import DiceError, EnteredDice, SeededDice
+from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
-from carwars_desktop.gui.resolver_workspace import parse_dice
+from carwars_desktop.gui.resolving import (
+    ResolveError,
+    dice_hint,
+    explanation_html,
+    resolve_typed,
+)
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
-from carwars_desktop.session import Game, GameError
-
-
-def explanation_html(resolution: Resolution, seed: int | None = None) -> str:
-    dice = " ".join(f"{d.value}" + ("" if d.entered else "*") for d in resolution.dice)
-    rows = "".join(f"<li>{step.text} <span style='color:#555'>[{step.rule}]</span></li>"
-                   for step in resolution.steps)
-    effects = "".join(f"<li>{e.summary}</li>" for e in resolution.effects)
-    seed_text = f" (* rolled with seed {seed})" if seed is not None else ""
-    return (f"<p><b>{resolution.outcome}</b></p><p>Dice: {dice or 'none'}{seed_text}</p>"
-            f"<ol>{rows}</ol>" + (f"<p>Effects:</p><ul>{effects}</ul>" if effects else ""))
+from carwars_desktop.session import Game
 
 
 class ProcedureDialog(QDialog):
@@ -142,39 +137,26 @@ class ProcedureDialog(QDialog):
             return
         self.odds = self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
-        needs = self.procedure.dice_needed(values)
-        self.dice_hint.setText("Dice, in order: " + " → ".join(str(n) for n in needs)
-                               if needs else "No dice: press Enter to resolve.")
+        self.dice_hint.setText(dice_hint(self.procedure, values))
 
     def resolve_entered(self) -> None:
-        try:
-            self._resolve(EnteredDice(parse_dice(self.dice_edit.text())))
-        except DiceError as error:
-            self.error.setText(f"⚠ {error}")
+        self._resolve(roll=False)
 
     def roll(self) -> None:
-        try:
-            seeded = SeededDice()
-            self._resolve(EnteredDice(parse_dice(self.dice_edit.text()), seeded), seeded.seed)
-        except DiceError as error:
-            self.error.setText(f"⚠ {error}")
+        self._resolve(roll=True)
 
-    def _resolve(self, dice: EnteredDice, seed: int | None = None) -> None:
+    def _resolve(self, roll: bool) -> None:
         values = self._values()
         if values is None:
             return
         try:
-            resolution = self.procedure.resolve(values, dice)
-        except (InputError, DiceError, GameError) as error:
+            resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)
+        except ResolveError as error:
             self.error.setText(f"⚠ {error}")
-            return
-        if dice.unused():
-            self.error.setText(f"⚠ {len(dice.unused())} typed dice were not needed: "
-                               f"{' '.join(map(str, dice.unused()))}. Nothing was resolved.")
             return
         self.error.setText("")
         self.resolution = resolution
-        self.result_view.setHtml(explanation_html(resolution, seed))
+        self.result_view.setHtml(explanation_html(resolution, seed, effect_names=False))
         self.apply_button.setEnabled(True)
         self.apply_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
