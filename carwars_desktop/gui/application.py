@@ -17,7 +17,6 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from carwars_desktop import __version__
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.resources import resources_dir
 
@@ -31,7 +30,6 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         return existing
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APP_NAME)
-    QCoreApplication.setApplicationVersion(__version__)
     app = QApplication(argv if argv is not None else [sys.argv[0]])
     app.setApplicationDisplayName("Carwars Desktop")
     app.setDesktopFileName(APP_NAME)
@@ -68,6 +66,9 @@ def run_gui(db: str | None, smoke: bool) -> int:
 
     def first_idle() -> None:
         _trace("window-idle")
+        from carwars_desktop import __version__
+
+        QCoreApplication.setApplicationVersion(__version__)
         if not window.finish_startup():
             app.exit(2 if smoke else 0)
             return

@@ -20,20 +20,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop import __version__
 from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
-from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.game_context import GameContext
-from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
-from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.table import TableWorkspace
+    from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
 
 RULESET_KEY = "ruleset"
+WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
+"""The rail, in order; the workspaces themselves are built after the first paint."""
 
 
 def display_url(url: str) -> str:
@@ -50,6 +49,8 @@ class MainWindow(QMainWindow):
     """Workspaces on a left rail; the ruleset choice is remembered between runs."""
 
     ruleset_changed = Signal(str)
+    workshop: WorkshopWorkspace
+    table: TableWorkspace
 
     def __init__(self, db_url_hint: str | None = None, interactive: bool = True,
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
@@ -96,15 +97,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.game_context = GameContext(self)
-        self.workshop = WorkshopWorkspace(self)
-        self.add_workspace(LibraryWorkspace(self.workshop, self))
-        self.add_workspace(self.workshop)
-        self.workshop.show_requested.connect(
-            lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
-        self.table = TableWorkspace(self.game_context, self)
-        self.add_workspace(self.table)
-        self.add_workspace(ResolverWorkspace(self.game_context, self))
-        self.add_workspace(DiceWorkspace(self))
+        for number, title in enumerate(WORKSPACE_TITLES, start=1):
+            self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
 
         self._db_label = QLabel("Opening the database…")
@@ -112,20 +106,45 @@ class MainWindow(QMainWindow):
         self._build_menus()
 
     # --- workspaces ----------------------------------------------------
-    def add_workspace(self, workspace: Workspace) -> None:
-        self.workspaces.append(workspace)
-        number = len(self.workspaces)
-        item = QListWidgetItem(workspace.title)
-        item.setToolTip(f"{workspace.title} (Ctrl+{number})")
+    def _add_rail_entry(self, number: int, title: str) -> None:
+        item = QListWidgetItem(title)
+        item.setToolTip(f"{title} (Ctrl+{number})")
         self._rail.addItem(item)
-        self._stack.addWidget(workspace)
-        action = QAction(workspace.title, self)
+        action = QAction(title, self)
         action.setShortcut(QKeySequence(f"Ctrl+{number}"))
         action.triggered.connect(lambda: self._rail.setCurrentRow(number - 1))
         self.addAction(action)
+
+    def build_workspaces(self) -> None:
+        """Create the workspaces (once). Start-up calls it right after the first paint:
+        their modules are most of the app's import time."""
+        if self.workspaces:
+            return
+        from carwars_desktop.gui.dice_workspace import DiceWorkspace
+        from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+        from carwars_desktop.gui.table import TableWorkspace
+        from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+
+        self.workshop = WorkshopWorkspace(self)
+        self.table = TableWorkspace(self.game_context, self)
+        for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
+                          ResolverWorkspace(self.game_context, self), DiceWorkspace(self)):
+            self.add_workspace(workspace)
+        self.workshop.show_requested.connect(
+            lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+        self._stack.setCurrentIndex(self._rail.currentRow())
+
+    def add_workspace(self, workspace: Workspace) -> None:
+        position = len(self.workspaces)
+        if WORKSPACE_TITLES[position] != workspace.title:
+            raise ValueError(f"workspace {position + 1} should be {WORKSPACE_TITLES[position]}, "
+                             f"not {workspace.title}")
+        self.workspaces.append(workspace)
+        self._stack.addWidget(workspace)
         workspace.set_ruleset(self.ruleset())
 
     def current_workspace(self) -> Workspace:
+        self.build_workspaces()
         return self.workspaces[self._stack.currentIndex()]
 
     # --- ruleset -------------------------------------------------------
@@ -149,7 +168,11 @@ class MainWindow(QMainWindow):
 
     # --- start-up and database -----------------------------------------
     def finish_startup(self) -> bool:
-        """Open the database and let workspaces load their heavy parts (after first paint)."""
+        """Build the workspaces, open the database, let workspaces load their heavy parts.
+
+        Called once the window has been painted.
+        """
+        self.build_workspaces()
         from carwars_desktop.storage import resolve_url
 
         url = resolve_url(self._db_url_hint, os.environ)
@@ -205,6 +228,8 @@ class MainWindow(QMainWindow):
 
         from PySide6 import __version__ as pyside_version
         from PySide6.QtCore import qVersion
+
+        from carwars_desktop import __version__
 
         def installed(distribution: str) -> str:
             try:

@@ -22,6 +22,7 @@ def test_ruleset_choice_is_remembered(qtbot, settings: QSettings, sqlite_url: st
     qtbot.addWidget(first)
     seen: list[str] = []
     first.ruleset_changed.connect(seen.append)
+    first.build_workspaces()
     first.set_ruleset("battlecars")
     assert seen == ["battlecars"]
     assert all(w._ruleset == "battlecars" for w in first.workspaces)  # type: ignore[attr-defined]
