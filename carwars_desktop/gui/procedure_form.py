@@ -35,6 +35,8 @@ def _combo() -> QComboBox:
     combo = QComboBox()
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(8)
+    # A long vehicle name may not fit the field: the tooltip always has it whole.
+    combo.currentTextChanged.connect(combo.setToolTip)
     return combo
 
 
@@ -137,7 +139,6 @@ class ProcedureForm(QWidget):
             self._catalogs[spec.name] = catalog
             for name in catalog:
                 combo.addItem(name, f"catalog:{name}")
-            combo.setToolTip("From the rules' catalog: no session of this ruleset is running")
         # Each successive vehicle input starts on a different vehicle (firer ≠ target);
         # an optional one starts on "—" (see choose_needed_vehicles).
         if not spec.optional:

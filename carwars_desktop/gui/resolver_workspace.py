@@ -117,10 +117,9 @@ class ResolverWorkspace(Workspace):
 
         # The modifier stack and the exact odds.
         self.need_label = QLabel()
-        need_font = QFont(self.need_label.font())
-        need_font.setPointSizeF(need_font.pointSizeF() * 1.4)
-        need_font.setBold(True)
-        self.need_label.setFont(need_font)
+        self._need_font = QFont(self.need_label.font())
+        self._need_font.setBold(True)
+        self._need_base_size = self._need_font.pointSizeF()
         self.need_label.setWordWrap(True)
         self.modifier_table = QTableWidget(0, 3)
         self.modifier_table.setHorizontalHeaderLabels(["Modifier", "", "Rule"])
@@ -363,6 +362,11 @@ class ResolverWorkspace(Workspace):
             self.modifier_table.setItem(row, 0, QTableWidgetItem(modifier.label))
             self.modifier_table.setItem(row, 1, _right(f"{modifier.value:+d}"))
             self.modifier_table.setItem(row, 2, QTableWidgetItem(modifier.rule))
+        # A short headline ("need 9+ · 10/36 · 27.8%") is shown large; a long one (every
+        # outcome of a Battlecars shot) at the normal size so it does not crowd the stack.
+        self._need_font.setPointSizeF(self._need_base_size * (1.4 if len(odds.summary) < 60
+                                                              else 1.0))
+        self.need_label.setFont(self._need_font)
         self.need_label.setText(odds.summary)
         for outcome in odds.outcomes:
             row = self.outcome_table.rowCount()

@@ -1,0 +1,179 @@
+"""What goes into the PyInstaller bundle: shared by the app's spec and the bare-window spec.
+
+Plain Python with no PyInstaller import, so tests can check it. The spec files
+load it by path (the folder is not a package: ``packaging`` is also the name of
+a PyPI library).
+
+The app uses QtCore, QtGui, QtWidgets, QtPrintSupport and QtSvg, and pyqtgraph
+imports QtOpenGL, QtOpenGLWidgets and QtTest. Everything else in the
+PySide6-Essentials wheel (QML and Quick, Designer, virtual keyboard, Wayland,
+PDF, SQL drivers…) is left out, as are the Qt plugins only those need.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+APP_NAME = "carwars-desktop"
+DISPLAY_NAME = "Carwars Desktop"
+BUNDLE_IDENTIFIER = "org.carwars.desktop"
+
+# The folders the app loads at run time, shipped where carwars_desktop.resources looks first.
+DATA_FOLDERS = ("ui", "resources", "database")
+BUNDLED_PREFIX = "carwars_desktop/_bundled"
+
+# Packages whose modules the app imports by ruleset id (importlib.import_module).
+PACKAGES_IMPORTED_BY_ID = ("carwars_desktop.rules", "carwars_desktop.session.play")
+
+# Qt for Python modules the app and pyqtgraph import.
+QT_MODULES_USED = (
+    "QtCore", "QtGui", "QtWidgets", "QtPrintSupport", "QtSvg",
+    "QtOpenGL", "QtOpenGLWidgets", "QtTest",
+)
+
+# Every other Qt module of PySide6 (Essentials and Addons), never bundled.
+QT_MODULES_EXCLUDED = (
+    "Qt3DAnimation", "Qt3DCore", "Qt3DExtras", "Qt3DInput", "Qt3DLogic", "Qt3DRender",
+    "QtAxContainer", "QtBluetooth", "QtCanvasPainter", "QtCharts", "QtConcurrent",
+    "QtDataVisualization", "QtDBus", "QtDesigner", "QtGraphs", "QtGraphsWidgets", "QtHelp",
+    "QtHttpServer", "QtLocation", "QtMultimedia", "QtMultimediaWidgets", "QtNetwork",
+    "QtNetworkAuth", "QtNfc", "QtPdf", "QtPdfWidgets", "QtPositioning", "QtQml", "QtQuick",
+    "QtQuick3D", "QtQuickControls2", "QtQuickTest", "QtQuickWidgets", "QtRemoteObjects",
+    "QtScxml", "QtSensors", "QtSerialBus", "QtSerialPort", "QtSpatialAudio", "QtSql",
+    "QtStateMachine", "QtSvgWidgets", "QtTextToSpeech", "QtUiTools", "QtWebChannel",
+    "QtWebEngineCore", "QtWebEngineQuick", "QtWebEngineWidgets", "QtWebSockets", "QtWebView",
+    "QtXml",
+)
+
+# Python packages nothing in the app needs; some are optional imports of its dependencies.
+PYTHON_EXCLUDED = (
+    "tkinter", "_tkinter", "readline", "curses", "pydoc_data",
+    "PyQt5", "PyQt6", "PySide2", "matplotlib", "IPython", "jupyter_rfb", "OpenGL",
+    "scipy", "pandas", "h5py", "cupy", "numba", "pytest", "hypothesis",
+    # Database drivers other than SQLite are not dependencies of the app (see the guide).
+    "psycopg", "psycopg_binary", "psycopg_c", "psycopg2", "pymysql", "MySQLdb", "pysqlite2",
+    "pyqtgraph.examples", "pyqtgraph.jupyter", "pyqtgraph.opengl",
+)
+
+# Qt shared libraries the excluded modules and plugins bring, matched in any OS's naming
+# (libQt6Quick.so.6, Qt6Quick.dll, QtQuick.framework/…).
+_UNUSED_QT_LIBRARIES = (
+    "Qml", "Quick", "Lottie", "Labs", "Designer", "Help", "UiTools", "Sql", "Xml",
+    "Pdf", "VirtualKeyboard", "Wayland", "Wl", "EglFS", "EglFs", "Network", "Concurrent",
+    "ShaderTools", "SvgWidgets", "WebEngine", "Multimedia", "3D", "Charts", "Graphs",
+)
+_UNUSED_QT_LIBRARY = re.compile(
+    r"(^|/)(lib)?Qt6?(" + "|".join(_UNUSED_QT_LIBRARIES) + r")[^/]*$")
+
+# Qt plugin folders kept whole, and single plugins kept from the folders trimmed by name.
+# The platforms: xcb for X11 and XWayland, offscreen/minimal for headless runs, and
+# windows/cocoa on their systems. Wayland's plugin needs libraries the .deb does not declare;
+# under a Wayland session Qt then uses XWayland.
+_KEPT_PLUGIN_FOLDERS = ("iconengines", "printsupport", "styles", "xcbglintegrations")
+_KEPT_PLUGINS = {
+    "platforms": ("qxcb", "qoffscreen", "qminimal", "qwindows", "qcocoa", "qdirect2d"),
+    "platforminputcontexts": ("composeplatforminputcontextplugin",
+                              "ibusplatforminputcontextplugin"),
+    "platformthemes": ("qxdgdesktopportal",),
+    # Qt's own image formats; the qtimageformats add-on (tiff, webp…) and PDF are left out.
+    "imageformats": ("qsvg", "qico", "qjpeg", "qgif"),
+}
+# PySide6/Qt/plugins/… on Linux and macOS, PySide6/plugins/… on Windows.
+_PLUGIN = re.compile(r"(^|/)PySide6/(Qt6?/)?plugins/(?P<folder>[^/]+)/(?P<file>[^/]+)$")
+# The app's texts are English and it installs no QTranslator: Qt's own translations stay out.
+_QT_TRANSLATIONS = re.compile(r"(^|/)PySide6/(Qt6?/)?translations/")
+_PLUGIN_STEM = re.compile(r"^(lib)?(?P<stem>.+?)(\.so|\.dll|\.dylib)$")
+
+# Linux: the bundle carries Python, the wheels' libraries (Qt, NumPy's OpenBLAS) and the
+# system libraries the interpreter links (OpenSSL, SQLite, libffi, zstd — Qt links it too). The rest
+# of the desktop stack (X11/xcb, OpenGL/EGL, fontconfig, FreeType, D-Bus, GLib, CUPS,
+# libstdc++) must match the system's drivers and settings: it comes from the system and the
+# .deb declares it (packaging/linux/depends.txt; build_linux.sh checks the list is complete).
+_SYSTEM_LIBRARY_FOLDERS = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
+_INTERPRETER_LIBRARY = re.compile(
+    r"^lib(python3[^/]*|ssl|crypto|sqlite3|ffi|bz2|lzma|z|zstd|uuid|expat|mpdec|gdbm|gdbm_compat"
+    r"|nsl|tirpc|readline|ncursesw?|tinfo|panelw?|formw?|menuw?|b2)\.so[.0-9]*$")
+
+
+def data_files(repo: Path = REPO) -> list[tuple[str, str]]:
+    """(source file, destination folder) for every file of the data folders.
+
+    Listed file by file so a folder holding nothing yet (git keeps no empty folders)
+    costs nothing, and caches never ship.
+    """
+    files: list[tuple[str, str]] = []
+    for folder in DATA_FOLDERS:
+        root = repo / folder
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":
+                continue
+            destination = Path(BUNDLED_PREFIX) / folder / path.parent.relative_to(root)
+            files.append((str(path), destination.as_posix()))
+    return files
+
+
+def excluded_modules() -> list[str]:
+    """Module names for PyInstaller's ``excludes``."""
+    return [f"PySide6.{name}" for name in QT_MODULES_EXCLUDED] + list(PYTHON_EXCLUDED)
+
+
+def hidden_imports(ruleset_ids: Iterable[str]) -> list[str]:
+    """Modules imported by name at run time, which PyInstaller cannot see."""
+    ruleset_ids = tuple(ruleset_ids)
+    return [
+        # The rules registry and the Table's play rules import a module per ruleset by its id.
+        *(f"{package}.{ruleset_id}" for package in PACKAGES_IMPORTED_BY_ID
+          for ruleset_id in ruleset_ids),
+        # The Alembic scripts under database/ are loaded from files: their imports.
+        "alembic", "alembic.op", "alembic.context", "alembic.runtime.migration",
+        "alembic.ddl.sqlite", "alembic.ddl.postgresql",
+        "carwars_desktop.storage.engine", "carwars_desktop.storage.models",
+        # SQLAlchemy finds dialects by URL scheme.
+        "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.sqlite.pysqlite",
+        # Printing and SVG icons, also when no module imported them yet.
+        "PySide6.QtPrintSupport", "PySide6.QtSvg",
+    ]
+
+
+def keep_file(destination: str, source: str = "", linux: bool = sys.platform == "linux") -> bool:
+    """Whether a file PyInstaller collected (its path inside the bundle, its origin) ships."""
+    name = destination.replace("\\", "/")
+    if linux and "/" not in name and is_system_library(source):
+        return _INTERPRETER_LIBRARY.match(Path(source).name) is not None
+    plugin = _PLUGIN.search(name)
+    if plugin is not None:
+        return _keep_plugin(plugin["folder"], plugin["file"])
+    if _QT_TRANSLATIONS.search(name):
+        return False
+    return _UNUSED_QT_LIBRARY.search(name) is None
+
+
+def is_system_library(source: str) -> bool:
+    """A shared library from the Linux system's folders.
+
+    PyInstaller puts such libraries at the top of the bundle; the modules of a system
+    Python (/usr/lib/python3.11/lib-dynload/…) go to a folder of their own and stay.
+    """
+    return source.startswith(_SYSTEM_LIBRARY_FOLDERS) and ".so" in Path(source).name
+
+
+def _keep_plugin(folder: str, file_name: str) -> bool:
+    if folder in _KEPT_PLUGIN_FOLDERS:
+        return True
+    kept = _KEPT_PLUGINS.get(folder)
+    if kept is None:
+        return False
+    stem = _PLUGIN_STEM.match(file_name)
+    # Debug builds on Windows end in "d" (qsvgd.dll): never shipped.
+    return stem is not None and stem["stem"] in kept
+
+
+def filter_toc(entries: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """A PyInstaller TOC (destination, source, kind) without the files left out."""
+    return [entry for entry in entries if keep_file(entry[0], entry[1] or "")]
