@@ -65,6 +65,8 @@ def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
                 raise UsageError(f"{spec.name}: cannot read {path}: {error.strerror}") from None
             except (json.JSONDecodeError, UnicodeDecodeError) as error:
                 raise UsageError(f"{spec.name}: {path} is not JSON: {error}") from None
+            except RecursionError:
+                raise UsageError(f"{spec.name}: {path} is nested too deeply") from None
             if not isinstance(data, dict):
                 raise UsageError(f"{spec.name}: {path} must hold a JSON object")
             raw[spec.name] = spec.load_json(data)

@@ -68,6 +68,9 @@ def test_plain_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["dice.roll", "--set", "expression", "--dice", "1,1"], "write NAME=VALUE"),
         (["dice.roll", "--dice", "five"], "'five' is not a die value"),
         ([], "name a procedure id"),
+        (["dice.roll", "--dice", "5 ²"], "'²' is not a die value"),
+                (["mini.fire", "--set", "target=" + '{"a":' * 50_000 + "1" + "}" * 50_000],
+         "nested too deeply"),
     ],
 )
 def test_bad_input_exits_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str],

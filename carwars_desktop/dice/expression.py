@@ -159,4 +159,8 @@ def parse(text: str) -> DiceExpression:
         expect_term = False
     if expect_term:
         raise DiceExpressionError(f"{source!r}: ends with an operator; add a term after it")
+    if abs(modifier) > MAX_CONSTANT:
+        raise DiceExpressionError(
+            f"{source!r}: the modifiers add up to {modifier}, more than ±{MAX_CONSTANT}"
+        )
     return DiceExpression(tuple(groups), modifier)

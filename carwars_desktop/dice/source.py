@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from carwars_desktop.dice.errors import DiceValueError, NotEnoughDiceError
@@ -106,14 +106,23 @@ class EnteredDice(DiceSource):
         return self.entered[self._taken :]
 
 
-def parse_dice_values(text: str) -> list[int]:
+_FACE = re.compile(r"[0-9]{1,3}")
+
+
+def parse_dice_values(text: str, faces: Sequence[int] = ()) -> list[int]:
     """The faces typed by the GM: ``'5 4 3'`` or ``'5,4,3'`` → ``[5, 4, 3]``.
 
-    Which die each value belongs to is checked when a resolution takes it.
+    With the dice known in advance (``faces``, their sides) and all under ten sides,
+    a run of digits is read one die per digit: ``'54'`` for 2d6 → ``[5, 4]``. Which die
+    each value belongs to is checked when a resolution takes it.
     """
+    compact = text.strip()
+    if (len(faces) > 1 and len(compact) == len(faces) and re.fullmatch(r"[0-9]+", compact)
+            and all(sides < 10 for sides in faces)):
+        return [int(digit) for digit in compact]
     values: list[int] = []
-    for token in (t for t in re.split(r"[\s,;]+", text.strip()) if t):
-        if not token.isdigit():
-            raise DiceValueError(f"{token!r} is not a die value: type the faces, e.g. 5 4 3")
+    for token in (t for t in re.split(r"[\s,;]+", compact) if t):
+        if not _FACE.fullmatch(token):
+            raise DiceValueError(f"{token[:12]!r} is not a die value: type the faces, e.g. 5 4 3")
         values.append(int(token))
     return values

@@ -51,13 +51,18 @@ def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choic
 Asker = Callable[["DatabaseError"], tuple[Choice, str | None]]
 
 
-def open_with_recovery(url: str, ask: Asker | None) -> Database | None:
-    """Open ``url``; on a bad database tell stderr and ``ask`` (None: give up)."""
+def open_with_recovery(url: str | None, ask: Asker | None) -> Database | None:
+    """Open ``url`` (None: the default database); on a bad one tell stderr and ``ask``.
+
+    With no ``ask`` (``--smoke``) the first refusal gives up.
+    """
+    import os
+
     from carwars_desktop.storage import DatabaseError, open_database, resolve_url
 
     while True:
         try:
-            return open_database(url)
+            return open_database(resolve_url(url, os.environ))
         except DatabaseError as error:
             print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
             if ask is None:
@@ -67,4 +72,4 @@ def open_with_recovery(url: str, ask: Asker | None) -> Database | None:
                 return None
             # A chosen file that already has content is opened as it is (and refused
             # again if it is bad): nothing here ever truncates or replaces a file.
-            url = resolve_url(path, {})
+            url = path

@@ -7,6 +7,7 @@ it is shown in the history.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -53,11 +54,7 @@ HISTORY_LIMIT = 500
 def split_dice(text: str, expression: DiceExpression) -> list[int]:
     """``'5 4'``, ``'5,4'`` or, for dice under ten sides, ``'54'`` → ``[5, 4]``."""
     faces = expression.faces()
-    compact = text.strip()
-    if (len(compact) == len(faces) > 1 and compact.isdigit()
-            and all(sides < 10 for sides in faces)):
-        compact = " ".join(compact)
-    values = parse_dice_values(compact)
+    values = parse_dice_values(text, faces)
     if len(values) != len(faces):
         raise DiceError(f"{expression} needs {len(faces)} {'die' if len(faces) == 1 else 'dice'}"
                         f" ({', '.join(f'd{s}' for s in faces)}); {len(values)} typed")
@@ -271,7 +268,7 @@ class DiceWorkspace(Workspace):
         if self._expression is None or self._database is None:
             return
         seed_text = self.seed_edit.text().strip()
-        if seed_text and not seed_text.isdigit():
+        if seed_text and not re.fullmatch(r"[0-9]{1,18}", seed_text):
             self.dice_error.setText(f"⚠ The seed must be a whole number, not {seed_text!r}.")
             return
         dice = SeededDice(int(seed_text) if seed_text else None)

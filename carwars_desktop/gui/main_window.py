@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
@@ -173,11 +172,9 @@ class MainWindow(QMainWindow):
         Called once the window has been painted.
         """
         self.build_workspaces()
-        from carwars_desktop.storage import resolve_url
-
-        url = resolve_url(self._db_url_hint, os.environ)
         database = open_with_recovery(
-            url, (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+            self._db_url_hint,
+            (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
         if database is None:
             return False
         self.attach_database(database)

@@ -48,6 +48,7 @@ from carwars_desktop.gui.resolving import (
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
 from carwars_desktop.rules import all_procedures, find_ruleset
+from carwars_desktop.session import GameError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -318,6 +319,10 @@ class ResolverWorkspace(Workspace):
         self._reload_form()
 
     def _reload_form(self) -> None:
+        if self.resolution is not None:
+            # The sheets it was computed from changed: it can no longer be applied, and
+            # like any discarded roll it stays in the log.
+            self.discard()
         procedure = self.procedure
         if procedure is None:
             self.procedure_title.setText("")
@@ -329,7 +334,6 @@ class ResolverWorkspace(Workspace):
         keep = self.form.snapshot() if self.form.procedure is procedure else {}
         self.form.set_procedure(procedure, self.context.playing(self._ruleset))
         self.form.restore(keep)
-        self._set_result(None)
         self._refresh_odds()
 
     # --- odds ----------------------------------------------------------
@@ -340,6 +344,12 @@ class ResolverWorkspace(Workspace):
             values = self.procedure.bind(self.form.values())
         except (InputError, DiceError) as error:
             self.form_error.setText(f"⚠ {error}")
+            return None
+        bound = self.form.bindings()
+        if len(set(bound.values())) < len(bound):
+            names = [name for name, key in bound.items() if list(bound.values()).count(key) > 1]
+            self.form_error.setText(f"⚠ {' and '.join(names)} are the same vehicle: choose "
+                                    "another for one of them")
             return None
         self.form_error.setText("")
         return values
@@ -434,11 +444,17 @@ class ResolverWorkspace(Workspace):
         resolution = self.resolution
         if resolution is None or not self.apply_button.isEnabled():
             return
-        self.context.apply_resolution(resolution, self._bindings)
+        # No longer pending: the redraw the applied event causes must not discard it.
+        self.resolution = None
+        try:
+            self.context.apply_resolution(resolution, self._bindings)
+        except GameError as error:
+            self.resolution = resolution
+            self.status_label.setText(f"⚠ Not applied: {error}")
+            return
         self._log(resolution, applied=True)
         self._resolved_odds = None
         self.status_label.setText(f"Applied: {resolution.outcome}")
-        self.resolution = None
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
 

@@ -232,6 +232,8 @@ class SheetInput:
                 data = json.loads(text)
             except json.JSONDecodeError as error:
                 raise InputError(f"{self.name}: bad JSON: {error}") from None
+            except RecursionError:
+                raise InputError(f"{self.name}: the JSON is nested too deeply") from None
             if not isinstance(data, dict):
                 raise InputError(f"{self.name}: the JSON must be an object")
             return self.load_json(data)

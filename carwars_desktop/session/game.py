@@ -117,6 +117,10 @@ class Game:
                          bindings: Mapping[str, str]) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key."""
         new_sheets: dict[str, RecordSheet] = {}
+        bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
+        if len(set(bound)) < len(bound):
+            raise GameError("two inputs of this result are the same vehicle: its effects "
+                            "would overwrite each other")
         for effect in resolution.effects:
             if effect.input_name not in bindings:
                 raise GameError(f"the result changes {effect.input_name!r}, "

@@ -8,7 +8,7 @@ from types import TracebackType
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.storage.dice_history import DiceHistory
@@ -95,7 +95,13 @@ def open_database(url: str) -> Database:
     if path is not None:
         check_sqlite_file(path, known, head)
         where = str(path)
-    engine = create_engine_for(url)
+    try:
+        engine = create_engine_for(url)
+    except (ArgumentError, ImportError) as error:
+        raise DatabaseError(
+            f"Cannot open the database at {where}: this installation has no driver for it "
+            f"({error}). SQLite files always work; PostgreSQL needs the postgres extra."
+        ) from None
     try:
         if path is None:
             check_server_database(engine, where, known, head)

@@ -35,6 +35,21 @@ class SessionNotFoundError(LookupError):
     """No session has that id."""
 
 
+class SessionDataError(ValueError):
+    """A session, player or vehicle name the database cannot keep (the message says why)."""
+
+
+TEXT_MAX = 200
+"""The longest session, scenario, player or vehicle name (the columns' size)."""
+
+
+def _check_text(what: str, value: str) -> None:
+    # PostgreSQL refuses a longer value where SQLite would keep it: refuse it the same
+    # way on both, before anything is written.
+    if len(value) > TEXT_MAX:
+        raise SessionDataError(f"the {what} has {len(value)} characters; at most {TEXT_MAX}")
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     """A session as the session list shows it."""
@@ -88,6 +103,16 @@ class GameSessions:
 
     def create(self, ruleset_id: str, name: str, scenario: str,
                vehicles: Sequence[NewVehicle], clock: Mapping[str, Any]) -> int:
+        """Create a running session with its vehicles, in one transaction.
+
+        Raises:
+            SessionDataError: a name longer than :data:`TEXT_MAX`.
+        """
+        _check_text("session name", name)
+        _check_text("scenario", scenario)
+        for new in vehicles:
+            _check_text(f"player name {new.vehicle.player[:20]!r}…", new.vehicle.player)
+            _check_text(f"vehicle name {new.vehicle.name[:20]!r}…", new.vehicle.name)
         now = _now()
         with self._sessions.begin() as session:
             row = GameSessionRow(ruleset_id=ruleset_id, name=name, scenario=scenario,

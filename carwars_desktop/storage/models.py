@@ -217,6 +217,7 @@ class ResolutionLogRow(Base):
     body: Mapped[str] = mapped_column(Text)
     outcome: Mapped[str] = mapped_column(Text)
     success: Mapped[bool | None] = mapped_column(Boolean)
-    p_success: Mapped[str | None] = mapped_column(String(64))
+    # An exact fraction: 44d6 odds already need more than 64 characters.
+    p_success: Mapped[str | None] = mapped_column(Text)
     applied: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

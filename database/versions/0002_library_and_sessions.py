@@ -81,7 +81,7 @@ def upgrade() -> None:
     sa.Column('body', sa.Text(), nullable=False),
     sa.Column('outcome', sa.Text(), nullable=False),
     sa.Column('success', sa.Boolean(), nullable=True),
-    sa.Column('p_success', sa.String(length=64), nullable=True),
+    sa.Column('p_success', sa.Text(), nullable=True),
     sa.Column('applied', sa.Boolean(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['session_id'], ['game_sessions.id'], name=op.f('fk_resolution_log_session_id_game_sessions'), ondelete='SET NULL'),

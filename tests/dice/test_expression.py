@@ -112,3 +112,8 @@ def test_ge_and_le_complement(count: int, sides: int, k: int) -> None:
     distribution = dice_sum(count, sides)
     assert distribution.p_ge(k) + distribution.p_le(k - 1) == 1
     assert distribution.p_eq(k) == distribution.p_le(k) - distribution.p_le(k - 1)
+
+
+def test_modifiers_are_bounded_in_total() -> None:
+    with pytest.raises(DiceExpressionError, match="modifiers add up to 20000"):
+        parse("2d6+10000+10000")

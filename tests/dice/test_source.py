@@ -44,3 +44,14 @@ def test_new_seed_is_chosen_and_shown() -> None:
     dice = SeededDice()
     assert dice.seed > 0
     assert SeededDice(dice.seed).roll(6, 5) == dice.roll(6, 5)
+
+
+def test_typed_faces_parsed_or_refused() -> None:
+    from carwars_desktop.dice import parse_dice_values
+
+    assert parse_dice_values(" 5, 4 3 ") == [5, 4, 3]
+    assert parse_dice_values("54", faces=(6, 6)) == [5, 4]
+    assert parse_dice_values("54", faces=(20,)) == [54]
+    for typed in ("²", "5 x", "9" * 50, "٣"):
+        with pytest.raises(DiceValueError, match="is not a die value"):
+            parse_dice_values(typed)

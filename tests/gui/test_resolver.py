@@ -195,3 +195,32 @@ def test_battlecars_fire_applied_and_undone(window: MainWindow, qtbot) -> None: 
     assert game.sheet("v2") != before
     window.game_context.undo()
     assert game.sheet("v2") == before
+
+
+def test_same_vehicle_twice_is_flagged(window: MainWindow) -> None:
+    _start_game(window, "mini_car_wars", ["Courier (b)", "Courier"])
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("target", "v1")
+    assert "firer and target are the same vehicle" in resolver.form_error.text()
+    resolver.dice_edit.setText("6 6 6 6 6")
+    resolver.resolve_entered()
+    assert resolver.resolution is None
+    assert "Fix the form first" in resolver.dice_error.text()
+
+
+def test_a_pending_result_is_logged_when_the_sheets_change(window: MainWindow) -> None:
+    game = _start_game(window, "mini_car_wars", ["Courier (b)", "Courier"])
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("side", "L")
+    resolver.form.set_value("range", "5")
+    resolver.dice_edit.setText("4 4 5 6 6")
+    resolver.resolve_entered()
+    assert resolver.resolution is not None
+    marked = find_ruleset("mini_car_wars").sheet_from_json(game.sheet("v2").to_json())
+    window.game_context.announce(game.mark("v2", marked, "a mark at the Table"))
+    assert resolver.resolution is None
+    assert window.database is not None
+    logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
+    assert logged == [("mini.fire", True, "5/6", False)]

@@ -135,3 +135,16 @@ def test_undo_everything_returns_to_the_start(script: list[tuple[str, int, str]]
     while game.can_undo():
         game.undo()
     assert (game.sheet("v1"), game.sheet("v2"), game.clock) == start
+
+
+def test_two_inputs_bound_to_one_vehicle_are_refused() -> None:
+    game, store = new_game()
+    from carwars_desktop.procedures.dice_roll import DICE_ROLL
+
+    base = DICE_ROLL.resolve({"expression": "1d6"}, EnteredDice([4]))
+    resolution = Resolution(base.procedure_id, base.inputs, base.dice, (), "hit", True,
+                            (SheetChange("firer", Counter("Kart", 1), "fired"),
+                             SheetChange("target", Counter("Kart", 4), "4 hits")), {})
+    with pytest.raises(GameError, match="same vehicle"):
+        game.apply_resolution(resolution, {"firer": "v2", "target": "v2"})
+    assert store.events == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from carwars_desktop.session import Event, EventKind, SheetUpdate, VehicleInPlay
 from carwars_desktop.storage import NewVehicle, open_database
 
@@ -72,3 +74,22 @@ def test_finish_and_resolution_log(database_url: str) -> None:
         sessions.finish(session_id)
         assert sessions.last_running() is None
         assert sessions.all()[0].status == "finished"
+
+
+def test_long_values_refused_alike_on_every_database(database_url: str) -> None:
+    from carwars_desktop.storage import SessionDataError
+
+    with open_database(database_url) as database:
+        sessions = database.game_sessions
+        clock = {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"}
+        with pytest.raises(SessionDataError, match="session name has 250 characters"):
+            sessions.create("mini_car_wars", "x" * 250, "", [], clock)
+        with pytest.raises(SessionDataError, match="player name"):
+            sessions.create("mini_car_wars", "ok", "", [
+                NewVehicle(VehicleInPlay("v1", "Kart", "p" * 201, {}), {})], clock)
+        assert sessions.all() == []
+        # Exact odds of big rolls are long fractions: they are kept whole.
+        long_fraction = "1" * 90 + "/" + "3" * 95
+        sessions.log_resolution(None, "generic", "dice.roll", {}, "x", True, long_fraction,
+                                applied=False)
+        assert sessions.resolutions(0) == []

@@ -49,6 +49,7 @@ class NewSessionDialog(QDialog):
         self.scenario_text = QLabel()
         self.scenario_text.setWordWrap(True)
         self.name_edit = QLineEdit()
+        self.name_edit.setMaxLength(200)
         self.name_edit.setAccessibleName("Session name")
         self.players = QTableWidget(0, 3)
         self.players.setHorizontalHeaderLabels(["Player", "Vehicle (a copy goes in play)",

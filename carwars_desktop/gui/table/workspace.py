@@ -126,9 +126,15 @@ class TableWorkspace(Workspace):
         dialog.open()
 
     def _created(self, dialog: NewSessionDialog) -> None:
+        from carwars_desktop.storage import SessionDataError
+
         if dialog.result_setup is not None:
-            self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
-                               dialog.scenario_name(), dialog.result_setup)
+            try:
+                self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
+                                   dialog.scenario_name(), dialog.result_setup)
+            except SessionDataError as error:
+                self.show_sessions()
+                self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
 
     def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
         """Create the session (one transaction) and open it."""
