@@ -269,7 +269,8 @@ class DiceWorkspace(Workspace):
             return
         seed_text = self.seed_edit.text().strip()
         if seed_text and not re.fullmatch(r"[0-9]{1,18}", seed_text):
-            self.dice_error.setText(f"⚠ The seed must be a whole number, not {seed_text!r}.")
+            self.dice_error.setText(f"⚠ A seed is a whole number from 0 to 18 digits long, "
+                                    f"not {seed_text[:24]!r}.")
             return
         dice = SeededDice(int(seed_text) if seed_text else None)
         try:

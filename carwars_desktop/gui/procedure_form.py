@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -172,6 +173,39 @@ class ProcedureForm(QWidget):
                 procedure.bind(self.values())
             except (InputError, ValueError):
                 combo.setCurrentIndex(0)
+
+    def separate_vehicles(self, fixed: Collection[str] = ()) -> None:
+        """Move a vehicle input off a vehicle another input already holds.
+
+        ``fixed`` names inputs set on purpose (a Table dialog's presets); the others give
+        way to them (the second car's attack targets the first car, not itself).
+        """
+        combos = self._sheet_combos()
+        order = [name for name in combos if name in fixed] + \
+            [name for name in combos if name not in fixed]
+        held: set[str] = set()
+        for name in order:
+            combo = combos[name]
+            data = combo.currentData()
+            if data is None or str(data) not in held:
+                if data is not None:
+                    held.add(str(data))
+                continue
+            for index in range(combo.count()):
+                candidate = combo.itemData(index)
+                if candidate is not None and str(candidate) not in held:
+                    combo.setCurrentIndex(index)
+                    held.add(str(candidate))
+                    break
+
+    def same_vehicle_problem(self) -> str | None:
+        """Why the form cannot resolve when two inputs hold one vehicle in play, or None."""
+        bound = self.bindings()
+        keys = list(bound.values())
+        names = [name for name, key in bound.items() if keys.count(key) > 1]
+        if not names:
+            return None
+        return f"{' and '.join(names)} are the same vehicle: choose another for one of them"
 
     def _sheet_combos(self) -> dict[str, QComboBox]:
         return {name: editor for name, editor in self.editors.items()

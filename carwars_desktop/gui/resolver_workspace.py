@@ -340,16 +340,14 @@ class ResolverWorkspace(Workspace):
     def _bound_values(self) -> dict[str, Any] | None:
         if self.procedure is None:
             return None
+        problem = self.form.same_vehicle_problem()
+        if problem is not None:
+            self.form_error.setText(f"⚠ {problem}")
+            return None
         try:
             values = self.procedure.bind(self.form.values())
         except (InputError, DiceError) as error:
             self.form_error.setText(f"⚠ {error}")
-            return None
-        bound = self.form.bindings()
-        if len(set(bound.values())) < len(bound):
-            names = [name for name, key in bound.items() if list(bound.values()).count(key) > 1]
-            self.form_error.setText(f"⚠ {' and '.join(names)} are the same vehicle: choose "
-                                    "another for one of them")
             return None
         self.form_error.setText("")
         return values
@@ -410,6 +408,11 @@ class ResolverWorkspace(Workspace):
             self.dice_error.setText(f"⚠ Fix the form first: {self.form_error.text().lstrip('⚠ ')}")
             return
         if self.resolution is not None:
+            if not self.dice_edit.text().strip():
+                # Enter again on an empty entry: the GM means the result on screen.
+                self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
+                                          "discards it, or type the next dice.")
+                return
             self.discard()
         try:
             resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)

@@ -30,7 +30,8 @@ def resolve_typed(procedure: Procedure, values: Mapping[str, Any], typed: str,
         raise ResolveError(str(error)) from None
     unused = dice.unused()
     if unused:
-        raise ResolveError(f"{len(unused)} typed dice were not needed: "
+        were = "die was" if len(unused) == 1 else "dice were"
+        raise ResolveError(f"{len(unused)} typed {were} not needed: "
                            f"{' '.join(map(str, unused))}. Nothing was resolved.")
     return resolution, (seeded.seed if seeded is not None else None)
 

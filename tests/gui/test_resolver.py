@@ -105,7 +105,7 @@ def test_without_a_session_results_cannot_be_applied(window: MainWindow) -> None
     resolver.form.set_value("side", "L")
     resolver.dice_edit.setText("4 4 5 6 6 1")
     resolver.resolve_entered()
-    assert "typed dice were not needed: 1" in resolver.dice_error.text()
+    assert "1 typed die was not needed: 1" in resolver.dice_error.text()
     assert resolver.resolution is None
     resolver.dice_edit.setText("4 4 5 6 6")
     resolver.resolve_entered()
@@ -224,3 +224,30 @@ def test_a_pending_result_is_logged_when_the_sheets_change(window: MainWindow) -
     assert window.database is not None
     logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
     assert logged == [("mini.fire", True, "5/6", False)]
+
+
+def test_a_table_dialog_preset_keeps_the_other_vehicle_apart(window: MainWindow,
+                                                             qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+
+    game = _start_game(window, "autopower", ["Longshot", "Bishop"])
+    dialog = ProcedureDialog(find_procedure("autopower.attack"), game, {"attacker": "v2"})
+    qtbot.addWidget(dialog)
+    assert dialog.form.bindings() == {"attacker": "v2", "target": "v1"}
+    dialog.form.set_value("target", "v2")
+    dialog.refresh()
+    assert "attacker and target are the same vehicle" in dialog.error.text()
+
+
+def test_enter_again_keeps_the_result(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    _start_game(window, "mini_car_wars", ["Courier (b)", "Courier"])
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("side", "L")
+    resolver.dice_edit.setText("4 4 5 6 6")
+    resolver.resolve_entered()
+    pending = resolver.resolution
+    assert pending is not None
+    qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
+    assert resolver.resolution is pending
+    assert "Ctrl+Enter applies it" in resolver.status_label.text()

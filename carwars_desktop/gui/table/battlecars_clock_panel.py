@@ -56,6 +56,7 @@ class SpeedRow(QWidget):
         super().__init__()
         self.label = QLabel(f"<b>{name}</b> (now {sheet.speed} {sheet.direction.value}, "
                             f"max {sheet.max_speed()})")
+        self.label.setWordWrap(True)  # a long card name must not widen the Clock dock
         self.speed = QSpinBox()
         self.speed.setRange(0, 30)
         self.speed.setValue(sheet.speed)

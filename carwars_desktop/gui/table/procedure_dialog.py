@@ -59,6 +59,7 @@ class ProcedureDialog(QDialog):
         self.form.set_procedure(procedure, game)
         for name, value in presets.items():
             self.form.set_value(name, value)
+        self.form.separate_vehicles(fixed=presets)
         self.odds_label = QLabel()
         self.odds_label.setWordWrap(True)
         odds_font = QFont(self.odds_label.font())
@@ -104,7 +105,7 @@ class ProcedureDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.result_view, 1)
         layout.addLayout(buttons)
-        self.resize(520, 560)
+        self.resize(560, 700)
 
         self.form.changed.connect(self.refresh)
         self.dice_edit.returnPressed.connect(self.resolve_entered)
@@ -118,6 +119,10 @@ class ProcedureDialog(QDialog):
         self.dice_edit.setFocus()
 
     def _values(self) -> dict[str, Any] | None:
+        problem = self.form.same_vehicle_problem()
+        if problem is not None:
+            self.error.setText(f"⚠ {problem}")
+            return None
         try:
             values = self.procedure.bind(self.form.values())
         except (InputError, DiceError) as error:
