@@ -90,6 +90,7 @@ class ProcedureForm(QWidget):
             self._layout.addRow(label, editor)
         for editor in self.editors.values():
             editor.blockSignals(False)
+        self._refresh_sheet_choices()
         self.choose_needed_vehicles()
 
     def _editor(self, spec: Input) -> QWidget:
@@ -117,14 +118,49 @@ class ProcedureForm(QWidget):
             box.setChecked(spec.default)
             box.toggled.connect(self.changed)
             return box
+        if isinstance(spec, TextInput) and spec.choices_from is not None:
+            # Filled from the chosen vehicles (see _refresh_sheet_choices).
+            listed = _combo()
+            listed.currentIndexChanged.connect(self.changed)
+            return listed
         if isinstance(spec, TextInput):
             edit = QLineEdit(spec.default or "")
             edit.textChanged.connect(self.changed)
             return edit
         combo = _combo()
         self._fill_sheets(spec, combo)
+        # The lists that depend on this vehicle first, then the odds.
+        combo.currentIndexChanged.connect(self._refresh_sheet_choices)
         combo.currentIndexChanged.connect(self.changed)
         return combo
+
+    def _refresh_sheet_choices(self) -> None:
+        """Refill each list read from the chosen vehicles (the firer's weapons, say)."""
+        if self.procedure is None:
+            return
+        for spec in self.procedure.inputs:
+            editor = self.editors.get(spec.name)
+            if not (isinstance(spec, TextInput) and spec.choices_from is not None
+                    and isinstance(editor, QComboBox)):
+                continue
+            try:
+                choices = list(spec.choices_from(self.values()))
+            except (ValueError, KeyError, TypeError):
+                choices = []
+            if not choices and spec.default is not None:
+                choices = [(spec.default, spec.default)]
+            current = editor.currentData()
+            editor.blockSignals(True)
+            editor.clear()
+            if spec.optional:
+                editor.addItem(NONE_TEXT, None)
+            for value, label in choices:
+                editor.addItem(label, value)
+            index = editor.findData(current) if current is not None else -1
+            if index < 0:
+                index = editor.findData(spec.default) if spec.default is not None else -1
+            editor.setCurrentIndex(max(index, 0))
+            editor.blockSignals(False)
 
     def _fill_sheets(self, spec: SheetInput, combo: QComboBox) -> None:
         if spec.optional:
@@ -232,7 +268,7 @@ class ProcedureForm(QWidget):
                 values[spec.name] = editor.isChecked()
             elif isinstance(spec, TextInput) and isinstance(editor, QLineEdit):
                 values[spec.name] = editor.text()
-            elif isinstance(spec, ChoiceInput) and isinstance(editor, QComboBox):
+            elif isinstance(spec, TextInput | ChoiceInput) and isinstance(editor, QComboBox):
                 values[spec.name] = editor.currentData()
             elif isinstance(spec, SheetInput) and isinstance(editor, QComboBox):
                 values[spec.name] = self._sheet_value(spec, editor.currentData())

@@ -7,7 +7,7 @@ parses text (``--set NAME=VALUE`` or a line edit) and checks Python values.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -147,7 +147,12 @@ class BoolInput:
 
 @dataclass(frozen=True)
 class TextInput:
-    """Free text checked by ``validate`` (which raises ``ValueError`` with the reason)."""
+    """Free text checked by ``validate`` (which raises ``ValueError`` with the reason).
+
+    ``choices_from`` lists the values that make sense given the other inputs (the
+    firer's weapons, say) as ``(value, label)`` pairs: a form offers them as a list,
+    while any text the procedure accepts stays valid (the command line).
+    """
 
     name: str
     label: str
@@ -155,6 +160,7 @@ class TextInput:
     help: str = ""
     validate: Callable[[str], object] | None = None
     optional: bool = False
+    choices_from: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None
     kind: str = field(default="text", init=False)
 
     def check(self, value: Any) -> str | None:

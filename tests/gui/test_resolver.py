@@ -251,3 +251,25 @@ def test_enter_again_keeps_the_result(window: MainWindow, qtbot) -> None:  # typ
     qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
     assert resolver.resolution is pending
     assert "Ctrl+Enter applies it" in resolver.status_label.text()
+
+
+def test_weapons_listed_from_the_firers_sheet(window: MainWindow) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    resolver = _resolver(window)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "Killer Kart")
+    weapons = resolver.form.editors["weapon"]
+    assert isinstance(weapons, QComboBox)
+    assert [weapons.itemText(i) for i in range(weapons.count())] == ["1: MG (F)"]
+    resolver.form.set_value("firer", "Courier")
+    assert [weapons.itemData(i) for i in range(weapons.count())] == ["1", "2", "3", "4"]
+    assert weapons.itemText(0) == "1: RL (F)"
+    resolver.form.set_value("weapon", "3")
+    assert resolver.form.values()["weapon"] == "3"
+    window.set_ruleset("battlecars")
+    resolver.select_procedure("battlecars.fire")
+    mounts = resolver.form.editors["mount"]
+    assert isinstance(mounts, QComboBox)
+    labels = [mounts.itemText(i) for i in range(mounts.count())]
+    assert labels[0] == "—" and any(label.startswith("Pod A (rocket") for label in labels)

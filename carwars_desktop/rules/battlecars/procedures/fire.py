@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import (
     BoolInput,
@@ -45,6 +48,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     piece_input,
     refuse,
 )
+from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import DIE, MISSILE_TABLE
 from carwars_desktop.rules.battlecars.terms import MISSILES, Bearing, Block, Weapon
 
@@ -151,6 +155,18 @@ def _dice(values: Values) -> list[DiceNeed]:
     return needs
 
 
+def _mount_choices(values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The firer's pods and turret, each with the rounds it holds."""
+    firer = values.get("firer")
+    if not isinstance(firer, CarSheet):
+        return []
+    choices = []
+    for mount in firer.mounts():
+        rounds = ", ".join(w.value for w in firer.load(mount.name)) or "empty"
+        choices.append((mount.name, f"{mount.name} ({rounds})"))
+    return choices
+
+
 FIRE = Procedure(
     id="battlecars.fire",
     title="Fire missile (to hit, damage, hit location)",
@@ -162,7 +178,7 @@ FIRE = Procedure(
     inputs=(
         SheetInput("firer", "Firer", Piece, load_piece, _shooters,
                    help="the firing car, or a pedestrian (MG)"),
-        TextInput("mount", "Pod or turret", None, optional=True,
+        TextInput("mount", "Pod or turret", None, optional=True, choices_from=_mount_choices,
                   help="the pod or turret fired from, e.g. Pod A or Turret"),
         ChoiceInput("mode", "When", tuple(m.value for m in FireMode), FireMode.OWN_TURN.value,
                     help="own-turn, return-fire (one round at the attacker, BC-D26) or "

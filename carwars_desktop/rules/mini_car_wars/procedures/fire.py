@@ -8,6 +8,7 @@ past the armor (not rolled when the damage is held).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -254,6 +255,20 @@ def _dice(values: Values) -> list[DiceNeed]:
     return needs
 
 
+def _weapon_choices(values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The firer's weapons by number, each labelled with its type, mount and state."""
+    firer = values.get("firer")
+    if not isinstance(firer, MiniSheet):
+        return []
+    choices = []
+    for number, weapon in enumerate(firer.weapons, start=1):
+        state = ("destroyed" if weapon.destroyed else "spent" if weapon.spent
+                 else "fired this turn" if weapon.fired else "")
+        label = f"{number}: {weapon.label}" + (f" — {state}" if state else "")
+        choices.append((str(number), label))
+    return choices
+
+
 FIRE = Procedure(
     id="mini.fire",
     title="Fire (to hit, damage, allocation)",
@@ -265,7 +280,7 @@ FIRE = Procedure(
         sheet_input("firer", "Firing vehicle"),
         sheet_input("target", "Target vehicle", optional=True,
                     help="needed for every weapon but a smokescreen"),
-        TextInput("weapon", "Weapon", "1",
+        TextInput("weapon", "Weapon", "1", choices_from=_weapon_choices,
                   help="its number on the firer's sheet (1 = first) or type and mount: 'MG L'",
                   validate=_weapon_text),
         ChoiceInput("person", "Fired by", tuple(r.value for r in Role), Role.DRIVER.value),
