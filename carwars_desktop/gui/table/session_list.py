@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,53 +18,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableModel
 from carwars_desktop.rules.registry import ruleset_title
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import SessionInfo
 
-_Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Session", "Ruleset", "Scenario", "State", "Vehicles", "Events", "Last played")
 NUMBER_COLUMNS = (4, 5)
 
 
-class SessionListModel(QAbstractTableModel):
+class SessionListModel(RecordTableModel["SessionInfo"]):
     """A thin model over the sessions the database lists (most recently played first)."""
 
-    def __init__(self, sessions: Sequence[SessionInfo] = ()) -> None:
-        super().__init__()
-        self._sessions: list[SessionInfo] = list(sessions)
+    columns = COLUMNS
 
-    def set_sessions(self, sessions: Sequence[SessionInfo]) -> None:
-        self.beginResetModel()
-        self._sessions = list(sessions)
-        self.endResetModel()
-
-    def session(self, row: int) -> SessionInfo:
-        return self._sessions[row]
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._sessions)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(COLUMNS)):
-            return COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._sessions):
-            return None
-        info = self._sessions[index.row()]
-        column = index.column()
+    def cell(self, info: SessionInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(info, column)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBER_COLUMNS:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.FontRole and column == 0 and info.running:
             font = QFont()
             font.setBold(True)
@@ -139,7 +112,7 @@ class SessionListPage(QWidget):
             lambda current, _previous: self._update_button(current.row()))
 
     def set_sessions(self, sessions: Sequence[SessionInfo]) -> None:
-        self.model.set_sessions(sessions)
+        self.model.reset(sessions)
         if sessions:
             self.view.selectRow(0)
         self._update_button(0 if sessions else -1)
@@ -148,7 +121,7 @@ class SessionListPage(QWidget):
         if not 0 <= row < self.model.rowCount():
             self.open_button.setEnabled(False)
             return
-        running = self.model.session(row).running
+        running = self.model.record(row).running
         self.open_button.setEnabled(True)
         self.open_button.setText("&Resume" if running else "&Open read-only")
 
@@ -157,4 +130,4 @@ class SessionListPage(QWidget):
 
     def open_row(self, row: int) -> None:
         if 0 <= row < self.model.rowCount():
-            self.open_requested.emit(self.model.session(row).id)
+            self.open_requested.emit(self.model.record(row).id)
