@@ -20,10 +20,10 @@ from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.rules import find_ruleset
+from carwars_desktop.rules import find_ruleset, ruleset_ids
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import Changes, StoredEvent
 from carwars_desktop.session.history import luck, replay_history
-from carwars_desktop.session.play import play_rules
 from carwars_desktop.session.setup import Setup, build_game
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class TableWorkspace(Workspace):
         super().__init__(parent)
         self.context = context
         self.database: Database | None = None
-        self._ruleset = "mini_car_wars"
+        self._ruleset = ruleset_ids()[0]
         self.session_id: int | None = None
         self.hub = TableActions(context, self)
         self.sessions_page = SessionListPage()
