@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
 from carwars_desktop.gui.resolving import (
@@ -46,7 +47,7 @@ from carwars_desktop.gui.resolving import (
     resolve_typed,
 )
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.session import GameError
 
@@ -413,13 +414,7 @@ class ResolverWorkspace(Workspace):
                                                               else 1.0))
         self.need_label.setFont(self._need_font)
         self.need_label.setText(odds.summary)
-        for outcome in odds.outcomes:
-            row = self.outcome_table.rowCount()
-            self.outcome_table.insertRow(row)
-            p = outcome.probability
-            self.outcome_table.setItem(row, 0, QTableWidgetItem(outcome.label))
-            self.outcome_table.setItem(row, 1, _right(f"{p.numerator}/{p.denominator}"))
-            self.outcome_table.setItem(row, 2, _right(percent(p)))
+        fill_outcome_table(self.outcome_table, odds.outcomes)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))
