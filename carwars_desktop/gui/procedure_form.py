@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -31,6 +32,15 @@ from carwars_desktop.procedures import (
 from carwars_desktop.session import Game
 
 NONE_TEXT = "—"
+# A rules decision of a digest ("MCW-D2: …", "BC-D16 …", "AP-D13: …").
+_DECISION = re.compile(r"^[A-Z]+-D\d+\b")
+
+
+def checkbox_text(spec: BoolInput) -> str:
+    """A checkbox's label; a digest decision says its default plainly, on or off alike."""
+    if _DECISION.match(spec.label):
+        return f"{spec.label} (digest default: {'on' if spec.default else 'off'})"
+    return spec.label
 
 
 def _combo() -> QComboBox:
@@ -80,7 +90,8 @@ class ProcedureForm(QWidget):
                 line = QHBoxLayout(row)
                 line.setContentsMargins(0, 0, 0, 0)
                 line.addWidget(editor, 0, Qt.AlignmentFlag.AlignTop)
-                text = QLabel(spec.label)
+                text = QLabel(checkbox_text(spec) if isinstance(spec, BoolInput)
+                              else spec.label)
                 text.setWordWrap(True)
                 text.setBuddy(editor)
                 line.addWidget(text, 1)
