@@ -23,6 +23,7 @@ STRING_TOKENS = {tokenize.STRING} | (
     {tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set())
 
 
+@cache
 def ui_symbols() -> dict[str, str]:
     """Each non-ASCII character of the program's string literals → a file that uses it."""
     found: dict[str, str] = {}
