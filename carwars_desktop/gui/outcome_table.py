@@ -121,6 +121,8 @@ def fill_outcome_table(table: QTableWidget, outcomes: Sequence[Outcome]) -> None
     """Fill a three-column table (outcome, exact, %); long labels elide in the middle."""
     table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     table.setWordWrap(False)
+    # "Odds", not "Exact": a long fraction is shown rounded (the tooltip has it exactly).
+    table.setHorizontalHeaderLabels(["Outcome", "Odds", "%"])
     # One line of text a row: a collision's two vehicles fit without scrolling.
     table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
     rows = outcome_rows(outcomes)

@@ -85,6 +85,7 @@ def test_long_names_elide_in_the_middle_with_the_whole_in_the_tooltip(qtbot) -> 
     outcomes = _collision_outcomes()
     fill_outcome_table(table, outcomes)
     assert table.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert table.horizontalHeaderItem(1).text() == "Odds"
     rows = outcome_rows(outcomes)
     assert table.rowCount() == len(rows)
     assert [table.item(r, 0).text().strip() for r in range(table.rowCount())] == \
