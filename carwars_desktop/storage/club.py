@@ -216,6 +216,10 @@ def translate(error: BaseException, connection: ClubConnection,
             f"The club server at {where} does not let user “{connection.user}” connect to "
             f"“{connection.database}” from this computer (its pg_hba.conf): ask the club "
             "admin.", text)
+    if "permission denied for database" in lowered:
+        return ClubAuthenticationError(
+            f"User “{connection.user}” may not connect to “{connection.database}” on "
+            f"{where}: ask the club admin (docs/club-server.md).", text)
     if state == "42501" or "permission denied" in lowered:
         return ClubPermissionError(
             f"User “{connection.user}” may not create or change the tables of "

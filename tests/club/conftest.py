@@ -30,6 +30,16 @@ CLUB_PASSWORD = "Tr1cky-p@ss/word%42"
 """Characters a URL must quote, so a leak in quoted form is caught too."""
 
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "club-server.md"
+
+
+def club_admin_sql() -> str:
+    """The first SQL block of docs/club-server.md: what a club admin runs."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("```sql\n") + len("```sql\n")
+    return text[start:text.index("```", start)]
+
+
 def postgres_bin() -> Path | None:
     override = os.environ.get("CARWARS_PG_BIN")
     candidates = [Path(override)] if override else sorted(
@@ -65,11 +75,12 @@ class ClubServer:
                   "--locale=C")
         self.start()
 
-    def _run(self, program: str, *args: str) -> str:
+    def _run(self, program: str, *args: str, stdin: str | None = None) -> str:
         command = [str(self.bin / program), *args]
         if self._root:
             command = ["runuser", "-u", "postgres", "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              input=stdin)
         if done.returncode:
             raise RuntimeError(f"{program} failed: {done.stdout}{done.stderr}")
         return done.stdout
@@ -99,12 +110,23 @@ class ClubServer:
                          "-d", database, "-v", "ON_ERROR_STOP=1", "-tAc", statement)
 
     def add_club(self, database: str, role: str, password: str) -> None:
-        """The database and its least-privilege role, as docs/club-server.md says."""
-        quoted = password.replace("'", "''")
-        self.sql(f"CREATE ROLE {role} LOGIN PASSWORD '{quoted}' NOSUPERUSER NOCREATEDB "
-                 "NOCREATEROLE")
-        self.sql(f"CREATE DATABASE {database} OWNER {role}")
-        self.sql(f"REVOKE ALL ON DATABASE {database} FROM PUBLIC")
+        """The database and its least-privilege role, by the SQL of docs/club-server.md."""
+        script = (club_admin_sql().replace("carwars_gm", role)
+                  .replace("carwars_club", database)
+                  .replace("'change-me-to-a-long-password'",
+                           "'" + password.replace("'", "''") + "'"))
+        self._run("psql", "-h", str(self.folder), "-p", str(self.port), "-U", "postgres",
+                  "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-q", "-f", "-", stdin=script)
+
+    def pg_dump(self, database: str, role: str, password: str, target: Path) -> None:
+        """The backup command of docs/club-server.md, as the club's role."""
+        done = subprocess.run(
+            [str(self.bin / "pg_dump"), "--host=127.0.0.1", f"--port={self.port}",
+             f"--username={role}", "--format=custom", f"--file={target}", database],
+            capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PGPASSWORD": password})
+        if done.returncode:
+            raise RuntimeError(f"pg_dump failed: {done.stderr}")
 
     def destroy(self) -> None:
         with contextlib.suppress(RuntimeError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from carwars_desktop.storage.club import (
@@ -104,3 +106,24 @@ def test_server_too_old() -> None:
     with pytest.raises(ClubServerTooOldError, match="runs PostgreSQL 11; Carwars Desktop needs "
                                                     "PostgreSQL 12 or newer"):
         check_server_version(110022)
+
+
+def test_the_documented_role_is_no_superuser_and_can_back_up(
+        club: ClubConnection, club_password: str, club_server: object, tmp_path: Path) -> None:
+    with open_club_database(club, club_password) as database:  # it creates the tables
+        assert database.schema_revision() == single_head()
+    flags = club_server.sql(  # type: ignore[attr-defined]
+        f"SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = '{club.user}'")
+    assert flags.strip() == "f|f|f"
+    dump = tmp_path / "club.dump"
+    club_server.pg_dump(club.database, club.user, club_password, dump)  # type: ignore[attr-defined]
+    assert dump.read_bytes().startswith(b"PGDMP")
+    # CONNECT is revoked from PUBLIC: another club's role cannot get in.
+    club_server.add_club("club_other", "gm_other", "other-pw")  # type: ignore[attr-defined]
+    try:
+        intruder = ClubConnection(club.host, club.database, "gm_other", club.port, False)
+        with pytest.raises(ClubAuthenticationError, match="may not connect to"):
+            check_connection(intruder, "other-pw")
+    finally:
+        club_server.sql("DROP DATABASE club_other")  # type: ignore[attr-defined]
+        club_server.sql("DROP ROLE gm_other")  # type: ignore[attr-defined]
