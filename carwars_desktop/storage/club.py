@@ -60,7 +60,11 @@ class ClubConnection:
 
     def url(self, password: str | None) -> str:
         """The SQLAlchemy URL (it holds ``password``: never show it, use :meth:`display`)."""
-        query: dict[str, str] = {"connect_timeout": str(CONNECT_TIMEOUT_S)}
+        # A dropped network shows within seconds, not TCP's minutes: keepalives on an idle
+        # connection, and a bound on unacknowledged writes (Linux and macOS).
+        query: dict[str, str] = {"connect_timeout": str(CONNECT_TIMEOUT_S), "keepalives": "1",
+                                 "keepalives_idle": "10", "keepalives_interval": "3",
+                                 "keepalives_count": "3", "tcp_user_timeout": "15000"}
         if self.require_tls:
             query["sslmode"] = "require"
         return URL.create(DRIVER, username=self.user, password=password or None,

@@ -239,3 +239,47 @@ def test_a_dropped_connection_mid_session_shows_a_banner_and_sends_the_marks_lat
     finally:
         club_server.start_if_stopped()
         window.shutdown()
+
+
+def test_a_conflict_after_the_drop_is_shown_and_the_entries_can_be_set_aside(
+        qtbot: Any, settings: QSettings, club: ClubConnection, club_password: str,
+        club_server: Any) -> None:
+    window = MainWindow(db_url_hint=club.url(club_password), interactive=False,
+                        settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    try:
+        ruleset = find_ruleset("mini_car_wars")
+        catalog = ruleset.catalog()
+        entries = [Entry("Ann", "Courier", catalog["Courier"].to_json())]
+        table = window.table
+        session_id = table.start_session(ruleset.id, "Club night", "",
+                                         prepare(ruleset, entries, ""))
+        courier = table.play.sheets["v1"]
+        assert isinstance(courier, MiniSheetWidget)
+        courier.mark_armor(Side.LEFT, 0)
+        club_server.stop()
+        courier.mark_armor(Side.LEFT, 4)
+        club_server.start()
+        with open_club_database(club, club_password) as other:  # another GM, same session
+            loaded = other.game_sessions.load(session_id)
+            other.game_sessions.events(session_id).append(
+                table.play.log_dock.model.event_at(0).event, loaded.sheets, loaded.clock)
+        window.offline_banner.retry_button.click()
+        banner = window.offline_banner
+        assert banner.isVisible() and "Another client wrote to this session" in \
+            banner.label.text()
+        assert banner.set_aside_button.isVisible() and not banner.retry_button.isVisible()
+        with open_club_database(club, club_password) as database:
+            assert database.game_sessions.events(session_id).count() == 2  # theirs kept
+        banner.set_aside_button.click()
+        assert banner.isHidden()
+        game = table.context.game
+        assert game is not None and table.session_id == session_id
+        with open_club_database(club, club_password) as database:
+            assert database.game_sessions.load(session_id).sheets["v1"] == \
+                game.sheet("v1").to_json()  # the screen shows the server's session again
+    finally:
+        club_server.start_if_stopped()
+        window.shutdown()
