@@ -10,6 +10,9 @@ computer the dialog says that the password is asked every time.
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -33,6 +37,7 @@ from carwars_desktop.storage.club import DEFAULT_PORT, ClubConnection
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
+    from carwars_desktop.storage.club import ClubConnectionError
     from carwars_desktop.storage.credentials import PasswordStore
 
 RECENT_KEY = "club/recent"
@@ -244,3 +249,81 @@ class ConnectDialog(QDialog):
         self.password_edit.clear()
         self.accept()
         return True
+
+
+# --- start-up -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StartupPlan:
+    connection: ClubConnection | None
+    """The club to start on: the --db URL when it names a server, else the last one used."""
+    password: str | None
+    local_url: str | None
+    """What to open when there is no club, or the GM takes the local database instead."""
+
+
+def startup_plan(hint: str | None, settings: ClubSettings) -> StartupPlan:
+    from sqlalchemy.engine import make_url
+
+    from carwars_desktop.storage.club import is_server_url
+    from carwars_desktop.storage.credentials import PasswordStore
+
+    if hint is not None and "://" in hint and is_server_url(hint):
+        return StartupPlan(ClubConnection.from_url(hint), make_url(hint).password,
+                           settings.last_local())
+    if hint is not None:
+        return StartupPlan(None, None, hint)
+    club = settings.startup_club()
+    if club is None:
+        return StartupPlan(None, None, settings.last_local())
+    return StartupPlan(club, PasswordStore().get(club.key), settings.last_local())
+
+
+Connect = Callable[[ClubConnection, str, bool], "Database | None"]
+
+
+def open_startup_club(plan: StartupPlan, interactive: bool, connect: Connect,
+                      offer_local: Callable[[ClubConnectionError], bool],
+                      ) -> tuple[Database | None, bool]:
+    """(the club database, or None; whether to open ``plan.local_url`` instead).
+
+    An unreachable server is said (stderr, and ``offer_local`` asks the GM); another refusal
+    reopens the dialog with the reason (under ``--smoke``: start-up fails).
+    """
+    from carwars_desktop.storage.club import (
+        ClubConnectionError,
+        ClubUnreachableError,
+        open_club_database,
+    )
+    from carwars_desktop.storage.credentials import PasswordStore
+
+    connection = plan.connection
+    if connection is None:
+        return None, True
+    if plan.password is None and interactive and not PasswordStore().available():
+        database = connect(connection, "This computer has no keyring: enter the password "
+                           f"for {connection.display()}.", False)
+        return database, database is None
+    try:
+        return open_club_database(connection, plan.password), False
+    except ClubUnreachableError as error:
+        print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+        return None, offer_local(error)
+    except ClubConnectionError as error:
+        print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+        if not interactive:
+            return None, False
+        database = connect(connection, f"⚠ {error}", False)
+        return database, database is None
+
+
+def offer_local_database(parent: QWidget, error: ClubConnectionError, local: str) -> bool:
+    """Say the club server is unreachable; True: the GM takes the local database (``local``)."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("The club server cannot be reached")
+    box.setText(str(error))
+    box.setInformativeText(f"Open your local database ({local}) instead?")
+    open_local = box.addButton("Open the local database", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    return box.clickedButton() is open_local

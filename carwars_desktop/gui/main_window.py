@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
@@ -204,72 +203,21 @@ class MainWindow(QMainWindow):
         return True
 
     def _open_club_at_startup(self) -> tuple[Database | None, bool]:
-        """(the club database to start on, or None; whether to open a local one instead).
+        """(the club database to start on, or None; whether to open a local one instead)."""
+        from carwars_desktop.gui.club_connect import ClubSettings, open_startup_club, startup_plan
 
-        The club is the --db URL when it names a server, else the last one used (if the
-        laptop was last on a club database). An unreachable server is said so, and the last
-        local database offered instead (``self._local_url_hint``).
-        """
-        from sqlalchemy.engine import make_url
-
-        from carwars_desktop.gui.club_connect import ClubSettings
-        from carwars_desktop.storage.club import (
-            ClubConnection,
-            ClubConnectionError,
-            ClubUnreachableError,
-            is_server_url,
-            open_club_database,
-        )
-        from carwars_desktop.storage.credentials import PasswordStore
-
-        hint = self._db_url_hint
-        club_settings = ClubSettings(self._settings)
-        self._local_url_hint = hint
-        password: str | None
-        if hint is not None and "://" in hint and is_server_url(hint):
-            connection = ClubConnection.from_url(hint)
-            password = make_url(hint).password
-        elif hint is None and (found := club_settings.startup_club()) is not None:
-            connection = found
-            password = PasswordStore().get(connection.key)
-        else:
-            if hint is None:
-                self._local_url_hint = club_settings.last_local()
-            return None, True
-        self._local_url_hint = club_settings.last_local()
-        if password is None and self._interactive and not PasswordStore().available():
-            database = self.connect_to_club(
-                connection, "This computer has no keyring: enter the password for "
-                f"{connection.display()}.", attach=False)
-            return database, database is None
-        try:
-            return open_club_database(connection, password), False
-        except ClubUnreachableError as error:
-            print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
-            return None, self._offer_local_database(error)
-        except ClubConnectionError as error:
-            print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
-            if not self._interactive:
-                return None, False
-            database = self.connect_to_club(connection, f"⚠ {error}", attach=False)
-            return database, database is None
+        plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
+        self._local_url_hint = plan.local_url
+        return open_startup_club(plan, self._interactive, self.connect_to_club,
+                                 self._offer_local_database)
 
     def _offer_local_database(self, error: ClubConnectionError) -> bool:
         """Say the club server is unreachable; True: open the last local database instead."""
-        if not self._interactive:
-            return False
+        from carwars_desktop.gui.club_connect import offer_local_database
+
         local = self._local_url_hint
         where = display_url(local) if local else "the database in your user folder"
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("The club server cannot be reached")
-        box.setText(str(error))
-        box.setInformativeText(f"Open your local database ({where}) instead?")
-        open_local = box.addButton("Open the local database",
-                                   QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
-        box.exec()
-        return box.clickedButton() is open_local
+        return self._interactive and offer_local_database(self, error, where)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.gui.club_connect import ClubSettings
