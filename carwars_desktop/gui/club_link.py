@@ -33,8 +33,8 @@ class ClubLink(QObject):
 
     state_changed = Signal(object)
     """A :class:`QueueState` (offline, entries waiting, conflict)."""
-    set_aside_done = Signal(int)
-    """A session's entries were set aside: reopen it as the server has it (its id)."""
+    reopen_requested = Signal(int)
+    """Reopen this session as the server has it: entries were sent or set aside (its id)."""
 
     def __init__(self, queue_path: Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -69,10 +69,14 @@ class ClubLink(QObject):
         from carwars_desktop.storage.club import is_connection_lost
         from carwars_desktop.storage.offline_queue import QueuedEventStore
 
-        self.store = QueuedEventStore(events, self._offline_queue(), self._target,
-                                      is_connection_lost, self._on_state)
-        self._on_state(self.store.state())
-        return self.store
+        store = QueuedEventStore(events, self._offline_queue(), self._target,
+                                 is_connection_lost, self._on_state)
+        self.store = store
+        self._on_state(store.state())
+        if store.offline and store.replay().sent:
+            # Entries left from an earlier evening: the session was read before they landed.
+            QTimer.singleShot(0, lambda: self.reopen_requested.emit(store.session_id))
+        return store
 
     def _on_state(self, state: QueueState) -> None:
         if state.offline and state.conflict is None:
@@ -92,7 +96,7 @@ class ClubLink(QObject):
         if self.store is None:
             return 0
         count = self.store.set_aside()
-        self.set_aside_done.emit(self.store.session_id)
+        self.reopen_requested.emit(self.store.session_id)
         return count
 
 

@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
         Called once the window has been painted.
         """
         self.build_workspaces()
-        self.club_link.set_aside_done.connect(self.table.open_session)
+        self.club_link.reopen_requested.connect(self.table.open_session)
         database, local_instead = self._open_club_at_startup()
         if database is None and local_instead:
             database = open_with_recovery(

@@ -283,3 +283,44 @@ def test_a_conflict_after_the_drop_is_shown_and_the_entries_can_be_set_aside(
     finally:
         club_server.start_if_stopped()
         window.shutdown()
+
+
+def test_entries_left_queued_when_the_app_closed_land_at_the_next_start(
+        qtbot: Any, settings: QSettings, club: ClubConnection, club_password: str,
+        club_server: Any) -> None:
+    url = club.url(club_password)
+    first = MainWindow(db_url_hint=url, interactive=False, settings=settings)
+    qtbot.addWidget(first)
+    first.show()
+    assert first.finish_startup()
+    try:
+        ruleset = find_ruleset("mini_car_wars")
+        entries = [Entry("Ann", "Courier", ruleset.catalog()["Courier"].to_json())]
+        session_id = first.table.start_session(ruleset.id, "Club night", "",
+                                               prepare(ruleset, entries, ""))
+        courier = first.table.play.sheets["v1"]
+        assert isinstance(courier, MiniSheetWidget)
+        club_server.stop()
+        courier.mark_armor(Side.LEFT, 2)
+        courier.mark_armor(Side.FRONT, 1)
+        game = first.table.context.game
+        assert game is not None
+        shown = game.sheet("v1").to_json()
+        first.shutdown()  # the laptop closes the app while offline
+    finally:
+        club_server.start_if_stopped()
+    second = MainWindow(db_url_hint=url, interactive=False, settings=settings)
+    qtbot.addWidget(second)
+    second.show()
+    try:
+        assert second.finish_startup()
+        def reopened() -> bool:
+            game = second.table.context.game
+            return game is not None and game.sheet("v1").to_json() == shown
+
+        qtbot.waitUntil(reopened)  # the queue was sent, then the session read again
+        assert second.table.session_id == session_id
+        assert second.table.play.log_dock.model.rowCount() == 2
+        assert second.offline_banner.isHidden()
+    finally:
+        second.shutdown()
