@@ -10,6 +10,7 @@ laptop's entries aside (they stay in the queue file).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -41,6 +42,7 @@ class ClubLink(QObject):
         self._queue_path = queue_path
         self._queue: OfflineQueue | None = None
         self._target: str | None = None
+        self._url = ""
         self.store: QueuedEventStore | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(RETRY_MS)
@@ -51,6 +53,7 @@ class ClubLink(QObject):
 
         self._timer.stop()
         self.store = None
+        self._url = database.url
         self._target = (ClubConnection.from_url(database.url).key
                         if is_server_url(database.url) else None)
         self.state_changed.emit(None)
@@ -86,11 +89,27 @@ class ClubLink(QObject):
             self._timer.stop()
         self.state_changed.emit(state)
 
+    def stop(self) -> None:
+        """No more retries (the window closes); what waits stays in the queue file."""
+        self._timer.stop()
+        self.store = None
+
     def retry(self) -> ReplayResult | None:
-        if self.store is None or not self.store.offline:
+        """Send what waits. A refusal other than a dropped connection (the password was
+        changed, say) is shown in the banner in words; the entries keep waiting."""
+        from carwars_desktop.storage.club import ClubConnection, translate
+
+        store = self.store
+        if store is None or not store.offline:
             self._timer.stop()
             return None
-        return self.store.replay()
+        try:
+            return store.replay()
+        except Exception as error:  # the timer's slot: never let it escape to the event loop
+            connection = ClubConnection.from_url(self._url)
+            problem = str(translate(error, connection))
+            self.state_changed.emit(replace(store.state(), problem=problem))
+            return None
 
     def set_aside(self) -> int:
         if self.store is None:
@@ -142,6 +161,9 @@ class OfflineBanner(QFrame):
             return
         if state.conflict is not None:
             self.label.setText(f"⚠ {state.conflict}")
+        elif state.problem is not None:
+            self.label.setText(f"⚠ Not sent yet, kept on this laptop ({state.pending} waiting): "
+                               f"{state.problem}")
         else:
             waiting = state.pending
             self.label.setText(

@@ -273,6 +273,7 @@ class MainWindow(QMainWindow):
         return True
 
     def shutdown(self) -> None:
+        self.club_link.stop()  # queued entries stay in the queue file for the next start
         if self.database is not None:
             self.database.close()
             self.database = None

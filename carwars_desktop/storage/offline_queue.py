@@ -180,6 +180,8 @@ class QueueState:
     offline: bool
     pending: int
     conflict: str | None = None
+    problem: str | None = None
+    """The server refused the entries for another reason (in words); they keep waiting."""
 
 
 @dataclass(frozen=True)

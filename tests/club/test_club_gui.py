@@ -324,3 +324,37 @@ def test_entries_left_queued_when_the_app_closed_land_at_the_next_start(
         assert second.offline_banner.isHidden()
     finally:
         second.shutdown()
+
+
+def test_a_refusal_on_retry_is_shown_in_words_and_the_entries_keep_waiting(
+        qtbot: Any, settings: QSettings, club: ClubConnection, club_password: str,
+        club_server: Any) -> None:
+    window = MainWindow(db_url_hint=club.url(club_password), interactive=False,
+                        settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    try:
+        ruleset = find_ruleset("mini_car_wars")
+        entries = [Entry("Ann", "Courier", ruleset.catalog()["Courier"].to_json())]
+        session_id = window.table.start_session(ruleset.id, "Club night", "",
+                                                prepare(ruleset, entries, ""))
+        courier = window.table.play.sheets["v1"]
+        assert isinstance(courier, MiniSheetWidget)
+        club_server.stop()
+        courier.mark_armor(Side.LEFT, 2)
+        club_server.start()
+        club_server.sql(f"ALTER ROLE {club.user} PASSWORD 'changed-by-the-admin'")
+        assert window.club_link.retry() is None
+        text = window.offline_banner.label.text()
+        assert "kept on this laptop (1 waiting)" in text and "refused the password" in text
+        assert window.offline_banner.retry_button.isVisible()
+        quoted = club_password.replace("'", "''")
+        club_server.sql(f"ALTER ROLE {club.user} PASSWORD '{quoted}'")
+        window.offline_banner.retry_button.click()
+        assert window.offline_banner.isHidden()
+        with open_club_database(club, club_password) as database:
+            assert database.game_sessions.events(session_id).count() == 1
+    finally:
+        club_server.start_if_stopped()
+        window.shutdown()
