@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.new_session import NewSessionDialog
@@ -160,7 +161,10 @@ class TableWorkspace(Workspace):
             loaded = sessions.load(session_id)
             ruleset = find_ruleset(loaded.info.ruleset_id)
             events = sessions.events(session_id)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events)
+            # On a club server a running session's entries wait on the laptop while the
+            # connection is down (gui/club_link.py); SQLite's events are used as they are.
+            store = guarded(self, events) if loaded.info.running else events
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store)
         except (LookupError, ValueError, TypeError) as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
@@ -178,7 +182,7 @@ class TableWorkspace(Workspace):
             self.play.charts.show_history(history, luck(sessions.resolutions(session_id)))
 
         title = info.name + (f" — {info.scenario}" if info.scenario else "")
-        self.play.show_session(game, title, events, read_only, charts if read_only else None)
+        self.play.show_session(game, title, store, read_only, charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
         window = self.window()
