@@ -1,7 +1,8 @@
 """A bar chart of an exact distribution, success region shaded and named.
 
-pyqtgraph (and numpy) are imported on the first :meth:`show_distribution`,
-which the workspaces call after the window's first paint.
+pyqtgraph (and numpy) are imported when a chart is first drawn: a chart given its
+distribution while hidden (the Dice and Resolver workspaces behind the first screen)
+keeps it and draws it when it is shown.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import Distribution
@@ -32,6 +33,8 @@ class DistributionChart(QWidget):
         self._plot: Any = None
         self._marker: Any = None
         self.bars: list[tuple[int, float, bool]] = []
+        self._pending: tuple[int | None, str] | None = None
+        """(marker, x label) of a distribution not drawn yet (the chart was hidden)."""
 
     def _ensure_plot(self) -> Any:
         if self._plot is None:
@@ -51,13 +54,28 @@ class DistributionChart(QWidget):
     def show_distribution(self, distribution: Distribution, success: frozenset[int],
                           marker: int | None = None, x_label: str = "total",
                           success_label: str = "success") -> None:
-        import pyqtgraph as pg
-
-        plot = self._ensure_plot()
-        plot.clear()
         values = distribution.values()
         probabilities = distribution.probabilities()
         self.bars = [(v, float(probabilities[v]) * 100, v in success) for v in values]
+        self._legend.setText(f"■ filled: {success_label}    □ outlined: not" if success else "")
+        self._pending = (marker, x_label)
+        if self.isVisible():
+            self._draw()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._pending is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        import pyqtgraph as pg
+
+        assert self._pending is not None
+        marker, x_label = self._pending
+        self._pending = None
+        values = [v for v, _, _ in self.bars]
+        plot = self._ensure_plot()
+        plot.clear()
         # Colour never carries the meaning alone: success bars are filled,
         # the others are outlines only, and the legend says which is which.
         success_pen = pg.mkPen(SUCCESS_COLOR.darker(130), width=1)
@@ -80,7 +98,3 @@ class DistributionChart(QWidget):
         plot.setXRange(values[0] - 0.6, values[-1] + 0.6, padding=0)
         top = max(h for _, h, _ in self.bars)
         plot.setYRange(0, top * 1.1, padding=0)
-        if success:
-            self._legend.setText(f"■ filled: {success_label}    □ outlined: not")
-        else:
-            self._legend.setText("")
