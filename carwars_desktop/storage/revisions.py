@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from carwars_desktop.resources import database_dir
 from carwars_desktop.storage.errors import MigrationHeadsError
@@ -28,7 +29,7 @@ class ShippedRevisions:
 def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
     """(revision, down revisions) of one script, or None if it declares no revision."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
