@@ -15,6 +15,21 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import Distribution
 
+VISIBLE_FRACTION = 1e-4
+"""Bars lower than this share of the tallest are not drawn (under a pixel on any screen):
+100d100's 9,901 totals draw as about 2,500 bars."""
+
+Bar = tuple[int, float, bool]
+"""(total, probability in %, in the success region)."""
+
+
+def chart_bars(distribution: Distribution, success: frozenset[int]) -> list[Bar]:
+    """The bars of ``distribution``; pure, so a worker thread can compute them."""
+    total = distribution.total
+    ways = distribution.ways
+    return [(v, ways[v] / total * 100, v in success) for v in distribution.values()]
+
+
 SUCCESS_COLOR = QColor(30, 110, 190)
 FAILURE_COLOR = QColor(150, 150, 150)
 FAILURE_BACKGROUND = QColor(240, 240, 240)
@@ -54,10 +69,15 @@ class DistributionChart(QWidget):
     def show_distribution(self, distribution: Distribution, success: frozenset[int],
                           marker: int | None = None, x_label: str = "total",
                           success_label: str = "success") -> None:
-        values = distribution.values()
-        probabilities = distribution.probabilities()
-        self.bars = [(v, float(probabilities[v]) * 100, v in success) for v in values]
-        self._legend.setText(f"■ filled: {success_label}    □ outlined: not" if success else "")
+        self.show_bars(chart_bars(distribution, success), bool(success), marker, x_label,
+                       success_label)
+
+    def show_bars(self, bars: list[Bar], has_success: bool, marker: int | None = None,
+                  x_label: str = "total", success_label: str = "success") -> None:
+        """Show bars made by :func:`chart_bars` (drawn now if visible, else when shown)."""
+        self.bars = bars
+        self._legend.setText(f"■ filled: {success_label}    □ outlined: not"
+                             if has_success else "")
         self._pending = (marker, x_label)
         if self.isVisible():
             self._draw()
@@ -74,19 +94,21 @@ class DistributionChart(QWidget):
         marker, x_label = self._pending
         self._pending = None
         values = [v for v, _, _ in self.bars]
+        top = max(h for _, h, _ in self.bars)
+        drawn = [bar for bar in self.bars if bar[1] >= top * VISIBLE_FRACTION]
         plot = self._ensure_plot()
         plot.clear()
         # Colour never carries the meaning alone: success bars are filled,
         # the others are outlines only, and the legend says which is which.
         success_pen = pg.mkPen(SUCCESS_COLOR.darker(130), width=1)
         failure_pen = pg.mkPen(FAILURE_COLOR.darker(150), width=1.5)
+        success_brush, failure_brush = QBrush(SUCCESS_COLOR), QBrush(FAILURE_BACKGROUND)
         bars = pg.BarGraphItem(
-            x=[v for v, _, _ in self.bars],
-            height=[h for _, h, _ in self.bars],
+            x=[v for v, _, _ in drawn],
+            height=[h for _, h, _ in drawn],
             width=0.75,
-            brushes=[QBrush(SUCCESS_COLOR) if ok else QBrush(FAILURE_BACKGROUND)
-                     for _, _, ok in self.bars],
-            pens=[success_pen if ok else failure_pen for _, _, ok in self.bars],
+            brushes=[success_brush if ok else failure_brush for _, _, ok in drawn],
+            pens=[success_pen if ok else failure_pen for _, _, ok in drawn],
         )
         plot.addItem(bars)
         plot.setLabel("bottom", x_label)
@@ -96,5 +118,4 @@ class DistributionChart(QWidget):
                                                         style=Qt.PenStyle.DashLine))
             plot.addItem(self._marker)
         plot.setXRange(values[0] - 0.6, values[-1] + 0.6, padding=0)
-        top = max(h for _, h, _ in self.bars)
         plot.setYRange(0, top * 1.1, padding=0)
