@@ -15,10 +15,10 @@ from carwars_desktop import __version__
 from carwars_desktop.library import (
     ExchangedDesign,
     ExchangeError,
+    UniqueNames,
     design_kind,
     dumps_designs,
     read_designs,
-    unique_name,
 )
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
 
@@ -116,6 +116,7 @@ def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskCl
 
     own: dict[tuple[str, str], dict[str, int]] = {}
     incoming: dict[tuple[str, str], set[str]] = {}
+    free: dict[tuple[str, str], UniqueNames] = {}
     clashes = [d for d in designs
                if d.name in own.setdefault((d.ruleset_id, d.kind),
                                            library.own_names(d.ruleset_id, d.kind))]
@@ -141,7 +142,9 @@ def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskCl
                 choices.append(ImportChoice(design, replace_id=names[design.name]))
                 taken.add(design.name)
                 continue
-        name = unique_name(design.name, set(names) | taken)
+        if key not in free:
+            free[key] = UniqueNames(names)
+        name = free[key].take(design.name)
         taken.add(name)
         choices.append(ImportChoice(design, name=None if name == design.name else name))
     return choices
