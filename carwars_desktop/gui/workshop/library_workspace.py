@@ -10,7 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -330,7 +336,9 @@ class LibraryWorkspace(Workspace):
 
     # --- selection -------------------------------------------------------------------------
     def selected_entries(self) -> list[DesignEntry]:
-        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        # The selection's ranges, not selectedRows(): that asks the model about every row.
+        rows = sorted({row for span in self.view.selectionModel().selection()
+                       for row in range(span.top(), span.bottom() + 1)})
         if not rows and self.view.currentIndex().isValid():
             rows = [self.view.currentIndex().row()]
         return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
@@ -339,18 +347,22 @@ class LibraryWorkspace(Workspace):
         return [entry.id for entry in self.selected_entries()]
 
     def select_ids(self, design_ids: list[int]) -> None:
+        """Select the rows of ``design_ids`` in one change (runs of rows as ranges)."""
         selection = self.view.selectionModel()
-        selection.clearSelection()
-        first: QModelIndex | None = None
-        for design_id in design_ids:
-            row = self.model.row_of(design_id)
-            if row is None:
-                continue
-            index = self.model.index(row, 0)
-            first = first or index
-            selection.select(index, QItemSelectionModel.SelectionFlag.Select
-                             | QItemSelectionModel.SelectionFlag.Rows)
-        if first is not None:
+        rows = self.model.rows_of(design_ids)
+        chosen = QItemSelection()
+        last_column = max(self.model.columnCount() - 1, 0)
+        ordered = sorted(set(rows))
+        run_start = 0
+        for position, row in enumerate(ordered):
+            if position + 1 == len(ordered) or ordered[position + 1] != row + 1:
+                chosen.select(self.model.index(ordered[run_start], 0),
+                              self.model.index(row, last_column))
+                run_start = position + 1
+        selection.select(chosen, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
+        if rows:
+            first = self.model.index(rows[0], 0)
             selection.setCurrentIndex(first, QItemSelectionModel.SelectionFlag.NoUpdate)
             self.view.scrollTo(first)
 
