@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -9,7 +10,12 @@ import pytest
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.session import Game, MemoryEventStore
-from carwars_desktop.session.history import luck, replay_history
+from carwars_desktop.session.history import (
+    charts_from_json,
+    charts_to_json,
+    luck,
+    replay_history,
+)
 from carwars_desktop.session.play import mini_marks as marks
 from carwars_desktop.session.play import play_rules
 from carwars_desktop.session.provenance import Provenance
@@ -87,6 +93,10 @@ def test_history_gauges_damage_and_luck() -> None:
     assert chance.thrown == (1, 1)
     assert chance.expected == (Fraction(5, 6), Fraction(4, 3))
     assert "1 successes in 2 rolls, 1.3 expected: unluckier" in chance.summary()
+    kept = json.loads(json.dumps(charts_to_json(history, chance)))
+    assert charts_from_json(kept) == (history, chance)  # stored with the finished session
+    with pytest.raises(ValueError, match="format 99"):
+        charts_from_json({**kept, "format": 99})
 
 
 def game_kind_resolution():  # type: ignore[no-untyped-def]

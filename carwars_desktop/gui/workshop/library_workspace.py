@@ -337,8 +337,10 @@ class LibraryWorkspace(Workspace):
     # --- selection -------------------------------------------------------------------------
     def selected_entries(self) -> list[DesignEntry]:
         # The selection's ranges, not selectedRows(): that asks the model about every row.
-        rows = sorted({row for span in self.view.selectionModel().selection()
-                       for row in range(span.top(), span.bottom() + 1)})
+        selection = self.view.selectionModel().selection()
+        rows = sorted({row for number in range(selection.count())
+                       for row in range(selection.at(number).top(),
+                                        selection.at(number).bottom() + 1)})
         if not rows and self.view.currentIndex().isValid():
             rows = [self.view.currentIndex().row()]
         return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
