@@ -37,6 +37,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warm_up_storage() -> None:
+    """Import the database layer (SQLAlchemy, the ORM models) on a thread while Qt starts
+    and paints the window: the two overlap on a machine with more than one core, and the
+    window opens the database sooner. Only the standard library runs here; the import's
+    own errors surface where the window imports it again."""
+    import threading
+
+    def work() -> None:
+        try:
+            import carwars_desktop.storage  # noqa: F401
+        except Exception:  # noqa: BLE001 (reported by the GUI's own import)
+            return
+
+    threading.Thread(target=work, name="carwars-warm-up", daemon=True).start()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "resolve":
@@ -44,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return resolve_main(args[1:])
     options = build_parser().parse_args(args)
+    _warm_up_storage()
     from carwars_desktop.gui.application import run_gui
 
     return run_gui(db=options.db or os.environ.get("CARWARS_DB"), smoke=options.smoke)

@@ -14,6 +14,7 @@ stops at its next report, and a storage transaction rolls back).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -84,9 +85,14 @@ class _Task(QRunnable, Generic[T]):
             self._job.check()
             result = self._work(self._job)
         except BaseException as error:  # noqa: BLE001 (handed to the GUI thread)
-            self._signals.failed.emit(error)
+            self._emit(self._signals.failed, error)
         else:
-            self._signals.finished.emit(result)
+            self._emit(self._signals.finished, result)
+
+    @staticmethod
+    def _emit(signal: Any, value: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the receiver's parent is gone: nobody waits
+            signal.emit(value)
 
 
 def _pool() -> QThreadPool:
@@ -115,6 +121,12 @@ def start(work: Callable[[Job], T], on_done: Callable[[T], None],
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
     _pool().start(_Task(work, job, signals))
     return job
+
+
+def wait_for_workers() -> None:
+    """Block until every started job has finished (at shutdown, before the database
+    closes and the interpreter exits)."""
+    QThreadPool.globalInstance().waitForDone()
 
 
 class LatestOnly(QObject, Generic[T]):

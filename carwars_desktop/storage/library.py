@@ -405,6 +405,20 @@ class Library:
         Entries already there are brought up to date; the GM's tags are kept.
         Returns how many were added. Safe when two apps share the database.
         """
+        return self._sync_catalog(entries)[0]
+
+    def update_catalog(self) -> int:
+        """:meth:`install_catalog`, returning how many designs it added or brought up to date."""
+        return sum(self._sync_catalog(None))
+
+    def has_catalog(self) -> bool:
+        """Whether any catalog design is installed (one indexed row read)."""
+        with self._sessions() as session:
+            return session.scalar(select(DesignRow.id).where(DesignRow.catalog_name.is_not(None))
+                                  .limit(1)) is not None
+
+    def _sync_catalog(self, entries: Sequence[CatalogEntry] | None) -> tuple[int, int]:
+        """(added, updated) catalog designs; see :meth:`install_catalog`."""
         wanted = catalog_entries() if entries is None else entries
         with self._sessions() as session:
             present = {(r.ruleset_id, r.kind, r.catalog_name): (r.id, r.data) for r in
@@ -412,7 +426,7 @@ class Library:
                                               DesignRow.catalog_name, DesignRow.id,
                                               DesignRow.data)
                                        .where(DesignRow.catalog_name.is_not(None)))}
-        added = 0
+        added = updated = 0
         now = _now()
         for entry in wanted:
             data = _normalized(entry.ruleset_id, entry.kind, entry.data)
@@ -436,11 +450,12 @@ class Library:
                     else:
                         row = self._row(session, known[0])
                         self._save_row(session, row, data)
+                        updated += 1
             except LibraryWriteError as error:
                 if not isinstance(error.__cause__, IntegrityError):
                     raise
                 # Another app sharing the database installed it at the same moment.
-        return added
+        return added, updated
 
     # --- import and export --------------------------------------------------------------
     def import_designs(self, choices: Sequence[ImportChoice],

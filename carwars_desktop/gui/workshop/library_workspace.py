@@ -270,15 +270,39 @@ class LibraryWorkspace(Workspace):
             self.ruleset_box.setCurrentIndex(index)
 
     def attach_database(self, database: Database) -> None:
-        """Install the catalog (first start), drop old leftovers of deleted designs, list."""
+        """Install the catalog (first start), drop old leftovers of deleted designs, list.
+
+        When the catalog is already there (every start but the first), the list is shown at
+        once and the catalog checked against the rules (and old leftovers dropped) on a
+        worker thread afterwards: off the start-up path, the list refreshed if they changed.
+        """
         self._database = database
         library = database.library
+        if library.has_catalog():
+            self.refresh()
+            QTimer.singleShot(0, lambda: self._tidy_later(database))
+            return
         added = library.install_catalog()
         library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
         self.refresh()
         if added:
             self._say(f"The catalog the rules ship is in your library: {added} designs "
                       "(read-only; Duplicate copies one into your designs).")
+
+    def _tidy_later(self, database: Database) -> None:
+        from carwars_desktop.gui.background import start
+
+        def tidy(_job: object) -> int:
+            library = database.library
+            return (library.update_catalog()
+                    + library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE))
+
+        def done(changed: int) -> None:
+            if changed and self._database is database:
+                self.refresh()
+
+        start(tidy, done, lambda error: self._say(f"⚠ The catalog was not checked: {error}"),
+              parent=self)
 
     @property
     def library(self) -> Library:
