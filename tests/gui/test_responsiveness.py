@@ -108,10 +108,10 @@ def test_opening_a_long_finished_session_never_freezes_the_window(
     qtbot.wait(20)
     with watching() as dog:
         table.play.tabs.setCurrentIndex(1)  # the charts: 4,000 events aggregated
+        charts = table.play.charts
+        qtbot.waitUntil(lambda: "4000 events over 1 turns" in charts.summary.text())
         qtbot.wait(20)
     assert dog.stalls == []
-    charts = table.play.charts
-    assert "4000 events over 1 turns" in charts.summary.text()
     assert window.database is not None
     stored = window.database.game_sessions.charts(session_id)
     assert stored is not None and stored["events"] == 4000  # aggregated once, kept

@@ -215,7 +215,9 @@ class TableWorkspace(Workspace):
             except (KeyError, TypeError, ValueError):  # kept by another version: again
                 history, session_luck = charts_from_json(run_with_progress(
                     self, "Charts", aggregate, f"Reading the events of {info.name}…"))
-            self.play.charts.show_history(history, session_luck)
+            # A long session's four charts are drawn one per turn of the event loop.
+            self.play.charts.show_history(history, session_luck,
+                                          stepwise=history.events > SYNC_CHART_EVENTS)
 
         title = info.name + (f" — {info.scenario}" if info.scenario else "")
         self.play.show_session(game, title, events, read_only, charts if read_only else None)
