@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
 RULESET_KEY = "ruleset"
+HIDDEN_LOAD_DELAY_MS = 100
+"""How long after start-up the hidden workspaces begin loading their heavy parts."""
 WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
@@ -66,6 +68,7 @@ class MainWindow(QMainWindow):
         self._interactive = interactive
         self._settings = settings if settings is not None else QSettings()
         self.database: Database | None = None
+        self._unloaded: list[Workspace] = []
         self.setWindowTitle("Carwars Desktop")
         self.resize(1280, 800)
 
@@ -181,10 +184,12 @@ class MainWindow(QMainWindow):
                                           % self._ruleset_box.count())
 
     # --- start-up and database -----------------------------------------
-    def finish_startup(self) -> bool:
+    def finish_startup(self, defer_hidden: bool = False) -> bool:
         """Build the workspaces, open the database, let workspaces load their heavy parts.
 
-        Called once the window has been painted.
+        Called once the window has been painted. With ``defer_hidden`` (the app's own
+        start) only the workspace on screen loads its heavy parts now; the others load
+        theirs on later turns of the event loop, one per turn, or when first shown.
         """
         self.build_workspaces()
         self.club_link.reopen_requested.connect(self.table.open_session)
@@ -196,11 +201,17 @@ class MainWindow(QMainWindow):
         if database is None:
             return False
         self.attach_database(database)
-        for workspace in self.workspaces:
-            workspace.load_deferred()
         if self.table.reopen_last_running():
             # A game was going on: the GM comes back to its sheets.
             self._rail.setCurrentRow(self.workspaces.index(self.table))
+        self._unloaded = list(self.workspaces)
+        if defer_hidden:
+            self._load(self.current_workspace())
+            self._rail.currentRowChanged.connect(lambda row: self._load(self.workspaces[row]))
+            QTimer.singleShot(HIDDEN_LOAD_DELAY_MS, self._load_next_hidden)
+        else:
+            for workspace in list(self._unloaded):
+                self._load(workspace)
         return True
 
     def _open_club_at_startup(self) -> tuple[Database | None, bool]:
@@ -219,6 +230,16 @@ class MainWindow(QMainWindow):
         local = self._local_url_hint
         where = display_url(local) if local else "the database in your user folder"
         return self._interactive and offer_local_database(self, error, where)
+
+    def _load(self, workspace: Workspace) -> None:
+        if workspace in self._unloaded:
+            self._unloaded.remove(workspace)
+            workspace.load_deferred()
+
+    def _load_next_hidden(self) -> None:
+        if self._unloaded:
+            self._load(self._unloaded[0])
+            QTimer.singleShot(0, self._load_next_hidden)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.gui.club_connect import ClubSettings
@@ -275,6 +296,9 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         self.club_link.stop()  # queued entries stay in the queue file for the next start
+        from carwars_desktop.gui.background import wait_for_workers
+
+        wait_for_workers()  # none may still be using the database it closes
         if self.database is not None:
             self.database.close()
             self.database = None

@@ -6,9 +6,10 @@ its own marker shape and the legends name them: colour is never the only key.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
@@ -64,26 +65,46 @@ class SessionCharts(QWidget):
         step = max(1, last // 10)
         axis.setTickSpacing(major=step, minor=step)
 
-    def show_history(self, history: SessionHistory, luck: Luck) -> None:
+    def show_history(self, history: SessionHistory, luck: Luck, stepwise: bool = False) -> None:
+        """Draw the four charts and the summary; ``stepwise``: one chart per turn of the
+        event loop (the window answers between them), else all at once."""
+        steps = [partial(self._gauge, history, number, label)
+                 for number, label in enumerate(history.gauge_labels[:2])]
+        steps += [partial(self._damage, history), partial(self._luck, history, luck)]
+        if not stepwise:
+            for step in steps:
+                step()
+            return
+
+        def next_step() -> None:
+            if steps:
+                steps.pop(0)()
+                QTimer.singleShot(0, next_step)
+
+        next_step()
+
+    def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
         import pyqtgraph as pg
 
         colours = chart_colours()
         series = colours.series
+        plot = self._plot(f"gauge:{label}", f"{label} over the turns",
+                          0, number)
+        plot.setLabel("bottom", "turn (0 = start)")
+        plot.setLabel("left", label)
+        self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+        for index, vehicle in enumerate(history.vehicles.values()):
+            points = vehicle.series(label, history.last_turn)
+            colour = series[index % len(series)]
+            plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
+                      pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
+                      symbolBrush=colour, symbolSize=8)
+
+    def _damage(self, history: SessionHistory) -> None:
+        import pyqtgraph as pg
+
+        colours = chart_colours()
         ink = colours.ink
-
-        for number, label in enumerate(history.gauge_labels[:2]):
-            plot = self._plot(f"gauge:{label}", f"{label} over the turns",
-                              0, number)
-            plot.setLabel("bottom", "turn (0 = start)")
-            plot.setLabel("left", label)
-            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
-            for index, vehicle in enumerate(history.vehicles.values()):
-                points = vehicle.series(label, history.last_turn)
-                colour = series[index % len(series)]
-                plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
-                          pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
-                          symbolBrush=colour, symbolSize=8)
-
         plot = self._plot("damage", "damage taken ■ and dealt ▨",
                           1, 0)
         vehicles = list(history.vehicles.values())
@@ -105,6 +126,12 @@ class SessionCharts(QWidget):
             top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
             plot.setYRange(0, top * 1.45, padding=0)
 
+    def _luck(self, history: SessionHistory, luck: Luck) -> None:
+        import pyqtgraph as pg
+
+        colours = chart_colours()
+        series, ink = colours.series, colours.ink
+        vehicles = list(history.vehicles.values())
         plot = self._plot("luck", "luck: hits against the odds", 1, 1)
         rolls = list(range(1, luck.rolls + 1))
         plot.plot(rolls, list(luck.thrown), name="● successes thrown",

@@ -150,6 +150,12 @@ class PlayView(QMainWindow):
         cause = self.provenance.explain(key, box)
         return "" if cause is None else str(cause)
 
+    def set_charts_loader(self, charts: Callable[[], None]) -> None:
+        """Draw the charts with ``charts`` when their tab is next chosen (after a Cancel)."""
+        self._charts_loader = charts
+        if self.tabs.currentIndex() == 1:
+            self.tabs.setCurrentIndex(0)
+
     def _tab_chosen(self, index: int) -> None:
         if index == 1 and self._charts_loader is not None:
             loader, self._charts_loader = self._charts_loader, None

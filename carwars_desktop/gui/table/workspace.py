@@ -8,12 +8,13 @@ at once. The last running session reopens at start-up.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.actions import TableActions
@@ -24,13 +25,21 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules import find_ruleset, ruleset_ids
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import Changes, StoredEvent
-from carwars_desktop.session.history import luck, replay_history
+from carwars_desktop.session.history import (
+    charts_from_json,
+    charts_to_json,
+    luck,
+    replay_history,
+)
 from carwars_desktop.session.setup import Setup, build_game
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, SessionEvents
 
 CHART_PAGE = 1000
+SYNC_CHART_EVENTS = 300
+"""A finished session of at most this many events gets its charts aggregated at once
+(tens of milliseconds); a longer one on a worker thread, with progress and Cancel."""
 
 
 @runtime_checkable
@@ -175,11 +184,44 @@ class TableWorkspace(Workspace):
         self.session_id = session_id
         self.context.open(game, session_id, read_only=read_only)
 
+        def aggregate(job: Job) -> dict[str, Any]:
+            """Replay the events once (on a worker thread) and keep the aggregates."""
+            total = events.count()
+
+            def counted() -> Iterator[StoredEvent]:
+                for number, stored in enumerate(all_events(events), 1):
+                    if number % CHART_PAGE == 0:
+                        job.progress(number, total)
+                    yield stored
+
+            history = replay_history(ruleset, play_rules(ruleset.id), loaded.vehicles,
+                                     loaded.initial_sheets, counted())
+            aggregates = charts_to_json(history, luck(sessions.resolutions(session_id)))
+            sessions.store_charts(session_id, aggregates)
+            return aggregates
+
         def charts() -> None:
-            rules = play_rules(ruleset.id)
-            history = replay_history(ruleset, rules, loaded.vehicles, loaded.initial_sheets,
-                                     all_events(events))
-            self.play.charts.show_history(history, luck(sessions.resolutions(session_id)))
+            stored = sessions.charts(session_id)
+            if stored is None and events.count() <= SYNC_CHART_EVENTS:
+                stored = aggregate(Job())
+            if stored is None:
+                try:
+                    stored = run_with_progress(
+                        self, "Charts", aggregate,
+                        f"Reading the {events.count():,} events of {info.name} for its charts…")
+                except Cancelled:
+                    self.play.charts.summary.setText("The charts were not drawn (cancelled): "
+                                                     "open this tab again to draw them.")
+                    self.play.set_charts_loader(charts)
+                    return
+            try:
+                history, session_luck = charts_from_json(stored)
+            except (KeyError, TypeError, ValueError):  # kept by another version: again
+                history, session_luck = charts_from_json(run_with_progress(
+                    self, "Charts", aggregate, f"Reading the events of {info.name}…"))
+            # A long session's four charts are drawn one per turn of the event loop.
+            self.play.charts.show_history(history, session_luck,
+                                          stepwise=history.events > SYNC_CHART_EVENTS)
 
         title = info.name + (f" — {info.scenario}" if info.scenario else "")
         self.play.show_session(game, title, store, read_only, charts if read_only else None)

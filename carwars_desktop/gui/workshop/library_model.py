@@ -171,6 +171,13 @@ class LibraryModel(QAbstractTableModel):
                 return row
         return None
 
+    def rows_of(self, design_ids: Sequence[int]) -> list[int]:
+        """The rows showing ``design_ids`` (those shown), in one pass over the rows."""
+        wanted = set(design_ids)
+        found = {self._entries[index].id: row for row, index in enumerate(self._rows)
+                 if self._entries[index].id in wanted}
+        return [found[design_id] for design_id in design_ids if design_id in found]
+
     def total(self) -> int:
         return len(self._scope)
 

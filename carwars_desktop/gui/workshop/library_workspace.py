@@ -10,7 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -264,15 +270,39 @@ class LibraryWorkspace(Workspace):
             self.ruleset_box.setCurrentIndex(index)
 
     def attach_database(self, database: Database) -> None:
-        """Install the catalog (first start), drop old leftovers of deleted designs, list."""
+        """Install the catalog (first start), drop old leftovers of deleted designs, list.
+
+        When the catalog is already there (every start but the first), the list is shown at
+        once and the catalog checked against the rules (and old leftovers dropped) on a
+        worker thread afterwards: off the start-up path, the list refreshed if they changed.
+        """
         self._database = database
         library = database.library
+        if library.has_catalog():
+            self.refresh()
+            QTimer.singleShot(0, lambda: self._tidy_later(database))
+            return
         added = library.install_catalog()
         library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
         self.refresh()
         if added:
             self._say(f"The catalog the rules ship is in your library: {added} designs "
                       "(read-only; Duplicate copies one into your designs).")
+
+    def _tidy_later(self, database: Database) -> None:
+        from carwars_desktop.gui.background import start
+
+        def tidy(_job: object) -> int:
+            library = database.library
+            return (library.update_catalog()
+                    + library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE))
+
+        def done(changed: int) -> None:
+            if changed and self._database is database:
+                self.refresh()
+
+        start(tidy, done, lambda error: self._say(f"⚠ The catalog was not checked: {error}"),
+              parent=self)
 
     @property
     def library(self) -> Library:
@@ -330,7 +360,11 @@ class LibraryWorkspace(Workspace):
 
     # --- selection -------------------------------------------------------------------------
     def selected_entries(self) -> list[DesignEntry]:
-        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        # The selection's ranges, not selectedRows(): that asks the model about every row.
+        selection = self.view.selectionModel().selection()
+        rows = sorted({row for number in range(selection.count())
+                       for row in range(selection.at(number).top(),
+                                        selection.at(number).bottom() + 1)})
         if not rows and self.view.currentIndex().isValid():
             rows = [self.view.currentIndex().row()]
         return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
@@ -339,18 +373,22 @@ class LibraryWorkspace(Workspace):
         return [entry.id for entry in self.selected_entries()]
 
     def select_ids(self, design_ids: list[int]) -> None:
+        """Select the rows of ``design_ids`` in one change (runs of rows as ranges)."""
         selection = self.view.selectionModel()
-        selection.clearSelection()
-        first: QModelIndex | None = None
-        for design_id in design_ids:
-            row = self.model.row_of(design_id)
-            if row is None:
-                continue
-            index = self.model.index(row, 0)
-            first = first or index
-            selection.select(index, QItemSelectionModel.SelectionFlag.Select
-                             | QItemSelectionModel.SelectionFlag.Rows)
-        if first is not None:
+        rows = self.model.rows_of(design_ids)
+        chosen = QItemSelection()
+        last_column = max(self.model.columnCount() - 1, 0)
+        ordered = sorted(set(rows))
+        run_start = 0
+        for position, row in enumerate(ordered):
+            if position + 1 == len(ordered) or ordered[position + 1] != row + 1:
+                chosen.select(self.model.index(ordered[run_start], 0),
+                              self.model.index(row, last_column))
+                run_start = position + 1
+        selection.select(chosen, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
+        if rows:
+            first = self.model.index(rows[0], 0)
             selection.setCurrentIndex(first, QItemSelectionModel.SelectionFlag.NoUpdate)
             self.view.scrollTo(first)
 
