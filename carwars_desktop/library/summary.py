@@ -21,6 +21,7 @@ from typing import Any
 
 from carwars_desktop.library.kinds import DECK, design_kind
 from carwars_desktop.rules import Design, Problem
+from carwars_desktop.rules.kernel.formatting import money
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def cost_text(ruleset_id: str, kind: str, cost: int | None) -> str:
     if cost is None:
         return "—"
     if ruleset_id == "mini_car_wars":
-        return f"−${-cost:,}" if cost < 0 else f"${cost:,}"
+        return money(cost)
     return f"total {cost}"
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.kernel.reader import PATH, Reader
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import DesignFormatError, UnknownVehicleError
@@ -211,8 +212,8 @@ class MiniDesign:
         found += self._crew_problems(configuration, rules)
         if budget is not None and self.cost() > budget:
             found.append(Problem(
-                "over-budget", f"Costs ${self.cost():,}, over the ${budget:,} budget "
-                f"by ${self.cost() - budget:,}.", _rule("2.1"), "cost"))
+                "over-budget", f"Costs {money(self.cost())}, over the {money(budget)} budget "
+                f"by {money(self.cost() - budget)}.", _rule("2.1"), "cost"))
         return tuple(found)
 
     def _armor_problems(self, configuration: Configuration) -> list[Problem]:

@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     Result,
     TextInput,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text, parse_card_values
 from carwars_desktop.rules.autopower.odds import at_least_chart, chance, p_at_least
@@ -30,8 +31,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     car_input,
     cards,
     change,
-    checked,
     options_of,
+    planned,
 )
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.speed import (
@@ -61,7 +62,7 @@ def _plan(values: Values) -> SpeedPlan:
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     sheet, steps, held = resolve_speed(plan, dice, options_of(values).ap_d7_discard)
     if held is None:
         how = "holds without a roll" if sheet.pushing else "safe"
@@ -78,7 +79,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     outcomes = speed_outcomes(plan)
     sheet = plan.sheet
     modifiers = [Modifier(f"E{sheet.car.energy}", sheet.car.energy, rule("2.4"))]
@@ -109,7 +110,7 @@ def _odds(values: Values) -> Odds:
 def _dice(values: Values) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
     previous: int | None = None
-    for stage in rolled_stages(_plan(values)):
+    for stage in rolled_stages(plan_of(values, _plan)):
         when = "" if previous is None else f"if the push at {previous} fails"
         needs.append(DiceNeed(f"push at {stage.raw_speed} (need {stage.target}+)",
                               DICE_COUNT, DICE_SIDES, when))
@@ -141,7 +142,7 @@ ACCELERATE = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )
 
 PUSH = Procedure(
@@ -155,5 +156,5 @@ PUSH = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

@@ -9,7 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
-from carwars_desktop.procedures import Modifier, Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.procedures import (
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    Step,
+    Values,
+    plan_of,
+)
 from carwars_desktop.rules.autopower.armor import play_armor
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.procedures.common import (
@@ -18,13 +27,18 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
+    planned,
 )
+from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
 
 
+def _plan(values: Values) -> tuple[CarSheet, list[Step]]:
+    return play_armor(values["car"], cards(values, "cards"))
+
+
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    sheet, steps = play_armor(values["car"], cards(values, "cards"))
+    sheet, steps = plan_of(values, _plan)
     return Result(outcome=f"{sheet.name}: Armor {sheet.armor}, Speed {sheet.speed}", steps=steps,
                   effects=[change("car", sheet, f"{sheet.name}: Strength in play "
                                                 f"{cards_text(sheet.strength_in_play)}, Armor "
@@ -34,7 +48,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    sheet, _ = play_armor(values["car"], cards(values, "cards"))
+    sheet, _ = plan_of(values, _plan)
     label = f"Armor {sheet.armor}, Speed {sheet.speed}"
     modifiers = (Modifier(f"base S{sheet.car.strength}", sheet.car.strength, rule("2.5")),
                  Modifier(f"Strength cards {cards_text(sheet.strength_in_play)}",
@@ -55,5 +69,5 @@ ARMOR = Procedure(
             cards_input("cards", "Strength cards played", "values such as 5, 6")),
     resolve_fn=_resolve,
     odds_fn=_odds,
-    check_fn=checked(lambda values: play_armor(values["car"], cards(values, "cards"))),
+    plan_fn=planned(_plan),
 )

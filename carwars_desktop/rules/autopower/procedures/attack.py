@@ -16,6 +16,7 @@ from carwars_desktop.procedures import (
     Procedure,
     Result,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
@@ -39,8 +40,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
     to_hit_summary,
 )
 from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
@@ -60,7 +61,7 @@ def _hit_label(plan: AttackPlan) -> str:
 
 
 def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
-    plan = _plan(values, laser)
+    plan = plan_of(values, lambda v: _plan(v, laser))
     result = resolve_attack(plan, dice)
     target = result.target
     effects = [change("attacker", result.attacker,
@@ -84,7 +85,7 @@ def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
 
 
 def _odds(values: Values, laser: bool) -> Odds:
-    plan = _plan(values, laser)
+    plan = plan_of(values, lambda v: _plan(v, laser))
     p = p_attack_hit(plan.to_hit)
     base = Modifier(f"{plan.ammunition} cards {cards_text(plan.cards)}", plan.base,
                     rule(plan.section))
@@ -129,7 +130,7 @@ def _procedure(laser: bool) -> Procedure:
         resolve_fn=lambda values, dice: _resolve(values, dice, laser),
         odds_fn=lambda values: _odds(values, laser),
         dice_fn=_dice,
-        check_fn=checked(lambda values: _plan(values, laser)),
+        plan_fn=planned(lambda values: _plan(values, laser)),
     )
 
 

@@ -17,6 +17,7 @@ from carwars_desktop.procedures import (
     Procedure,
     Result,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.control import (
@@ -35,8 +36,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
 )
 from carwars_desktop.rules.autopower.tables import (
     DICE_COUNT,
@@ -53,7 +54,7 @@ def _plan(values: Values) -> ControlPlan:
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     sheet, steps, penalty = resolve_control(plan, dice)
     kept = penalty is ControlPenalty.NONE
     return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
@@ -64,7 +65,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     car = plan.sheet.car
     energy = plan.sheet.energy_in_play
     modifiers = [Modifier("damage taken", plan.damage, rule("2.8")),
@@ -83,7 +84,7 @@ def _odds(values: Values) -> Odds:
 
 
 def _dice(values: Values) -> list[DiceNeed]:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     return [] if plan.automatic else [DiceNeed("control", DICE_COUNT, DICE_SIDES)]
 
 
@@ -105,5 +106,5 @@ CONTROL = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

@@ -9,13 +9,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
-from carwars_desktop.procedures import Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.procedures import Odds, Outcome, Procedure, Result, Values, plan_of
 from carwars_desktop.rules.autopower.procedures.common import (
     DRAWING_ON_SKILLS,
     RULESET,
     car_input,
     change,
-    checked,
+    planned,
 )
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
@@ -40,7 +40,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    after, drawn = _start(values)
+    after, drawn = plan_of(values, _start)
     label = f"draws {drawn} (hand {after.hand_size})"
     return Odds((Outcome(label, Fraction(1)),), f"{label}: no roll",
                 expected=(("cards drawn", Fraction(drawn)),))
@@ -56,5 +56,5 @@ DRAW = Procedure(
     inputs=(car_input("car", "Active car"), DRAWING_ON_SKILLS),
     resolve_fn=_resolve,
     odds_fn=_odds,
-    check_fn=checked(_start),
+    plan_fn=planned(_start),
 )

@@ -9,7 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
-from carwars_desktop.procedures import DiceNeed, Modifier, Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.procedures import (
+    DiceNeed,
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    Values,
+    plan_of,
+)
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import need_text
 from carwars_desktop.rules.autopower.damage import is_killed
@@ -25,8 +34,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
     to_hit_summary,
 )
 from carwars_desktop.rules.autopower.ram import RamPlan, plan_ram, resolve_ram
@@ -46,7 +55,7 @@ def _state(sheet: CarSheet) -> str:
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     result = resolve_ram(plan, dice)
     attacker, target = result.attacker, result.target
     if result.hit:
@@ -75,7 +84,7 @@ def _hit_label(plan: RamPlan) -> str:
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     p = p_attack_hit(plan.to_hit)
     base = Modifier(f"Strength cards {cards_text(plan.cards)}", plan.base, rule("2.9"))
     summary = to_hit_summary("Strength", plan.base, plan.modifiers, need_text(plan.to_hit))
@@ -112,5 +121,5 @@ RAM = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

@@ -14,6 +14,8 @@ from carwars_desktop.procedures import (
     IntInput,
     Odds,
     Outcome,
+    Refusal,
+    RulesRefusal,
     SheetInput,
     Values,
     odds_text,
@@ -142,7 +144,15 @@ def odds_line(odds: Mapping[str, Fraction], total: int | None = None) -> str:
     return " · ".join(f"{label} {odds_text(p, total)}" for label, p in odds.items())
 
 
-def refuse(problems: Iterable[str]) -> None:
+def refuse(problems: Iterable[str], rule: str = "") -> None:
+    """The rules refuse these inputs, for the ``problems`` given (none: nothing refused)."""
+    found = list(problems)
+    if found:
+        raise RulesRefusal(Refusal("; ".join(found), rule))
+
+
+def need(problems: Iterable[str]) -> None:
+    """Inputs that are missing or malformed (bad input, not a refusal of the rules)."""
     found = list(problems)
     if found:
         raise InputError("; ".join(found))

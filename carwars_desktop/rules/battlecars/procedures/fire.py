@@ -42,6 +42,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
     area_input,
     decisions,
+    need,
     odds_line,
     outcomes,
     pedestrian_input,
@@ -84,7 +85,7 @@ def _order(values: Values) -> FireOrder:
 
 def _check(values: Values) -> None:
     if values["next_target"] is not None and values["next_points_between"] is None:
-        refuse(["give next_points_between for the next target"])
+        need(["give next_points_between for the next target"])
     refuse(fire_problems(_order(values), options_from(values)))
 
 

@@ -13,6 +13,7 @@ from carwars_desktop.procedures import (
     IntInput,
     Odds,
     Procedure,
+    Refusal,
     Result,
     SheetChange,
     Step,
@@ -72,8 +73,9 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                       {"low": limits.low, "high": limits.high})
     why = limits.refusal or f"outside {limits.low}–{limits.high}"
     steps.append(Step(f"speed {new} {direction.value}: {why}", RULE_SPEED))
-    return Result(f"speed {new} {direction.value}: not allowed ({why})", steps, False,
-                  values={"low": limits.low, "high": limits.high})
+    return Result(steps=steps, values={"low": limits.low, "high": limits.high},
+                  refusal=Refusal(why, RULE_SPEED,
+                                  f"speed {new} {direction.value}: not allowed ({why})"))
 
 
 def _speed_odds(values: Values) -> Odds:

@@ -27,7 +27,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     certain,
     clear_points_input,
     decisions,
-    refuse,
+    need,
 )
 from carwars_desktop.rules.battlecars.procedures.movement import (
     SKID_DECISIONS,
@@ -181,7 +181,7 @@ def _players(values: Values) -> tuple[str, ...]:
 
 def _order_check(values: Values) -> None:
     players = _players(values)
-    refuse([] if 2 <= len(players) <= 4 and len(set(players)) == len(players)
+    need([] if 2 <= len(players) <= 4 and len(set(players)) == len(players)
            else ["name 2–4 different players, separated by commas, in seating order"])
 
 

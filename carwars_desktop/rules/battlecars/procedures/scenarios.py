@@ -23,7 +23,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     car_input,
     certain,
     decisions,
-    refuse,
+    need,
 )
 from carwars_desktop.rules.battlecars.scenarios import (
     RULE_SCENARIOS,
@@ -91,7 +91,7 @@ WINNER = Procedure(
     resolve_fn=_winner_resolve,
     odds_fn=lambda values: certain(street_winner(_cars(values), options_from(values))[0],
                                    "no dice"),
-    check_fn=lambda values: refuse([] if len(_cars(values)) >= 2 else ["give at least 2 cars"]),
+    check_fn=lambda values: need([] if len(_cars(values)) >= 2 else ["give at least 2 cars"]),
 )
 
 

@@ -15,6 +15,7 @@ from carwars_desktop.procedures import (
     Odds,
     Outcome,
     Procedure,
+    Refusal,
     Result,
     SheetChange,
     Step,
@@ -62,8 +63,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         why = "cycles cannot reverse" if wanted.reverse and sheet.is_cycle else \
             "not one of them"
         steps.append(Step(f"{wanted.text} is {why}", RULE))
-        return Result(outcome=f"{wanted.text} is not allowed", steps=steps, success=False,
-                      values={"legal": tuple(str(v) for v in legal)})
+        return Result(steps=steps, values={"legal": tuple(str(v) for v in legal)},
+                      refusal=Refusal(why, RULE, f"{wanted.text} is not allowed"))
     keep_skip = rules_from(values).d2_skid_carries_over
     new = sheet.started_turn(wanted.mph, wanted.reverse, keep_skip=keep_skip)
     steps.append(Step(f"new speed {wanted.text}: moves in phases "
