@@ -102,8 +102,8 @@ def test_a_refused_resolution_exits_3_and_is_printed(capsys: pytest.CaptureFixtu
 
 
 def test_an_old_input_name_is_still_accepted(capsys: pytest.CaptureFixture[str]) -> None:
-    new = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "speed=20", "--json")
-    old = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "new_speed=20",
+    new = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "speed=10", "--json")
+    old = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "new_speed=10",
               "--json")
     assert new[0] == old[0] == 0 and json.loads(new[1]) == json.loads(old[1])
-    assert json.loads(old[1])["inputs"]["speed"] == 20
+    assert json.loads(old[1])["inputs"]["speed"] == 10

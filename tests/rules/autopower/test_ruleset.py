@@ -25,14 +25,14 @@ PACKAGE = Path(autopower.__file__).parent
 EXAMPLES: dict[str, tuple[dict[str, Any], list[int]]] = {
     "autopower.draw_order": ({"car_a": "Bishop", "car_b": "Rhino"}, []),
     "autopower.first_player": ({"car_a": "Bishop", "car_b": "Rhino"}, []),
-    "autopower.draw": ({"car": "Bishop"}, []),
-    "autopower.accelerate": ({"car": "Black Cat", "play": "5"}, [4, 4]),
-    "autopower.push": ({"car": "Darkseid at Speed 9"}, [5, 4]),
-    "autopower.armor": ({"car": "Bishop", "cards": "5"}, []),
-    "autopower.attack": ({"attacker": "Booster Gold", "target": "Two Face", "cards": "3"}, [3, 4]),
-    "autopower.control": ({"car": "Bishop at Speed 10", "damage": 8}, [6, 3]),
-    "autopower.ram": ({"attacker": "Darkseid", "target": "Nightwing", "cards": "5"}, [3, 4]),
-    "autopower.laser": ({"attacker": "Booster Gold", "target": "Two Face", "cards": "3"}, [3, 4]),
+    "autopower.draw": ({"vehicle": "Bishop"}, []),
+    "autopower.accelerate": ({"vehicle": "Black Cat", "play": "5"}, [4, 4]),
+    "autopower.push": ({"vehicle": "Darkseid at Speed 9"}, [5, 4]),
+    "autopower.armor": ({"vehicle": "Bishop", "cards": "5"}, []),
+    "autopower.attack": ({"firer": "Booster Gold", "target": "Two Face", "cards": "3"}, [3, 4]),
+    "autopower.control": ({"vehicle": "Bishop at Speed 10", "damage": 8}, [6, 3]),
+    "autopower.ram": ({"rammer": "Darkseid", "target": "Nightwing", "cards": "5"}, [3, 4]),
+    "autopower.laser": ({"firer": "Booster Gold", "target": "Two Face", "cards": "3"}, [3, 4]),
     "autopower.victory": ({"car_a": "Bishop", "car_b": "Rhino"}, []),
 }
 

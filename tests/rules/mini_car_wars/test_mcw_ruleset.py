@@ -51,7 +51,7 @@ def test_every_procedure_resolves_with_seeded_dice_and_odds_sum_to_one() -> None
         "mini.road_duel_setup": {"car_a": "Courier", "car_b": "Killer Kart"},
         "mini.pack_attack_setup": {"car": "Courier",
                                    **{f"cycle_{n}": "Shogun 100" for n in range(1, 6)}},
-        "mini.speed": {"vehicle": "Courier", "new_speed": 10},
+        "mini.speed": {"vehicle": "Courier", "speed": 10},
         "mini.schedule": {"speeds": "A=40, B=40, C=20", "roll_ties": True},
         "mini.maneuver": {"vehicle": "Courier"},
         "mini.control": {"vehicle": "Courier"},

@@ -50,14 +50,14 @@ def _discard_text(text: str) -> object:
 
 
 def _plan(values: Values) -> SpeedPlan:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     options = options_of(values)
     if "play" not in values:  # autopower.push: the cards stay as they are
         return plan_speed(sheet, options=options)
     discard_text: str = values["discard"]
     discard_all = discard_text.strip().lower() == "all"
     return plan_speed(sheet, () if discard_all else cards(values, "discard"),
-                      cards(values, "play"), values["declared_speed"], options,
+                      cards(values, "play"), values["speed"], options,
                       values["opening"], discard_all)
 
 
@@ -71,7 +71,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     outcome = f"{sheet.name}: {how}, rawSpeed {sheet.raw_speed}, Speed {sheet.speed}"
     energy = cards_text(sheet.energy_in_play)
     return Result(outcome=outcome, steps=steps, success=held,
-                  effects=[change("car", sheet, f"{sheet.name}: Energy in play {energy}, "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: Energy in play {energy}, "
                                                 f"Speed {sheet.speed}")],
                   values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
                           "pushing": sheet.pushing, "push_held": held,
@@ -118,10 +118,11 @@ def _dice(values: Values) -> list[DiceNeed]:
     return needs
 
 
-CAR = car_input("car", "Car")
+CAR = car_input("vehicle", "Car")
 
 ACCELERATE = Procedure(
     id="autopower.accelerate",
+    aliases={"car": "vehicle", "declared_speed": "speed"},
     title="Accelerate (speed, Energy cards, push the engine)",
     ruleset=RULESET,
     rule=rule("2.4"),
@@ -133,7 +134,7 @@ ACCELERATE = Procedure(
                   help="values such as 1, 2; or all", validate=_discard_text),
         TextInput("play", "Energy cards played from the hand", "",
                   help="values such as 5", validate=parse_card_values),
-        IntInput("declared_speed", "Declared speed (no Energy card in play)", None, 0, 99,
+        IntInput("speed", "Declared speed (no Energy card in play)", None, 0, 99,
                  optional=True, help="0 to E; empty keeps the declared speed"),
         BoolInput("opening", "Opening plays at setup (§2.2 step 3)", False),
         AP_D7,
@@ -147,6 +148,7 @@ ACCELERATE = Procedure(
 
 PUSH = Procedure(
     id="autopower.push",
+    aliases={"car": "vehicle"},
     title="Push the engine (roll again while over twice Energy)",
     ruleset=RULESET,
     rule=rule("2.4"),

@@ -34,13 +34,13 @@ from carwars_desktop.rules.autopower.tables import rule
 
 
 def _plan(values: Values) -> tuple[CarSheet, list[Step]]:
-    return play_armor(values["car"], cards(values, "cards"))
+    return play_armor(values["vehicle"], cards(values, "cards"))
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
     sheet, steps = plan_of(values, _plan)
     return Result(outcome=f"{sheet.name}: Armor {sheet.armor}, Speed {sheet.speed}", steps=steps,
-                  effects=[change("car", sheet, f"{sheet.name}: Strength in play "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: Strength in play "
                                                 f"{cards_text(sheet.strength_in_play)}, Armor "
                                                 f"{sheet.armor}, Speed {sheet.speed}")],
                   values={"armor": sheet.armor, "added_armor": sheet.added_armor,
@@ -60,12 +60,13 @@ def _odds(values: Values) -> Odds:
 
 ARMOR = Procedure(
     id="autopower.armor",
+    aliases={"car": "vehicle"},
     title="Armor (play Strength cards, speed penalty)",
     ruleset=RULESET,
     rule=rule("2.5"),
     summary="Strength cards from the hand add to S for good; the added total stays ≤ 10E and "
             "every full 10 of it costs 1 Speed.",
-    inputs=(car_input("car", "Car"),
+    inputs=(car_input("vehicle", "Car"),
             cards_input("cards", "Strength cards played", "values such as 5, 6")),
     resolve_fn=_resolve,
     odds_fn=_odds,

@@ -48,7 +48,7 @@ from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
 
 
 def _plan(values: Values, laser: bool) -> AttackPlan:
-    return plan_attack(values["attacker"], values["target"], cards(values, "cards"),
+    return plan_attack(values["firer"], values["target"], cards(values, "cards"),
                        cards(values, "iq_cards"), cards(values, "defender_iq_cards"),
                        options_of(values), laser, values["control_rolls"])
 
@@ -64,7 +64,7 @@ def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
     plan = plan_of(values, lambda v: _plan(v, laser))
     result = resolve_attack(plan, dice)
     target = result.target
-    effects = [change("attacker", result.attacker,
+    effects = [change("firer", result.attacker,
                       f"{result.attacker.name}: hand {result.attacker.hand_size}, attack made")]
     if result.hit:
         outcome = (f"hit: {plan.damage} damage to {target.name}"
@@ -103,7 +103,7 @@ def _dice(values: Values) -> list[DiceNeed]:
 def _procedure(laser: bool) -> Procedure:
     ammunition = "Energy" if laser else "Fighting"
     inputs: list[Input] = [
-        car_input("attacker", "Attacker"),
+        car_input("firer", "Attacker"),
         car_input("target", "Target"),
         cards_input("cards", f"{ammunition} cards played",
                     f"the {ammunition} cards from the hand, such as 3, 6"),
@@ -120,6 +120,7 @@ def _procedure(laser: bool) -> Procedure:
         inputs.append(AP_D14)
     return Procedure(
         id="autopower.laser" if laser else "autopower.attack",
+        aliases={"attacker": "firer"},
         title=("Laser attack (Energy cards instead of Fighting)" if laser
                else "Attack with Fighting cards (to hit, damage, kill)"),
         ruleset=RULESET,

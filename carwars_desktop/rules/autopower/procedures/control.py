@@ -49,7 +49,7 @@ from carwars_desktop.rules.autopower.tables import (
 
 
 def _plan(values: Values) -> ControlPlan:
-    return plan_control(values["car"], values["damage"], cards(values, "iq_cards"),
+    return plan_control(values["vehicle"], values["damage"], cards(values, "iq_cards"),
                         options_of(values))
 
 
@@ -58,7 +58,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     sheet, steps, penalty = resolve_control(plan, dice)
     kept = penalty is ControlPenalty.NONE
     return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
-                  effects=[change("car", sheet, f"{sheet.name}: next turn "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: next turn "
                                                 f"{sheet.next_turn_penalty.label}")],
                   values={"target": plan.target, "penalty": penalty.value,
                           "next_turn_penalty": sheet.next_turn_penalty.value})
@@ -90,13 +90,14 @@ def _dice(values: Values) -> list[DiceNeed]:
 
 CONTROL = Procedure(
     id="autopower.control",
+    aliases={"car": "vehicle"},
     title="Control roll after damage (−3 / −6 / no attack)",
     ruleset=RULESET,
     rule=rule("2.8"),
     summary="Target = damage + Energy cards in play − I; 2d6 + IQ cards; short by 1–3: −3, "
             "4–6: −6, 7+: no attack and no push, on the car's next turn.",
     inputs=(
-        car_input("car", "Car that took damage"),
+        car_input("vehicle", "Car that took damage"),
         IntInput("damage", "Damage just taken", None, 0, 999,
                  help="the damage of the hit (both cars use the ram's total after a ram)"),
         cards_input("iq_cards", "IQ cards played before the roll", "each adds its value"),

@@ -44,7 +44,7 @@ from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
 
 
 def _plan(values: Values) -> RamPlan:
-    return plan_ram(values["attacker"], values["target"], cards(values, "cards"),
+    return plan_ram(values["rammer"], values["target"], cards(values, "cards"),
                     cards(values, "iq_cards"), cards(values, "defender_iq_cards"),
                     options_of(values), values["control_rolls"])
 
@@ -62,11 +62,11 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         dead = [s.name for s in (target, attacker) if s.killed]
         outcome = (f"the ram hits: {plan.damage} damage to both cars"
                    + (f"; killed: {', '.join(dead)}" if dead else ""))
-        effects = [change("attacker", attacker, _state(attacker)),
+        effects = [change("rammer", attacker, _state(attacker)),
                    change("target", target, _state(target))]
     else:
         outcome = "miss"
-        effects = [change("attacker", attacker, f"{attacker.name}: attack made")]
+        effects = [change("rammer", attacker, f"{attacker.name}: attack made")]
         if plan.defender_iq_cards:
             effects.append(change("target", target, f"{target.name}: IQ cards spent"))
     return Result(outcome=outcome, steps=result.steps, success=result.hit, effects=effects,
@@ -100,13 +100,14 @@ def _dice(values: Values) -> list[DiceNeed]:
 
 RAM = Procedure(
     id="autopower.ram",
+    aliases={"attacker": "rammer"},
     title="Ram (Strength cards, both cars damaged)",
     ruleset=RULESET,
     rule=rule("2.9"),
     summary="Strength cards C from the hand; to-hit C + target Speed − own Speed − own S − own "
             "IQ cards + defender's IQ cards; a hit does C to both cars, no cap.",
     inputs=(
-        car_input("attacker", "Rammer"),
+        car_input("rammer", "Rammer"),
         car_input("target", "Rammed car"),
         cards_input("cards", "Strength cards played", "from the hand, such as 5, 7 (AP-D20)"),
         cards_input("iq_cards", "Rammer's IQ cards", "each lowers the to-hit"),

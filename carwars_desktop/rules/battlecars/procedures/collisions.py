@@ -56,16 +56,16 @@ def _damage_needs(roll_count: int, purpose: str) -> list[DiceNeed]:
 
 # --- crash --------------------------------------------------------------------------------
 def _crash_dice(values: Values) -> list[DiceNeed]:
-    roll, _ = crash_damage(speed_of(values, values["car"]), options_from(values))
+    roll, _ = crash_damage(speed_of(values, values["vehicle"]), options_from(values))
     return _damage_needs(0 if roll is None else roll.count, "crash damage")
 
 
 def _crash_resolve(values: Values, dice: DiceSource) -> Result:
-    car: CarSheet = values["car"]
+    car: CarSheet = values["vehicle"]
     speed = speed_of(values, car)
     result = resolve_crash(car, speed, dice, values["obstacle"], values["sheltering"],
                            options_from(values))
-    effects = [SheetChange("car", result.car, f"{result.damage} crash damage, speed 0"
+    effects = [SheetChange("vehicle", result.car, f"{result.damage} crash damage, speed 0"
                            + (", stunned" if result.stunned else ""))]
     if result.obstacle is not None:
         effects.append(SheetChange("obstacle", result.obstacle,
@@ -80,7 +80,7 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _crash_odds(values: Values) -> Odds:
-    car: CarSheet = values["car"]
+    car: CarSheet = values["vehicle"]
     speed = speed_of(values, car)
     options = options_from(values)
     damage = crash_damage_distribution(speed, options)
@@ -96,6 +96,7 @@ def _crash_odds(values: Values) -> Odds:
 
 CRASH = Procedure(
     id="battlecars.crash",
+    aliases={"car": "vehicle"},
     title="Crash into a tree, building or wreck",
     ruleset=RULESET,
     rule="Battlecars §2.6 · §2.8 · §3.5",

@@ -35,7 +35,7 @@ from carwars_desktop.rules.battlecars.terms import BLOCKS, Surface
 RULESET = "battlecars"
 
 
-def car_input(name: str = "car", label: str = "Battlecar", help: str = "",
+def car_input(name: str = "vehicle", label: str = "Battlecar", help: str = "",
               optional: bool = False) -> SheetInput:
     return SheetInput(name, label, CarSheet, CarSheet.from_json, car_catalog,
                       help=help or "the car's record sheet", optional=optional)

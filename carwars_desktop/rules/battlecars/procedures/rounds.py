@@ -126,7 +126,7 @@ def _dead_moving(sheet: CarSheet) -> bool:
 
 
 def _start_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     after = start_turn(sheet)
     steps = [Step(f"{sheet.name}'s Turn: targets fired at and pods dropped from are counted "
                   "afresh", "Battlecars §2.9")]
@@ -138,7 +138,7 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
                             True, options_from(values))
         steps += skid.steps
         return Result(f"dead driver's skid: {skid.outcome}", steps, None,
-                      [SheetChange("car", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
+                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
     blocked = sheet.cannot_act()
     if blocked is not None:
         steps.append(Step(f"{blocked}: the car does not move or fire this Turn",
@@ -148,11 +148,11 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
         steps.append(Step(f"move exactly {sheet.speed} point(s), the first straight ahead; fire "
                           "on entering each point", "Battlecars §2.2 step 2 · §2.4"))
         outcome = f"move {sheet.speed}"
-    return Result(outcome, steps, None, [SheetChange("car", after, "Turn tallies reset")])
+    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")])
 
 
 def _start_odds(values: Values) -> Odds:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     if _dead_moving(sheet):
         return skid_odds(sheet.speed, sheet.speed, values["clear_points"], True, values,
                          "dead driver's skid ")
@@ -161,6 +161,7 @@ def _start_odds(values: Values) -> Odds:
 
 START_TURN = Procedure(
     id="battlecars.start_turn",
+    aliases={"car": "vehicle"},
     title="Start of a car's Turn (dead driver skid, stun)",
     ruleset=RULESET,
     rule="Battlecars §2.2 step 2 · §2.16",
@@ -169,8 +170,8 @@ START_TURN = Procedure(
     inputs=(car_input(), clear_points_input()) + decisions(*SKID_DECISIONS),
     resolve_fn=_start_resolve,
     odds_fn=_start_odds,
-    dice_fn=lambda values: skid_dice(values["car"].speed, values)
-    if _dead_moving(values["car"]) else [],
+    dice_fn=lambda values: skid_dice(values["vehicle"].speed, values)
+    if _dead_moving(values["vehicle"]) else [],
 )
 
 

@@ -96,14 +96,15 @@ WINNER = Procedure(
 
 
 def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     after, steps = rearm(sheet)
     return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
-                  [SheetChange("car", after, "weapons restored, speed 3")])
+                  [SheetChange("vehicle", after, "weapons restored, speed 3")])
 
 
 REARM = Procedure(
     id="battlecars.rearm",
+    aliases={"car": "vehicle"},
     title="Arena: leave, re-arm and re-enter",
     ruleset=RULESET,
     rule=f"{RULE_SCENARIOS} (Arena variations) · BC-D38",

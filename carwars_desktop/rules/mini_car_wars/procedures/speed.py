@@ -35,7 +35,7 @@ RULE = "Mini Car Wars §2.3"
 
 
 def _wanted(values: Values) -> Velocity:
-    return Velocity(values["new_speed"], values["reverse"] and values["new_speed"] > 0)
+    return Velocity(values["speed"], values["reverse"] and values["speed"] > 0)
 
 
 def _constraints(sheet: MiniSheet) -> list[Step]:
@@ -100,6 +100,7 @@ def _odds(values: Values) -> Odds:
 
 SPEED_SELECTION = Procedure(
     id="mini.speed",
+    aliases={"new_speed": "speed"},
     title="Speed selection (accelerate, decelerate, reverse)",
     ruleset=RULESET,
     rule="Mini Car Wars §2.3",
@@ -107,7 +108,7 @@ SPEED_SELECTION = Procedure(
             "cars after a turn at 0, forced deceleration; starts the vehicle's new turn.",
     inputs=(
         sheet_input("vehicle", "Vehicle"),
-        IntInput("new_speed", "New speed (mph)", 0, 0, 100, help="a multiple of 10"),
+        IntInput("speed", "New speed (mph)", 0, 0, 100, help="a multiple of 10"),
         BoolInput("reverse", "Reverse", False, help="cars only, 10 or 20 mph"),
         D2,
     ),
