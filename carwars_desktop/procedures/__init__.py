@@ -2,6 +2,7 @@
 
 from carwars_desktop.procedures.citation import Citation, Citer
 from carwars_desktop.procedures.framework import (
+    REFUSED,
     Bound,
     Chart,
     DiceNeed,
@@ -32,6 +33,7 @@ from carwars_desktop.procedures.inputs import (
 )
 
 __all__ = [
+    "REFUSED",
     "BoolInput",
     "Bound",
     "Chart",

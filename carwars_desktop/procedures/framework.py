@@ -133,6 +133,9 @@ class Result:
     effects: Sequence[SheetChange] = ()
     values: Mapping[str, Any] = field(default_factory=dict)
     refusal: Refusal | None = None
+    label: str = ""
+    """The label of the :class:`Outcome` of the procedure's odds this result is, when the
+    outcome line says more (``hit: 9 damage to car 2`` is the outcome ``hit``)."""
 
     @staticmethod
     def refused(refusal: Refusal) -> Result:
@@ -153,6 +156,8 @@ class Resolution:
     effects: tuple[SheetChange, ...]
     values: Mapping[str, Any]
     refusal: Refusal | None = None
+    label: str = ""
+    """The odds outcome this resolution is (its outcome line when the procedure gives none)."""
 
     def explain(self) -> str:
         return "\n".join(str(step) for step in self.steps)
@@ -241,6 +246,9 @@ class DiceNeed:
     count: int
     sides: int
     when: str = ""
+    repeat: bool = False
+    """The throw may be taken again (``per interior hit``, ``again while tied``): any number
+    of times, at least once unless ``when`` makes it conditional."""
 
     def __str__(self) -> str:
         text = f"{self.count}d{self.sides} {self.purpose}"
@@ -267,6 +275,9 @@ def plan_of(values: Values, compute: Callable[[Values], T]) -> T:
 
 
 _PLAN_CACHE_SIZE = 16
+
+REFUSED = "not allowed"
+"""The odds outcome of a refusal."""
 
 
 @dataclass(frozen=True)
@@ -394,6 +405,7 @@ class Procedure:
             effects=tuple(result.effects),
             values=dict(result.values),
             refusal=refusal,
+            label=result.label or (REFUSED if refusal else "") or result.outcome,
         )
 
     def odds(self, raw: Mapping[str, Any]) -> Odds:

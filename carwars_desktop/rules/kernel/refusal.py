@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from carwars_desktop.procedures import Odds, Outcome, Refusal, Result, RulesRefusal
-
-REFUSED = "not allowed"
-"""The outcome label of a refusal in a procedure's odds."""
+from carwars_desktop.procedures import REFUSED, Odds, Outcome, Refusal, Result, RulesRefusal
 
 
 def refused(reason: str, rule: str = "", outcome: str = "") -> Result:

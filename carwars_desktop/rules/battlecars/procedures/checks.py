@@ -101,7 +101,7 @@ DAMAGE = Procedure(
     resolve_fn=_damage_resolve,
     odds_fn=_damage_odds,
     dice_fn=lambda values: [DiceNeed("hit location", 1, DIE, "per interior hit, again for a "
-                                                            "destroyed component")],
+                                                            "destroyed component", repeat=True)],
 )
 
 
@@ -215,10 +215,11 @@ def _detonation_odds(values: Values) -> Odds:
 def _detonation_dice(values: Values) -> list[DiceNeed]:
     if not _rolls_made(values):
         return []
-    needs = [DiceNeed("ammunition", 1, DIE, "per round hit")]
+    needs = [DiceNeed("ammunition", 1, DIE, "per round hit", repeat=True)]
     sheet: CarSheet = values["vehicle"]
     if sheet.card.component(values["mount"]).kind is Kind.TURRET:
-        needs.append(DiceNeed("turret detonation direction", 1, DIE, "after each 7–8"))
+        needs.append(DiceNeed("turret detonation direction", 1, DIE, "after each 7–8",
+                              repeat=True))
     return needs
 
 

@@ -50,7 +50,8 @@ DAMAGE_DECISIONS = ("bc_d18_extend_table", "bc_d22_interior_only", "bc_d24_stack
 def _damage_needs(roll_count: int, purpose: str) -> list[DiceNeed]:
     needs = [DiceNeed(purpose, roll_count, DIE)] if roll_count else []
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit once the armour is "
-                                                  "breached; again for a destroyed component"))
+                                                  "breached; again for a destroyed component",
+                          repeat=True))
     return needs
 
 
@@ -174,7 +175,8 @@ def _ram_dice(values: Values) -> list[DiceNeed]:
         if not options.bc_d16_one_roll:
             needs.append(DiceNeed("rammer's ram damage", roll.count, DIE, "BC-D16 alternative"))
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit (target, then rammer), "
-                                                  "again for a destroyed component"))
+                                                  "again for a destroyed component",
+                          repeat=True))
     return needs
 
 

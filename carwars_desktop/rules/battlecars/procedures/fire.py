@@ -142,14 +142,14 @@ def _dice(values: Values) -> list[DiceNeed]:
         needs.append(DiceNeed("to hit", row.to_hit.count, DIE))
     needs.append(DiceNeed("damage", row.damage.count, DIE, "on a hit"))
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit on a car, again for a "
-                                                  "destroyed component"))
+                                                  "destroyed component", repeat=True))
     if row.explodes_fuel_tank:
         needs.append(DiceNeed("fuel tank", 1, DIE, "if the hit triggers the check"))
     if row.detonates_ammunition:
         needs.append(DiceNeed("ammunition", 1, DIE, "per missile round hit, without a working "
-                                                    "Gunnery Computer"))
+                                                    "Gunnery Computer", repeat=True))
         needs.append(DiceNeed("turret detonation direction", 1, DIE,
-                              "per detonating turret round"))
+                              "per detonating turret round", repeat=True))
     if order.next_shot is not None:
         needs.append(DiceNeed("to hit (next target), then damage and locations", 1, DIE,
                               "on a miss"))

@@ -149,12 +149,13 @@ def _passive_dice(values: Values) -> list[DiceNeed]:
     if Weapon.MINES in markers:
         needs += [DiceNeed("mine damage per working tyre", tyres, DIE),
                   DiceNeed("mine section", 1, DIE),
-                  DiceNeed("hit location", 1, DIE, "again for a destroyed component"),
+                  DiceNeed("hit location", 1, DIE, "again for a destroyed component",
+                           repeat=True),
                   DiceNeed("mine interior damage", 1, DIE),
-                  DiceNeed("hit location", 1, DIE, "per carried-over hit")]
+                  DiceNeed("hit location", 1, DIE, "per carried-over hit", repeat=True)]
     if Weapon.SPIKES in markers:
-        needs.append(DiceNeed("spikes damage per working tyre", tyres, DIE,
-                              "tyres left after the mines"))
+        needs.append(DiceNeed("spikes damage per working tyre", 1, DIE,
+                              f"for each of the {tyres} tyres left after the mines", repeat=True))
     sd = _passive_sd(values)
     if sd > 0:
         needs += skid_dice(sd, values)

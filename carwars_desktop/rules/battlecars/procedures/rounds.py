@@ -199,6 +199,15 @@ def _order_resolve(values: Values, dice: DiceSource) -> Result:
                   values={"first": players[first], "order": order})
 
 
+def _order_dice(values: Values) -> list[DiceNeed]:
+    """One 1d8 per player, then again for each player still tied highest (BC-D6, BC-D40)."""
+    players = _players(values)
+    purpose = "arena entry" if values["scenario"] == "arena" else "order"
+    return ([DiceNeed(f"{purpose}: {name}", 1, DIE) for name in players]
+            + [DiceNeed(f"{purpose}: {name}", 1, DIE, "again while tied highest", repeat=True)
+               for name in players])
+
+
 def _order_odds(values: Values) -> Odds:
     players = _players(values)
     p = Fraction(1, len(players))
@@ -219,7 +228,6 @@ ENTRY_ORDER = Procedure(
                         help="street combat (BC-D6) or arena entry (BC-D40)")),
     resolve_fn=_order_resolve,
     odds_fn=_order_odds,
-    dice_fn=lambda values: [DiceNeed("order", len(_players(values)), DIE,
-                                     "one per player, then again for tied highest")],
+    dice_fn=_order_dice,
     check_fn=_order_check,
 )
