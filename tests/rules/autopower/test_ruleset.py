@@ -4,14 +4,10 @@ import ast
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from carwars_desktop.dice import EnteredDice
 from carwars_desktop.rules import autopower
 from carwars_desktop.rules.autopower import (
     RULESET,
     Car,
-    CarSheet,
     Options,
     example_sheets,
     procedures_for,
@@ -53,22 +49,7 @@ def test_procedure_ids_titles_and_rules() -> None:
         assert procedure.describe()["inputs"]
 
 
-@pytest.mark.parametrize("procedure_id", sorted(EXAMPLES))
-def test_every_procedure_resolves_and_explains_itself(procedure_id: str) -> None:
-    procedure = next(p for p in RULESET.procedures if p.id == procedure_id)
-    values, dice = EXAMPLES[procedure_id]
-    needs = procedure.dice_needed(values)
-    assert sum(n.count for n in needs) >= len(dice)
-    odds = procedure.odds(values)
-    assert sum(o.probability for o in odds.outcomes) == 1 and odds.summary
-    resolution = procedure.resolve(values, EnteredDice(dice))
-    assert [d.value for d in resolution.dice] == dice
-    assert resolution.steps and resolution.outcome
-    assert all(step.rule.startswith("AUTOpower §") for step in resolution.steps)
-    resolution.to_json()
-    for effect in resolution.effects:
-        assert isinstance(effect.sheet, CarSheet) and effect.summary
-        assert CarSheet.from_json(effect.to_json()["sheet"]) == effect.sheet
+# Every procedure resolving with its example dice: tests/rules/test_conformance.py.
 
 
 def test_catalog_designs_and_sheets() -> None:
