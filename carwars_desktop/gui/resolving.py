@@ -8,12 +8,20 @@ from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
 from carwars_desktop.gui.theme import muted_colour
-from carwars_desktop.procedures import InputError, Procedure, Resolution
+from carwars_desktop.procedures import InputError, Procedure, Resolution, RulesRefusal
 from carwars_desktop.session import GameError
 
 
 class ResolveError(ValueError):
-    """Why nothing was resolved (bad dice, a refused input, dice left over)."""
+    """Why nothing was resolved (bad dice, a refused input, dice left over).
+
+    ``refused`` is set when the rules refused the inputs (a :class:`RulesRefusal`):
+    its message is the refusal's text, as the log and the command line show it.
+    """
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 def resolve_typed(procedure: Procedure, values: Mapping[str, Any], typed: str,
@@ -27,6 +35,8 @@ def resolve_typed(procedure: Procedure, values: Mapping[str, Any], typed: str,
         seeded = SeededDice() if roll else None
         dice = EnteredDice(parse_dice_values(typed), seeded)
         resolution = procedure.resolve(values, dice)
+    except RulesRefusal as refused:
+        raise ResolveError(refused.refusal.text(), refused=True) from None
     except (InputError, DiceError, GameError) as error:
         raise ResolveError(str(error)) from None
     unused = dice.unused()
@@ -55,5 +65,6 @@ def explanation_html(resolution: Resolution, seed: int | None = None,
         f"<li>{escape(e.input_name) + ': ' if effect_names else ''}{escape(e.summary)}</li>"
         for e in resolution.effects)
     seed_text = f" (* rolled with seed {seed})" if seed is not None else ""
-    return (f"<p><b>{escape(resolution.outcome)}</b></p><p>Dice: {dice or 'none'}{seed_text}</p>"
+    headline = resolution.refusal.text() if resolution.refusal else resolution.outcome
+    return (f"<p><b>{escape(headline)}</b></p><p>Dice: {dice or 'none'}{seed_text}</p>"
             f"<ol>{rows}</ol>" + (f"<p>Effects:</p><ul>{effects}</ul>" if effects else ""))

@@ -55,6 +55,7 @@ def test_charts_follow_the_theme(scheme: str, qtbot) -> None:  # type: ignore[no
     text = QApplication.palette().color(QPalette.ColorRole.Text)
     chart = DistributionChart()
     qtbot.addWidget(chart)
+    chart.show()  # a chart is drawn when it is on screen
     chart.show_distribution(dice_sum(2, 6), frozenset(range(7, 13)))
     plot = chart._plot
     assert plot.backgroundBrush().color() == base
@@ -72,6 +73,7 @@ def test_a_chart_made_in_one_theme_follows_a_switch(qapp: QApplication, qtbot) -
     original = QApplication.palette()
     chart = DistributionChart()
     qtbot.addWidget(chart)
+    chart.show()  # a chart is drawn when it is on screen
     try:
         chart.show_distribution(dice_sum(1, 6), frozenset({6}))
         assert chart._plot.backgroundBrush().color() == original.color(QPalette.ColorRole.Base)

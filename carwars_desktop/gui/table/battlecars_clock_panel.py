@@ -117,8 +117,9 @@ class BattlecarsClockPanel(QWidget):
         buttons = QGridLayout()
         self.turn_buttons: list[QPushButton] = []
         for index, (text, procedure, field) in enumerate((
-                ("Fire…", "battlecars.fire", "firer"), ("Drop…", "battlecars.drop", "car"),
-                ("Corner…", "battlecars.corner", "car"), ("Skid…", "battlecars.skid", "car"))):
+                ("Fire…", "battlecars.fire", "firer"), ("Drop…", "battlecars.drop", "vehicle"),
+                ("Corner…", "battlecars.corner", "vehicle"),
+                ("Skid…", "battlecars.skid", "vehicle"))):
             button = QPushButton(text)
             button.setToolTip(f"{procedure} for the car whose turn it is")
             button.clicked.connect(partial(self.run_for_current, procedure, field))

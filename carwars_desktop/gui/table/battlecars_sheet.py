@@ -142,7 +142,7 @@ class ComponentRow(QWidget):
         self.menu.addAction(f"Fire from {name}… (battlecars.fire)", partial(
             self.frame.request_procedure, "battlecars.fire", {"firer": key, "mount": name}))
         self.menu.addAction(f"Drop from {name}… (battlecars.drop)", partial(
-            self.frame.request_procedure, "battlecars.drop", {"car": key, "mount": name}))
+            self.frame.request_procedure, "battlecars.drop", {"vehicle": key, "mount": name}))
         self.menu.addSeparator()
         for weapon in dict.fromkeys(sheet.load(name)):
             self.menu.addAction(f"Use a {weapon.label} round (fired or dropped)",
@@ -195,12 +195,12 @@ class BattlecarsSheetWidget(SheetFrame):
 
         key = vehicle.key
         for text, procedure, presets in (
-                ("Record damage… (battlecars.damage)", "battlecars.damage", {"car": key}),
+                ("Record damage… (battlecars.damage)", "battlecars.damage", {"vehicle": key}),
                 ("Fire… (battlecars.fire)", "battlecars.fire", {"firer": key}),
                 ("Fuel tank check… (battlecars.fuel_tank)", "battlecars.fuel_tank",
-                 {"car": key}),
-                ("Skid test… (battlecars.skid)", "battlecars.skid", {"car": key}),
-                ("Re-arm (arena)… (battlecars.rearm)", "battlecars.rearm", {"car": key})):
+                 {"vehicle": key}),
+                ("Skid test… (battlecars.skid)", "battlecars.skid", {"vehicle": key}),
+                ("Re-arm (arena)… (battlecars.rearm)", "battlecars.rearm", {"vehicle": key})):
             self.marks_menu.addAction(text, partial(self.request_procedure, procedure, presets))
         self.marks_menu.addSeparator()
         self.marks_menu.addAction("Set speed…", self.ask_speed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
 from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
 from carwars_desktop.rules.mini_car_wars.tables import SCENARIOS
@@ -23,9 +24,7 @@ def _figures(design: MiniDesign) -> DesignFigures:
 
 def cost_text(cost: int | None) -> str:
     """``$13,300``; ``−$950`` for an option that lowers the price."""
-    if cost is None:
-        return "—"
-    return f"−${-cost:,}" if cost < 0 else f"${cost:,}"
+    return "—" if cost is None else money(cost)
 
 
 def class_text(class_value: int | None) -> str:
