@@ -23,7 +23,8 @@ from carwars_desktop.library import (
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignRecord, ImportChoice, Library
+    from carwars_desktop.services import LibraryService
+    from carwars_desktop.storage import DesignRecord, ImportChoice
 
 FILE_FILTER = f"Carwars Desktop designs (*{SUFFIX} *.json);;All files (*)"
 
@@ -72,7 +73,7 @@ def ask_clash_dialog(parent: QWidget | None, design: ExchangedDesign,
     return answer, same.isChecked()
 
 
-def export_designs(parent: QWidget | None, library: Library, design_ids: Sequence[int],
+def export_designs(parent: QWidget | None, library: LibraryService, design_ids: Sequence[int],
                    path: str | None = None, warn: Warn = warn_dialog) -> str | None:
     """Write the saved designs to a design file (asks where when ``path`` is None)."""
     if not design_ids:
@@ -109,7 +110,7 @@ def read_file(path: str) -> tuple[ExchangedDesign, ...]:
     return read_designs(content)
 
 
-def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskClash,
+def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,
                 parent: QWidget | None = None) -> list[ImportChoice] | None:
     """What to write for each design, asking about name clashes; None if cancelled."""
     from carwars_desktop.storage import ImportChoice
@@ -147,9 +148,9 @@ def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskCl
     return choices
 
 
-def import_file(parent: QWidget | None, library: Library, path: str | None = None,
-                ask: AskClash = ask_clash_dialog,
-                warn: Warn = warn_dialog) -> list[DesignRecord] | None:
+def import_file(parent: QWidget | None, library: LibraryService, path: str | None = None,
+                ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
+                initiator: object = None) -> list[DesignRecord] | None:
     """Import a design file: all of its designs, or (refused, cancelled) none."""
     from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
@@ -167,7 +168,7 @@ def import_file(parent: QWidget | None, library: Library, path: str | None = Non
     if choices is None:
         return None
     try:
-        return library.import_designs(choices)
+        return list(library.import_designs(choices, initiator).records)
     except (InvalidDesignError, LibraryWriteError) as error:
         warn(parent, "Not imported", f"Nothing was imported: {error}")
         return None

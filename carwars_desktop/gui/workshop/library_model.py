@@ -2,12 +2,14 @@
 
 Filtering (ruleset, source, search words) and sorting are done here on plain
 lists, with one folded text per design prepared in advance, so a keystroke of
-search-as-you-type over 10,000 designs costs a few milliseconds.
+search-as-you-type over 10,000 designs costs a few milliseconds. A change to a
+few designs (what the change bus names) updates their rows alone:
+:meth:`LibraryModel.update_entries` inserts, changes and removes rows by id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +161,71 @@ class LibraryModel(QAbstractTableModel):
         self._rows = self._matching(self._scope)
         self.endResetModel()
 
+    def update_entries(self, entries: Sequence[DesignEntry], removed: Iterable[int]) -> None:
+        """Rows by id: ``entries`` are new or changed designs, ``removed`` the ids gone.
+
+        A changed design keeps its row (``dataChanged``) unless the sort order or the
+        filters move it; new rows are inserted where the sort puts them
+        (``beginInsertRows``), gone ones removed (``beginRemoveRows``). Nothing is reset.
+        """
+        by_id = {e.id: e for e in self._entries}
+        gone = {i for i in removed if i in by_id}
+        fresh: list[DesignEntry] = []
+        changed: set[int] = set()
+        for entry in entries:
+            gone.discard(entry.id)
+            old = by_id.get(entry.id)
+            if old is None:
+                fresh.append(entry)
+            elif old != entry:
+                changed.add(entry.id)
+            by_id[entry.id] = entry
+        for design_id in gone:
+            del by_id[design_id]
+        if not (fresh or changed or gone):
+            return
+        old_rows = [self._entries[i].id for i in self._rows]
+        # The new contents, in the old order (so that ties in the sort stay where they were).
+        new_entries = [by_id[e.id] for e in self._entries if e.id in by_id] + fresh
+        index_of = {e.id: n for n, e in enumerate(new_entries)}
+        saved = self._entries, self._haystacks, self._order, self._scope
+        self._entries = new_entries
+        self._haystacks = [haystack(e.name, e.tags) for e in new_entries]
+        self._sort_all()
+        self._rescope()
+        target = [self._entries[i].id for i in self._matching(self._scope)]
+        new_state = self._entries, self._haystacks, self._order, self._scope
+        self._entries, self._haystacks, self._order, self._scope = saved
+
+        target_set, old_set = set(target), set(old_rows)
+        staying_old = [i for i in old_rows if i in target_set]
+        staying_new = [i for i in target if i in old_set]
+        moved = ({i for i in changed if i in target_set and i in old_set}
+                 if staying_old != staying_new else set())
+        # 1. Remove the rows that go (or move), bottom up, in runs, on the old contents.
+        doomed = [row for row, design_id in enumerate(old_rows)
+                  if design_id not in target_set or design_id in moved]
+        for first, last in reversed(_runs(doomed)):
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._rows[first:last + 1]
+            del old_rows[first:last + 1]
+            self.endRemoveRows()
+        # 2. The rows left are the same designs in the same order: switch to the new contents.
+        self._entries, self._haystacks, self._order, self._scope = new_state
+        self._rows = [index_of[i] for i in old_rows]
+        # 3. Insert the new (and moved) rows where they belong, top down, in runs.
+        present = set(old_rows)
+        arriving = [row for row, design_id in enumerate(target) if design_id not in present]
+        for first, last in _runs(arriving):
+            self.beginInsertRows(QModelIndex(), first, last)
+            self._rows[first:first] = [index_of[i] for i in target[first:last + 1]]
+            self.endInsertRows()
+        # 4. The rows that stayed but show something new.
+        last_column = len(COLUMNS) - 1
+        for row, design_id in enumerate(target):
+            if design_id in changed and design_id in present:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last_column))
+
     def entries(self) -> list[DesignEntry]:
         return list(self._entries)
 
@@ -222,3 +289,14 @@ class LibraryModel(QAbstractTableModel):
         test = matcher(" ".join(self._words))
         haystacks = self._haystacks
         return [i for i in among if test(haystacks[i])]
+
+
+def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
