@@ -185,13 +185,26 @@ class LibraryModel(QAbstractTableModel):
         if not (fresh or changed or gone):
             return
         old_rows = [self._entries[i].id for i in self._rows]
-        # The new contents, in the old order (so that ties in the sort stay where they were).
-        new_entries = [by_id[e.id] for e in self._entries if e.id in by_id] + fresh
+        # The new contents, in the old order, the new designs last; the folded text and the
+        # sort position are worked out again only for the designs that changed.
+        kept = [n for n, e in enumerate(self._entries) if e.id in by_id]
+        new_entries = [by_id[self._entries[n].id] for n in kept] + fresh
+        new_haystacks = [self._haystacks[n] if self._entries[n].id not in changed
+                         else haystack(by_id[self._entries[n].id].name,
+                                       by_id[self._entries[n].id].tags) for n in kept]
+        new_haystacks += [haystack(e.name, e.tags) for e in fresh]
         index_of = {e.id: n for n, e in enumerate(new_entries)}
+        moving = changed | {e.id for e in fresh}
+        order = [index_of[self._entries[n].id] for n in self._order
+                 if self._entries[n].id in by_id and self._entries[n].id not in moving]
+        key = _sort_key(self._sort_column)
+        descending = self._sort_order == Qt.SortOrder.DescendingOrder
+        for design_id in sorted(moving, key=index_of.__getitem__):
+            index = index_of[design_id]
+            order.insert(_insertion_point(order, key(new_entries[index]),
+                                          lambda n: key(new_entries[n]), descending), index)
         saved = self._entries, self._haystacks, self._order, self._scope
-        self._entries = new_entries
-        self._haystacks = [haystack(e.name, e.tags) for e in new_entries]
-        self._sort_all()
+        self._entries, self._haystacks, self._order = new_entries, new_haystacks, order
         self._rescope()
         target = [self._entries[i].id for i in self._matching(self._scope)]
         new_state = self._entries, self._haystacks, self._order, self._scope
@@ -289,6 +302,21 @@ class LibraryModel(QAbstractTableModel):
         test = matcher(" ".join(self._words))
         haystacks = self._haystacks
         return [i for i in among if test(haystacks[i])]
+
+
+def _insertion_point(order: Sequence[int], wanted: Any, key: Callable[[int], Any],
+                     descending: bool) -> int:
+    """Where an item of sort key ``wanted`` goes in ``order`` (after the items of an equal
+    key, as a stable sort puts a newcomer), without computing every key."""
+    low, high = 0, len(order)
+    while low < high:
+        middle = (low + high) // 2
+        here = key(order[middle])
+        if (wanted > here) if descending else (wanted < here):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
