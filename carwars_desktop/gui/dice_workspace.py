@@ -45,6 +45,7 @@ from carwars_desktop.dice import (
 from carwars_desktop.gui.background import LatestOnly
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
+from carwars_desktop.gui.shortcuts import DICE
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
@@ -108,6 +109,7 @@ def _tabular(label: QLabel) -> QLabel:
 
 class DiceWorkspace(Workspace):
     title = "Dice"
+    shortcut_context = DICE
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -230,7 +232,7 @@ class DiceWorkspace(Workspace):
         self.dice_edit.returnPressed.connect(self.record_entered)
         self.enter_button.clicked.connect(self.record_entered)
         self.roll_button.clicked.connect(self.roll)
-        self._shortcut("Ctrl+R", self.roll)
+        self._shortcut("dice.roll", self.roll)
         self._set_ready(False)
         self._refresh_odds()
 

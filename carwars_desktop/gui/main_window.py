@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
@@ -112,7 +113,11 @@ class MainWindow(QMainWindow):
         column.addLayout(row, 1)
         self.setCentralWidget(central)
 
-        self.game_context = GameContext(self)
+        from carwars_desktop.services import Services
+
+        self.services = Services()
+        """The application layer: one change bus, the Table and Library services."""
+        self.game_context = GameContext(self, self.services.table)
         for number, title in enumerate(WORKSPACE_TITLES, start=1):
             self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
@@ -127,7 +132,7 @@ class MainWindow(QMainWindow):
         item.setToolTip(f"{title} (Ctrl+{number})")
         self._rail.addItem(item)
         action = QAction(title, self)
-        action.setShortcut(QKeySequence(f"Ctrl+{number}"))
+        set_action_keys(action, f"global.{title.lower()}")
         action.triggered.connect(lambda: self._rail.setCurrentRow(number - 1))
         self.addAction(action)
 
@@ -141,7 +146,7 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.table import TableWorkspace
         from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 
-        self.workshop = WorkshopWorkspace(self)
+        self.workshop = WorkshopWorkspace(self, services=self.services)
         self.table = TableWorkspace(self.game_context, self)
         for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
                           ResolverWorkspace(self.game_context, self, self._settings),
@@ -312,11 +317,11 @@ class MainWindow(QMainWindow):
         local.triggered.connect(self.open_local_database)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        set_action_keys(quit_action, "global.quit")
         quit_action.triggered.connect(self.close)
         view_menu = self.menuBar().addMenu("&View")
         cycle = view_menu.addAction("Next &ruleset")
-        cycle.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        set_action_keys(cycle, "global.next_ruleset")
         cycle.triggered.connect(self._cycle_ruleset)
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About Carwars Desktop")

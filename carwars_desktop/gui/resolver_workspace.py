@@ -1,14 +1,15 @@
 """The Resolver: pick a procedure, see the modifier stack and exact odds, throw, apply.
 
 Forms, odds and explanations all come from the procedure declarations of the
-rules engines: nothing here knows a rule. Apply writes the result to the Table's
-running session as one undoable event; Discard leaves only the roll in the log.
+rules engines: nothing here knows a rule. The Table service resolves; its pending
+result's Apply writes it to the running session as one undoable event, Discard
+leaves only the roll in the log (both logged with the exact P(success)).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QShowEvent
@@ -40,19 +41,13 @@ from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
-from carwars_desktop.gui.resolving import (
-    ResolveError,
-    dice_hint,
-    explanation_html,
-    resolve_typed,
-)
+from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
+from carwars_desktop.services import PendingResolution, ResolveError, typed_dice
 from carwars_desktop.session import GameError
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
 
 
 def _right(text: str) -> QTableWidgetItem:
@@ -63,6 +58,7 @@ def _right(text: str) -> QTableWidgetItem:
 
 class ResolverWorkspace(Workspace):
     title = "Resolver"
+    shortcut_context = RESOLVER
 
     def __init__(self, context: GameContext, parent: QWidget | None = None,
                  settings: QSettings | None = None) -> None:
@@ -73,14 +69,11 @@ class ResolverWorkspace(Workspace):
         # The procedure and form state the result on screen was resolved from.
         self._result_inputs: tuple[str, dict[str, Any]] | None = None
         self._rebuilding = False
-        self._database: Database | None = None
         self._ruleset = ""
         self._loaded = False
         self.procedure: Procedure | None = None
         self.odds: Odds | None = None
-        self.resolution: Resolution | None = None
-        self._bindings: dict[str, str] = {}
-        self._resolved_odds: Odds | None = None
+        self.pending: PendingResolution | None = None
 
         # Procedure search and list.
         self.search = QLineEdit()
@@ -238,16 +231,20 @@ class ResolverWorkspace(Workspace):
         self.apply_button.clicked.connect(self.apply)
         self.discard_button.clicked.connect(self.discard)
         self.reference_choice.currentIndexChanged.connect(self._show_reference)
-        self._shortcut("Ctrl+K", self._focus_search)
-        self._shortcut("Ctrl+D", self.dice_edit.setFocus)
-        self._shortcut("Ctrl+R", self.roll)
-        self._shortcut("Ctrl+Return", self.apply)
-        self._shortcut("Ctrl+Enter", self.apply)
-        self._shortcut("Escape", self.discard)
+        self._shortcut("resolver.search", self._focus_search)
+        self._shortcut("resolver.dice", self.dice_edit.setFocus)
+        self._shortcut("resolver.roll", self.roll)
+        self._shortcut("resolver.apply", self.apply)
+        self._shortcut("resolver.discard", self.discard)
         self._stale = False
         self.context.game_changed.connect(self._game_changed)
         self.context.changed.connect(lambda _changes: self._game_changed())
         self._set_result(None)
+
+    @property
+    def resolution(self) -> Resolution | None:
+        """The result on screen waiting for Apply or Discard."""
+        return self.pending.resolution if self.pending is not None else None
 
     def _game_changed(self) -> None:
         """Sheets changed: rebuild the form now if it is on screen, else when it is shown."""
@@ -267,9 +264,6 @@ class ResolverWorkspace(Workspace):
         self._ruleset = ruleset_id
         if self._loaded:
             self._load_ruleset()
-
-    def attach_database(self, database: Database) -> None:
-        self._database = database
 
     def load_deferred(self) -> None:
         self._loaded = True
@@ -351,7 +345,7 @@ class ResolverWorkspace(Workspace):
             self._remember_procedure()
 
     def _reload_form(self) -> None:
-        if self.resolution is not None:
+        if self.pending is not None:
             # The sheets it was computed from changed: it can no longer be applied, and
             # like any discarded roll it stays in the log.
             self.discard()
@@ -439,7 +433,7 @@ class ResolverWorkspace(Workspace):
         if values is None:
             self.dice_error.setText(f"⚠ Fix the form first: {self.form_error.text().lstrip('⚠ ')}")
             return
-        if self.resolution is not None:
+        if self.pending is not None:
             if not self.dice_edit.text().strip():
                 # Enter again on an empty entry: the GM means the result on screen.
                 self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
@@ -447,30 +441,30 @@ class ResolverWorkspace(Workspace):
                 return
             self.discard()
         try:
-            resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)
+            pending = self.context.service.resolve(
+                self.procedure, values, typed_dice(self.dice_edit.text(), roll),
+                bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
+                initiator=self)
         except ResolveError as error:
             self.dice_error.setText(f"⚠ {error}")
             return
         self.dice_error.setText("")
-        self._bindings = self.form.bindings()
-        self._resolved_odds = self.odds
         self._result_inputs = (self.procedure.id, self.form.snapshot())
-        self._set_result(resolution, seed)
+        self._set_result(pending)
         self.dice_edit.clear()
 
-    def _set_result(self, resolution: Resolution | None, seed: int | None = None) -> None:
-        self.resolution = resolution
-        can_apply = (resolution is not None and bool(resolution.effects)
-                     and self.context.playing(self._ruleset) is not None
-                     and all(e.input_name in self._bindings for e in resolution.effects))
+    def _set_result(self, pending: PendingResolution | None) -> None:
+        self.pending = pending
+        can_apply = pending is not None and pending.can_apply()
         self.apply_button.setEnabled(can_apply)
-        self.discard_button.setEnabled(resolution is not None)
-        if resolution is None:
+        self.discard_button.setEnabled(pending is not None)
+        if pending is None:
             self._result_inputs = None
             self.result_view.setHtml("")
             self.status_label.setText("")
             return
-        self.result_view.setHtml(explanation_html(resolution, seed))
+        resolution = pending.resolution
+        self.result_view.setHtml(explanation_html(resolution, pending.seed))
         if resolution.effects and not can_apply:
             self.status_label.setText("Start or resume a session at the Table to apply results "
                                       "to its sheets.")
@@ -496,41 +490,28 @@ class ResolverWorkspace(Workspace):
             self.status_label.setText("")
 
     def apply(self) -> None:
-        resolution = self.resolution
-        if resolution is None or not self.apply_button.isEnabled():
+        pending = self.pending
+        if pending is None or not self.apply_button.isEnabled():
             return
-        # No longer pending: the redraw the applied event causes must not discard it.
-        self.resolution = None
+        # No longer on screen: the redraw the applied event causes must not discard it.
+        self.pending = None
         try:
-            self.context.apply_resolution(resolution, self._bindings)
+            pending.apply(initiator=self)
         except GameError as error:
-            self.resolution = resolution
+            self.pending = pending
             self.status_label.setText(f"⚠ Not applied: {error}")
             return
-        self._log(resolution, applied=True)
-        self._resolved_odds = None
-        self.status_label.setText(f"Applied: {resolution.outcome}")
+        self.status_label.setText(f"Applied: {pending.resolution.outcome}")
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
 
     def discard(self) -> None:
-        resolution = self.resolution
-        if resolution is None:
+        pending = self.pending
+        if pending is None:
             return
-        self._log(resolution, applied=False)
+        pending.discard(initiator=self)
         self._set_result(None)
         self.status_label.setText("Discarded: the roll stays in the log.")
-
-    def _log(self, resolution: Resolution, applied: bool) -> None:
-        if self._database is None:
-            return
-        odds = self._resolved_odds
-        p = odds.p_success() if odds is not None else None
-        self._database.game_sessions.log_resolution(
-            self.context.session_id, self._ruleset, resolution.procedure_id,
-            {"dice": [d.to_json() for d in resolution.dice],
-             "steps": [s.to_json() for s in resolution.steps]},
-            resolution.outcome, resolution.success, None if p is None else str(p), applied)
 
     # --- reference -----------------------------------------------------
     def _show_reference(self) -> None:

@@ -218,12 +218,19 @@ class Library:
         with self._sessions() as session:
             return [_record(row) for row in session.scalars(query)]
 
-    def entries(self, ruleset_id: str | None = None, deleted: bool = False) -> list[DesignEntry]:
-        """The list view of every design (or of the deleted ones), without design JSON."""
+    def entries(self, ruleset_id: str | None = None, deleted: bool = False,
+                ids: Iterable[int] | None = None) -> list[DesignEntry]:
+        """The list view of every design (or of the deleted ones), without design JSON;
+        ``ids``: only those designs (the rows a change named)."""
         query = select(*_ENTRY_COLUMNS).where(DesignRow.deleted_at.is_not(None) if deleted
                             else DesignRow.deleted_at.is_(None))
         if ruleset_id is not None:
             query = query.where(DesignRow.ruleset_id == ruleset_id)
+        if ids is not None:
+            wanted = list(ids)
+            if not wanted:
+                return []
+            query = query.where(DesignRow.id.in_(wanted))
         query = query.order_by(DesignRow.id)
         tags: dict[str, tuple[str, ...]] = {}  # most designs share a few tag lists
         with self._sessions() as session:

@@ -7,36 +7,27 @@ at once. The last running session reopens at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
-from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+from carwars_desktop.gui.background import Cancelled, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.rules import find_ruleset, ruleset_ids
-from carwars_desktop.rules.play import play_rules
-from carwars_desktop.session import Changes, StoredEvent
-from carwars_desktop.session.history import (
-    charts_from_json,
-    charts_to_json,
-    luck,
-    replay_history,
-)
-from carwars_desktop.session.setup import Setup, build_game
+from carwars_desktop.rules import ruleset_ids
+from carwars_desktop.services import SessionOpenError
+from carwars_desktop.session import Changes
+from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import Database, SessionEvents
+    from carwars_desktop.storage import Database
 
-CHART_PAGE = 1000
 SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated at once
 (tens of milliseconds); a longer one on a worker thread, with progress and Cancel."""
@@ -51,18 +42,9 @@ class RulesetSwitch(Protocol):
     def set_ruleset(self, ruleset_id: str) -> None: ...
 
 
-def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
-    offset = 0
-    while True:
-        page = events.page(offset, CHART_PAGE)
-        yield from page
-        if len(page) < CHART_PAGE:
-            return
-        offset += len(page)
-
-
 class TableWorkspace(Workspace):
     title = "Table"
+    shortcut_context = TABLE
 
     def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,12 +71,13 @@ class TableWorkspace(Workspace):
         self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
         self.context.changed.connect(self._changed)
 
-        for keys, slot in (("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
-                           ("Ctrl+Y", self.redo), ("Ctrl+N", self.new_session),
-                           ("Ctrl+O", self.show_sessions), ("Ctrl+L", self.toggle_log),
-                           ("Ctrl+.", self.next_phase), ("Ctrl+P", self.play_phase)):
-            shortcut = QShortcut(QKeySequence(keys), self, slot)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        for action_id, slot in (("table.undo", self.undo), ("table.redo", self.redo),
+                                ("table.new_session", self.new_session),
+                                ("table.sessions", self.show_sessions),
+                                ("table.log", self.toggle_log),
+                                ("table.next_phase", self.next_phase),
+                                ("table.play_phase", self.play_phase)):
+            self._shortcut(action_id, slot)
 
     # --- Workspace hooks ----------------------------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:
@@ -119,11 +102,11 @@ class TableWorkspace(Workspace):
         """Open the most recently played running session, if any (at start-up)."""
         if self.database is None:
             return False
-        last = self.database.game_sessions.last_running()
+        last = self.context.service.last_running()
         if last is None:
             self.show_sessions()
             return False
-        return self.open_session(last.id)
+        return self.open_session(last)
 
     def new_session(self) -> None:
         if self.database is None:
@@ -148,13 +131,9 @@ class TableWorkspace(Workspace):
 
     def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
         """Create the session (one transaction) and open it."""
-        from carwars_desktop.storage import NewVehicle
-
         assert self.database is not None, "the database opens before the Table is used"
-        session_id = self.database.game_sessions.create(
-            ruleset_id, name, scenario,
-            [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
-            setup.clock.to_json())
+        session_id = self.context.service.start(ruleset_id, name, scenario, setup,
+                                                initiator=self)
         self.open_session(session_id)
         return session_id
 
@@ -165,66 +144,41 @@ class TableWorkspace(Workspace):
         in the database; the session list says why it did not open.
         """
         assert self.database is not None
-        sessions = self.database.game_sessions
+        service = self.context.service
         try:
-            loaded = sessions.load(session_id)
-            ruleset = find_ruleset(loaded.info.ruleset_id)
-            events = sessions.events(session_id)
             # On a club server a running session's entries wait on the laptop while the
             # connection is down (gui/club_link.py); SQLite's events are used as they are.
-            store = guarded(self, events) if loaded.info.running else events
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store)
-        except (LookupError, ValueError, TypeError) as error:
+            opened = service.open(session_id, initiator=self,
+                                  wrap=lambda events: guarded(self, events))
+        except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
                                                f"{error}")
             return False
-        info = loaded.info
-        read_only = not info.running
+        info = opened.loaded.info
+        read_only = opened.read_only
         self.session_id = session_id
-        self.context.open(game, session_id, read_only=read_only)
-
-        def aggregate(job: Job) -> dict[str, Any]:
-            """Replay the events once (on a worker thread) and keep the aggregates."""
-            total = events.count()
-
-            def counted() -> Iterator[StoredEvent]:
-                for number, stored in enumerate(all_events(events), 1):
-                    if number % CHART_PAGE == 0:
-                        job.progress(number, total)
-                    yield stored
-
-            history = replay_history(ruleset, play_rules(ruleset.id), loaded.vehicles,
-                                     loaded.initial_sheets, counted())
-            aggregates = charts_to_json(history, luck(sessions.resolutions(session_id)))
-            sessions.store_charts(session_id, aggregates)
-            return aggregates
 
         def charts() -> None:
-            stored = sessions.charts(session_id)
-            if stored is None and events.count() <= SYNC_CHART_EVENTS:
-                stored = aggregate(Job())
-            if stored is None:
+            if service.stored_charts(opened) is None and \
+                    opened.events.count() > SYNC_CHART_EVENTS:
                 try:
-                    stored = run_with_progress(
-                        self, "Charts", aggregate,
-                        f"Reading the {events.count():,} events of {info.name} for its charts…")
+                    run_with_progress(
+                        self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
+                        f"Reading the {opened.events.count():,} events of {info.name} for its "
+                        "charts…")
                 except Cancelled:
                     self.play.charts.summary.setText("The charts were not drawn (cancelled): "
                                                      "open this tab again to draw them.")
                     self.play.set_charts_loader(charts)
                     return
-            try:
-                history, session_luck = charts_from_json(stored)
-            except (KeyError, TypeError, ValueError):  # kept by another version: again
-                history, session_luck = charts_from_json(run_with_progress(
-                    self, "Charts", aggregate, f"Reading the events of {info.name}…"))
+            history, session_luck = service.history(opened)
             # A long session's four charts are drawn one per turn of the event loop.
             self.play.charts.show_history(history, session_luck,
                                           stepwise=history.events > SYNC_CHART_EVENTS)
 
-        title = info.name + (f" — {info.scenario}" if info.scenario else "")
-        self.play.show_session(game, title, store, read_only, charts if read_only else None)
+        self.play.show_session(opened.game, opened.title, opened.store, read_only,
+                               charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
         window = self.window()
@@ -241,8 +195,9 @@ class TableWorkspace(Workspace):
                 "Finish this session? It stays in the list, read-only, with its charts.") \
                 != QMessageBox.StandardButton.Yes:
             return
-        session_id = self.session_id
-        self.database.game_sessions.finish(session_id)
+        session_id = self.context.service.finish(initiator=self)
+        if session_id is None:
+            return
         self.open_session(session_id)
         self.play.tabs.setCurrentIndex(1)
 

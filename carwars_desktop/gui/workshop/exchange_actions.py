@@ -24,7 +24,8 @@ from carwars_desktop.library import (
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignRecord, ImportChoice, Library
+    from carwars_desktop.services import LibraryService
+    from carwars_desktop.storage import DesignRecord, ImportChoice
 
 FILE_FILTER = f"Carwars Desktop designs (*{SUFFIX} *.json);;All files (*)"
 
@@ -73,7 +74,7 @@ def ask_clash_dialog(parent: QWidget | None, design: ExchangedDesign,
     return answer, same.isChecked()
 
 
-def export_designs(parent: QWidget | None, library: Library, design_ids: Sequence[int],
+def export_designs(parent: QWidget | None, library: LibraryService, design_ids: Sequence[int],
                    path: str | None = None, warn: Warn = warn_dialog) -> str | None:
     """Write the saved designs to a design file (asks where when ``path`` is None)."""
     if not design_ids:
@@ -122,7 +123,7 @@ def read_file(path: str,
     return read_designs(content, progress)
 
 
-def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskClash,
+def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,
                 parent: QWidget | None = None) -> list[ImportChoice] | None:
     """What to write for each design, asking about name clashes; None if cancelled."""
     from carwars_desktop.storage import ImportChoice
@@ -163,9 +164,9 @@ def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskCl
     return choices
 
 
-def import_file(parent: QWidget | None, library: Library, path: str | None = None,
-                ask: AskClash = ask_clash_dialog,
-                warn: Warn = warn_dialog) -> list[DesignRecord] | None:
+def import_file(parent: QWidget | None, library: LibraryService, path: str | None = None,
+                ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
+                initiator: object = None) -> list[DesignRecord] | None:
     """Import a design file: all of its designs, or (refused, cancelled) none."""
     from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
@@ -188,11 +189,13 @@ def import_file(parent: QWidget | None, library: Library, path: str | None = Non
     if choices is None:
         return None
     try:
-        return run_with_progress(parent, "Importing designs",
-                                 lambda job: library.import_designs(choices, job.progress),
-                                 f"Writing {len(choices):,} designs…")
+        records = run_with_progress(
+            parent, "Importing designs",
+            lambda job: library.store.import_designs(choices, job.progress),
+            f"Writing {len(choices):,} designs…")
     except Cancelled:  # rolled back: nothing was imported
         return None
     except (InvalidDesignError, LibraryWriteError) as error:
         warn(parent, "Not imported", f"Nothing was imported: {error}")
         return None
+    return list(library.imported(choices, records, initiator).records)

@@ -3,7 +3,8 @@
 Every edit is committed to the library as the design's unsaved working copy
 before the screen shows its consequences (cost, problems), so nothing typed is
 lost; Save (Ctrl+S) keeps it as a new revision, legal or a draft. Undo and redo
-(Ctrl+Z / Ctrl+Shift+Z) step through every edit.
+(Ctrl+Z / Ctrl+Shift+Z) step through every edit. All of it is the design-editing
+service's (:class:`~carwars_desktop.services.DesignEditing`); this is its screen.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -29,22 +29,23 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.workshop.editor import DesignEditor
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
-from carwars_desktop.gui.workshop.undo import DesignEdit, UndoKeys, route_undo_keys
+from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
-    clean_name,
     design_kind,
     kinds_of,
     load_design,
     status_text,
 )
-from carwars_desktop.library.templates import new_design, renamed
+from carwars_desktop.library.templates import renamed
 from carwars_desktop.rules import Design, ruleset_ids
+from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DesignRecord, Library
@@ -52,22 +53,20 @@ if TYPE_CHECKING:
 
 class WorkshopWorkspace(Workspace):
     title = "Workshop"
+    shortcut_context = WORKSHOP
 
-    library_changed = Signal()
-    """A design was added, saved or changed: the Library list refreshes."""
     show_requested = Signal()
     """Bring the Workshop to the front (a design was opened from elsewhere)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, services: Services | None = None) -> None:
         super().__init__(parent)
         self._ruleset = ruleset_ids()[0]
         self._database: Database | None = None
-        self.record: DesignRecord | None = None
-        self.design: Design | None = None
+        self.services = services if services is not None else Services()
+        self.editing = DesignEditing(self.services.library)
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
-        self.undo_stack = QUndoStack(self)
         self._undo_keys = UndoKeys(self)
 
         # --- header: name, state, actions --------------------------------------------
@@ -165,19 +164,17 @@ class WorkshopWorkspace(Workspace):
         self.problems.field_requested.connect(self.focus_field)
         self.start_page.new_requested.connect(self.new_design)
         self.start_page.open_requested.connect(self.open_design)
-        self.undo_stack.indexChanged.connect(self._update_buttons)
-        self._shortcut("Ctrl+S", self.save)
-        self._shortcut("Ctrl+Z", self.undo)
-        self._shortcut("Ctrl+Shift+Z", self.redo)
-        self._shortcut("Ctrl+Y", self.redo)
-        self._shortcut("Ctrl+N", self._new_default)
-        self._shortcut("Ctrl+H", self.show_revisions)
-        self._shortcut("Ctrl+P", self.print_preview)
-        self._shortcut("Ctrl+Shift+P", self.ask_export_pdf)
-        self._shortcut("Ctrl+E", self.ask_export_file)
-        self._shortcut("Ctrl+W", self.close_design)
-        self._shortcut("F8", self.problems.go_to_next)
-        self._shortcut("Ctrl+L", lambda: self.name_edit.setFocus())
+        self._shortcut("workshop.save", self.save)
+        self._shortcut("workshop.undo", self.undo)
+        self._shortcut("workshop.redo", self.redo)
+        self._shortcut("workshop.new", self._new_default)
+        self._shortcut("workshop.revisions", self.show_revisions)
+        self._shortcut("workshop.print", self.print_preview)
+        self._shortcut("workshop.pdf", self.ask_export_pdf)
+        self._shortcut("workshop.export", self.ask_export_file)
+        self._shortcut("workshop.close", self.close_design)
+        self._shortcut("workshop.next_problem", self.problems.go_to_next)
+        self._shortcut("workshop.name", lambda: self.name_edit.setFocus())
         route_undo_keys(self.header, self._undo_keys)
         self._show_nothing()
 
@@ -189,6 +186,8 @@ class WorkshopWorkspace(Workspace):
 
     def attach_database(self, database: Database) -> None:
         self._database = database
+        if self.services.library.database is not database:
+            self.services.library.database = database
         self._refresh_recent()
 
     @property
@@ -196,6 +195,25 @@ class WorkshopWorkspace(Workspace):
         if self._database is None:
             raise RuntimeError("the database is not open yet")
         return self._database.library
+
+    @property
+    def library_service(self) -> LibraryService:
+        return self.services.library
+
+    @property
+    def record(self) -> DesignRecord | None:
+        """The design open (as stored when it was opened or last saved)."""
+        return self.editing.record
+
+    @property
+    def design(self) -> Design | None:
+        """The design as edited (committed as its working copy)."""
+        return self.editing.design
+
+    @property
+    def undo_stack(self) -> EditHistory:
+        """The open design's edits (undo pops, redo pushes back)."""
+        return self.editing.history
 
     def _refresh_recent(self) -> None:
         if self._database is None:
@@ -208,17 +226,13 @@ class WorkshopWorkspace(Workspace):
     # --- opening ---------------------------------------------------------------------------
     def open_design(self, design_id: int) -> bool:
         """Open a library design (its unsaved edits, if any) in its editor."""
-        record = self.library.get(design_id)
         try:
-            design = load_design(record.ruleset_id, record.kind, record.current)
+            record, design = self.editing.open(design_id)
         except DesignDataError as error:
-            self._say(f"⚠ {record.name} cannot be opened: {error}")
+            self._say(f"⚠ {self.library.get(design_id).name} cannot be opened: {error}")
             return False
         editor = self._editor_for(record.ruleset_id, record.kind)
-        self.record = record
-        self.design = design
         self.editor = editor
-        self.undo_stack.clear()
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
         self._show_page(editor)
@@ -232,19 +246,9 @@ class WorkshopWorkspace(Workspace):
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
         """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""
-        from carwars_desktop.storage import NewDesign
-
         if self._database is None:
             return False
-        taken = self.library.own_names(ruleset_id, kind)
-        design = new_design(ruleset_id, kind)
-        name = design.name
-        number = 2
-        while name in taken:
-            name = f"{design.name} {number}"
-            number += 1
-        record = self.library.add(NewDesign(ruleset_id, renamed(design, name).to_json(), kind))
-        self.library_changed.emit()
+        record = self.library_service.new_design(ruleset_id, kind, initiator=self).record
         opened = self.open_design(record.id)
         self.name_edit.setFocus()
         self.name_edit.selectAll()
@@ -257,10 +261,8 @@ class WorkshopWorkspace(Workspace):
 
     def close_design(self) -> None:
         """Close the open design (its unsaved edits stay committed as its working copy)."""
-        self.record = None
-        self.design = None
+        self.editing.close()
         self.editor = None
-        self.undo_stack.clear()
         self._show_nothing()
         self._refresh_recent()
 
@@ -289,60 +291,58 @@ class WorkshopWorkspace(Workspace):
 
     # --- editing ---------------------------------------------------------------------------
     def _edited(self, design: Design, label: str, key: str) -> None:
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
         if self.design is None or self.record is None or self._committing:
             return
         before = self.design
-        if not self._commit(design):
+        try:
+            self.editing.edit(design, label, key, initiator=self)
+        except (InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not kept: {error}")
             assert self.editor is not None
             self.editor.show_design(before)
             return
-        command = DesignEdit(before, design, label, key, self._apply)
-        self._committing = True
-        try:
-            self.undo_stack.push(command)  # redo() shows what was just committed
-        finally:
-            self._committing = False
+        self._show_design(design)
 
     def _name_edited(self, text: str) -> None:
         if self.design is None or self.editor is None or self.editor.read_only:
             return
         self._edited(renamed(self.design, text), "Name", "name")
 
-    def _commit(self, design: Design) -> bool:
-        """Write the working copy; say why and return False if the library refused it."""
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-
-        assert self.record is not None
+    def _show_design(self, design: Design) -> None:
+        """Show ``design``, already committed, with its consequences."""
+        self._committing = True  # the editor's own signals while it redraws are not edits
         try:
-            self.library.set_working(self.record.id, design.to_json())
-        except (InvalidDesignError, LibraryWriteError) as error:
-            self._say(f"⚠ Not kept: {error}")
-            return False
-        return True
-
-    def _apply(self, design: Design) -> None:
-        """Show ``design`` (an undo or redo commits it first; a new edit already is)."""
-        if not self._committing and not self._commit(design):
-            return
-        self.design = design
-        assert self.editor is not None
-        self.editor.show_design(design)
-        if self.name_edit.text() != design.name:
-            self.name_edit.setText(design.name)
+            assert self.editor is not None
+            self.editor.show_design(design)
+            if self.name_edit.text() != design.name:
+                self.name_edit.setText(design.name)
+        finally:
+            self._committing = False
         self._show_state()
         self.refresh_problems()
+        self._update_buttons()
+
+    def _step(self, undo: bool) -> None:
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+        try:
+            edit = (self.editing.undo if undo else self.editing.redo)(initiator=self)
+        except (InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not kept: {error}")
+            return
+        if edit is None:
+            return
+        assert self.design is not None
+        self._show_design(self.design)
+        self._say(f"{'Undone' if undo else 'Redone'}: {edit.label}.")
 
     def undo(self) -> None:
-        if self.undo_stack.canUndo():
-            text = self.undo_stack.undoText()
-            self.undo_stack.undo()
-            self._say(f"Undone: {text}.")
+        self._step(undo=True)
 
     def redo(self) -> None:
-        if self.undo_stack.canRedo():
-            text = self.undo_stack.redoText()
-            self.undo_stack.redo()
-            self._say(f"Redone: {text}.")
+        self._step(undo=False)
 
     # --- saving ------------------------------------------------------------------------------
     def save(self) -> bool:
@@ -352,14 +352,11 @@ class WorkshopWorkspace(Workspace):
         if self.record is None or self.design is None or self.record.is_catalog:
             return False
         try:
-            clean_name(self.design.name)
-            record = self.library.save(self.record.id, self.design.to_json())
+            record = self.editing.save(initiator=self).record
         except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not saved: {error}")
             return False
-        self.record = record
         self._show_header()
-        self.library_changed.emit()
         if record.legal:
             self._say(f"Saved {record.name} as revision {record.revision}.")
         else:
@@ -372,8 +369,7 @@ class WorkshopWorkspace(Workspace):
         """Copy the open catalog design into the GM's own designs and open the copy."""
         if self.record is None:
             return False
-        copy = self.library.duplicate(self.record.id)
-        self.library_changed.emit()
+        copy = self.library_service.duplicate(self.record.id, initiator=self).record
         self.open_design(copy.id)
         self._say(f"Copied into your designs as {copy.name}: edit away.")
         return True
@@ -422,7 +418,7 @@ class WorkshopWorkspace(Workspace):
             return
         summary = self.editor.summary(self.design)
         self.state_label.setText(status_text(summary.legal, len(summary.problems)))
-        unsaved = not record.is_catalog and self.design.to_json() != record.data
+        unsaved = self.editing.unsaved()
         self.unsaved_label.setText("● unsaved changes (kept; Ctrl+S saves a revision)"
                                    if unsaved else f"revision {record.revision}")
 
@@ -436,10 +432,13 @@ class WorkshopWorkspace(Workspace):
         self._show_state()
 
     def _update_buttons(self) -> None:
-        self.undo_button.setEnabled(self.undo_stack.canUndo())
-        self.redo_button.setEnabled(self.undo_stack.canRedo())
-        self.undo_button.setToolTip(f"Undo {self.undo_stack.undoText()} (Ctrl+Z)")
-        self.redo_button.setToolTip(f"Redo {self.undo_stack.redoText()} (Ctrl+Shift+Z)")
+        history = self.editing.history
+        self.undo_button.setEnabled(history.can_undo())
+        self.redo_button.setEnabled(history.can_redo())
+        self.undo_button.setToolTip(f"Undo {history.undo_text()} "
+                                    f"({key_text('workshop.undo')})")
+        self.redo_button.setToolTip(f"Redo {history.redo_text()} "
+                                    f"({key_text('workshop.redo')})")
 
     def focus_field(self, field: str) -> None:
         """Go to the field a problem names (the name is in the header)."""
@@ -513,4 +512,4 @@ class WorkshopWorkspace(Workspace):
         if self.design is not None and self.design.to_json() != self.record.data:
             QMessageBox.information(self, "Export", "The file gets the saved revision; save "
                                     "first (Ctrl+S) to export your latest changes.")
-        export_designs(self, self.library, [self.record.id])
+        export_designs(self, self.library_service, [self.record.id])
