@@ -242,7 +242,8 @@ class MainWindow(QMainWindow):
             *((name, installed(name), license_name) for name, license_name in (
                 ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
-                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"))),
+                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
+                ("segno", "BSD 3-Clause License"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

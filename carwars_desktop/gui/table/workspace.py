@@ -70,6 +70,7 @@ class TableWorkspace(Workspace):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
+        self.print_dialog: QWidget | None = None
 
         self.sessions_page.new_requested.connect(self.new_session)
         self.sessions_page.open_requested.connect(self.open_session)
@@ -77,12 +78,14 @@ class TableWorkspace(Workspace):
         self.play.undo_action.triggered.connect(self.undo)
         self.play.redo_action.triggered.connect(self.redo)
         self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
+        self.play.print_action.triggered.connect(self.print_session)
         self.context.changed.connect(self._changed)
 
         for keys, slot in (("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
                            ("Ctrl+Y", self.redo), ("Ctrl+N", self.new_session),
                            ("Ctrl+O", self.show_sessions), ("Ctrl+L", self.toggle_log),
-                           ("Ctrl+.", self.next_phase), ("Ctrl+P", self.play_phase)):
+                           ("Ctrl+.", self.next_phase), ("Ctrl+P", self.play_phase),
+                           ("Ctrl+Shift+P", self.print_session)):
             shortcut = QShortcut(QKeySequence(keys), self, slot)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -217,6 +220,19 @@ class TableWorkspace(Workspace):
         clock = self.play.clock
         if clock is not None and hasattr(clock, "play_phase"):
             clock.play_phase()
+
+    def print_session(self) -> QWidget | None:
+        """The print dialog of the open session (all vehicles or one, blank or as they stand)."""
+        from carwars_desktop.gui.table.print_session import PrintSessionDialog
+
+        game = self.play.game
+        if game is None or self.pages.currentWidget() is not self.play:
+            return None
+        dialog = PrintSessionDialog(game, self.play.session_title, self)
+        dialog.finished.connect(dialog.deleteLater)
+        self.print_dialog = dialog
+        dialog.open()
+        return dialog
 
     def toggle_log(self) -> None:
         self.play.log_action.trigger()

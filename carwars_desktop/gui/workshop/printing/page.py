@@ -4,6 +4,7 @@ A4), whatever the paper, printer or PDF resolution. Text, boxes and reference ta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
@@ -94,11 +95,26 @@ A4_RATIO = 277 / 190
 """Height over width of an A4 page's printable area (10 mm margins)."""
 
 
+@dataclass(frozen=True)
+class DrawnBox:
+    """A box a sheet drew: its id, where it is on the device (pixels), whether crossed, the
+    counter's label printed in it."""
+
+    id: str
+    rect: QRectF
+    crossed: bool
+    label: str = ""
+
+
 class PageFlow:
-    """Where the next thing goes: a cursor down the page, new pages when one is full."""
+    """Where the next thing goes: a cursor down the page, new pages when one is full.
+
+    ``drawn``, when a list, notes every box a sheet in play draws (what tests count).
+    """
 
     def __init__(self, target: PageTarget, footer: str = "") -> None:
         self.target = target
+        self.drawn: list[DrawnBox] | None = None
         self.pages = 1
         self.footer = footer
         width, height = target.size()
