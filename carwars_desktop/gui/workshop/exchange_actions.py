@@ -17,10 +17,10 @@ from carwars_desktop.library import (
     ExchangeError,
     design_kind,
     dumps_designs,
-    read_designs,
     unique_name,
 )
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
+from carwars_desktop.library.text_code import read_designs_or_code
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import DesignRecord, ImportChoice, Library
@@ -106,7 +106,7 @@ def read_file(path: str) -> tuple[ExchangedDesign, ...]:
         content = Path(path).read_bytes()
     except OSError as error:
         raise ExchangeError(f"the file cannot be read: {error.strerror}") from None
-    return read_designs(content)
+    return read_designs_or_code(content)
 
 
 def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskClash,

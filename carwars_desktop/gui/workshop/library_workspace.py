@@ -7,6 +7,7 @@ designs" makes an editable copy). Every change is committed before the list show
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,7 @@ from carwars_desktop.gui.workshop.library_model import (
     LibraryModel,
 )
 from carwars_desktop.gui.workshop.printing import PrintItem
+from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
@@ -62,7 +64,7 @@ from carwars_desktop.library import (
 from carwars_desktop.rules import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import Database, DesignEntry, Library
+    from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
 
 DELETED = "deleted"
 LEFTOVER_AGE = timedelta(days=1)
@@ -143,15 +145,17 @@ class LibraryWorkspace(Workspace):
                                    "(Ctrl+P)")
         self.pdf_button = button("PD&F…", "Save the selected designs' sheets as PDF "
                                  "(Ctrl+Shift+P)")
+        self.share_button = ShareButton(self)
         actions = QHBoxLayout()
         for widget in (self.open_button, self.new_button, self.duplicate_button,
                        self.rename_button, self.tags_button, self.delete_button,
                        self.restore_button):
             actions.addWidget(widget)
         actions.addStretch(1)
-        for widget in (self.import_button, self.export_button, self.print_button,
-                       self.pdf_button):
-            actions.addWidget(widget)
+        files: tuple[QWidget, ...] = (self.import_button, self.export_button,
+                                      self.share_button, self.print_button, self.pdf_button)
+        for file_widget in files:
+            actions.addWidget(file_widget)
 
         # --- the list ------------------------------------------------------------------
         self.model = LibraryModel()
@@ -251,6 +255,8 @@ class LibraryWorkspace(Workspace):
         self._shortcut("Ctrl+E", lambda: self.export_selected())
         self._shortcut("Ctrl+P", self.print_selected)
         self._shortcut("Ctrl+Shift+P", lambda: self.export_pdf())
+        self._shortcut("Ctrl+Shift+C", lambda: self.share_button.copy_as_text())
+        self._shortcut("Ctrl+Shift+V", lambda: self.share_button.paste_design())
         application = QCoreApplication.instance()
         if application is not None:
             application.aboutToQuit.connect(self.purge_deleted)
@@ -375,6 +381,7 @@ class LibraryWorkspace(Workspace):
         self.restore_button.setEnabled(deleted_view and any_selected)
         for widget in (self.export_button, self.print_button, self.pdf_button):
             widget.setEnabled(any_selected and not deleted_view)
+        self.share_button.set_selection(any_selected and not deleted_view)
         self.new_button.setEnabled(self._database is not None)
 
     def _show_preview(self) -> None:
@@ -536,6 +543,11 @@ class LibraryWorkspace(Workspace):
         records = import_file(self, self.library, path, self.ask_clash, self.warn)
         if not records:
             return 0
+        self.show_imported(records)
+        return len(records)
+
+    def show_imported(self, records: Sequence[DesignRecord]) -> None:
+        """List and select what was just imported (a file, a pasted code), and say so."""
         self._show_mine_if_hidden()
         self.search.clear()
         self.refresh()
@@ -543,7 +555,6 @@ class LibraryWorkspace(Workspace):
         drafts = sum(1 for r in records if not r.legal)
         self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
-        return len(records)
 
     def export_selected(self, path: str | None = None) -> str | None:
         ids = self.selected_ids()
@@ -587,4 +598,7 @@ class LibraryWorkspace(Workspace):
 
     def _say(self, text: str) -> None:
         self.message.setText(text)
+
+    def say(self, text: str) -> None:
+        self._say(text)
 
