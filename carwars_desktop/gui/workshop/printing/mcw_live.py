@@ -159,9 +159,11 @@ def paint_mini_live(flow: PageFlow, item: SheetToPrint) -> None:
                      "▲ front")
     painter.restore()
     left_w = states_size(sheet.starting_armor.left, _ROW[Side.LEFT])[0]
-    _side(flow, item, sheet, Side.LEFT, max(0.0, body_x - 30 - max(left_w, 300.0)), body_y,
-          max(left_w, 300.0))
-    _side(flow, item, sheet, Side.RIGHT, body_x + body_w + 30, body_y, side_w)
+    if not cycle or sheet.starting_armor.left:  # a cycle has front and back armor only
+        _side(flow, item, sheet, Side.LEFT, max(0.0, body_x - 30 - max(left_w, 300.0)),
+              body_y, max(left_w, 300.0))
+    if not cycle or sheet.starting_armor.right:
+        _side(flow, item, sheet, Side.RIGHT, body_x + body_w + 30, body_y, side_w)
     y = body_y + 44
     y += _interior(flow, item, sheet, body_x + 30, y, body_w - 60)
     if top_h:

@@ -67,16 +67,33 @@ class SessionPrint:
         return f"{self.title} · {self.when} · house rules: {self.house_rules}"
 
 
-def places(per_page: int, width: float, height: float) -> list[QRectF]:
-    """The places of one page, top to bottom then left to right."""
-    if per_page <= 1:
-        return [QRectF(0, 0, width, height)]
-    half_h = (height - GAP) / 2
-    if per_page == 2:
-        return [QRectF(0, 0, width, half_h), QRectF(0, half_h + GAP, width, half_h)]
-    half_w = (width - GAP) / 2
-    return [QRectF(x, y, half_w, half_h) for y in (0.0, half_h + GAP)
-            for x in (0.0, half_w + GAP)]
+def grids(per_page: int) -> list[tuple[int, int]]:
+    """The (rows, columns) a page of ``per_page`` places may have: 4 as 2 × 2 or 4 × 1."""
+    return [(rows, per_page // rows) for rows in range(1, per_page + 1)
+            if per_page % rows == 0 and per_page // rows <= 2] or [(1, 1)]
+
+
+def places(per_page: int, width: float, height: float,
+           grid: tuple[int, int] | None = None) -> list[QRectF]:
+    """The places of one page in ``grid`` (rows, columns), row by row; by default the most
+    square grid."""
+    rows, columns = grid or min(grids(per_page), key=lambda g: (abs(g[0] - g[1]), -g[0]))
+    place_w = (width - GAP * (columns - 1)) / columns
+    place_h = (height - GAP * (rows - 1)) / rows
+    return [QRectF(column * (place_w + GAP), row * (place_h + GAP), place_w, place_h)
+            for row in range(rows) for column in range(columns)]
+
+
+def _scale(place: QRectF, height: float) -> float:
+    return min(1.0, place.width() / WIDTH, place.height() / height)
+
+
+def best_grid(per_page: int, width: float, height: float,
+              heights: Sequence[float]) -> tuple[int, int]:
+    """The grid that prints the sheets largest: wide sheets stack, tall ones go side by side."""
+    tallest = max(heights, default=1.0)
+    return max(grids(per_page),
+               key=lambda grid: _scale(places(per_page, width, height, grid)[0], tallest))
 
 
 def _halves(place: QRectF) -> tuple[QRectF, QRectF]:
@@ -126,7 +143,9 @@ def paint_session(target: PageTarget, job: SessionPrint,
         return 0
     heights = [measure(ruleset_id, item) for ruleset_id, item in job.sheets]
     flow = PageFlow(target, job.footer)
-    page_places = places(job.per_page, WIDTH, flow.bottom - 20)
+    area = flow.bottom - 20
+    page_places = places(job.per_page, WIDTH, area,
+                         best_grid(job.per_page, WIDTH, area, heights))
     free = list(page_places)
     half_open: QRectF | None = None
     used: list[QRectF] = []
@@ -144,7 +163,7 @@ def paint_session(target: PageTarget, job: SessionPrint,
             if small:
                 place, half_open = _halves(place)
         used.append(place)
-        scale = min(1.0, place.width() / WIDTH, place.height() / height)
+        scale = _scale(place, height)
         painter = flow.painter
         painter.save()
         painter.translate(place.x() + (place.width() - WIDTH * scale) / 2, place.y())
