@@ -21,6 +21,7 @@ from carwars_desktop.gui.workshop.printing.session import (
     PAPERS,
     RESOLUTION,
     SessionPrint,
+    best_grid,
     places,
     session_images,
     write_session_pdf,
@@ -166,6 +167,10 @@ def test_cycles_share_a_place_and_shared_pages_have_places() -> None:
     two, four = places(2, 1900, 2700), places(4, 1900, 2700)
     assert len(two) == 2 and two[0].width() == 1900 and two[1].top() > two[0].bottom()
     assert len(four) == 4 and four[1].left() > four[0].right()
+    # Wide sheets (a car from above with its speed track) stack; tall ones go side by side.
+    assert best_grid(4, 1900, 2700, [900.0, 850.0]) == (4, 1)
+    assert best_grid(4, 1900, 2700, [4000.0]) == (2, 2)
+    assert best_grid(2, 1900, 2700, [900.0]) == (2, 1)
 
 
 def test_the_print_dialog_from_the_table(start_session, tmp_path: Path, press) -> None:  # type: ignore[no-untyped-def]
