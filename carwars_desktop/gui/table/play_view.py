@@ -66,7 +66,7 @@ class PlayView(QMainWindow):
         self.undo_action.setToolTip("Undo the last event (Ctrl+Z)")
         self.redo_action = QAction("↷ Redo", self)
         self.redo_action.setToolTip("Redo (Ctrl+Shift+Z)")
-        self.print_action = QAction("⎙ Print session…", self)
+        self.print_action = QAction("▤ Print session…", self)
         self.print_action.setToolTip("Print or save as PDF every sheet as it stands, or blank "
                                      "(Ctrl+Shift+P)")
         self.finish_action = QAction("■ Finish session", self)
