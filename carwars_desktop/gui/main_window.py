@@ -356,7 +356,8 @@ class MainWindow(QMainWindow):
                 ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
                 ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
-                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"))),
+                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"),
+                ("segno", "BSD 3-Clause License"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

@@ -86,6 +86,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("library.export", "Ctrl+E", LIBRARY, "Export the selected designs"),
     _s("library.print", "Ctrl+P", LIBRARY, "Print preview of the selected sheets"),
     _s("library.pdf", "Ctrl+Shift+P", LIBRARY, "Save the selected sheets as PDF"),
+    _s("library.copy_text", "Ctrl+Shift+C", LIBRARY, "Copy the selected designs as a text code"),
+    _s("library.paste_design", "Ctrl+Shift+V", LIBRARY, "Paste a design's text code"),
     # The Workshop.
     _s("workshop.save", "Ctrl+S", WORKSHOP, "Save a revision"),
     _s("workshop.undo", "Ctrl+Z", WORKSHOP, "Undo the last edit"),
@@ -106,6 +108,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("table.log", "Ctrl+L", TABLE, "Show or hide the session log"),
     _s("table.next_phase", "Ctrl+.", TABLE, "Next phase"),
     _s("table.play_phase", "Ctrl+P", TABLE, "Play the phase (movement, fire)"),
+    _s("table.print_session", "Ctrl+Shift+P", TABLE,
+       "Print the session: every sheet as it stands, or blank"),
     # The Resolver.
     _s("resolver.search", "Ctrl+K", RESOLVER, "Find a procedure"),
     _s("resolver.dice", "Ctrl+D", RESOLVER, "Type the dice thrown"),
