@@ -38,8 +38,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from carwars_desktop.gui.main_window import MainWindow  # noqa: E402
 from carwars_desktop.gui.workshop import LibraryWorkspace  # noqa: E402
-from carwars_desktop.library import DECK  # noqa: E402
 from carwars_desktop.rules.autopower import Car, Deck, Icon, IconValue, PowerCard  # noqa: E402
+from carwars_desktop.rules.autopower.kinds import DECK  # noqa: E402
 from carwars_desktop.rules.battlecars import example_card  # noqa: E402
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit  # noqa: E402
 from carwars_desktop.rules.mini_car_wars.tables import STOCK_CARS  # noqa: E402

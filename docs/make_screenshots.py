@@ -30,9 +30,10 @@ from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
 from carwars_desktop.gui.workshop.bc_editor import CardEditor
 from carwars_desktop.gui.workshop.library_model import CHANGED
 from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
-from carwars_desktop.library import DECK, parse_tags
+from carwars_desktop.library import parse_tags
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
 from carwars_desktop.rules.battlecars.terms import Weapon
 from carwars_desktop.rules.mini_car_wars import MiniDesign

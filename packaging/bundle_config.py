@@ -26,8 +26,9 @@ BUNDLE_IDENTIFIER = "org.carwars.desktop"
 DATA_FOLDERS = ("ui", "resources", "database")
 BUNDLED_PREFIX = "carwars_desktop/_bundled"
 
-# Packages whose modules the app imports by ruleset id (importlib.import_module).
-PACKAGES_IMPORTED_BY_ID = ("carwars_desktop.rules", "carwars_desktop.session.play")
+# The registries that import a module per ruleset by name (importlib.import_module): the
+# rules registry (each ruleset's package) and the GUI registry (each ruleset's screens).
+REGISTRIES = ("carwars_desktop/rules/registry.py", "carwars_desktop/gui/rulesets.py")
 
 # Qt for Python modules the app and pyqtgraph import.
 QT_MODULES_USED = (
@@ -123,13 +124,14 @@ def excluded_modules() -> list[str]:
     return [f"PySide6.{name}" for name in QT_MODULES_EXCLUDED] + list(PYTHON_EXCLUDED)
 
 
-def hidden_imports(ruleset_ids: Iterable[str]) -> list[str]:
-    """Modules imported by name at run time, which PyInstaller cannot see."""
-    ruleset_ids = tuple(ruleset_ids)
+def hidden_imports(ruleset_modules: Iterable[str]) -> list[str]:
+    """Modules imported by name at run time, which PyInstaller cannot see.
+
+    ``ruleset_modules``: the modules the registries import by name (every built-in
+    ruleset's package and UI module, :func:`ruleset_modules`).
+    """
     return [
-        # The rules registry and the Table's play rules import a module per ruleset by its id.
-        *(f"{package}.{ruleset_id}" for package in PACKAGES_IMPORTED_BY_ID
-          for ruleset_id in ruleset_ids),
+        *ruleset_modules,
         # The Alembic scripts under database/ are loaded from files: their imports.
         "alembic", "alembic.op", "alembic.context", "alembic.runtime.migration",
         "alembic.ddl.sqlite", "alembic.ddl.postgresql",
@@ -139,6 +141,14 @@ def hidden_imports(ruleset_ids: Iterable[str]) -> list[str]:
         # Printing and SVG icons, also when no module imported them yet.
         "PySide6.QtPrintSupport", "PySide6.QtSvg",
     ]
+
+
+def ruleset_modules() -> list[str]:
+    """The built-in rulesets' packages and UI modules, as the two registries name them."""
+    from carwars_desktop.gui.rulesets import BUILT_IN_UI
+    from carwars_desktop.rules.registry import BUILT_IN
+
+    return [*(entry.module for entry in BUILT_IN), *BUILT_IN_UI.values()]
 
 
 def keep_file(destination: str, source: str = "", linux: bool = sys.platform == "linux") -> bool:

@@ -23,7 +23,7 @@ from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recover
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
+from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table import TableWorkspace
@@ -65,9 +65,9 @@ class MainWindow(QMainWindow):
         self._ruleset_box = QComboBox()
         self._ruleset_box.setAccessibleName("Ruleset")
         self._ruleset_box.setToolTip("The rule system at the table (Ctrl+Shift+R cycles)")
-        for ruleset_id in RULESET_IDS:
+        for ruleset_id in ruleset_ids():
             self._ruleset_box.addItem(ruleset_title(ruleset_id), ruleset_id)
-        saved = str(self._settings.value(RULESET_KEY, RULESET_IDS[0]))
+        saved = str(self._settings.value(RULESET_KEY, ruleset_ids()[0]))
         index = self._ruleset_box.findData(saved)
         self._ruleset_box.setCurrentIndex(max(index, 0))
         self._ruleset_box.currentIndexChanged.connect(self._on_ruleset_chosen)

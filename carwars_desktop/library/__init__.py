@@ -16,7 +16,6 @@ from carwars_desktop.library.exchange import (
     read_designs,
 )
 from carwars_desktop.library.kinds import (
-    DECK,
     VEHICLE,
     DesignDataError,
     DesignKind,
@@ -46,7 +45,6 @@ from carwars_desktop.library.summary import (
 )
 
 __all__ = [
-    "DECK",
     "FORMAT",
     "NAME_MAX",
     "VEHICLE",

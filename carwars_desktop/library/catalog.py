@@ -7,8 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from carwars_desktop.library.kinds import VEHICLE
-from carwars_desktop.rules import RULESET_IDS, find_ruleset
+from carwars_desktop.rules import VEHICLE, find_ruleset, ruleset_ids
 
 
 @dataclass(frozen=True)
@@ -21,10 +20,10 @@ class CatalogEntry:
     data: Mapping[str, Any]
 
 
-def catalog_entries(ruleset_ids: Sequence[str] = RULESET_IDS) -> tuple[CatalogEntry, ...]:
-    """Every shipped design of the given rulesets, in each catalog's own order."""
+def catalog_entries(rulesets: Sequence[str] | None = None) -> tuple[CatalogEntry, ...]:
+    """Every shipped design of the given rulesets (default: all), in each catalog's order."""
     entries: list[CatalogEntry] = []
-    for ruleset_id in ruleset_ids:
+    for ruleset_id in ruleset_ids() if rulesets is None else rulesets:
         for name, design in find_ruleset(ruleset_id).catalog().items():
             entries.append(CatalogEntry(ruleset_id, VEHICLE, name, design.to_json()))
     return tuple(entries)

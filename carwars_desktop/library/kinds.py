@@ -1,98 +1,49 @@
-"""What the library keeps: each ruleset's kinds of design and how to read them.
+"""What the library keeps: each ruleset's kinds of design (``Ruleset.kinds``).
 
-Every ruleset has vehicles (its ``Ruleset.design_from_json``); AUTOpower players
-also build decks of power cards. A kind is named by ``(ruleset id, kind)``.
+Every ruleset has vehicles; a ruleset may keep kinds of its own (AUTOpower
+players also build decks of power cards). A kind is named by ``(ruleset id, kind)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from carwars_desktop.rules import RULESET_IDS, Design, find_ruleset, ruleset_title
-
-VEHICLE = "vehicle"
-DECK = "deck"
-
-
-class DesignDataError(ValueError):
-    """Design JSON that the ruleset's engine refuses (the message says why)."""
-
-
-@dataclass(frozen=True)
-class DesignKind:
-    """One kind of design of one ruleset.
-
-    Attributes:
-        ruleset_id: the ruleset (``autopower``).
-        kind: ``vehicle`` or ``deck``.
-        title: what the players call it (``Car``, ``Card``, ``Deck``).
-    """
-
-    ruleset_id: str
-    kind: str
-    title: str
-
-    @property
-    def ruleset_title(self) -> str:
-        return ruleset_title(self.ruleset_id)
-
-    def load(self, data: Mapping[str, Any]) -> Design:
-        """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""
-        reader = _readers()[(self.ruleset_id, self.kind)]
-        try:
-            return reader(data)
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-            raise DesignDataError(f"not a valid {self.ruleset_title} {self.title.lower()}: "
-                                  f"{error}") from error
+from carwars_desktop.rules import (
+    VEHICLE,
+    Design,
+    DesignDataError,
+    DesignKind,
+    UnknownKindError,
+    UnknownRulesetError,
+    find_ruleset,
+    ruleset_ids,
+)
 
 
-_TITLES: Mapping[tuple[str, str], str] = {
-    ("mini_car_wars", VEHICLE): "Vehicle",
-    ("battlecars", VEHICLE): "Card",
-    ("autopower", VEHICLE): "Car",
-    ("autopower", DECK): "Deck",
-}
+def design_kind(ruleset_id: str, kind: str = VEHICLE) -> DesignKind[Any]:
+    """The kind ``kind`` of ruleset ``ruleset_id``, refused (:class:`UnknownKindError`)
+    when there is none."""
+    try:
+        return find_ruleset(ruleset_id).kind(kind)
+    except UnknownRulesetError as error:
+        raise UnknownKindError(f"no design kind {ruleset_id!r}/{kind!r}: {error}") from None
 
 
-def _read_deck(data: Mapping[str, Any]) -> Design:
-    from carwars_desktop.rules.autopower import Deck
-
-    return Deck.from_json(data)
-
-
-def _readers() -> dict[tuple[str, str], Callable[[Mapping[str, Any]], Design]]:
-    readers: dict[tuple[str, str], Callable[[Mapping[str, Any]], Design]] = {
-        (ruleset_id, VEHICLE): find_ruleset(ruleset_id).design_from_json
-        for ruleset_id in RULESET_IDS
-    }
-    readers[("autopower", DECK)] = _read_deck
-    return readers
-
-
-class UnknownKindError(LookupError):
-    """No ruleset keeps designs of that kind."""
-
-
-def design_kind(ruleset_id: str, kind: str = VEHICLE) -> DesignKind:
-    """The kind ``kind`` of ruleset ``ruleset_id``, refused when there is none."""
-    title = _TITLES.get((ruleset_id, kind))
-    if title is None:
-        known = ", ".join(f"{r}/{k}" for r, k in _TITLES)
-        raise UnknownKindError(f"no design kind {ruleset_id!r}/{kind!r} (known: {known})")
-    return DesignKind(ruleset_id, kind, title)
-
-
-def kinds_of(ruleset_id: str) -> tuple[DesignKind, ...]:
+def kinds_of(ruleset_id: str) -> tuple[DesignKind[Any], ...]:
     """Every kind of design a ruleset keeps, vehicles first."""
-    return tuple(DesignKind(r, k, t) for (r, k), t in _TITLES.items() if r == ruleset_id)
+    return find_ruleset(ruleset_id).kinds
 
 
-def all_kinds() -> tuple[DesignKind, ...]:
-    return tuple(DesignKind(r, k, t) for (r, k), t in _TITLES.items())
+def all_kinds() -> tuple[DesignKind[Any], ...]:
+    return tuple(kind for ruleset_id in ruleset_ids() for kind in kinds_of(ruleset_id))
 
 
 def load_design(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> Design:
     """Read a design of any kind; :class:`DesignDataError` (or :class:`UnknownKindError`)."""
-    return design_kind(ruleset_id, kind).load(data)
+    design: Design = design_kind(ruleset_id, kind).load(data)
+    return design
+
+
+__all__ = ["VEHICLE", "DesignDataError", "DesignKind", "UnknownKindError", "all_kinds",
+           "design_kind", "kinds_of", "load_design"]

@@ -1,16 +1,9 @@
 """What the library shows of a design: cost, class, legality, every problem.
 
-All of it comes from the engines' design types; the per-ruleset meaning of
-"cost" and "class" is:
-
-============== ========================== =====================================
-ruleset/kind   cost                       class
-============== ========================== =====================================
-Mini Car Wars  dollars (``design.cost()``) vehicle size (Subcompact … Cycle)
-Battlecars     — (cards have no price)    the Speed Track maximum
-AUTOpower car  the total E + F + S + I    the division it enters (15, 20, 25)
-AUTOpower deck —                          —  (the number of cards is shown)
-============== ========================== =====================================
+All of it comes from the engines' design types through each ruleset's design
+kinds (:class:`~carwars_desktop.rules.DesignKind`): what "cost" and "class" mean
+and how they read is the ruleset's (dollars and size in Mini Car Wars, the Speed
+Track maximum of a Battlecars card, an AUTOpower car's stat total and division).
 """
 
 from __future__ import annotations
@@ -19,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from carwars_desktop.library.kinds import DECK, design_kind
+from carwars_desktop.library.kinds import design_kind
 from carwars_desktop.rules import Design, Problem
 
 
@@ -52,38 +45,11 @@ class DesignSummary:
         return status_text(self.legal, len(self.problems))
 
 
-_SIZE_ORDER = ("Cycle", "Subcompact", "Compact", "Mid-size", "Luxury")
-"""Mini Car Wars sizes, smallest first: the class order of the library's sort."""
-
-
 def summarize_design(ruleset_id: str, kind: str, design: Design) -> DesignSummary:
     """The summary of a design object of ``ruleset_id``/``kind`` (as its engine made it)."""
-    design_kind(ruleset_id, kind)
-    problems = tuple(design.problems())
-    if ruleset_id == "mini_car_wars":
-        from carwars_desktop.rules.mini_car_wars import MiniDesign
-
-        assert isinstance(design, MiniDesign)
-        size = design.stock_vehicle.size.value
-        return DesignSummary(ruleset_id, kind, design.name, design.cost(),
-                             _SIZE_ORDER.index(size), problems)
-    if ruleset_id == "battlecars":
-        from carwars_desktop.rules.battlecars import Card
-
-        assert isinstance(design, Card)
-        return DesignSummary(ruleset_id, kind, design.name, None, design.speed_track_max,
-                             problems)
-    if kind == DECK:
-        from carwars_desktop.rules.autopower import Deck
-
-        assert isinstance(design, Deck)
-        return DesignSummary(ruleset_id, kind, design.name, None, None, problems,
-                             design.warnings())
-    from carwars_desktop.rules.autopower import Car
-
-    assert isinstance(design, Car)
-    return DesignSummary(ruleset_id, kind, design.name, design.total, design.car_class,
-                         problems)
+    figures = design_kind(ruleset_id, kind).describe(design)
+    return DesignSummary(ruleset_id, kind, design.name, figures.cost, figures.class_value,
+                         tuple(design.problems()), figures.warnings)
 
 
 def summarize(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:
@@ -93,24 +59,12 @@ def summarize(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSumm
 
 def cost_text(ruleset_id: str, kind: str, cost: int | None) -> str:
     """``$13,300`` (Mini Car Wars), ``total 17`` (AUTOpower car), ``—`` otherwise."""
-    if cost is None:
-        return "—"
-    if ruleset_id == "mini_car_wars":
-        return f"−${-cost:,}" if cost < 0 else f"${cost:,}"
-    return f"total {cost}"
+    return "—" if cost is None else design_kind(ruleset_id, kind).cost_text(cost)
 
 
 def class_text(ruleset_id: str, kind: str, class_value: int | None) -> str:
     """``Luxury``, ``top speed 9``, ``Division 20``; ``no division`` above 25."""
-    if ruleset_id == "mini_car_wars":
-        if class_value is None or not 0 <= class_value < len(_SIZE_ORDER):
-            return "—"
-        return _SIZE_ORDER[class_value]
-    if ruleset_id == "battlecars":
-        return "—" if class_value is None else f"top speed {class_value}"
-    if kind == DECK:
-        return "—"
-    return "no division" if class_value is None else f"Division {class_value}"
+    return design_kind(ruleset_id, kind).class_text(class_value)
 
 
 def status_text(legal: bool, problem_count: int) -> str:

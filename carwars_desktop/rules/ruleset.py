@@ -1,12 +1,26 @@
-"""A ruleset is a value: its tables, design and record-sheet types, and procedures."""
+"""A ruleset is a value: everything one rule system is, in one place.
+
+Its design kinds (how to read, start, summarize and describe each), its
+record-sheet type, its clock (phases and the word for a turn), the Table's play
+rules, its decisions (options) type, procedures, reference tables and catalog.
+Callers never branch on a ruleset's id: they ask its :class:`Ruleset` (python-chess
+variants override hooks on one ``Board`` type the same way).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from carwars_desktop.procedures import Procedure
+from carwars_desktop.rules.clock import Clock
+
+if TYPE_CHECKING:
+    from carwars_desktop.rules.play import PlayRules
+
+VEHICLE = "vehicle"
+"""The design kind every ruleset has; others (AUTOpower's ``deck``) are the ruleset's own."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,88 @@ class RecordSheet(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
+class DesignDataError(ValueError):
+    """Design JSON that the ruleset's engine refuses (the message says why)."""
+
+
+class UnknownKindError(LookupError):
+    """No ruleset keeps designs of that kind."""
+
+
+D = TypeVar("D")
+
+
+@dataclass(frozen=True)
+class DesignFigures:
+    """What the library lists of a design besides its problems.
+
+    ``cost`` and ``class_value`` are the numbers it sorts by (their text comes from
+    :attr:`DesignKind.cost_text` / :attr:`DesignKind.class_text`); ``warnings`` never
+    make a design illegal.
+    """
+
+    cost: int | None = None
+    class_value: int | None = None
+    warnings: tuple[Problem, ...] = ()
+
+
+def no_figures(design: Any) -> DesignFigures:
+    return DesignFigures()
+
+
+def dash(value: int | None) -> str:
+    return "—"
+
+
+@dataclass(frozen=True)
+class DesignKind(Generic[D]):
+    """One kind of design of one ruleset (what the Library lists and the Workshop edits).
+
+    Args:
+        ruleset_id: the ruleset (``autopower``).
+        ruleset_title: its name (``AUTOpower``).
+        kind: ``vehicle`` or the ruleset's own (``deck``).
+        title: what the players call it (``Car``, ``Card``, ``Deck``).
+        default_name: the name of a new one (``New car``).
+        design_type: the engine's type of this kind.
+        reader: the engine's JSON reader (raises ``ValueError`` & co on bad data).
+        new: a fresh design called ``name`` (deliberately incomplete where the player
+            must choose: the validation lists what is missing).
+        figures: cost, class and warnings for the library.
+        cost_text / class_text: the library's words for those numbers.
+    """
+
+    ruleset_id: str
+    ruleset_title: str
+    kind: str
+    title: str
+    default_name: str
+    design_type: type[D]
+    reader: Callable[[Mapping[str, Any]], D]
+    new: Callable[[str], D]
+    figures: Callable[[D], DesignFigures] = no_figures
+    cost_text: Callable[[int | None], str] = dash
+    class_text: Callable[[int | None], str] = dash
+
+    def load(self, data: Mapping[str, Any]) -> D:
+        """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""
+        try:
+            return self.reader(data)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+            raise DesignDataError(f"not a valid {self.ruleset_title} {self.title.lower()}: "
+                                  f"{error}") from error
+
+    def own(self, design: object) -> D:
+        """``design`` as this kind's type; a design of another kind is a :class:`TypeError`."""
+        if not isinstance(design, self.design_type):
+            raise TypeError(f"expected a {self.ruleset_title} {self.title.lower()} "
+                            f"({self.design_type.__name__}), got {type(design).__name__}")
+        return design
+
+    def describe(self, design: object) -> DesignFigures:
+        return self.figures(self.own(design))
+
+
 @dataclass(frozen=True)
 class ReferenceTable:
     """A rules table for browsing (the data itself lives once, in the ruleset's tables module)."""
@@ -63,15 +159,22 @@ class Ruleset:
     """One rule system, as python-chess keeps a variant.
 
     Args:
-        id: ``mini_car_wars``, ``battlecars`` or ``autopower``.
+        id: the registry id (``mini_car_wars``).
         title: the game's name.
         dice: the dice it uses, for display (``d6``).
         digest: the digest file it implements (``mini-car-wars.md``).
         procedures: every declared procedure.
         tables: the reference tables, for browsing.
         catalog: the vehicles the rules ship, by name (stock list, samples).
-        design_from_json / sheet_from_json: load the JSON forms.
-        sheet_for_design: a fresh record sheet for a design (vehicle enters play).
+        kinds: its kinds of design, vehicles first.
+        sheet_type: the engine's record-sheet type.
+        sheet_from_json: load a sheet's JSON form.
+        sheet_for_design: a fresh record sheet for a vehicle design (it enters play).
+        phases: the phases of one turn (round) with these vehicles in play, in order.
+        play: the Table's play rules (a function, so the engine's play modules load
+            only when a session of this ruleset opens).
+        turn_word: what a turn is called (``round`` in Battlecars).
+        options_type: the type of its decisions (the digest's ``…-Dn`` switches).
     """
 
     id: str
@@ -81,6 +184,43 @@ class Ruleset:
     procedures: tuple[Procedure, ...]
     tables: tuple[ReferenceTable, ...]
     catalog: Callable[[], Mapping[str, Design]]
-    design_from_json: Callable[[Mapping[str, Any]], Design]
+    kinds: tuple[DesignKind[Any], ...]
+    sheet_type: type
     sheet_from_json: Callable[[Mapping[str, Any]], RecordSheet]
     sheet_for_design: Callable[[Any], RecordSheet]
+    phases: Callable[[Sequence[str]], tuple[str, ...]]
+    play: Callable[[], PlayRules]
+    turn_word: str = "turn"
+    options_type: type | None = None
+
+    def __post_init__(self) -> None:
+        if not self.kinds or self.kinds[0].kind != VEHICLE:
+            raise ValueError(f"ruleset {self.id!r}: its first design kind must be {VEHICLE!r}")
+
+    @property
+    def vehicle(self) -> DesignKind[Any]:
+        return self.kinds[0]
+
+    def kind(self, kind: str = VEHICLE) -> DesignKind[Any]:
+        """Its kind ``kind``; :class:`UnknownKindError` when it has none."""
+        for design_kind in self.kinds:
+            if design_kind.kind == kind:
+                return design_kind
+        known = ", ".join(k.kind for k in self.kinds)
+        raise UnknownKindError(f"{self.title} has no design kind {kind!r} (known: {known})")
+
+    def design_from_json(self, data: Mapping[str, Any]) -> Design:
+        """A vehicle design read from JSON (the engine's own errors on bad data)."""
+        design: Design = self.vehicle.reader(data)
+        return design
+
+    def start_clock(self, vehicle_names: Sequence[str]) -> Clock:
+        """Turn 1, the first phase, with these vehicles in play."""
+        return Clock(1, 0, self.phases(vehicle_names), self.turn_word)
+
+    def own_sheet(self, sheet: object) -> Any:
+        """``sheet`` checked to be this ruleset's sheet type (a clear :class:`TypeError`)."""
+        if not isinstance(sheet, self.sheet_type):
+            raise TypeError(f"expected a {self.title} sheet ({self.sheet_type.__name__}), "
+                            f"got {type(sheet).__name__}")
+        return sheet

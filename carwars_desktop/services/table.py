@@ -260,8 +260,8 @@ class TableService:
 
     def history(self, opened: OpenedSession) -> tuple[SessionHistory, Luck]:
         """The charts of a session: every sheet's history and the luck of the rolls."""
+        from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import luck, replay_history
-        from carwars_desktop.session.play import play_rules
 
         rules = play_rules(opened.ruleset.id)
         history = replay_history(opened.ruleset, rules, opened.loaded.vehicles,

@@ -5,7 +5,7 @@ an :class:`EventStore` (the database, or memory in tests) *before* it changes
 its state, and each operation returns the :class:`Changes` the GUI redraws.
 """
 
-from carwars_desktop.session.clock import Clock
+from carwars_desktop.rules.clock import Clock
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.game import Changes, Game, GameError, VehicleInPlay
 from carwars_desktop.session.store import EventPages, EventStore, MemoryEventStore

@@ -13,7 +13,7 @@ from typing import Any
 
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet, Ruleset
-from carwars_desktop.session.clock import Clock
+from carwars_desktop.rules.clock import Clock
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.store import EventStore
 

@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session.events import StoredEvent
 from carwars_desktop.session.game import VehicleInPlay
-from carwars_desktop.session.play import PlayRules
 
 UNATTRIBUTED = ""
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session.events import Event, StoredEvent
 from carwars_desktop.session.game import Changes
-from carwars_desktop.session.play import PlayRules
 from carwars_desktop.session.store import EventPages
 
 PAGE = 200

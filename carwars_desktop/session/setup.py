@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from carwars_desktop.rules import RecordSheet, Ruleset
-from carwars_desktop.session.clock import Clock
+from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session.game import Game, VehicleInPlay
-from carwars_desktop.session.play import play_rules
 from carwars_desktop.session.store import EventStore
 
 

@@ -15,14 +15,14 @@ from carwars_desktop.library import (
     tags_text,
     unique_name,
 )
-from carwars_desktop.library.deck_lines import (
+from carwars_desktop.library.search import fold, haystack, matching_rows
+from carwars_desktop.rules.autopower import Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.deck_lines import (
     DeckLine,
     deck_from_lines,
     expand_lines,
     group_cards,
 )
-from carwars_desktop.library.search import fold, haystack, matching_rows
-from carwars_desktop.rules.autopower import Icon, IconValue, PowerCard
 
 
 def test_names_are_cleaned_and_refused_with_a_reason() -> None:

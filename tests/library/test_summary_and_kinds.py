@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from carwars_desktop.library import (
-    DECK,
     VEHICLE,
     DesignDataError,
     UnknownKindError,
@@ -19,6 +18,7 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.library.summary import class_text, cost_text, status_text
 from carwars_desktop.rules.autopower import Car, Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.rules.battlecars import example_card
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 

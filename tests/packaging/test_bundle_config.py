@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-import re
 from pathlib import Path
 from types import ModuleType
 
@@ -53,27 +53,26 @@ def test_data_files_skip_caches_and_missing_folders(tmp_path: Path) -> None:
 
 
 def test_hidden_imports_name_what_is_imported_by_name() -> None:
-    hidden = config.hidden_imports(RULESET_IDS)
+    hidden = config.hidden_imports(config.ruleset_modules())
     for ruleset_id in RULESET_IDS:
         assert f"carwars_desktop.rules.{ruleset_id}" in hidden
+        assert f"carwars_desktop.gui.plugins.{ruleset_id}" in hidden
     for module in ("sqlalchemy.dialects.sqlite", "alembic.op", "alembic.context",
                    "carwars_desktop.storage.models", "PySide6.QtPrintSupport", "PySide6.QtSvg"):
         assert module in hidden
 
 
 def test_every_module_imported_by_a_computed_name_is_a_hidden_import() -> None:
-    # import_module(f"carwars_desktop.<package>.{ruleset_id}") anywhere in the app
-    computed = re.compile(r'import_module\(f"(?P<package>[\w.]+)\.\{(?P<variable>\w+)\}"\)')
-    hidden = set(config.hidden_imports(RULESET_IDS))
-    found = []
-    for source in (REPO / "carwars_desktop").rglob("*.py"):
-        for match in computed.finditer(source.read_text(encoding="utf-8")):
-            assert match["variable"] == "ruleset_id", f"{source}: {match[0]}"
-            found.append(match["package"])
-            for ruleset_id in RULESET_IDS:
-                assert f"{match['package']}.{ruleset_id}" in hidden
-    assert "carwars_desktop.rules" in found
-    assert set(found) <= set(config.PACKAGES_IMPORTED_BY_ID)
+    # import_module(...) only in the two registries, and every module they name is hidden
+    calls = [(source.relative_to(REPO).as_posix(), line)
+             for source in (REPO / "carwars_desktop").rglob("*.py")
+             for line in source.read_text(encoding="utf-8").splitlines()
+             if "import_module(" in line]
+    assert {source for source, _ in calls} == set(config.REGISTRIES)
+    hidden = set(config.hidden_imports(config.ruleset_modules()))
+    for module in config.ruleset_modules():
+        assert module in hidden
+        importlib.import_module(module)
     assert not [source for source in (REPO / "carwars_desktop").rglob("*.py")
                 if "__import__(" in source.read_text(encoding="utf-8")]
 
@@ -143,7 +142,7 @@ def test_filter_toc_keeps_pyinstaller_entries_whole() -> None:
 
 def test_spec_uses_the_shared_choices_and_neither_strips_nor_compresses() -> None:
     spec = (PACKAGING / "carwars-desktop.spec").read_text(encoding="utf-8")
-    for needed in ("config.data_files()", "config.hidden_imports(RULESET_IDS)",
+    for needed in ("config.data_files()", "config.hidden_imports(config.ruleset_modules())",
                    "config.excluded_modules()", "config.filter_toc(a.binaries)",
                    'copy_metadata("carwars-desktop")', "COLLECT(", "BUNDLE(",
                    "THIRD-PARTY-NOTICES.txt"):

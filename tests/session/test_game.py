@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import Resolution, SheetChange, Step
-from carwars_desktop.rules import ReferenceTable, Ruleset
+from carwars_desktop.rules import VEHICLE, DesignKind, ReferenceTable, Ruleset
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import (
     Clock,
     Event,
@@ -37,10 +38,16 @@ def _load(data: Mapping[str, Any]) -> Counter:
     return Counter(str(data["name"]), int(data["hits"]))
 
 
+COUNTER = DesignKind(ruleset_id="mini_car_wars", ruleset_title="Test", kind=VEHICLE,
+                     title="Counter", default_name="New counter", design_type=Counter,
+                     reader=_load, new=lambda name: Counter(name, 0))
 RULESET = Ruleset(
     id="mini_car_wars", title="Test", dice="d6", digest="", procedures=(),
     tables=(ReferenceTable("t", "T", "", ("a",), (("1",),)),), catalog=dict,
-    design_from_json=_load, sheet_from_json=_load, sheet_for_design=lambda design: design)
+    kinds=(COUNTER,), sheet_type=Counter, sheet_from_json=_load,
+    sheet_for_design=lambda design: design,
+    phases=lambda names: tuple(f"phase {n}" for n in range(1, 11)),
+    play=lambda: play_rules("mini_car_wars"))
 
 
 def new_game() -> tuple[Game, MemoryEventStore]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from carwars_desktop.rules.autopower import new_sheet, sample_cars
+from carwars_desktop.rules.autopower.play import clock as ap_clock
+from carwars_desktop.rules.autopower.play import marks as ap
 from carwars_desktop.rules.battlecars import CarSheet as BattleSheet
 from carwars_desktop.rules.battlecars import example_card
+from carwars_desktop.rules.battlecars.play import clock as bc_clock
+from carwars_desktop.rules.battlecars.play import marks as bc
 from carwars_desktop.rules.battlecars.terms import Block, Weapon
-from carwars_desktop.session.clock import Clock
-from carwars_desktop.session.play import MarkError, TurnError, play_rules
-from carwars_desktop.session.play import autopower_clock as ap_clock
-from carwars_desktop.session.play import autopower_marks as ap
-from carwars_desktop.session.play import battlecars_clock as bc_clock
-from carwars_desktop.session.play import battlecars_marks as bc
+from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.play import MarkError, TurnError, play_rules
 
 AP = play_rules("autopower")
 BC = play_rules("battlecars")

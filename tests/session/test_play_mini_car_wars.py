@@ -8,15 +8,15 @@ from hypothesis import strategies as st
 
 from carwars_desktop.rules.mini_car_wars import stock_sheet
 from carwars_desktop.rules.mini_car_wars.model import Side
-from carwars_desktop.session.play import MarkError, TurnError, play_rules
-from carwars_desktop.session.play import mini_marks as marks
-from carwars_desktop.session.play.mini_clock import (
+from carwars_desktop.rules.mini_car_wars.play import marks as marks
+from carwars_desktop.rules.mini_car_wars.play.clock import (
     finish_phase,
     legal_speeds,
     move_order,
     phase_movers,
     start_turn,
 )
+from carwars_desktop.rules.play import MarkError, TurnError, play_rules
 
 RULES = play_rules("mini_car_wars")
 

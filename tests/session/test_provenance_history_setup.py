@@ -8,10 +8,10 @@ import pytest
 
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
+from carwars_desktop.rules.mini_car_wars.play import marks as marks
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import Game, MemoryEventStore
 from carwars_desktop.session.history import luck, replay_history
-from carwars_desktop.session.play import mini_marks as marks
-from carwars_desktop.session.play import play_rules
 from carwars_desktop.session.provenance import Provenance
 from carwars_desktop.session.setup import Entry, SetupError, prepare, unique_names
 

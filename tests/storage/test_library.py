@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from carwars_desktop.library import (
-    DECK,
     CatalogEntry,
     catalog_entries,
     dumps_designs,
@@ -16,6 +15,7 @@ from carwars_desktop.library import (
     read_designs,
 )
 from carwars_desktop.rules.autopower import Car, Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.storage import (
     CatalogDesignError,

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QWidget
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_runner import Handler, ProcedureRunner
 from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules.play import Mark
 from carwars_desktop.session import Changes, Clock, Game, GameError
-from carwars_desktop.session.play import Mark
 
 
 class TableActions(QObject):

@@ -13,9 +13,8 @@ from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.autopower import CarSheet
-from carwars_desktop.session import Game
-from carwars_desktop.session.play.autopower import car_sheet
-from carwars_desktop.session.play.autopower_clock import (
+from carwars_desktop.rules.autopower.play import car_sheet
+from carwars_desktop.rules.autopower.play.clock import (
     STEP_PROCEDURES,
     STEP_TITLES,
     STEPS,
@@ -25,6 +24,7 @@ from carwars_desktop.session.play.autopower_clock import (
     ordered,
     result,
 )
+from carwars_desktop.session import Game
 
 ORDER_INPUTS = ("car_a", "car_b", "car_c", "car_d")
 STEP_INPUTS = {"draw": "car", "accelerate": "car", "armor": "car", "combat": "attacker"}

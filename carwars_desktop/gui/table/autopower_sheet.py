@@ -28,10 +28,10 @@ from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame, number_la
 from carwars_desktop.gui.table.tooltips import LazyTooltip
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
+from carwars_desktop.rules.autopower.play import car_sheet
+from carwars_desktop.rules.autopower.play import marks as marks
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session import VehicleInPlay
-from carwars_desktop.session.play import PlayRules
-from carwars_desktop.session.play import autopower_marks as marks
-from carwars_desktop.session.play.autopower import car_sheet
 
 CARDS_PER_ROW = 6
 STATS = (("E", "Energy", "energy"), ("F", "Fighting", "fighting"),

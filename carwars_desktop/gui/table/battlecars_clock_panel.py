@@ -28,12 +28,8 @@ from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
-from carwars_desktop.rules.battlecars.rounds import end_round
-from carwars_desktop.rules.battlecars.terms import Direction, Surface
-from carwars_desktop.session import Clock, Game
-from carwars_desktop.session.play import TurnError
-from carwars_desktop.session.play.battlecars import car_sheet
-from carwars_desktop.session.play.battlecars_clock import (
+from carwars_desktop.rules.battlecars.play import car_sheet
+from carwars_desktop.rules.battlecars.play.clock import (
     car_of,
     fire_allowance,
     is_speeds,
@@ -45,6 +41,10 @@ from carwars_desktop.session.play.battlecars_clock import (
     set_speeds,
     turn_started,
 )
+from carwars_desktop.rules.battlecars.rounds import end_round
+from carwars_desktop.rules.battlecars.terms import Direction, Surface
+from carwars_desktop.rules.play import TurnError
+from carwars_desktop.session import Clock, Game
 
 END_ROUND_CARS = ("car1", "car2", "car3", "car4")
 

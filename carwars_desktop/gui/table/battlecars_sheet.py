@@ -26,11 +26,11 @@ from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame, number_la
 from carwars_desktop.gui.table.speed_track import SpeedTrack
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet, Component
+from carwars_desktop.rules.battlecars.play import car_sheet
+from carwars_desktop.rules.battlecars.play import marks as marks
 from carwars_desktop.rules.battlecars.terms import SECTIONS, Block, Direction, Section
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session import VehicleInPlay
-from carwars_desktop.session.play import PlayRules
-from carwars_desktop.session.play import battlecars_marks as marks
-from carwars_desktop.session.play.battlecars import car_sheet
 
 SIDE_BLOCKS = {  # the car points left: its right side on top, its left side below
     "top": (Block.RIGHT_FRONT, Block.RIGHT_CENTRE, Block.RIGHT_REAR),

@@ -24,11 +24,8 @@ from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.gui.table.sheet_frame import number_label
 from carwars_desktop.rules.mini_car_wars import MiniSheet
-from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER
-from carwars_desktop.session import Game
-from carwars_desktop.session.play import TurnError
-from carwars_desktop.session.play.mini_car_wars import mini_sheet
-from carwars_desktop.session.play.mini_clock import (
+from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+from carwars_desktop.rules.mini_car_wars.play.clock import (
     PHASES,
     default_speed,
     finish_phase,
@@ -38,6 +35,9 @@ from carwars_desktop.session.play.mini_clock import (
     phase_movers,
     start_turn,
 )
+from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER
+from carwars_desktop.rules.play import TurnError
+from carwars_desktop.session import Game
 
 
 class MiniClockPanel(QWidget):

@@ -29,11 +29,11 @@ from carwars_desktop.gui.table.tooltips import LazyTooltip
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
+from carwars_desktop.rules.mini_car_wars.play import armor_crossed, mini_sheet
+from carwars_desktop.rules.mini_car_wars.play import marks as marks
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session import VehicleInPlay
-from carwars_desktop.session.play import PlayRules
-from carwars_desktop.session.play import mini_marks as marks
-from carwars_desktop.session.play.mini_car_wars import armor_crossed, mini_sheet
 
 SIDE_TITLES = {Side.FRONT: "FRONT", Side.LEFT: "LEFT", Side.RIGHT: "RIGHT", Side.BACK: "BACK",
                Side.TOP: "TOP (turret)"}

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
 from carwars_desktop.rules import find_ruleset
-from carwars_desktop.rules.registry import RULESET_IDS, ruleset_title
-from carwars_desktop.session.play import play_rules
+from carwars_desktop.rules.play import play_rules
+from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 from carwars_desktop.session.setup import Entry, Setup, SetupError, prepare
 
 DEFAULT_PLAYERS = 2
@@ -42,7 +42,7 @@ class NewSessionDialog(QDialog):
         self.result_setup: Setup | None = None
 
         self.ruleset_box = QComboBox()
-        for rid in RULESET_IDS:
+        for rid in ruleset_ids():
             self.ruleset_box.addItem(ruleset_title(rid), rid)
         self.ruleset_box.setCurrentIndex(max(0, self.ruleset_box.findData(ruleset_id)))
         self.scenario_box = QComboBox()

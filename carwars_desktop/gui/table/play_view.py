@@ -8,6 +8,7 @@ of the vehicles it touched, the clock, one row of the log.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -23,15 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.rulesets import ClockPanel, ruleset_ui
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.charts import SessionCharts
 from carwars_desktop.gui.table.event_log import EventLogDock
-from carwars_desktop.gui.table.rulesets import ClockPanel, clock_panel, sheet_widget
 from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.session import Changes, EventPages, Game
-from carwars_desktop.session.play import play_rules
 from carwars_desktop.session.provenance import Provenance
 
 CLOCK_WIDTH = 370
@@ -113,26 +113,27 @@ class PlayView(QMainWindow):
         """Build the sheets and clock of ``game``; ``charts`` draws them when first shown."""
         self.game = game
         self.read_only = read_only
-        rules = play_rules(game.ruleset.id)
+        rules = game.ruleset.play()
+        screens = ruleset_ui(game.ruleset.id)
         self.provenance = Provenance(game.ruleset, rules, pages)
         state = "read-only, finished" if read_only else "running"
         self.title.setText(f"&nbsp;<b>{title}</b> · {game.ruleset.title} · {state}&nbsp;")
         self.sheets = {}
         for vehicle in game.vehicles:
-            widget = sheet_widget(game.ruleset.id, vehicle, rules, self._explain)
+            widget = screens.sheet_widget(vehicle, rules, self._explain)
             widget.mark_requested.connect(self.actions_hub.mark)
             widget.procedure_requested.connect(
                 lambda procedure, presets: self.actions_hub.run(procedure, presets))
             widget.set_sheet(game.sheet(vehicle.key), read_only)
             self.sheets[vehicle.key] = widget
         self.grid.set_sheets(list(self.sheets.values()))
-        panel = clock_panel(game.ruleset.id, self.actions_hub)
+        panel = screens.clock_panel(self.actions_hub)
         old = self.clock_area.takeWidget()
         if old is not None:
             old.deleteLater()
         self.clock_area.setWidget(panel)
-        self.clock = panel
-        panel.show_game(game, read_only)
+        self.clock = cast(ClockPanel, panel)
+        self.clock.show_game(game, read_only)
         self.log_dock.model.set_pages(pages)
         self._charts_loader = charts
         self.tabs.setTabVisible(1, charts is not None)

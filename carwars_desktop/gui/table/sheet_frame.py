@@ -2,7 +2,7 @@
 
 Subclasses (one per ruleset) fill :attr:`SheetFrame.body` and extend
 :meth:`SheetFrame.set_sheet` to draw the rest. A mark is requested as a function returning the
-engine-made :class:`~carwars_desktop.session.play.Mark`; the Table commits it and
+engine-made :class:`~carwars_desktop.rules.play.Mark`; the Table commits it and
 redraws from the change, so the screen never runs ahead of the database.
 """
 
@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules.play import Level, Mark, PlayRules, StatusFlag
 from carwars_desktop.session import VehicleInPlay
-from carwars_desktop.session.play import Level, Mark, PlayRules, StatusFlag
 
 MarkFactory = Callable[[], Mark]
 Explain = Callable[[str, str], str]

@@ -18,6 +18,7 @@ from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.services import SessionOpenError
 from carwars_desktop.session import Changes
 from carwars_desktop.session.setup import Setup
@@ -43,7 +44,7 @@ class TableWorkspace(Workspace):
         super().__init__(parent)
         self.context = context
         self.database: Database | None = None
-        self._ruleset = "mini_car_wars"
+        self._ruleset = ruleset_ids()[0]
         self.session_id: int | None = None
         self.hub = TableActions(context, self)
         self.sessions_page = SessionListPage()

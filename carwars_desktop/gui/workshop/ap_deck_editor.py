@@ -22,9 +22,14 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.workshop.deck_models import DeckCountsModel, DeckLinesModel
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.library import unique_name
-from carwars_desktop.library.deck_lines import MAX_COPIES, DeckLine, deck_from_lines, group_cards
 from carwars_desktop.rules import Design
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.deck_lines import (
+    MAX_COPIES,
+    DeckLine,
+    deck_from_lines,
+    group_cards,
+)
 from carwars_desktop.rules.autopower.tables import MAX_CARD_VALUE, MINIMUM_DECK
 
 NEW_CARD = PowerCard("New card", (IconValue(Icon.ENERGY, 1),))

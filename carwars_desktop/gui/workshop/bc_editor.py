@@ -2,7 +2,7 @@
 front to rear with their components and d8 hit-location tables, the eight armour blocks
 around them, and the weapon counters loaded into the pods and the turret.
 
-Every edit makes a new card (``library.card_edits``); ``Card.problems`` judges it.
+Every edit makes a new card (``rules.battlecars.card_edits``); ``Card.problems`` judges it.
 """
 
 from __future__ import annotations
@@ -42,9 +42,8 @@ from carwars_desktop.gui.workshop.bc_models import (
 )
 from carwars_desktop.gui.workshop.boxes import BoxStrip
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
-from carwars_desktop.library import card_edits
 from carwars_desktop.rules import Design
-from carwars_desktop.rules.battlecars import Card, CounterSizes
+from carwars_desktop.rules.battlecars import Card, CounterSizes, card_edits
 from carwars_desktop.rules.battlecars.tables import DIE
 from carwars_desktop.rules.battlecars.terms import (
     BLOCKS,

@@ -7,8 +7,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from carwars_desktop.library.deck_lines import DeckLine
 from carwars_desktop.rules.autopower import Deck, Icon
+from carwars_desktop.rules.autopower.deck_lines import DeckLine
 
 _Index = QModelIndex | QPersistentModelIndex
 LINE_COLUMNS = ("Count", "Card", *(icon.label for icon in Icon))

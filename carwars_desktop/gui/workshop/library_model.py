@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont
 
 from carwars_desktop.library import class_text, cost_text, design_kind, status_text
 from carwars_desktop.library.search import fold, haystack, matcher, query_words
-from carwars_desktop.rules import RULESET_IDS, ruleset_title
+from carwars_desktop.rules import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import DesignEntry
@@ -40,7 +40,7 @@ def changed_text(when: datetime, now: datetime | None = None) -> str:
 
 
 def _sort_key(column: int) -> Callable[[DesignEntry], Any]:
-    rulesets = {r: n for n, r in enumerate(RULESET_IDS)}
+    rulesets = {r: n for n, r in enumerate(ruleset_ids())}
     keys: dict[int, Callable[[DesignEntry], Any]] = {
         NAME: lambda e: (fold(e.name), e.id),
         RULESET: lambda e: (rulesets.get(e.ruleset_id, 99), fold(e.name)),

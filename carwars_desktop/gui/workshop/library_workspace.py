@@ -63,7 +63,7 @@ from carwars_desktop.library import (
     status_text,
     tags_text,
 )
-from carwars_desktop.rules import RULESET_IDS, ruleset_title
+from carwars_desktop.rules import ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class LibraryWorkspace(Workspace):
         super().__init__(parent)
         self.workshop = workshop
         self._database: Database | None = None
-        self._ruleset = RULESET_IDS[0]
+        self._ruleset = ruleset_ids()[0]
         self._showing_deleted = False
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
@@ -106,7 +106,7 @@ class LibraryWorkspace(Workspace):
         self.ruleset_box = QComboBox()
         self.ruleset_box.setAccessibleName("Ruleset filter")
         self.ruleset_box.addItem("All rulesets", None)
-        for ruleset_id in RULESET_IDS:
+        for ruleset_id in ruleset_ids():
             self.ruleset_box.addItem(ruleset_title(ruleset_id), ruleset_id)
         self.source_box = QComboBox()
         self.source_box.setAccessibleName("Which designs")

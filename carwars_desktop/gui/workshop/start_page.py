@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -46,7 +46,7 @@ class StartPage(QWidget):
         layout.addSpacing(12)
         layout.addWidget(self.recent_title)
         layout.addWidget(self.recent, 1)
-        self._kinds: tuple[DesignKind, ...] = ()
+        self._kinds: tuple[DesignKind[Any], ...] = ()
 
     def set_ruleset(self, ruleset_id: str) -> None:
         self._kinds = kinds_of(ruleset_id)

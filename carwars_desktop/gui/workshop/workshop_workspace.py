@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.workshop.editor import DesignEditor
-from carwars_desktop.gui.workshop.editors import make_editor
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
@@ -44,7 +44,7 @@ from carwars_desktop.library import (
     status_text,
 )
 from carwars_desktop.library.templates import renamed
-from carwars_desktop.rules import Design
+from carwars_desktop.rules import Design, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class WorkshopWorkspace(Workspace):
 
     def __init__(self, parent: QWidget | None = None, services: Services | None = None) -> None:
         super().__init__(parent)
-        self._ruleset = "mini_car_wars"
+        self._ruleset = ruleset_ids()[0]
         self._database: Database | None = None
         self.services = services if services is not None else Services()
         self.editing = DesignEditing(self.services.library)
@@ -281,7 +281,7 @@ class WorkshopWorkspace(Workspace):
         key = (ruleset_id, kind)
         editor = self._editors.get(key)
         if editor is None:
-            editor = make_editor(ruleset_id, kind)
+            editor = ruleset_ui(ruleset_id).editor(kind)
             editor.edited.connect(self._edited)
             editor.recheck.connect(self.refresh_problems)
             self.editor_stack.addWidget(editor)

@@ -21,12 +21,22 @@ from carwars_desktop.rules.autopower.car import Car
 from carwars_desktop.rules.autopower.cards import Icon, IconValue, PlayedCard, PowerCard
 from carwars_desktop.rules.autopower.catalog import example_sheets, sample_cars, sheet_catalog
 from carwars_desktop.rules.autopower.deck import Deck
+from carwars_desktop.rules.autopower.kinds import CAR_KIND, DECK_KIND
 from carwars_desktop.rules.autopower.options import DiscardChoice, Options
+from carwars_desktop.rules.autopower.phases import phases
 from carwars_desktop.rules.autopower.procedures import PROCEDURES, procedures_for
 from carwars_desktop.rules.autopower.reference import reference_tables
 from carwars_desktop.rules.autopower.sheet import CarSheet, new_sheet
 from carwars_desktop.rules.autopower.tables import ControlPenalty
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.rules.ruleset import Ruleset
+
+
+def _play() -> PlayRules:
+    from carwars_desktop.rules.autopower.play import RULES
+
+    return RULES
+
 
 RULESET = Ruleset(
     id="autopower",
@@ -36,9 +46,13 @@ RULESET = Ruleset(
     procedures=PROCEDURES,
     tables=reference_tables(),
     catalog=sample_cars,
-    design_from_json=Car.from_json,
+    kinds=(CAR_KIND, DECK_KIND),
+    sheet_type=CarSheet,
     sheet_from_json=CarSheet.from_json,
     sheet_for_design=new_sheet,
+    phases=phases,
+    play=_play,
+    options_type=Options,
 )
 
 __all__ = [

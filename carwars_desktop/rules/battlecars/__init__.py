@@ -22,11 +22,14 @@ from carwars_desktop.rules.battlecars.errors import (
     IllegalActionError,
     SheetError,
 )
+from carwars_desktop.rules.battlecars.kinds import VEHICLE_KIND
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, CounterSizes, Options
+from carwars_desktop.rules.battlecars.phases import TURN_WORD, phases
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.procedures import PROCEDURES
 from carwars_desktop.rules.battlecars.reference import reference_tables
 from carwars_desktop.rules.battlecars.sheet import CarSheet
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.rules.ruleset import Ruleset
 
 
@@ -40,6 +43,12 @@ def _load_sheet(data: Mapping[str, Any]) -> Any:
     return load_piece(data)
 
 
+def _play() -> PlayRules:
+    from carwars_desktop.rules.battlecars.play import RULES
+
+    return RULES
+
+
 RULESET = Ruleset(
     id="battlecars",
     title="Battlecars",
@@ -48,9 +57,14 @@ RULESET = Ruleset(
     procedures=PROCEDURES,
     tables=reference_tables(),
     catalog=card_catalog,
-    design_from_json=Card.from_json,
+    kinds=(VEHICLE_KIND,),
+    sheet_type=CarSheet,
     sheet_from_json=_load_sheet,
     sheet_for_design=_sheet_for,
+    phases=phases,
+    play=_play,
+    turn_word=TURN_WORD,
+    options_type=Options,
 )
 
 __all__ = [

@@ -9,21 +9,22 @@ configurable defaults (:class:`MiniRules`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.rules.mini_car_wars.catalog import catalog, sheet_catalog, stock_sheet
 from carwars_desktop.rules.mini_car_wars.damage import DamageReport, apply_damage
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules, Rounding
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign, PersonKit
+from carwars_desktop.rules.mini_car_wars.kinds import VEHICLE_KIND
+from carwars_desktop.rules.mini_car_wars.phases import phases
 from carwars_desktop.rules.mini_car_wars.procedures import PROCEDURES
 from carwars_desktop.rules.mini_car_wars.reference import reference_tables
 from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
 from carwars_desktop.rules.mini_car_wars.sheet import CrewMember, MiniSheet, WeaponState
 from carwars_desktop.rules.ruleset import Design, RecordSheet, Ruleset
 
-
-def _design_from_json(data: Mapping[str, Any]) -> Design:
-    return MiniDesign.from_json(data)
+if TYPE_CHECKING:
+    from carwars_desktop.rules.play import PlayRules
 
 
 def _sheet_from_json(data: Mapping[str, Any]) -> RecordSheet:
@@ -40,6 +41,12 @@ def _catalog() -> Mapping[str, Design]:
     return catalog()
 
 
+def _play() -> PlayRules:
+    from carwars_desktop.rules.mini_car_wars.play import RULES
+
+    return RULES
+
+
 RULESET = Ruleset(
     id="mini_car_wars",
     title="Mini Car Wars",
@@ -48,9 +55,13 @@ RULESET = Ruleset(
     procedures=PROCEDURES,
     tables=reference_tables(),
     catalog=_catalog,
-    design_from_json=_design_from_json,
+    kinds=(VEHICLE_KIND,),
+    sheet_type=MiniSheet,
     sheet_from_json=_sheet_from_json,
     sheet_for_design=_sheet_for_design,
+    phases=phases,
+    play=_play,
+    options_type=MiniRules,
 )
 
 __all__ = [

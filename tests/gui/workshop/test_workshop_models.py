@@ -9,8 +9,8 @@ from carwars_desktop.gui.workshop.bc_models import ComponentsModel
 from carwars_desktop.gui.workshop.deck_models import DeckCountsModel, DeckLinesModel
 from carwars_desktop.gui.workshop.library_model import COST, LibraryModel
 from carwars_desktop.gui.workshop.problems_model import ProblemListModel
-from carwars_desktop.library.deck_lines import group_cards
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.deck_lines import group_cards
 from carwars_desktop.rules.battlecars import example_card
 from carwars_desktop.rules.battlecars.terms import Section
 from carwars_desktop.rules.mini_car_wars import MiniDesign

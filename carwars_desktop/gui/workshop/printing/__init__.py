@@ -1,6 +1,7 @@
 """Record sheets on paper: a print preview (Qt PrintSupport) and PDF files (Qt's PDF writer).
 
-Pages are drawn with QPainter by one module per ruleset; :func:`paint_document`
+Pages are drawn with QPainter by one module per ruleset (its UI bundle's
+``print_pages``); :func:`paint_document`
 draws any list of designs on any paged device (printer, PDF writer), one design
 after the other, each starting on a new page.
 """
@@ -13,8 +14,9 @@ from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QImage, QPagedPaintDevice, QPageLayout, QPageSize, QPdfWriter
 from PySide6.QtWidgets import QWidget
 
+from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.workshop.printing.page import DeviceTarget, ImageTarget, PageFlow
-from carwars_desktop.library import DECK
+from carwars_desktop.library import design_kind
 from carwars_desktop.rules import Design
 
 PrintItem = tuple[str, str, Design]
@@ -24,31 +26,10 @@ MARGIN_MM = 10.0
 
 
 def paint_item(flow: PageFlow, item: PrintItem) -> None:
+    """Draw one design's sheet with its ruleset's printed page (its UI bundle's)."""
     ruleset_id, kind, design = item
-    if ruleset_id == "mini_car_wars":
-        from carwars_desktop.gui.workshop.printing.mcw_sheet import paint_mini_sheet
-        from carwars_desktop.rules.mini_car_wars import MiniDesign
-
-        assert isinstance(design, MiniDesign)
-        paint_mini_sheet(flow, design)
-    elif ruleset_id == "battlecars":
-        from carwars_desktop.gui.workshop.printing.bc_card import paint_card
-        from carwars_desktop.rules.battlecars import Card
-
-        assert isinstance(design, Card)
-        paint_card(flow, design)
-    elif kind == DECK:
-        from carwars_desktop.gui.workshop.printing.ap_sheets import paint_deck
-        from carwars_desktop.rules.autopower import Deck
-
-        assert isinstance(design, Deck)
-        paint_deck(flow, design)
-    else:
-        from carwars_desktop.gui.workshop.printing.ap_sheets import paint_car
-        from carwars_desktop.rules.autopower import Car
-
-        assert isinstance(design, Car)
-        paint_car(flow, design)
+    painter = ruleset_ui(ruleset_id).print_page(kind)
+    painter(flow, design_kind(ruleset_id, kind).own(design))
 
 
 def paint_pages(target: DeviceTarget | ImageTarget, items: Sequence[PrintItem]) -> int:

@@ -24,9 +24,9 @@ from carwars_desktop.gui.workshop.printing.page import (
     rule,
 )
 from carwars_desktop.library import summarize_design
-from carwars_desktop.library.deck_lines import group_cards
 from carwars_desktop.rules import ReferenceTable, find_ruleset
 from carwars_desktop.rules.autopower import Car, Deck, Icon, new_sheet
+from carwars_desktop.rules.autopower.deck_lines import group_cards
 from carwars_desktop.rules.autopower.tables import DIVISIONS, MAX_CARD_VALUE
 
 REFERENCE = ("autopower.divisions", "autopower.push_targets", "autopower.control_failure")

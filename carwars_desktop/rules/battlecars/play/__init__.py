@@ -6,11 +6,10 @@ Read off the engine's :class:`CarSheet` (``is_wreck``, ``driver_dead``,
 
 from __future__ import annotations
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
-from carwars_desktop.session.play.common import (
+from carwars_desktop.rules.play import (
     FREE_PLAY,
     Gauge,
     Level,
@@ -18,6 +17,7 @@ from carwars_desktop.session.play.common import (
     Scenario,
     StatusFlag,
 )
+from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = "battlecars"
 

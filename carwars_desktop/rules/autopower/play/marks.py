@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
 from carwars_desktop.rules.autopower.armor import play_armor
 from carwars_desktop.rules.autopower.damage import take_damage
 from carwars_desktop.rules.autopower.errors import AutopowerError
-from carwars_desktop.session.play.autopower import car_sheet, status
-from carwars_desktop.session.play.common import Mark, MarkError, status_changes
+from carwars_desktop.rules.autopower.play import car_sheet, status
+from carwars_desktop.rules.play import Mark, MarkError, status_changes
+from carwars_desktop.rules.ruleset import RecordSheet
 
 
 def _mark(before: CarSheet, after: CarSheet, summary: str, steps: list[str]) -> Mark:

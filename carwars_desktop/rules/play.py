@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules.ruleset import RecordSheet
 
 
 class Level(StrEnum):
@@ -113,3 +113,10 @@ def status_changes(before: Sequence[StatusFlag], after: Sequence[StatusFlag]) ->
              for flag in after if flag.word not in old]
     lines += [f"no longer {flag.word}" for flag in before if flag.word not in new]
     return lines
+
+
+def play_rules(ruleset_id: str) -> PlayRules:
+    """The :class:`PlayRules` of a registered ruleset (its play modules load only now)."""
+    from carwars_desktop.rules.registry import find_ruleset
+
+    return find_ruleset(ruleset_id).play()

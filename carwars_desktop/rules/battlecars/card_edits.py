@@ -7,9 +7,9 @@ it, so renaming one renames those references too. Nothing here judges the card:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
-from carwars_desktop.library.naming import unique_name
 from carwars_desktop.rules.battlecars import Armour, Card, Component, HitLocation, Loading
 from carwars_desktop.rules.battlecars.tables import DIE
 from carwars_desktop.rules.battlecars.terms import Block, Facing, Kind, Section, Weapon
@@ -49,7 +49,7 @@ def added_component(card: Card, section: Section, kind: Kind = Kind.TYRE,
     """A new component in ``section`` (a pod fires to the front); returns the card and its
     index. It is on no hit-location face yet: the validation says so."""
     taken = {c.name for c in card.components}
-    name = unique_name(kind.value.title(), taken)
+    name = _free_name(kind.value.title(), taken)
     facing = Facing.FRONT if kind is Kind.POD else None
     component = Component(name, kind, section, boxes, facing)
     return replace(card, components=(*card.components, component)), len(card.components)
@@ -106,3 +106,13 @@ def with_counter_size(card: Card, weapon: str, size: int) -> Card:
     sizes = card.counter_sizes.to_json()
     sizes[weapon] = size
     return replace(card, counter_sizes=type(card.counter_sizes)(**sizes))
+
+
+def _free_name(name: str, taken: Collection[str]) -> str:
+    """``name`` itself if no component has it, else ``name (2)``, ``name (3)``…"""
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name} ({number})" in taken:
+        number += 1
+    return f"{name} ({number})"

@@ -6,11 +6,10 @@ Everything is read off the engine's :class:`MiniSheet` (its derived states
 
 from __future__ import annotations
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
-from carwars_desktop.session.play.common import (
+from carwars_desktop.rules.play import (
     FREE_PLAY,
     Gauge,
     Level,
@@ -18,6 +17,7 @@ from carwars_desktop.session.play.common import (
     Scenario,
     StatusFlag,
 )
+from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = "mini_car_wars"
 

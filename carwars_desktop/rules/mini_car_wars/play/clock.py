@@ -25,7 +25,7 @@ from carwars_desktop.rules.mini_car_wars.movement import (
 )
 from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER, SPEED_SELECTION
 from carwars_desktop.rules.mini_car_wars.tables import SPEED
-from carwars_desktop.session.play.common import ClockStep, TurnError
+from carwars_desktop.rules.play import ClockStep, TurnError
 
 PHASES = SPEED.phases
 

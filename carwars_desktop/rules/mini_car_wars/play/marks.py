@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.mini_car_wars import MiniSheet, apply_damage
 from carwars_desktop.rules.mini_car_wars.errors import MiniCarWarsError
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.rules.mini_car_wars.movement import parse_velocity, sheet_velocities
+from carwars_desktop.rules.mini_car_wars.play import mini_sheet, status
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES
-from carwars_desktop.session.play.common import Mark, MarkError, status_changes
-from carwars_desktop.session.play.mini_car_wars import mini_sheet, status
+from carwars_desktop.rules.play import Mark, MarkError, status_changes
+from carwars_desktop.rules.ruleset import RecordSheet
 
 
 def _mark(before: MiniSheet, after: MiniSheet, summary: str, steps: list[str]) -> Mark:

@@ -13,12 +13,14 @@ from collections.abc import Collection, Mapping, Sequence
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.movement import SpeedRange, speed_range
+from carwars_desktop.rules.battlecars.phases import SPEEDS as BATTLECARS_SPEEDS
+from carwars_desktop.rules.battlecars.phases import phases
 from carwars_desktop.rules.battlecars.procedures.movement import SPEED
 from carwars_desktop.rules.battlecars.rounds import start_turn
 from carwars_desktop.rules.battlecars.scenarios import street_winner
 from carwars_desktop.rules.battlecars.terms import Direction, Surface
-from carwars_desktop.session.clock import BATTLECARS_SPEEDS, Clock, phase_names
-from carwars_desktop.session.play.common import ClockStep, TurnError
+from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.play import ClockStep, TurnError
 
 SUFFIX = "'s turn"
 
@@ -38,7 +40,7 @@ def order(clock: Clock) -> tuple[str, ...]:
 def ordered(clock: Clock, names: Sequence[str]) -> Clock:
     """The same round and phase kind, with the play order ``names``."""
     return Clock(clock.turn, 0 if is_speeds(clock) else 1,
-                 phase_names("battlecars", names), clock.word)
+                 phases(names), clock.word)
 
 
 def limits(sheet: CarSheet, surface: Surface = Surface.ROAD) -> dict[Direction, SpeedRange]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from carwars_desktop.rules.autopower import CarSheet
+from carwars_desktop.rules.autopower.phases import STEPS as AUTOPOWER_STEPS
+from carwars_desktop.rules.autopower.phases import phases
 from carwars_desktop.rules.autopower.turns import winner
-from carwars_desktop.session.clock import AUTOPOWER_STEPS, Clock, phase_names
+from carwars_desktop.rules.clock import Clock
 
 STEP_PROCEDURES = {
     "draw": "autopower.draw",
@@ -37,7 +39,7 @@ def current(clock: Clock) -> tuple[str, str]:
 
 def ordered(clock: Clock, names: Sequence[str]) -> Clock:
     """The clock with the turn order ``names``, at the first car's draw of this turn."""
-    return Clock(clock.turn, 0, phase_names("autopower", names), clock.word)
+    return Clock(clock.turn, 0, phases(names), clock.word)
 
 
 def order(clock: Clock) -> tuple[str, ...]:

@@ -1,9 +1,9 @@
 """The turn/phase clock of a session.
 
-Each ruleset names its phases: Mini Car Wars has phases 1–10 in each 1-second
-turn (MCW §2.2); Battlecars has rounds that open with the secret speeds, then
-each car takes its turn in order (BC §2.2); AUTOpower has turns of the active
-player, each drawing, accelerating, arming and fighting (AP §2.3).
+Each ruleset names its phases (:attr:`Ruleset.phases`): Mini Car Wars has phases
+1–10 in each 1-second turn (MCW §2.2); Battlecars has rounds that open with the
+secret speeds, then each car takes its turn in order (BC §2.2); AUTOpower has
+turns of the active player, each drawing, accelerating, arming and fighting (AP §2.3).
 """
 
 from __future__ import annotations
@@ -11,26 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-MINI_CAR_WARS_PHASES = tuple(f"phase {n}" for n in range(1, 11))
-AUTOPOWER_STEPS = ("draw", "accelerate", "armor", "combat")
-BATTLECARS_SPEEDS = "secret speeds"
-
-
-def phase_names(ruleset_id: str, vehicle_names: Sequence[str]) -> tuple[str, ...]:
-    """The phases of one turn (round) of ``ruleset_id`` with these vehicles in play."""
-    if ruleset_id == "mini_car_wars":
-        return MINI_CAR_WARS_PHASES
-    if ruleset_id == "battlecars":
-        return (BATTLECARS_SPEEDS, *(f"{name}'s turn" for name in vehicle_names))
-    if ruleset_id == "autopower":
-        return tuple(f"{name}: {step}" for name in vehicle_names
-                     for step in AUTOPOWER_STEPS) or AUTOPOWER_STEPS
-    raise ValueError(f"unknown ruleset {ruleset_id!r}")
-
-
-def turn_word(ruleset_id: str) -> str:
-    return "round" if ruleset_id == "battlecars" else "turn"
 
 
 @dataclass(frozen=True)
@@ -44,7 +24,10 @@ class Clock:
 
     @staticmethod
     def start(ruleset_id: str, vehicle_names: Sequence[str]) -> Clock:
-        return Clock(1, 0, phase_names(ruleset_id, vehicle_names), turn_word(ruleset_id))
+        """Turn 1, first phase, of ``ruleset_id`` (its :attr:`Ruleset.phases`)."""
+        from carwars_desktop.rules.registry import find_ruleset
+
+        return find_ruleset(ruleset_id).start_clock(vehicle_names)
 
     @property
     def phase_name(self) -> str:

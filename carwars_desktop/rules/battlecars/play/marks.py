@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.damage import cover_component, effects_text
 from carwars_desktop.rules.battlecars.errors import BattlecarsError
 from carwars_desktop.rules.battlecars.movement import speed_range
+from carwars_desktop.rules.battlecars.play import car_sheet, status
 from carwars_desktop.rules.battlecars.terms import Block, Direction, Surface, Weapon
-from carwars_desktop.session.play.battlecars import car_sheet, status
-from carwars_desktop.session.play.common import Mark, MarkError, status_changes
+from carwars_desktop.rules.play import Mark, MarkError, status_changes
+from carwars_desktop.rules.ruleset import RecordSheet
 
 
 def _mark(before: CarSheet, after: CarSheet, summary: str, steps: list[str]) -> Mark:

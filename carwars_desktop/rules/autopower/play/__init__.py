@@ -6,9 +6,9 @@ penalties); nothing here decides a rule.
 
 from __future__ import annotations
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
-from carwars_desktop.session.play.common import Gauge, Level, PlayRules, StatusFlag
+from carwars_desktop.rules.play import Gauge, Level, PlayRules, StatusFlag
+from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = "autopower"
 

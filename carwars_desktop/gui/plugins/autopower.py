@@ -1,0 +1,59 @@
+"""AUTOpower screens: the hero-card and deck editors, the car at the Table, the turn's clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.rules import VEHICLE
+from carwars_desktop.rules.autopower.kinds import DECK
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from carwars_desktop.gui.table.actions import TableActions
+    from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
+    from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.session import VehicleInPlay
+
+
+def _car_editor(parent: QWidget | None) -> DesignEditor:
+    from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
+
+    return CarEditor(parent)
+
+
+def _deck_editor(parent: QWidget | None) -> DesignEditor:
+    from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
+
+    return DeckEditor(parent)
+
+
+def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
+    from carwars_desktop.gui.table.autopower_sheet import AutopowerSheetWidget
+
+    return AutopowerSheetWidget(vehicle, rules, explain)
+
+
+def _clock(actions: TableActions) -> QWidget:
+    from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
+
+    return AutopowerClockPanel(actions)
+
+
+def _print_car(flow: PageFlow, design: Any) -> None:
+    from carwars_desktop.gui.workshop.printing.ap_sheets import paint_car
+
+    paint_car(flow, design)
+
+
+def _print_deck(flow: PageFlow, design: Any) -> None:
+    from carwars_desktop.gui.workshop.printing.ap_sheets import paint_deck
+
+    paint_deck(flow, design)
+
+
+UI = RulesetUI("autopower", {VEHICLE: _car_editor, DECK: _deck_editor}, _sheet, _clock,
+               {VEHICLE: _print_car, DECK: _print_deck})

@@ -1,0 +1,45 @@
+"""Battlecars screens: the card editor, the card at the Table, the round's clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.rules import VEHICLE
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from carwars_desktop.gui.table.actions import TableActions
+    from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
+    from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.session import VehicleInPlay
+
+
+def _editor(parent: QWidget | None) -> DesignEditor:
+    from carwars_desktop.gui.workshop.bc_editor import CardEditor
+
+    return CardEditor(parent)
+
+
+def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
+    from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
+
+    return BattlecarsSheetWidget(vehicle, rules, explain)
+
+
+def _clock(actions: TableActions) -> QWidget:
+    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+
+    return BattlecarsClockPanel(actions)
+
+
+def _print(flow: PageFlow, design: Any) -> None:
+    from carwars_desktop.gui.workshop.printing.bc_card import paint_card
+
+    paint_card(flow, design)
+
+
+UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print})

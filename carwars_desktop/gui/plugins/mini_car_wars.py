@@ -1,0 +1,45 @@
+"""Mini Car Wars screens: the vehicle editor, the paper-like sheet, the ten-phase clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.rules import VEHICLE
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from carwars_desktop.gui.table.actions import TableActions
+    from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
+    from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.session import VehicleInPlay
+
+
+def _editor(parent: QWidget | None) -> DesignEditor:
+    from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
+
+    return MiniEditor(parent)
+
+
+def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
+    from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
+
+    return MiniSheetWidget(vehicle, rules, explain)
+
+
+def _clock(actions: TableActions) -> QWidget:
+    from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+
+    return MiniClockPanel(actions)
+
+
+def _print(flow: PageFlow, design: Any) -> None:
+    from carwars_desktop.gui.workshop.printing.mcw_sheet import paint_mini_sheet
+
+    paint_mini_sheet(flow, design)
+
+
+UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print})

@@ -1,0 +1,109 @@
+"""Each ruleset's screens, found by ruleset id: its UI bundle.
+
+A bundle (:class:`RulesetUI`) says which editor edits each kind of design, which
+widget draws a record sheet at the Table, which panel runs its clock, and how
+each kind prints. One UI module per ruleset defines ``UI``; the built-in ones
+are listed here, a plug-in calls :func:`register_ui`. Modules load on first use,
+so a ruleset's widgets cost nothing until its first design or session opens. An
+id without screens is refused with a clear error: nothing falls through to
+another game's screens.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from carwars_desktop.rules import UnknownKindError, UnknownRulesetError, ruleset_entry
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from carwars_desktop.gui.table.actions import TableActions
+    from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
+    from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.session import Game, VehicleInPlay
+
+
+class ClockPanel(Protocol):
+    """What the Table asks of a ruleset's clock panel (a QWidget)."""
+
+    def show_game(self, game: Game, read_only: bool) -> None: ...
+
+    def next_phase(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class RulesetUI:
+    """The screens of one ruleset.
+
+    Args:
+        ruleset_id: the ruleset (its registry id).
+        editors: design kind → a new editor for it (``parent`` or ``None``).
+        sheet_widget: the Table's record sheet of one vehicle in play.
+        clock_panel: the Table's clock panel (a QWidget that is a :class:`ClockPanel`).
+        print_pages: design kind → the painter of its paper record sheet.
+    """
+
+    ruleset_id: str
+    editors: Mapping[str, Callable[[QWidget | None], DesignEditor]]
+    sheet_widget: Callable[[VehicleInPlay, PlayRules, Explain], SheetFrame]
+    clock_panel: Callable[[TableActions], QWidget]
+    print_pages: Mapping[str, Callable[[PageFlow, Any], None]]
+
+    def editor(self, kind: str, parent: QWidget | None = None) -> DesignEditor:
+        self._check_kind(self.editors, kind, "editor")
+        return self.editors[kind](parent)
+
+    def print_page(self, kind: str) -> Callable[[PageFlow, Any], None]:
+        self._check_kind(self.print_pages, kind, "printed sheet")
+        return self.print_pages[kind]
+
+    def _check_kind(self, table: Mapping[str, Any], kind: str, what: str) -> None:
+        if kind not in table:
+            raise UnknownKindError(f"{self.ruleset_id} has no {what} for {kind!r} designs "
+                                   f"(it has: {', '.join(table)})")
+
+
+BUILT_IN_UI: Mapping[str, str] = {
+    "mini_car_wars": "carwars_desktop.gui.plugins.mini_car_wars",
+    "battlecars": "carwars_desktop.gui.plugins.battlecars",
+    "autopower": "carwars_desktop.gui.plugins.autopower",
+}
+"""The built-in rulesets' UI modules (what the installers bundle)."""
+
+_MODULES: dict[str, str] = dict(BUILT_IN_UI)
+
+
+def register_ui(ruleset_id: str, module: str) -> None:
+    """Give a registered ruleset its UI module (which defines ``UI``)."""
+    ruleset_entry(ruleset_id)
+    if ruleset_id in _MODULES:
+        raise ValueError(f"the ruleset {ruleset_id!r} already has screens ({_MODULES[ruleset_id]})")
+    _MODULES[ruleset_id] = module
+
+
+def unregister_ui(ruleset_id: str) -> None:
+    if ruleset_id in BUILT_IN_UI:
+        raise ValueError(f"{ruleset_id!r} is built in")
+    _MODULES.pop(ruleset_id, None)
+    ruleset_ui.cache_clear()
+
+
+@cache
+def ruleset_ui(ruleset_id: str) -> RulesetUI:
+    """The screens of ``ruleset_id``; :class:`UnknownRulesetError` if it has none."""
+    module = _MODULES.get(ruleset_id)
+    if module is None:
+        raise UnknownRulesetError(f"the app has no screens for the ruleset {ruleset_id!r} "
+                                  f"(it has screens for: {', '.join(_MODULES)})")
+    ui: RulesetUI = importlib.import_module(module).UI
+    if ui.ruleset_id != ruleset_id:
+        raise UnknownRulesetError(f"{module} holds the screens of {ui.ruleset_id!r}, "
+                                  f"not {ruleset_id!r}")
+    return ui

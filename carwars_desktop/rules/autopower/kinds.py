@@ -1,0 +1,50 @@
+"""AUTOpower designs as the library keeps them: cars (hero cards) and decks of power cards.
+
+A car's cost is its stat total E + F + S + I and its class the division it enters
+(15, 20, 25; none above 25, AP-D2); a deck has neither (its warnings, such as the
+multi-icon share, never make it illegal).
+"""
+
+from __future__ import annotations
+
+from carwars_desktop.rules.autopower.car import Car
+from carwars_desktop.rules.autopower.deck import Deck
+from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind
+
+DECK = "deck"
+
+
+def _car_figures(car: Car) -> DesignFigures:
+    return DesignFigures(car.total, car.car_class)
+
+
+def _deck_figures(deck: Deck) -> DesignFigures:
+    return DesignFigures(warnings=tuple(deck.warnings()))
+
+
+def total_text(total: int | None) -> str:
+    return "—" if total is None else f"total {total}"
+
+
+def division_text(division: int | None) -> str:
+    return "no division" if division is None else f"Division {division}"
+
+
+def _new_car(name: str) -> Car:
+    return Car(name, 0, 0, 0, 0)
+
+
+def _new_deck(name: str) -> Deck:
+    return Deck(name, ())
+
+
+CAR_KIND = DesignKind(
+    ruleset_id="autopower", ruleset_title="AUTOpower", kind=VEHICLE, title="Car",
+    default_name="New car", design_type=Car, reader=Car.from_json, new=_new_car,
+    figures=_car_figures, cost_text=total_text, class_text=division_text,
+)
+DECK_KIND = DesignKind(
+    ruleset_id="autopower", ruleset_title="AUTOpower", kind=DECK, title="Deck",
+    default_name="New deck", design_type=Deck, reader=Deck.from_json, new=_new_deck,
+    figures=_deck_figures,
+)

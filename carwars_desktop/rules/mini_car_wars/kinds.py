@@ -1,0 +1,41 @@
+"""Mini Car Wars designs as the library keeps them: one kind, the vehicle.
+
+Its cost is the purchase price in dollars (``MiniDesign.cost``); its class is the
+vehicle's size, Cycle … Luxury (the library sorts by the size order).
+"""
+
+from __future__ import annotations
+
+from carwars_desktop.rules.mini_car_wars.design import MiniDesign
+from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind
+
+SIZE_ORDER = ("Cycle", "Subcompact", "Compact", "Mid-size", "Luxury")
+"""Sizes, smallest first: the class order of the library's sort."""
+
+
+def _figures(design: MiniDesign) -> DesignFigures:
+    return DesignFigures(design.cost(), SIZE_ORDER.index(design.stock_vehicle.size.value))
+
+
+def cost_text(cost: int | None) -> str:
+    """``$13,300``; ``−$950`` for an option that lowers the price."""
+    if cost is None:
+        return "—"
+    return f"−${-cost:,}" if cost < 0 else f"${cost:,}"
+
+
+def class_text(class_value: int | None) -> str:
+    if class_value is None or not 0 <= class_value < len(SIZE_ORDER):
+        return "—"
+    return SIZE_ORDER[class_value]
+
+
+def _new(name: str) -> MiniDesign:
+    return MiniDesign.stock_design("killer_kart", name=name)
+
+
+VEHICLE_KIND = DesignKind(
+    ruleset_id="mini_car_wars", ruleset_title="Mini Car Wars", kind=VEHICLE, title="Vehicle",
+    default_name="New vehicle", design_type=MiniDesign, reader=MiniDesign.from_json, new=_new,
+    figures=_figures, cost_text=cost_text, class_text=class_text,
+)
