@@ -74,3 +74,11 @@ def test_schema_0001_rolls_read_back_exactly(tmp_path: Path) -> None:
     assert (battlecars.entered, battlecars.seed) == (False, 123456789)
     assert autopower.created_at == datetime(2026, 11, 1, 19, 32, 45, 1, tzinfo=UTC)
     assert (autopower.natural, autopower.total, autopower.success) == (2, 6, False)
+
+
+def test_schema_0005_session_settings_read_back(tmp_path: Path) -> None:
+    with open_database(str(_copy(FIXTURES / "schema_0005.sqlite3", tmp_path))) as database:
+        loaded = database.game_sessions.load(1)
+    assert loaded.info.name == "Friday duel"
+    assert loaded.settings == {"visibility": {"sheets_open": False, "odds_shown": False,
+                                              "hidden_vehicles": ["v2"]}}
