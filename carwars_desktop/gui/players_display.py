@@ -11,6 +11,7 @@ and remembers the screen it was on (and full screen) for the next time.
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, Signal
@@ -45,7 +46,12 @@ NAME_PX = 40
 NUMBER_PX = 56
 TEXT_PX = 26
 SMALL_PX = 22
-COLUMNS = 4
+FACTS_PER_ROW = 3
+
+
+def columns_for(count: int) -> int:
+    """Cards per row: 2 side by side up to four vehicles, 3 up to nine, then 4."""
+    return count if count <= 2 else 2 if count <= 4 else 3 if count <= 9 else 4
 
 TURN_MARKS = {"now": "▶ MOVES NOW", "next": "▷ next"}
 
@@ -156,7 +162,7 @@ class VehicleCard(QFrame):
         numbers = [f for f in view.facts if f.number]
         words = [f for f in view.facts if not f.number]
         for index, fact in enumerate(numbers):
-            row, column = divmod(index, 4)
+            row, column = divmod(index, FACTS_PER_ROW)
             caption = _label(fact.label, SMALL_PX, name="fact-label")
             caption.setProperty("muted", True)
             value = _label(fact.value, NUMBER_PX, bold=True, name="fact-value")
@@ -165,16 +171,16 @@ class VehicleCard(QFrame):
                 value.setText(f"✖{fact.value}")
             self.facts.addWidget(caption, row * 2, column)
             self.facts.addWidget(value, row * 2 + 1, column)
-        first = (len(numbers) + 3) // 4 * 2
-        for index, fact in enumerate(words):
-            row, column = divmod(index, 2)
-            text = f"✖ {fact.label}: {fact.value}" if fact.lost else f"{fact.label}: {fact.value}"
-            label = _label(text, TEXT_PX, bold=fact.lost, name="fact-word")
-            if fact.lost:
-                font = label.font()
-                font.setStrikeOut(True)
-                label.setFont(font)
-            self.facts.addWidget(label, first + row, column * 2, 1, 2)
+        first = (len(numbers) + FACTS_PER_ROW - 1) // FACTS_PER_ROW * 2
+        if words:
+            # Lost things struck through with a ✖, the rest with a ✔: never colour alone.
+            text = "   ".join(f"✖ <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
+                              else f"✔ {escape(f.label)} {escape(f.value)}" for f in words)
+            label = _label("", TEXT_PX, name="fact-words")
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setText(text)
+            label.setWordWrap(True)
+            self.facts.addWidget(label, first, 0, 1, FACTS_PER_ROW)
 
 
 class RollPanel(QFrame):
@@ -246,13 +252,14 @@ class PlayerDisplay(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.theme = Theme(QGuiApplication.palette())
         self.view: PlayersView | None = None
-        self._roll: RollNotice | None = None
+        self._roll: RollNotice | None = services.table.roll
         self.cards: dict[str, VehicleCard] = {}
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.menu_bar = QMenuBar(self)
         self.menu_bar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.menu_bar.setFont(_font(SMALL_PX))
         self.screen_menu = self.menu_bar.addMenu("&Screen")
         self.screen_menu.aboutToShow.connect(self._fill_screen_menu)
         outer.setMenuBar(self.menu_bar)
@@ -260,7 +267,7 @@ class PlayerDisplay(QWidget):
         body.setObjectName("players-body")
         outer.addWidget(body)
         layout = QVBoxLayout(body)
-        layout.setContentsMargins(24, 16, 24, 16)
+        layout.setContentsMargins(20, 8, 20, 8)
         header = QHBoxLayout()
         self.title = _label("", NAME_PX, bold=True, name="display-title")
         self.clock = _label("", NUMBER_PX, bold=True, name="display-clock")
@@ -317,10 +324,11 @@ class PlayerDisplay(QWidget):
             card.hide()
             card.deleteLater()
         self.cards = {}
+        columns = columns_for(len(view.vehicles))
         for index, vehicle in enumerate(view.vehicles):
             card = VehicleCard(self.theme)
             self.cards[vehicle.key] = card
-            self.grid.addWidget(card, *divmod(index, COLUMNS))
+            self.grid.addWidget(card, *divmod(index, columns))
             card.show_view(vehicle)
         self._show_rest(view)
         self.redrawn.emit(frozenset(self.cards))

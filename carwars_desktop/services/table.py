@@ -181,6 +181,8 @@ class TableService:
         self.read_only = False
         self.title = ""
         """The open session's name (and scenario), for the players' display."""
+        self.roll: RollNotice | None = None
+        """The last roll shown, applied or discarded (a display opened late shows it)."""
 
     # --- the open game ---------------------------------------------------------------------
     def playing(self, ruleset_id: str) -> Game | None:
@@ -205,6 +207,7 @@ class TableService:
         self.game = game
         self.session_id = session_id
         self.read_only = read_only
+        self.roll = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     def close(self, initiator: object = None) -> None:
@@ -213,6 +216,7 @@ class TableService:
         self.session_id = None
         self.read_only = False
         self.title = ""
+        self.roll = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     # --- sessions --------------------------------------------------------------------------
@@ -354,14 +358,15 @@ class TableService:
             ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
         pending = PendingResolution(self, resolution, bindings or {}, odds, ruleset_id,
                                     seeded.seed if seeded is not None else None, initiator)
-        self.bus.publish(Changes(initiator, session_id=self.session_id,
-                                 roll=RollNotice(RollState.SHOWN, pending)))
+        self.roll = RollNotice(RollState.SHOWN, pending)
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
 
     def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
         """Keep a result in the roll log (with its dice, steps and exact P(success)) and
         tell everybody the roll was applied or discarded."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
+        self.roll = notice
         if self.database is None:
             self.bus.publish(Changes(initiator, session_id=self.session_id, roll=notice))
             return
