@@ -158,6 +158,7 @@ class VehicleCard(QFrame):
             item = self.facts.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
+                widget.setParent(None)  # out of the window at once, not at the next loop
                 widget.deleteLater()
         numbers = [f for f in view.facts if f.number]
         words = [f for f in view.facts if not f.number]
@@ -321,7 +322,7 @@ class PlayerDisplay(QWidget):
         """Draw everything afresh (a session opened or closed, the visibility changed)."""
         view = self._view()
         for card in self.cards.values():
-            card.hide()
+            card.setParent(None)  # out of the window at once, not at the next loop
             card.deleteLater()
         self.cards = {}
         columns = columns_for(len(view.vehicles))
