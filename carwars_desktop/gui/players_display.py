@@ -32,12 +32,15 @@ from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.shortcuts import key_text
 from carwars_desktop.services import Changes, RollNotice, RollState, Services
 from carwars_desktop.services.players_view import (
+    LOG_LINES,
     PlayersView,
     RollView,
     VehicleView,
     players_view,
     recent_events,
 )
+from carwars_desktop.session import Changes as GameChanges
+from carwars_desktop.session import StoredEvent
 
 SCREEN_KEY = "players_display/screen"
 FULL_SCREEN_KEY = "players_display/full_screen"
@@ -53,6 +56,8 @@ def columns_for(count: int) -> int:
     """Cards per row: 2 side by side up to four vehicles, 3 up to nine, then 4."""
     return count if count <= 2 else 2 if count <= 4 else 3 if count <= 9 else 4
 
+KEPT_EVENTS = LOG_LINES * 4
+"""Events kept for the log lines (some may be hidden from the players)."""
 TURN_MARKS = {"now": "▶ MOVES NOW", "next": "▷ next"}
 
 
@@ -109,6 +114,8 @@ class VehicleCard(QFrame):
         self.theme = theme
         self.view: VehicleView | None = None
         self.redraws = 0
+        self.values: list[QLabel] = []
+        self.words: QLabel | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 12)
         layout.setSpacing(4)
@@ -135,23 +142,31 @@ class VehicleCard(QFrame):
         """Draw ``view``; False (nothing drawn) when it is the one shown."""
         if view == self.view:
             return False
-        self.view = view
+        before, self.view = self.view, view
         self.redraws += 1
         self.name.setText(view.name)
         self.player.setText(view.player)
         self.turn.setText(TURN_MARKS.get(view.turn, ""))
-        self.turn.setStyleSheet(f"color: {self.theme.accent};")
-        worst = max((s.level for s in view.status),
-                    key=lambda level: ("info", "warning", "danger").index(level)
-                    if level in ("info", "warning", "danger") else 0)
         self.status.setText("   ".join(f"{s.symbol} {s.word}" for s in view.status))
-        self.status.setStyleSheet(f"color: {self.theme.levels.get(worst, '')};")
-        for prop, value in (("turn", view.turn), ("out", "true" if view.out else "false")):
-            self.setProperty(prop, value)
-        self.style().unpolish(self)
-        self.style().polish(self)
-        self._show_facts(view)
+        worst = max((LEVELS.index(s.level) for s in view.status if s.level in LEVELS),
+                    default=0)
+        self._set_style(self.status, f"color: {self.theme.levels[LEVELS[worst]]};")
+        self._set_style(self.turn, f"color: {self.theme.accent};")
+        if before is None or (before.turn, before.out) != (view.turn, view.out):
+            self.setProperty("turn", view.turn)
+            self.setProperty("out", "true" if view.out else "false")
+            self.style().unpolish(self)
+            self.style().polish(self)
+        if before is not None and _shape(before) == _shape(view):
+            self._update_facts(view)  # the same boxes: only their texts change
+        else:
+            self._show_facts(view)
         return True
+
+    @staticmethod
+    def _set_style(label: QLabel, style: str) -> None:
+        if label.styleSheet() != style:
+            label.setStyleSheet(style)
 
     def _show_facts(self, view: VehicleView) -> None:
         while self.facts.count():
@@ -160,28 +175,44 @@ class VehicleCard(QFrame):
             if widget is not None:
                 widget.setParent(None)  # out of the window at once, not at the next loop
                 widget.deleteLater()
+        self.values = []
+        self.words = None
         numbers = [f for f in view.facts if f.number]
-        words = [f for f in view.facts if not f.number]
         for index, fact in enumerate(numbers):
             row, column = divmod(index, FACTS_PER_ROW)
             caption = _label(fact.label, SMALL_PX, name="fact-label")
             caption.setProperty("muted", True)
-            value = _label(fact.value, NUMBER_PX, bold=True, name="fact-value")
+            value = _label("", NUMBER_PX, bold=True, name="fact-value")
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if fact.lost:
-                value.setText(f"✖{fact.value}")
+            self.values.append(value)
             self.facts.addWidget(caption, row * 2, column)
             self.facts.addWidget(value, row * 2 + 1, column)
         first = (len(numbers) + FACTS_PER_ROW - 1) // FACTS_PER_ROW * 2
-        if words:
+        if any(not f.number for f in view.facts):
+            self.words = _label("", TEXT_PX, name="fact-words")
+            self.words.setTextFormat(Qt.TextFormat.RichText)
+            self.words.setWordWrap(True)
+            self.facts.addWidget(self.words, first, 0, 1, FACTS_PER_ROW)
+        self._update_facts(view)
+
+    def _update_facts(self, view: VehicleView) -> None:
+        numbers = [f for f in view.facts if f.number]
+        for label, fact in zip(self.values, numbers, strict=True):
+            label.setText(f"✖{fact.value}" if fact.lost else fact.value)
+        if self.words is not None:
             # Lost things struck through with a ✖, the rest with a ✔: never colour alone.
-            text = "   ".join(f"✖ <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
-                              else f"✔ {escape(f.label)} {escape(f.value)}" for f in words)
-            label = _label("", TEXT_PX, name="fact-words")
-            label.setTextFormat(Qt.TextFormat.RichText)
-            label.setText(text)
-            label.setWordWrap(True)
-            self.facts.addWidget(label, first, 0, 1, FACTS_PER_ROW)
+            self.words.setText("   ".join(
+                f"✖ <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
+                else f"✔ {escape(f.label)} {escape(f.value)}"
+                for f in view.facts if not f.number))
+
+
+LEVELS = ("info", "warning", "danger")
+
+
+def _shape(view: VehicleView) -> tuple[tuple[str, bool], ...]:
+    """The fact boxes a card draws (their labels and kinds), whatever their values."""
+    return tuple((f.label, f.number) for f in view.facts)
 
 
 class RollPanel(QFrame):
@@ -254,6 +285,7 @@ class PlayerDisplay(QWidget):
         self.theme = Theme(QGuiApplication.palette())
         self.view: PlayersView | None = None
         self._roll: RollNotice | None = services.table.roll
+        self._events: list[StoredEvent] = []
         self.cards: dict[str, VehicleCard] = {}
 
         outer = QVBoxLayout(self)
@@ -313,13 +345,31 @@ class PlayerDisplay(QWidget):
     # --- drawing -----------------------------------------------------------------------
     def _view(self) -> PlayersView:
         table = self.services.table
-        game = table.game
-        events = recent_events(game.store) if game is not None and hasattr(
+        return players_view(table.game, table.title, self._events, self._roll)
+
+    def _read_events(self) -> None:
+        """The last events, read once when a session opens (then kept from the bus)."""
+        game = self.services.table.game
+        self._events = recent_events(game.store) if game is not None and hasattr(
             game.store, "page") else []
-        return players_view(game, table.title, events, self._roll)
+
+    def _heard_event(self, changes: GameChanges) -> None:
+        """Keep the last events in step with an event, an undo or a redo (no query)."""
+        stored = changes.event
+        if stored is None:
+            return
+        mine = StoredEvent(stored.seq, stored.event, stored.created_at, changes.undone)
+        for index, known in enumerate(self._events):
+            if known.seq == stored.seq:
+                self._events[index] = mine
+                return
+        # A new event forgets the undone ones (they can no longer be redone).
+        self._events = [e for e in self._events if not e.undone][-(KEPT_EVENTS - 1):]
+        self._events.append(mine)
 
     def rebuild(self) -> None:
         """Draw everything afresh (a session opened or closed, the visibility changed)."""
+        self._read_events()
         view = self._view()
         for card in self.cards.values():
             card.setParent(None)  # out of the window at once, not at the next loop
@@ -368,6 +418,8 @@ class PlayerDisplay(QWidget):
             return
         if game is None and changes.roll is None:
             return
+        if game is not None:
+            self._heard_event(game)
         view = self._view()
         redrawn = set()
         for vehicle in view.vehicles:
