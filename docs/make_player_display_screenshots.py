@@ -4,7 +4,8 @@
 
 Each shows a session of four vehicles after a few events, with a roll in progress
 (need N+ and the exact odds before the dice); the Mini Car Wars one is also drawn
-with secret record sheets and hidden odds (``players-display-mini-secret.png``).
+with secret record sheets and hidden odds (``players-display-mini-secret.png``), the
+Battlecars one also in a dark system theme (``players-display-battlecars-dark.png``).
 """
 
 from __future__ import annotations
@@ -87,8 +88,17 @@ def autopower(services: Any) -> None:
          apply=False)
 
 
+def dark_palette() -> Any:
+    from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+    palette = QPalette(QGuiApplication.palette())
+    palette.setColor(QPalette.ColorRole.Window, QColor("#202020"))
+    palette.setColor(QPalette.ColorRole.WindowText, QColor("#f0f0f0"))
+    return palette
+
+
 def shoot(name: str, build: Callable[[Any], None],
-          after: Callable[[Any], None] | None = None) -> Path:
+          after: Callable[[Any], None] | None = None, dark: bool = False) -> Path:
     from carwars_desktop.gui.players_display import PlayerDisplay
     from carwars_desktop.services import Services
     from carwars_desktop.storage import open_database
@@ -100,6 +110,9 @@ def shoot(name: str, build: Callable[[Any], None],
     build(services)
     if after is not None:
         after(services)
+    original = QApplication.palette()
+    if dark:
+        QApplication.setPalette(dark_palette())
     settings = QSettings(str(folder / "display.ini"), QSettings.Format.IniFormat)
     display = PlayerDisplay(services, settings)
     display.resize(1920, 1080)
@@ -109,6 +122,7 @@ def shoot(name: str, build: Callable[[Any], None],
     display.grab().save(str(path))
     display.close()
     database.close()
+    QApplication.setPalette(original)
     return path
 
 
@@ -120,10 +134,12 @@ def secret(services: Any) -> None:
 
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
-    for name, build, after in (("mini", mini, None), ("mini-secret", mini, secret),
-                               ("battlecars", battlecars, None),
-                               ("autopower", autopower, None)):
-        print(shoot(name, build, after))
+    for name, build, after, dark in (("mini", mini, None, False),
+                                     ("mini-secret", mini, secret, False),
+                                     ("battlecars", battlecars, None, False),
+                                     ("battlecars-dark", battlecars, None, True),
+                                     ("autopower", autopower, None, False)):
+        print(shoot(name, build, after, dark))
     del app
 
 

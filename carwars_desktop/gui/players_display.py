@@ -445,17 +445,23 @@ class PlayerDisplay(QWidget):
             card.theme = self.theme
         self.setStyleSheet(self.theme.style())
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        if event.type() in (QEvent.Type.ApplicationPaletteChange,
-                            QEvent.Type.PaletteChange) and hasattr(self, "roll"):
-            dark = Theme(QGuiApplication.palette()).dark
-            if dark != self.theme.dark:
-                self._apply_theme()
-                for card in self.cards.values():
-                    view, card.view = card.view, None
-                    if view is not None:
-                        card.show_view(view)
-        super().changeEvent(event)
+    def event(self, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange,
+                            QEvent.Type.ThemeChange) and hasattr(self, "roll"):
+            self._follow_palette()
+        return super().event(event)
+
+    def _follow_palette(self) -> None:
+        """The system switched between light and dark: redraw in the other colours."""
+        if Theme(QGuiApplication.palette()).dark == self.theme.dark:
+            return
+        self._apply_theme()
+        for card in self.cards.values():
+            view, card.view = card.view, None
+            if view is not None:
+                card.show_view(view)
+        if self.view is not None:
+            self.roll.show_roll(self.view.roll)
 
     # --- screens -------------------------------------------------------------------------
     def _fill_screen_menu(self) -> None:

@@ -183,3 +183,30 @@ def test_no_focus_no_game_controls_closing_changes_nothing_same_screen(
     assert saved is not None and saved.name() == screen_name
     assert again.screen().name() == screen_name
     again.close()
+
+
+def test_light_and_dark_themes_follow_the_system_palette(
+        qtbot, services: Services, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+    _start(services, "autopower")
+    display = _display(qtbot, services, settings)
+    original = QGuiApplication.palette()
+    dark = QPalette(original)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202020"))
+    dark.setColor(QPalette.ColorRole.WindowText, QColor("#f0f0f0"))
+    light = QPalette(original)
+    light.setColor(QPalette.ColorRole.Window, QColor("#f4f4f4"))
+    light.setColor(QPalette.ColorRole.WindowText, QColor("#101010"))
+    try:
+        QGuiApplication.setPalette(light)
+        qtbot.waitUntil(lambda: not display.theme.dark)
+        assert "background: #ffffff; color: #000000" in display.styleSheet()
+        QGuiApplication.setPalette(dark)
+        qtbot.waitUntil(lambda: display.theme.dark)
+        assert "background: #000000; color: #ffffff" in display.styleSheet()
+        card = display.cards["v1"]
+        assert card.view is not None and card.status.text().startswith("●")
+        assert display.theme.levels["info"] in card.status.styleSheet()
+    finally:
+        QGuiApplication.setPalette(original)
