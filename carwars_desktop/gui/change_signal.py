@@ -9,8 +9,8 @@ from carwars_desktop.services import ChangeBus, Changes
 
 class ChangeSignal(QObject):
     """Subscribes to ``bus`` for as long as it lives; :attr:`changed` carries each
-    :class:`~carwars_desktop.services.Changes` (queued to the GUI thread when it was
-    published from another one)."""
+    :class:`~carwars_desktop.services.Changes`. Slots of objects living on the GUI
+    thread get it there even when it was published from another thread (Qt queues it)."""
 
     changed = Signal(object)
 
