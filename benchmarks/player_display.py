@@ -25,7 +25,7 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from carwars_desktop.gui.players_display import PlayerDisplay  # noqa: E402
@@ -39,6 +39,12 @@ from carwars_desktop.storage import open_database  # noqa: E402
 
 VEHICLES = 12
 SIDES = (Side.FRONT, Side.RIGHT, Side.LEFT, Side.BACK)
+
+
+def quiet(kind: Any, context: Any, message: str) -> None:
+    """The offscreen platform's note on every relayout of a top-level window is noise."""
+    if "propagateSizeHints" not in message:
+        print(message, file=sys.stderr)
 
 
 def settle(app: QApplication) -> None:
@@ -62,6 +68,7 @@ def main() -> int:
     arguments = parser.parse_args()
     events = 100 if arguments.quick else arguments.events
     folder = Path(tempfile.mkdtemp(prefix="carwars-bench-"))
+    qInstallMessageHandler(quiet)
     app = QApplication(sys.argv[:1])
     database = open_database(f"sqlite:///{folder / 'display.sqlite3'}")
     services = Services()

@@ -178,7 +178,16 @@ def test_no_focus_no_game_controls_closing_changes_nothing_same_screen(
     qtbot.waitUntil(lambda: window.player_display is None)
     assert table.running().last_active_seq() == events
     assert settings.value(SCREEN_KEY) == screen_name
+    # What the players see, from the GM's View menu: one undoable event of the session.
+    window._fill_players_menu()
+    sheets = next(a for a in window._players_menu.actions()
+                  if a.text() == "Players see each other's record sheets")
+    assert sheets.isChecked()
+    sheets.trigger()
+    assert not Visibility.of(table.running().settings).sheets_open
+    assert table.running().last_active_seq() == events + 1
     again = window.open_player_display()
+    assert "record sheets secret" in _text(again)
     saved = again.saved_screen()
     assert saved is not None and saved.name() == screen_name
     assert again.screen().name() == screen_name

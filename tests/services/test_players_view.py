@@ -132,3 +132,18 @@ def test_settings_persist_with_the_session_and_undo(services: Services,
     table.redo()
     table.open(session_id)
     assert Visibility.of(table.running().settings) == secret
+
+
+def test_a_roll_against_a_hidden_vehicle_is_not_shown(services: Services) -> None:
+    _start(services, "mini_car_wars")
+    table = services.table
+    table.set_visibility(Visibility(hidden_vehicles=frozenset({"v2"})))
+    procedure = find_procedure("mini.fire")
+    game = table.running()
+    values = procedure.bind({"firer": game.sheet("v1"), "target": game.sheet("v2"),
+                             "side": "L", "range": "5"})
+    table.resolve(procedure, values, typed_dice("4 4 5 6 6"),
+                  bindings={"firer": "v1", "target": "v2"}).apply()
+    data, text = _json(services)
+    assert data["roll"] is None and data["log"] == []
+    assert "Blue Thunder" not in text and [v["key"] for v in data["vehicles"]] == ["v1", "v3"]
