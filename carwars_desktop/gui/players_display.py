@@ -281,6 +281,8 @@ class PlayerDisplay(QWidget):
         self.setWindowTitle("Carwars Desktop — players' display")
         self.setWindowFlag(Qt.WindowType.WindowDoesNotAcceptFocus, True)
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
+        # Closing the GM's window quits the app even while the display is open.
+        self.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.theme = Theme(QGuiApplication.palette())
         self.view: PlayersView | None = None

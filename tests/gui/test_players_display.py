@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QAbstractButton, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLineEdit, QSpinBox
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.players_display import SCREEN_KEY, PlayerDisplay
@@ -164,10 +164,14 @@ def test_no_focus_no_game_controls_closing_changes_nothing_same_screen(
     table = window.services.table
     _start(window.services, "mini_car_wars")
     events = table.running().last_active_seq()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     display = window.open_player_display()
     qtbot.waitExposed(display)
+    assert QApplication.activeWindow() is window  # the GM keeps the keyboard
     assert display.testAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
     assert display.windowFlags() & Qt.WindowType.WindowDoesNotAcceptFocus
+    assert not display.testAttribute(Qt.WidgetAttribute.WA_QuitOnClose)
     # Only the menu bar's own overflow button: no button of the display's.
     assert [b.objectName() for b in display.findChildren(QAbstractButton)] in (
         [], ["qt_menubar_ext_button"])
