@@ -2,7 +2,8 @@
 
 It draws a :class:`~carwars_desktop.services.players_view.PlayersView` — the only
 place that decides what the players may see — large (vehicle names 40 px, numbers
-56 px on a 1920×1080 screen), high contrast, with a shape or a word beside every
+56 px on a 1920×1080 screen with up to six vehicles; more are drawn smaller until all
+fit), high contrast, with a shape or a word beside every
 colour, in the light or dark theme of the system palette. It listens to the change
 bus (no polling) and redraws only the vehicle cards whose view changed. It never
 takes the keyboard focus from the GM's window, holds nothing that changes the game,
@@ -14,8 +15,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QPalette, QScreen
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QPalette, QScreen, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -56,6 +57,18 @@ def columns_for(count: int) -> int:
     """Cards per row: 2 side by side up to four vehicles, 3 up to nine, then 4."""
     return count if count <= 2 else 2 if count <= 4 else 3 if count <= 9 else 4
 
+
+FIT_WIDTH, FIT_HEIGHT = 1920, 1080
+"""The screen every card must fit (a 1920×1080 TV; a 4K one at 200 % is the same)."""
+MIN_SCALE = 0.5
+
+
+def scale_for(count: int) -> float:
+    """How large the cards are drawn first (1: names 40 px, numbers 56 px): full size up
+    to six vehicles, smaller beyond as the room per card shrinks; :meth:`PlayerDisplay.rebuild`
+    goes smaller still while the cards do not fit :data:`FIT_WIDTH` × :data:`FIT_HEIGHT`."""
+    return 1.0 if count <= 6 else 0.78 if count <= 9 else 0.7 if count <= 12 else 0.6
+
 KEPT_EVENTS = LOG_LINES * 4
 """Events kept for the log lines (some may be hidden from the players)."""
 TURN_MARKS = {"now": "▶ MOVES NOW", "next": "▷ next"}
@@ -82,7 +95,9 @@ def _label(text: str = "", pixels: int = TEXT_PX, bold: bool = False,
 class Theme:
     """High-contrast colours from the system palette: black on white, or white on black."""
 
-    def __init__(self, palette: QPalette) -> None:
+    def __init__(self, palette: QPalette, scale: float = 1.0) -> None:
+        self.scale = scale
+        """The cards' sizes against the full ones (1: names 40 px, numbers 56 px)."""
         self.dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
         self.background = QColor("#000000" if self.dark else "#ffffff")
         self.text = QColor("#ffffff" if self.dark else "#000000")
@@ -120,15 +135,15 @@ class VehicleCard(QFrame):
         layout.setContentsMargins(16, 12, 16, 12)
         layout.setSpacing(4)
         top = QHBoxLayout()
-        self.name = _label("", NAME_PX, bold=True, name="vehicle-name")
-        self.turn = _label("", TEXT_PX, bold=True, name="vehicle-turn")
+        self.name = _label("", self._px(NAME_PX), bold=True, name="vehicle-name")
+        self.turn = _label("", self._px(TEXT_PX), bold=True, name="vehicle-turn")
         top.addWidget(self.name, 1)
         top.addWidget(self.turn)
         layout.addLayout(top)
-        self.player = _label("", SMALL_PX, name="vehicle-player")
+        self.player = _label("", self._px(SMALL_PX), name="vehicle-player")
         self.player.setProperty("muted", True)
         layout.addWidget(self.player)
-        self.status = _label("", TEXT_PX, bold=True, name="vehicle-status")
+        self.status = _label("", self._px(TEXT_PX), bold=True, name="vehicle-status")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.facts = QGridLayout()
@@ -137,6 +152,9 @@ class VehicleCard(QFrame):
         layout.addLayout(self.facts)
         layout.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def _px(self, pixels: int) -> int:
+        return round(pixels * self.theme.scale)
 
     def show_view(self, view: VehicleView) -> bool:
         """Draw ``view``; False (nothing drawn) when it is the one shown."""
@@ -180,16 +198,16 @@ class VehicleCard(QFrame):
         numbers = [f for f in view.facts if f.number]
         for index, fact in enumerate(numbers):
             row, column = divmod(index, FACTS_PER_ROW)
-            caption = _label(fact.label, SMALL_PX, name="fact-label")
+            caption = _label(fact.label, self._px(SMALL_PX), name="fact-label")
             caption.setProperty("muted", True)
-            value = _label("", NUMBER_PX, bold=True, name="fact-value")
+            value = _label("", self._px(NUMBER_PX), bold=True, name="fact-value")
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.values.append(value)
             self.facts.addWidget(caption, row * 2, column)
             self.facts.addWidget(value, row * 2 + 1, column)
         first = (len(numbers) + FACTS_PER_ROW - 1) // FACTS_PER_ROW * 2
         if any(not f.number for f in view.facts):
-            self.words = _label("", TEXT_PX, name="fact-words")
+            self.words = _label("", self._px(TEXT_PX), name="fact-words")
             self.words.setTextFormat(Qt.TextFormat.RichText)
             self.words.setWordWrap(True)
             self.facts.addWidget(self.words, first, 0, 1, FACTS_PER_ROW)
@@ -335,7 +353,7 @@ class PlayerDisplay(QWidget):
         side.addWidget(log_panel, 2)
         side_box = QWidget()
         side_box.setLayout(side)
-        side_box.setMinimumWidth(480)
+        side_box.setMinimumWidth(420)
         row.addWidget(side_box, 1)
         layout.addLayout(row, 1)
         self._apply_theme()
@@ -373,18 +391,50 @@ class PlayerDisplay(QWidget):
         """Draw everything afresh (a session opened or closed, the visibility changed)."""
         self._read_events()
         view = self._view()
+        self._show_rest(view)
+        self._build_cards(view, scale_for(len(view.vehicles)))
+        if self.isVisible():
+            QTimer.singleShot(0, self._fit)
+        self.redrawn.emit(frozenset(self.cards))
+
+    def _fit(self) -> None:
+        """Smaller cards until all of them fit the reference TV (dense cards, many
+        vehicles). Only a shown window measures its wrapped lines right: a hidden one
+        is fitted when it is shown."""
+        layout = self.layout()
+        if not self.isVisible() or layout is None or self.view is None:
+            return
+        scale = self.theme.scale
+        while True:
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            layout.activate()
+            needed = self.minimumSizeHint()
+            if (needed.width() <= FIT_WIDTH and needed.height() <= FIT_HEIGHT) \
+                    or scale <= MIN_SCALE:
+                break
+            scale = max(MIN_SCALE, round(scale - 0.08, 2))
+            self._build_cards(self.view, scale)
+        if not self.isFullScreen() and not self.isMaximized() and (
+                self.width() > FIT_WIDTH or self.height() > FIT_HEIGHT):
+            self.resize(min(self.width(), max(FIT_WIDTH, needed.width())),
+                        min(self.height(), max(FIT_HEIGHT, needed.height())))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        QTimer.singleShot(0, self._fit)  # once the shown window has its real widths
+
+    def _build_cards(self, view: PlayersView, scale: float) -> None:
         for card in self.cards.values():
             card.setParent(None)  # out of the window at once, not at the next loop
             card.deleteLater()
         self.cards = {}
+        self.theme.scale = scale
         columns = columns_for(len(view.vehicles))
         for index, vehicle in enumerate(view.vehicles):
             card = VehicleCard(self.theme)
             self.cards[vehicle.key] = card
             self.grid.addWidget(card, *divmod(index, columns))
             card.show_view(vehicle)
-        self._show_rest(view)
-        self.redrawn.emit(frozenset(self.cards))
 
     def _show_rest(self, view: PlayersView) -> None:
         self.view = view
@@ -400,10 +450,12 @@ class PlayerDisplay(QWidget):
             self.turns.setText("     ".join(parts))
         else:
             self.turns.setText("")
+        self.turns.setVisible(bool(self.turns.text()))
         notes = [] if view.sheets_open else ["record sheets secret"]
         if not view.odds_shown:
             notes.append("odds hidden")
         self.visibility.setText(" · ".join(notes))
+        self.visibility.setVisible(bool(notes))
         self.roll.show_roll(view.roll)
         self.log.setText("\n".join(f"• {line}" for line in view.log))
 
@@ -441,7 +493,7 @@ class PlayerDisplay(QWidget):
 
     # --- theme ---------------------------------------------------------------------------
     def _apply_theme(self) -> None:
-        self.theme = Theme(QGuiApplication.palette())
+        self.theme = Theme(QGuiApplication.palette(), self.theme.scale)
         self.roll.theme = self.theme
         for card in getattr(self, "cards", {}).values():
             card.theme = self.theme

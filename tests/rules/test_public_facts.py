@@ -38,9 +38,10 @@ def test_mini_car_wars_open_and_secret_sheets() -> None:
     open_facts = {f.label: f for f in rules.public(sheet, True)}
     assert open_facts["left armor"].value == "5" and open_facts["front armor"].value == "30"
     assert open_facts["RL (F)"].lost and open_facts["RL (F)"].value == "lost"
-    assert open_facts["driver"].value == "unhurt" and open_facts["speed"].value == "0 mph"
+    assert open_facts["driver"].value == "unhurt" and open_facts["speed (mph)"].value == "0"
     secret = {f.label: f.value for f in rules.public(sheet, False)}
-    assert secret == {"speed": "0 mph", "front hits": "0", "right hits": "0",
+    assert open_facts["power plant"].value == "12/12 DP" and not open_facts["power plant"].number
+    assert secret == {"speed (mph)": "0", "front hits": "0", "right hits": "0",
                       "left hits": "15", "back hits": "0", "top hits": "0"}
 
 

@@ -127,7 +127,9 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
     """Speed, then armor left per side, weapons and crew; with secret sheets (§2.15)
     only the speed and the hits each side took, as announced when they landed."""
     sheet = mini_sheet(record)
-    facts = [PublicFact("speed", sheet.velocity, number=True)]
+    facts = [PublicFact("speed (mph, reverse)" if sheet.reverse else "speed (mph)",
+                        str(sheet.speed),
+                        number=True)]
     if not sheets_open:
         facts += [PublicFact(f"{SIDE_WORDS[side.value]} hits", str(armor_crossed(sheet, side)),
                              number=True)
@@ -140,8 +142,8 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
                          lost=weapon.destroyed) for weapon in sheet.weapons]
     facts += [PublicFact(person.role.value, person.state.value, lost=person.is_dead)
               for person in sheet.crew]
-    facts.append(PublicFact("power plant", f"{sheet.power_plant}/{sheet.power_plant_max}",
-                            number=True, lost=sheet.power_plant_destroyed))
+    facts.append(PublicFact("power plant", f"{sheet.power_plant}/{sheet.power_plant_max} DP",
+                            lost=sheet.power_plant_destroyed))
     return tuple(facts)
 
 
