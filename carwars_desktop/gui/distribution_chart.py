@@ -9,14 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import Distribution
-
-SUCCESS_COLOR = QColor(30, 110, 190)
-FAILURE_COLOR = QColor(150, 150, 150)
-FAILURE_BACKGROUND = QColor(240, 240, 240)
+from carwars_desktop.gui.theme import chart_colours, style_plot
 
 
 class DistributionChart(QWidget):
@@ -37,7 +34,9 @@ class DistributionChart(QWidget):
         if self._plot is None:
             import pyqtgraph as pg
 
-            pg.setConfigOptions(antialias=True, background="w", foreground="k")
+            colours = chart_colours()
+            pg.setConfigOptions(antialias=True, background=colours.background,
+                                foreground=colours.foreground)
             self._plot = pg.PlotWidget()
             self._plot.setMinimumHeight(220)
             self._plot.setMouseEnabled(x=False, y=False)
@@ -55,18 +54,21 @@ class DistributionChart(QWidget):
 
         plot = self._ensure_plot()
         plot.clear()
+        colours = chart_colours()  # the theme in use now (light or dark)
+        style_plot(plot, colours)
         values = distribution.values()
         probabilities = distribution.probabilities()
         self.bars = [(v, float(probabilities[v]) * 100, v in success) for v in values]
         # Colour never carries the meaning alone: success bars are filled,
         # the others are outlines only, and the legend says which is which.
-        success_pen = pg.mkPen(SUCCESS_COLOR.darker(130), width=1)
-        failure_pen = pg.mkPen(FAILURE_COLOR.darker(150), width=1.5)
+        success_pen = pg.mkPen(colours.success.darker(130), width=1)
+        failure_pen = pg.mkPen(colours.failure.darker(150) if colours.background.lightness() > 128
+                               else colours.failure, width=1.5)
         bars = pg.BarGraphItem(
             x=[v for v, _, _ in self.bars],
             height=[h for _, h, _ in self.bars],
             width=0.75,
-            brushes=[QBrush(SUCCESS_COLOR) if ok else QBrush(FAILURE_BACKGROUND)
+            brushes=[QBrush(colours.success) if ok else QBrush(colours.failure_fill)
                      for _, _, ok in self.bars],
             pens=[success_pen if ok else failure_pen for _, _, ok in self.bars],
         )

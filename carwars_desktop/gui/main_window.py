@@ -134,7 +134,8 @@ class MainWindow(QMainWindow):
         self.workshop = WorkshopWorkspace(self, services=self.services)
         self.table = TableWorkspace(self.game_context, self)
         for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
-                          ResolverWorkspace(self.game_context, self), DiceWorkspace(self)):
+                          ResolverWorkspace(self.game_context, self, self._settings),
+                          DiceWorkspace(self)):
             self.add_workspace(workspace)
         self.workshop.show_requested.connect(
             lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))

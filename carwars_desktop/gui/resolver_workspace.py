@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,12 +38,13 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import PendingResolution, ResolveError, typed_dice
 from carwars_desktop.session import GameError
@@ -59,9 +60,15 @@ class ResolverWorkspace(Workspace):
     title = "Resolver"
     shortcut_context = RESOLVER
 
-    def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
+    def __init__(self, context: GameContext, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.context = context
+        # Where the last procedure of each ruleset is remembered (None: not remembered).
+        self._settings = settings
+        # The procedure and form state the result on screen was resolved from.
+        self._result_inputs: tuple[str, dict[str, Any]] | None = None
+        self._rebuilding = False
         self._ruleset = ""
         self._loaded = False
         self.procedure: Procedure | None = None
@@ -218,6 +225,7 @@ class ResolverWorkspace(Workspace):
         self.procedure_list.activated.connect(lambda index: self._choose(index.row()))
         self.procedure_list.clicked.connect(lambda index: self._choose(index.row()))
         self.form.changed.connect(self._refresh_odds)
+        self.form.changed.connect(self._clear_stale_result)
         self.dice_edit.returnPressed.connect(self.resolve_entered)
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
@@ -272,7 +280,26 @@ class ResolverWorkspace(Workspace):
         self.reference_choice.blockSignals(False)
         self._show_reference()
         first_own = next((i for i, p in enumerate(procedures) if p.ruleset == self._ruleset), 0)
-        self.select_procedure(procedures[first_own].id if procedures else None)
+        remembered = self._remembered_procedure()
+        if any(p.id == remembered for p in procedures):
+            self.select_procedure(remembered)
+        else:
+            self.select_procedure(procedures[first_own].id if procedures else None)
+
+    def _settings_key(self) -> str:
+        return f"resolver/last_procedure/{self._ruleset}"
+
+    def _remembered_procedure(self) -> str | None:
+        if self._settings is None:
+            return None
+        value = self._settings.value(self._settings_key())
+        return str(value) if value else None
+
+    def _remember_procedure(self) -> None:
+        if self._settings is None or self.procedure is None:
+            return
+        self._settings.setValue(self._settings_key(), self.procedure.id)
+        self._settings.sync()
 
     # --- choosing ------------------------------------------------------
     def _focus_search(self) -> None:
@@ -298,6 +325,7 @@ class ResolverWorkspace(Workspace):
         self.select_procedure(self.procedure_model.procedure(source.row()).id)
 
     def select_procedure(self, procedure_id: str | None) -> None:
+        previous = self.procedure
         self.procedure = None
         if procedure_id is not None:
             for row in range(self.procedure_model.rowCount()):
@@ -311,6 +339,10 @@ class ResolverWorkspace(Workspace):
             else:
                 raise ValueError(f"no procedure {procedure_id!r} in {self._ruleset}")
         self._reload_form()
+        if self.procedure is not previous:
+            # Another procedure: the result on screen (even an applied one) is not its own.
+            self._clear_stale_result()
+            self._remember_procedure()
 
     def _reload_form(self) -> None:
         if self.pending is not None:
@@ -326,9 +358,15 @@ class ResolverWorkspace(Workspace):
         self.procedure_title.setText(f"{procedure.title}\n{procedure.rule}")
         self.procedure_title.setToolTip(procedure.summary)
         keep = self.form.snapshot() if self.form.procedure is procedure else {}
-        self.form.set_procedure(procedure, self.context.playing(self._ruleset))
-        self.form.restore(keep)
+        # The rebuilt form passes through its defaults: judge the result on the state restored.
+        self._rebuilding = True
+        try:
+            self.form.set_procedure(procedure, self.context.playing(self._ruleset))
+            self.form.restore(keep)
+        finally:
+            self._rebuilding = False
         self._refresh_odds()
+        self._clear_stale_result()
 
     # --- odds ----------------------------------------------------------
     def _bound_values(self) -> dict[str, Any] | None:
@@ -370,13 +408,7 @@ class ResolverWorkspace(Workspace):
                                                               else 1.0))
         self.need_label.setFont(self._need_font)
         self.need_label.setText(odds.summary)
-        for outcome in odds.outcomes:
-            row = self.outcome_table.rowCount()
-            self.outcome_table.insertRow(row)
-            p = outcome.probability
-            self.outcome_table.setItem(row, 0, QTableWidgetItem(outcome.label))
-            self.outcome_table.setItem(row, 1, _right(f"{p.numerator}/{p.denominator}"))
-            self.outcome_table.setItem(row, 2, _right(percent(p)))
+        fill_outcome_table(self.outcome_table, odds.outcomes)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))
@@ -417,6 +449,7 @@ class ResolverWorkspace(Workspace):
             self.dice_error.setText(f"⚠ {error}")
             return
         self.dice_error.setText("")
+        self._result_inputs = (self.procedure.id, self.form.snapshot())
         self._set_result(pending)
         self.dice_edit.clear()
 
@@ -426,6 +459,7 @@ class ResolverWorkspace(Workspace):
         self.apply_button.setEnabled(can_apply)
         self.discard_button.setEnabled(pending is not None)
         if pending is None:
+            self._result_inputs = None
             self.result_view.setHtml("")
             self.status_label.setText("")
             return
@@ -435,6 +469,24 @@ class ResolverWorkspace(Workspace):
             self.status_label.setText("Start or resume a session at the Table to apply results "
                                       "to its sheets.")
         else:
+            self.status_label.setText("")
+
+    def _clear_stale_result(self) -> None:
+        """Drop the result on screen once the procedure or an input differs from its own.
+
+        A pending result is discarded (its roll stays in the log); an applied one is only
+        taken off the screen. A redraw that rebuilds the same form keeps it.
+        """
+        shown = self._result_inputs
+        if shown is None or self._rebuilding:
+            return
+        if self.procedure is not None and shown == (self.procedure.id, self.form.snapshot()):
+            return
+        self._result_inputs = None
+        if self.resolution is not None:
+            self.discard()
+        else:
+            self.result_view.setHtml("")
             self.status_label.setText("")
 
     def apply(self) -> None:

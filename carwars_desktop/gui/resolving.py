@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.procedures import Procedure, Resolution
 
 
@@ -23,7 +24,8 @@ def explanation_html(resolution: Resolution, seed: int | None = None,
                      effect_names: bool = True) -> str:
     """The outcome, the dice (rolled ones starred), each step with its rule, the effects."""
     dice = " ".join(f"{d.value}" + ("" if d.entered else "*") for d in resolution.dice)
-    rows = "".join(f"<li>{escape(step.text)} <span style='color:#555'>[{escape(step.rule)}]"
+    muted = muted_colour()
+    rows = "".join(f"<li>{escape(step.text)} <span style='color:{muted}'>[{escape(step.rule)}]"
                    "</span></li>" for step in resolution.steps)
     effects = "".join(
         f"<li>{escape(e.input_name) + ': ' if effect_names else ''}{escape(e.summary)}</li>"

@@ -169,7 +169,8 @@ class BattlecarsClockPanel(QWidget):
         clock = game.clock
         labels = ["speeds", *order(clock)]
         phase = "secret speeds" if is_speeds(clock) else clock.phase_name
-        self.header.show_clock(clock, phase.capitalize(), labels)
+        # Only the first letter goes up: a car's name is shown as written ("Street Hawk").
+        self.header.show_clock(clock, phase[:1].upper() + phase[1:], labels)
         cars = order(clock)
         out = self._out()
         self.order_label.setText("Play order: " + " → ".join(

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.table.box_strip import Box, BoxStrip
 from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame, number_label
 from carwars_desktop.gui.table.speed_track import SpeedTrack
+from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet, Component
 from carwars_desktop.rules.battlecars.play import car_sheet
@@ -93,7 +94,8 @@ class ComponentRow(QWidget):
         self.strip = BoxStrip(component.name, 8, frame.explain,
                               box_size=POD_BOX if mount else 11)
         self.strip.box_activated.connect(self.box_activated)
-        self.title = QLabel(f"<span style='color:#555'>{faces}</span> {component.label}")
+        self.title = QLabel(f"<span style='color:{muted_colour()}'>{faces}</span> "
+                            f"{component.label}")
         self.title.setToolTip(f"{component.name}: hit on a d8 roll of {faces} "
                               f"({component.kind.value})")
         layout = QGridLayout(self)

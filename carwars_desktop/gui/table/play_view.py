@@ -30,6 +30,7 @@ from carwars_desktop.gui.table.charts import SessionCharts
 from carwars_desktop.gui.table.event_log import EventLogDock
 from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
+from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
@@ -182,4 +183,4 @@ class PlayView(QMainWindow):
 
     def show_message(self, text: str, error: bool) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #a11919; font-weight: 600;" if error else "")
+        self.message.setStyleSheet(f"color: {error_colour()}; font-weight: 600;" if error else "")

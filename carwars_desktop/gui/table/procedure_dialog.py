@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -101,7 +102,14 @@ class ProcedureDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addWidget(self.note)
-        layout.addWidget(self.form)
+        # The form scrolls rather than being squeezed: its fields keep their places while
+        # the odds and the error lines below change length (the next click lands where
+        # the GM aimed it).
+        form_scroll = QScrollArea()
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        form_scroll.setWidget(self.form)
+        layout.addWidget(form_scroll, 2)
         layout.addWidget(self.odds_label)
         layout.addWidget(self.dice_hint)
         layout.addLayout(dice_row)

@@ -48,7 +48,7 @@ def get_optional_sheet(values: Values, name: str) -> MiniSheet | None:
 
 D2 = BoolInput("mcw_d2_skid_carries_over", "MCW-D2: skid on the last move skips next turn's "
                "first move", DEFAULT_RULES.d2_skid_carries_over,
-               help="default no: nothing carries into the next turn")
+               help="off, the digest's default: nothing carries into the next turn")
 D3 = BoolInput("mcw_d3_skid_from_post_maneuver", "MCW-D3: skid starts where the maneuver ended",
                DEFAULT_RULES.d3_skid_from_post_maneuver)
 D5 = BoolInput("mcw_d5_roll_only_when_wounded_conscious", "MCW-D5: wounded-driver control roll "
