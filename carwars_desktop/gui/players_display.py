@@ -273,7 +273,7 @@ class RollPanel(QFrame):
                                          for label, value in roll.modifiers))
         self.need.setText(f"need {roll.need}+" if roll.need is not None else "")
         self.odds.setText(roll.odds)
-        self.dice.setText("🎲 " + " ".join(str(d) for d in roll.dice) if roll.dice else "")
+        self.dice.setText("dice " + " ".join(str(d) for d in roll.dice) if roll.dice else "")
         if roll.outcome:
             mark = "" if roll.success is None else "✔ " if roll.success else "✘ "
             self.outcome.setText(mark + roll.outcome)

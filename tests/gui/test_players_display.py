@@ -148,7 +148,7 @@ def test_the_display_follows_apply_undo_and_redo_redrawing_only_what_changed(
         pending.apply()
     assert "v2" in redrawn.args[0] and "v3" not in redrawn.args[0]
     assert left_armor() == "3" and "3" in display.texts()
-    assert display.roll.dice.text() == "🎲 4 4 5 6 6"
+    assert display.roll.dice.text() == "dice 4 4 5 6 6"
     assert "17 damage" in display.roll.outcome.text()
     assert any("17 damage to Blue Thunder" in t for t in display.texts())
     table.undo()
