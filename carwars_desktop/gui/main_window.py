@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
+from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.shortcuts import set_action_keys
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
+    from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
 RULESET_KEY = "ruleset"
 WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
@@ -37,12 +40,16 @@ WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
 
 
 def display_url(url: str) -> str:
-    """A SQLite file's path, or the URL with its password hidden."""
+    """A SQLite file's path, a club database's user@host:port/name, or the URL without password."""
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
         return parsed.database
+    if parsed.get_backend_name() == "postgresql":
+        from carwars_desktop.storage.club import ClubConnection
+
+        return "club " + ClubConnection.from_url(url).display()
     return parsed.render_as_string(hide_password=True)
 
 
@@ -57,6 +64,7 @@ class MainWindow(QMainWindow):
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._db_url_hint = db_url_hint
+        self._local_url_hint = db_url_hint
         self._interactive = interactive
         self._settings = settings if settings is not None else QSettings()
         self.database: Database | None = None
@@ -89,12 +97,18 @@ class MainWindow(QMainWindow):
         self.workspaces: list[Workspace] = []
         self._rail.currentRowChanged.connect(self._stack.setCurrentIndex)
 
+        self.club_link = ClubLink(parent=self)
+        self.offline_banner = OfflineBanner(self.club_link)
         central = QWidget()
-        row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.offline_banner)
+        row = QHBoxLayout()
         row.setSpacing(0)
         row.addWidget(self._rail)
         row.addWidget(self._stack, 1)
+        column.addLayout(row, 1)
         self.setCentralWidget(central)
 
         from carwars_desktop.services import Services
@@ -180,9 +194,12 @@ class MainWindow(QMainWindow):
         Called once the window has been painted.
         """
         self.build_workspaces()
-        database = open_with_recovery(
-            self._db_url_hint,
-            (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+        self.club_link.reopen_requested.connect(self.table.open_session)
+        database, local_instead = self._open_club_at_startup()
+        if database is None and local_instead:
+            database = open_with_recovery(
+                self._local_url_hint,
+                (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
         if database is None:
             return False
         self.attach_database(database)
@@ -193,19 +210,80 @@ class MainWindow(QMainWindow):
             self._rail.setCurrentRow(self.workspaces.index(self.table))
         return True
 
+    def _open_club_at_startup(self) -> tuple[Database | None, bool]:
+        """(the club database to start on, or None; whether to open a local one instead)."""
+        from carwars_desktop.gui.club_connect import ClubSettings, open_startup_club, startup_plan
+
+        plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
+        self._local_url_hint = plan.local_url
+        return open_startup_club(plan, self._interactive, self.connect_to_club,
+                                 self._offer_local_database)
+
+    def _offer_local_database(self, error: ClubConnectionError) -> bool:
+        """Say the club server is unreachable; True: open the last local database instead."""
+        from carwars_desktop.gui.club_connect import offer_local_database
+
+        local = self._local_url_hint
+        where = display_url(local) if local else "the database in your user folder"
+        return self._interactive and offer_local_database(self, error, where)
+
     def attach_database(self, database: Database) -> None:
-        if self.database is not None and self.database is not database:
+        from carwars_desktop.gui.club_connect import ClubSettings
+        from carwars_desktop.storage.club import is_server_url
+
+        switching = self.database is not None and self.database is not database
+        if switching:
+            if self.game_context.game is not None:
+                self.game_context.close()
+                self.table.show_sessions()
+            assert self.database is not None
             self.database.close()
         self.database = database
         self.game_context.database = database
-        self._db_label.setText(f"Database: {display_url(database.url)}")
-        self._db_label.setToolTip(display_url(database.url))
+        self.club_link.attach_database(database)
+        shown = display_url(database.url)
+        self._db_label.setText(f"Database: {shown}")
+        self._db_label.setToolTip(shown)
+        self.setWindowTitle(f"Carwars Desktop — {shown}" if is_server_url(database.url)
+                            else "Carwars Desktop")
+        if not is_server_url(database.url):
+            ClubSettings(self._settings).remember_local(database.url)
         for workspace in self.workspaces:
             workspace.attach_database(database)
+
+    def connect_to_club(self, initial: ClubConnection | None = None, message: str = "",
+                        attach: bool = True) -> Database | None:
+        """File › Connect to a club database…: the dialog; the database it opened, or None."""
+        from carwars_desktop.gui.club_connect import ClubSettings, ConnectDialog
+        from carwars_desktop.storage.credentials import PasswordStore
+
+        dialog = ConnectDialog(ClubSettings(self._settings), PasswordStore(),
+                               initial=initial, message=message, parent=self)
+        self.connect_dialog = dialog
+        if dialog.exec() != ConnectDialog.DialogCode.Accepted or dialog.database is None:
+            return None
+        if attach:
+            self.attach_database(dialog.database)
+            self.table.reopen_last_running()
+        return dialog.database
+
+    def open_local_database(self) -> bool:
+        """File › Open local database: back to the laptop's own file."""
+        from carwars_desktop.gui.club_connect import ClubSettings
+
+        database = open_with_recovery(
+            ClubSettings(self._settings).last_local(),
+            (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+        if database is None:
+            return False
+        self.attach_database(database)
+        self.table.reopen_last_running()
+        return True
 
     def shutdown(self) -> None:
         if self.player_display is not None:
             self.player_display.close()
+        self.club_link.stop()  # queued entries stay in the queue file for the next start
         if self.database is not None:
             self.database.close()
             self.database = None
@@ -213,6 +291,11 @@ class MainWindow(QMainWindow):
     # --- menus ---------------------------------------------------------
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        club = file_menu.addAction("&Connect to a club database…")
+        club.triggered.connect(lambda: self.connect_to_club())
+        local = file_menu.addAction("Open &local database")
+        local.triggered.connect(self.open_local_database)
+        file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
         set_action_keys(quit_action, "global.quit")
         quit_action.triggered.connect(self.close)
@@ -320,7 +403,8 @@ class MainWindow(QMainWindow):
             *((name, installed(name), license_name) for name, license_name in (
                 ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
-                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"))),
+                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
+                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

@@ -14,14 +14,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
 from carwars_desktop.services.changes import ChangeBus, Changes, RollNotice, RollState
 from carwars_desktop.session import Changes as GameChanges
-from carwars_desktop.session import Clock, EventKind, Game, GameError, StoredEvent
+from carwars_desktop.session import (
+    Clock,
+    EventKind,
+    EventPages,
+    EventStore,
+    Game,
+    GameError,
+    StoredEvent,
+)
 from carwars_desktop.session.visibility import Visibility
 
 if TYPE_CHECKING:
@@ -143,9 +151,20 @@ class PendingResolution:
         return True
 
 
+class SessionStore(EventStore, EventPages, Protocol):
+    """Where a game's events go and are read back (the database's, or a wrapper of it)."""
+
+
+StoreWrapper = Callable[["SessionEvents"], SessionStore]
+"""Wraps a running session's events (a club connection queues them while it is down)."""
+
+
 @dataclass(frozen=True)
 class OpenedSession:
-    """A session just opened: its game and what the Table shows of it."""
+    """A session just opened: its game and what the Table shows of it.
+
+    ``store`` is where the game writes and the log reads (``events`` or its wrapper).
+    """
 
     session_id: int
     game: Game
@@ -153,6 +172,7 @@ class OpenedSession:
     loaded: LoadedSession
     events: SessionEvents
     read_only: bool
+    store: SessionStore
 
     @property
     def title(self) -> str:
@@ -232,12 +252,14 @@ class TableService:
         self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
         return session_id
 
-    def open(self, session_id: int, initiator: object = None) -> OpenedSession:
+    def open(self, session_id: int, initiator: object = None,
+             wrap: StoreWrapper | None = None) -> OpenedSession:
         """Resume a running session, or open a finished one read-only.
 
         Reads its vehicles, current sheets and clock, never its events, so a long
-        evening opens at once. Raises :class:`SessionOpenError` and changes nothing
-        when the rules cannot read it.
+        evening opens at once. ``wrap`` wraps a running session's events (the club
+        link's queue). Raises :class:`SessionOpenError` and changes nothing when the
+        rules cannot read it.
         """
         from carwars_desktop.session.setup import build_game
 
@@ -246,12 +268,14 @@ class TableService:
             loaded = sessions.load(session_id)
             ruleset = find_ruleset(loaded.info.ruleset_id)
             events = sessions.events(session_id)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events,
+            store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
+                                   else events)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store,
                               loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         read_only = not loaded.info.running
-        opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only)
+        opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
         self.title = opened.title
         self.show(game, session_id, read_only, initiator)
         return opened

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
@@ -140,7 +141,10 @@ class TableWorkspace(Workspace):
         assert self.database is not None
         service = self.context.service
         try:
-            opened = service.open(session_id, initiator=self)
+            # On a club server a running session's entries wait on the laptop while the
+            # connection is down (gui/club_link.py); SQLite's events are used as they are.
+            opened = service.open(session_id, initiator=self,
+                                  wrap=lambda events: guarded(self, events))
         except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
@@ -153,7 +157,7 @@ class TableWorkspace(Workspace):
         def charts() -> None:
             self.play.charts.show_history(*service.history(opened))
 
-        self.play.show_session(opened.game, opened.title, opened.events, read_only,
+        self.play.show_session(opened.game, opened.title, opened.store, read_only,
                                charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
