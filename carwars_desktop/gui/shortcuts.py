@@ -74,6 +74,10 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("global.dice", "Ctrl+5", GLOBAL, "Show the Dice"),
     _s("global.next_ruleset", "Ctrl+Shift+R", GLOBAL, "Switch to the next ruleset"),
     _s("global.quit", (), GLOBAL, "Quit", QKeySequence.StandardKey.Quit),
+    _s("global.player_display", "Ctrl+Shift+D", GLOBAL,
+       "Open the players' display (a second window for the table's TV)"),
+    _s("global.player_display_full_screen", "F11", GLOBAL,
+       "The players' display full screen, or back to a window"),
     # The Library.
     _s("library.search", "Ctrl+F", LIBRARY, "Search names and tags"),
     _s("library.new", "Ctrl+N", LIBRARY, "A new design of the ruleset shown"),

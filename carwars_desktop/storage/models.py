@@ -162,6 +162,8 @@ class GameSessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    settings: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    """The session's settings as a JSON object (revision 0005), kept current like ``clock``."""
 
 
 class SessionVehicleRow(Base):
