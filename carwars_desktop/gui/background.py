@@ -15,11 +15,21 @@ stops at its next report, and a storage transaction rolls back).
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QEventLoop, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEventLoop,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 T = TypeVar("T")
@@ -95,6 +105,46 @@ class _Task(QRunnable, Generic[T]):
             signal.emit(value)
 
 
+class _GuiThreadCollector(QObject):
+    """Python's cyclic garbage collection, run on the GUI thread only.
+
+    A collection starts on whichever thread happens to allocate; on a worker it may free
+    Qt objects (a closed window's widgets) off the GUI thread, and Qt aborts. So once a
+    worker exists, automatic collection is off and this timer collects on the GUI thread
+    instead, with Python's own thresholds (Calibre's garbage collector does the same).
+    """
+
+    INTERVAL_MS = 500
+
+    def __init__(self) -> None:
+        super().__init__(QCoreApplication.instance())
+        self.threshold = gc.get_threshold()
+        gc.disable()
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self.check)
+        self._timer.start(self.INTERVAL_MS)
+
+    def check(self) -> None:
+        first, second, third = gc.get_count()
+        if first > self.threshold[0]:
+            gc.collect(0)
+            if second > self.threshold[1]:
+                gc.collect(1)
+                if third > self.threshold[2]:
+                    gc.collect(2)
+
+
+_collector: _GuiThreadCollector | None = None
+
+
+def _collect_on_the_gui_thread() -> None:
+    """Called on the GUI thread before a worker starts (see :class:`_GuiThreadCollector`)."""
+    global _collector
+    if _collector is None:
+        gc.collect()  # what is garbage now goes here, on the GUI thread
+        _collector = _GuiThreadCollector()
+
+
 def _pool() -> QThreadPool:
     pool = QThreadPool.globalInstance()
     if pool.maxThreadCount() < 2:
@@ -119,6 +169,7 @@ def start(work: Callable[[Job], T], on_done: Callable[[T], None],
 
     signals.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
+    _collect_on_the_gui_thread()
     _pool().start(_Task(work, job, signals))
     return job
 
