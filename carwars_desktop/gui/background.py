@@ -83,12 +83,14 @@ class _Signals(QObject):
 
 
 class _Task(QRunnable, Generic[T]):
-    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals) -> None:
+    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals,
+                 guard: _CollectionGuard) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._work = work
         self._job = job
         self._signals = signals
+        self._guard = guard
 
     def run(self) -> None:
         try:
@@ -98,6 +100,8 @@ class _Task(QRunnable, Generic[T]):
             self._emit(self._signals.failed, error)
         else:
             self._emit(self._signals.finished, result)
+        finally:
+            self._guard.released.emit()  # queued: collection resumes on the GUI thread
 
     @staticmethod
     def _emit(signal: Any, value: object) -> None:
@@ -105,44 +109,45 @@ class _Task(QRunnable, Generic[T]):
             signal.emit(value)
 
 
-class _GuiThreadCollector(QObject):
-    """Python's cyclic garbage collection, run on the GUI thread only.
+class _CollectionGuard(QObject):
+    """No cyclic garbage collection while a worker runs.
 
     A collection starts on whichever thread happens to allocate; on a worker it may free
-    Qt objects (a closed window's widgets) off the GUI thread, and Qt aborts. So once a
-    worker exists, automatic collection is off and this timer collects on the GUI thread
-    instead, with Python's own thresholds (Calibre's garbage collector does the same).
+    Qt objects (a closed window's widgets) off the GUI thread, and Qt aborts. So automatic
+    collection is off from the moment a worker is started (on the GUI thread) until the
+    last running worker has finished (told back to the GUI thread, queued). What lived
+    before the first worker (the modules, the windows) is frozen out of later collections
+    (``gc.freeze``), so the collection that resumes afterwards scans only newer objects and
+    never holds up the window.
     """
 
-    INTERVAL_MS = 500
+    released = Signal()
 
     def __init__(self) -> None:
         super().__init__(QCoreApplication.instance())
-        self.threshold = gc.get_threshold()
-        gc.disable()
-        self._timer = QTimer(self)
-        self._timer.timeout.connect(self.check)
-        self._timer.start(self.INTERVAL_MS)
+        gc.freeze()
+        self.running = 0
+        self.released.connect(self._release, Qt.ConnectionType.QueuedConnection)
 
-    def check(self) -> None:
-        first, second, third = gc.get_count()
-        if first > self.threshold[0]:
-            gc.collect(0)
-            if second > self.threshold[1]:
-                gc.collect(1)
-                if third > self.threshold[2]:
-                    gc.collect(2)
+    def hold(self) -> None:
+        if self.running == 0:
+            gc.disable()
+        self.running += 1
 
-
-_collector: _GuiThreadCollector | None = None
+    def _release(self) -> None:
+        self.running -= 1
+        if self.running == 0:
+            gc.enable()
 
 
-def _collect_on_the_gui_thread() -> None:
-    """Called on the GUI thread before a worker starts (see :class:`_GuiThreadCollector`)."""
-    global _collector
-    if _collector is None:
-        gc.collect()  # what is garbage now goes here, on the GUI thread
-        _collector = _GuiThreadCollector()
+_guard: _CollectionGuard | None = None
+
+
+def _collection_guard() -> _CollectionGuard:
+    global _guard
+    if _guard is None:
+        _guard = _CollectionGuard()
+    return _guard
 
 
 def _pool() -> QThreadPool:
@@ -169,8 +174,9 @@ def start(work: Callable[[Job], T], on_done: Callable[[T], None],
 
     signals.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
-    _collect_on_the_gui_thread()
-    _pool().start(_Task(work, job, signals))
+    guard = _collection_guard()
+    guard.hold()
+    _pool().start(_Task(work, job, signals, guard))
     return job
 
 
