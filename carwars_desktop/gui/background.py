@@ -15,21 +15,11 @@ stops at its next report, and a storage transaction rolls back).
 from __future__ import annotations
 
 import contextlib
-import gc
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import (
-    QCoreApplication,
-    QEventLoop,
-    QObject,
-    QRunnable,
-    Qt,
-    QThreadPool,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QEventLoop, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 T = TypeVar("T")
@@ -83,14 +73,12 @@ class _Signals(QObject):
 
 
 class _Task(QRunnable, Generic[T]):
-    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals,
-                 guard: _CollectionGuard) -> None:
+    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._work = work
         self._job = job
         self._signals = signals
-        self._guard = guard
 
     def run(self) -> None:
         try:
@@ -100,54 +88,11 @@ class _Task(QRunnable, Generic[T]):
             self._emit(self._signals.failed, error)
         else:
             self._emit(self._signals.finished, result)
-        finally:
-            self._guard.released.emit()  # queued: collection resumes on the GUI thread
 
     @staticmethod
     def _emit(signal: Any, value: object) -> None:
         with contextlib.suppress(RuntimeError):  # the receiver's parent is gone: nobody waits
             signal.emit(value)
-
-
-class _CollectionGuard(QObject):
-    """No cyclic garbage collection while a worker runs.
-
-    A collection starts on whichever thread happens to allocate; on a worker it may free
-    Qt objects (a closed window's widgets) off the GUI thread, and Qt aborts. So automatic
-    collection is off from the moment a worker is started (on the GUI thread) until the
-    last running worker has finished (told back to the GUI thread, queued). What lived
-    before the first worker (the modules, the windows) is frozen out of later collections
-    (``gc.freeze``), so the collection that resumes afterwards scans only newer objects and
-    never holds up the window.
-    """
-
-    released = Signal()
-
-    def __init__(self) -> None:
-        super().__init__(QCoreApplication.instance())
-        gc.freeze()
-        self.running = 0
-        self.released.connect(self._release, Qt.ConnectionType.QueuedConnection)
-
-    def hold(self) -> None:
-        if self.running == 0:
-            gc.disable()
-        self.running += 1
-
-    def _release(self) -> None:
-        self.running -= 1
-        if self.running == 0:
-            gc.enable()
-
-
-_guard: _CollectionGuard | None = None
-
-
-def _collection_guard() -> _CollectionGuard:
-    global _guard
-    if _guard is None:
-        _guard = _CollectionGuard()
-    return _guard
 
 
 def _pool() -> QThreadPool:
@@ -174,9 +119,7 @@ def start(work: Callable[[Job], T], on_done: Callable[[T], None],
 
     signals.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
-    guard = _collection_guard()
-    guard.hold()
-    _pool().start(_Task(work, job, signals, guard))
+    _pool().start(_Task(work, job, signals))
     return job
 
 

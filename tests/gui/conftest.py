@@ -30,3 +30,17 @@ def window(qtbot, settings: QSettings, sqlite_url: str) -> Iterator[MainWindow]:
     assert window.finish_startup()
     yield window
     window.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage() -> Iterator[None]:
+    """Collect each GUI test's garbage on the main thread when it ends.
+
+    A window a test closed can stay in a reference cycle; left to the cyclic collector, it
+    may be freed later on whatever thread allocates, a worker included (the import and odds
+    workers of gui/background.py), and Qt aborts when widgets die off the GUI thread.
+    """
+    yield
+    import gc
+
+    gc.collect()
