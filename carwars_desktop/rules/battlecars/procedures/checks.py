@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
     odds_text,
+    percent,
 )
 from carwars_desktop.rules.battlecars.chance import DicePicker, successes
 from carwars_desktop.rules.battlecars.damage import RULE_RECORD, record_damage
@@ -142,7 +143,7 @@ def _fuel_odds(values: Values) -> Odds:
     p = check.p_explode()
     distribution = die(DIE) + (check.damage - check.penalty)
     return Odds(outcomes=(Outcome("explodes", p), Outcome("no explosion", 1 - p)),
-                summary=check.describe() + f" · {odds_text(p, DIE)}",
+                summary=check.describe() + f" · {percent(p)}",  # describe() has the 4/8
                 need=None if check.extinguisher else 7,
                 chart=None if check.extinguisher else Chart(
                     "fuel-tank check", distribution,

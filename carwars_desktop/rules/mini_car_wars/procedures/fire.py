@@ -32,6 +32,7 @@ from carwars_desktop.procedures import (
     odds_text,
     plan_of,
 )
+from carwars_desktop.rules.kernel.formatting import signed
 from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.errors import WeaponChoiceError
@@ -58,6 +59,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.common import (
     sheet_input,
 )
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+from carwars_desktop.rules.mini_car_wars.tables import TO_HIT
 from carwars_desktop.rules.mini_car_wars.to_hit import (
     TO_HIT_RULE,
     Shot,
@@ -149,8 +151,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     labels = _labels(plan)
     steps = [Step(f"{' + '.join(labels)} ({plan.role.value}) at {plan.target.name}'s "
                   f"{plan.side.label}: {plan.kind.value} {base_to_hit(plan.kind)}, "
-                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}",
-                  TO_HIT_RULE)]
+                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}"
+                  f"{_still_note(plan)}", TO_HIT_RULE)]
     hits: list[tuple[str, int]] = []
     rolled: list[int] = []
     for label in labels:
@@ -195,6 +197,17 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   values={"need": need, "rolls": tuple(rolled), "hits": len(hits),
                           "damage": tuple(d for _, d in hits), "held": plan.hold,
                           "reports": tuple(reports)})
+
+
+def _still_note(plan: _Plan) -> str:
+    """``; firer not moving (+1): Courier is at 0 mph on its sheet``: the speeds behind
+    the not-moving modifiers, so a sheet's default 0 mph is seen (MCW-D12)."""
+    assert plan.target is not None
+    notes = [f"{role} not moving ({signed(bonus)}): {sheet.name} is at 0 mph on its sheet"
+             for role, sheet, bonus in (("firer", plan.firer, TO_HIT.firer_stationary),
+                                        ("target", plan.target, TO_HIT.target_stationary))
+             if sheet.speed == 0]
+    return "".join(f"; {note}" for note in notes)
 
 
 def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
