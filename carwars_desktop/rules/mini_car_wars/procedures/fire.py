@@ -43,7 +43,7 @@ from carwars_desktop.rules.mini_car_wars.firing import (
     weapons_fired,
 )
 from carwars_desktop.rules.mini_car_wars.model import Role, Side, WeaponType
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D13,
@@ -187,7 +187,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
             target, report = apply_damage(target, damage, plan.side, roll, rules)
             reports.append(report)
             steps += report.steps
-        effects.append(SheetChange("target", target, _damage_summary(target, plan.side, hits)))
+        effects.append(SheetChange("target", target, _damage_summary(target, plan.side, hits),
+                                   categories_of(plan.target, target, plan.side)))
     outcome = (f"{len(hits)} of {len(labels)} hit" if len(labels) > 1 else
                ("hit" if hits else "miss"))
     if hits:
@@ -254,7 +255,7 @@ def _odds(values: Values) -> Odds:
     chart = Chart("to hit (2d6, natural 2 misses)", two_d6,
                   frozenset(v for v in two_d6.values() if is_hit(v, need)))
     return Odds(outcomes=result.outcomes, summary=summary, modifiers=stack, need=need,
-                chart=chart, expected=result.expected)
+                chart=chart, expected=result.expected, effects=result.effects(plan.target.name))
 
 
 def _dice(values: Values) -> list[DiceNeed]:
