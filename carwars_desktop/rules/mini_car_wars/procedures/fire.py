@@ -195,7 +195,10 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         outcome += f": {' + '.join(str(d) for _, d in hits)} damage to {plan.target.name}'s " \
                    f"{plan.side.label}" + (" (held)" if plan.hold else "")
     return Result(outcome=outcome, steps=steps, success=bool(hits), effects=effects,
-                  values={"need": need, "rolls": tuple(rolled), "hits": len(hits),
+                  values={"need": need, "base_to_hit": base_to_hit(plan.kind),
+                          "modifiers": [m.to_json() for m in stack],
+                          "firer_speed": plan.firer.speed, "target_speed": plan.target.speed,
+                          "damage_dice": count, "rolls": tuple(rolled), "hits": len(hits),
                           "damage": tuple(d for _, d in hits), "held": plan.hold,
                           "reports": tuple(reports)})
 
