@@ -57,7 +57,9 @@ class UsageError(ValueError):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carwars-desktop resolve",
-        description="Resolve a rules procedure with entered or seeded dice.",
+        description="Resolve a rules procedure with entered or seeded dice, or print its "
+                    "exact odds (--odds). Exit status: 0 resolved, 2 bad input, 3 refused by "
+                    "the rules. See docs/command-line.md.",
     )
     parser.add_argument("procedure", nargs="?", help="procedure id, e.g. mini.fire")
     parser.add_argument("--list", action="store_true", help="list every procedure")

@@ -483,11 +483,16 @@ NOT_A_VALUE = re.compile(
     r"|§[\d.–-]+|\b[A-Z]+-D\d+"  # citations
     r"|\d+d\d+|\bE\d+|\bI\d+|\d+\"")  # notation: 2d6, E4 / I3 (a card's stats), 3" range
 EXPLAINED = (
-    "dice.roll", "mini.maneuver", "mini.control", "mini.hazard", "mini.fire", "mini.damage",
-    "mini.collision", "mini.victory", "battlecars.entry_order", "battlecars.drop",
-    "battlecars.fuel_tank", "battlecars.detonation", "battlecars.run_over",
-    "battlecars.end_round", "battlecars.mission", "battlecars.winner", "autopower.draw_order",
-    "autopower.draw", "autopower.control")
+    "dice.roll", "mini.road_duel_setup", "mini.pack_attack_setup", "mini.speed",
+    "mini.maneuver", "mini.control", "mini.hazard", "mini.fire", "mini.damage",
+    "mini.collision", "mini.victory", "battlecars.entry_order", "battlecars.speed",
+    "battlecars.three_point_turn", "battlecars.drop", "battlecars.fuel_tank",
+    "battlecars.detonation", "battlecars.leave_car", "battlecars.commandeer",
+    "battlecars.run_over", "battlecars.pedestrian_speed", "battlecars.end_round",
+    "battlecars.smoke_dispersal", "battlecars.mission", "battlecars.winner",
+    "autopower.draw_order", "autopower.first_player", "autopower.draw",
+    "autopower.accelerate", "autopower.push", "autopower.armor", "autopower.attack",
+    "autopower.control", "autopower.laser", "autopower.victory")
 """Procedures whose sample explanation states no number that is not in its JSON ``values``
 (or its ``dice``): the list grows as procedures are completed."""
 

@@ -42,7 +42,13 @@ from carwars_desktop.rules.autopower.speed import (
     rolled_stages,
     speed_outcomes,
 )
-from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
+from carwars_desktop.rules.autopower.tables import (
+    DICE_COUNT,
+    DICE_SIDES,
+    SAFE_SPEED_FACTOR,
+    SURCHARGE_SPEED_FACTOR,
+    rule,
+)
 
 
 def _discard_text(text: str) -> object:
@@ -78,7 +84,11 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
                           "pushing": sheet.pushing, "push_held": held,
                           "energy_in_play": sheet.energy_in_play,
-                          "stages": _stages(plan, faces)})
+                          "stages": _stages(plan, faces), "energy": sheet.car.energy,
+                          "safe_limit": SAFE_SPEED_FACTOR * sheet.car.energy,
+                          "surcharge_limit": SURCHARGE_SPEED_FACTOR * sheet.car.energy,
+                          "safe_factor": SAFE_SPEED_FACTOR,
+                          "surcharge_factor": SURCHARGE_SPEED_FACTOR})
 
 
 def _stages(plan: SpeedPlan, faces: list[int]) -> list[dict[str, object]]:

@@ -57,7 +57,7 @@ from carwars_desktop.rules.battlecars.tables import (
     DIE,
     REVERSE_MAX,
 )
-from carwars_desktop.rules.battlecars.terms import Direction, Surface, Weapon
+from carwars_desktop.rules.battlecars.terms import Direction, Kind, Surface, Weapon
 
 SKID_DECISIONS = ("bc_d10_cap_sd", "bc_d11_fallback_facing", "bc_d12_turn_to_intended")
 
@@ -92,7 +92,9 @@ def _speed_values(values: Values, limits: SpeedRange) -> dict[str, int]:
             "max_acceleration": sheet.max_acceleration(surface),
             "max_deceleration": sheet.max_deceleration(surface),
             "max_speed": sheet.max_speed(options_from(values)),
-            "reverse_max": REVERSE_MAX[surface]}
+            "reverse_max": REVERSE_MAX[surface], "speed": values["speed"],
+            "acceleration_bonus": int(sheet.working(Kind.SUPER_CHARGER)),
+            "deceleration_bonus": int(sheet.working(Kind.POWER_BRAKES))}
 
 
 def _speed_odds(values: Values) -> Odds:
@@ -135,7 +137,7 @@ def _turn_resolve(values: Values, dice: DiceSource) -> Result:
     return Result("three-point turn: rotate to face any direction; speed stays 0",
                   [Step(f"{sheet.name} at speed 0 rotates on its point to face any direction; "
                         "its speed stays 0, and it may fire from this point", f"{RULE_SPEED} "
-                        "step 5 · §2.9")], True)
+                        "step 5 · §2.9")], True, values={"speed": sheet.speed})
 
 
 THREE_POINT_TURN = Procedure(

@@ -79,7 +79,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   success=True, effects=[SheetChange("vehicle", new,
                                                      f"{new.name}: {wanted.text}")],
                   values={"legal": tuple(str(v) for v in legal), "speed": wanted.mph,
-                          "reverse": wanted.reverse})
+                          "reverse": wanted.reverse,
+                          "phases": list(range(1, wanted.mph // 10 + 1))})
 
 
 def _phases(mph: int) -> str:
