@@ -2,8 +2,12 @@
 
     carwars-desktop resolve --list [--ruleset ID] [--json]
     carwars-desktop resolve ID --set NAME=VALUE … [--dice 5,4,…] [--seed N] [--json]
+    carwars-desktop resolve ID --set NAME=VALUE … --odds [--json]
 
-Dice given with ``--dice`` are used in the order the steps ask for them; any
+``--set firer.speed=50`` changes one fact of a record-sheet input (a key of its
+JSON form, dotted for nested ones) after the sheet is read. ``--odds`` prints
+the exact odds (modifiers, need, outcomes, expected values, chart) and throws
+no dice. Dice given with ``--dice`` are used in the order the steps ask for them; any
 still needed are rolled from ``--seed``, or refused when no seed is given.
 
 Exit status: 0 resolved; 2 bad input (an unknown id or input, a malformed value,
@@ -19,16 +23,19 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
 from carwars_desktop.procedures import (
     InputError,
+    Odds,
     Procedure,
     Resolution,
     RulesRefusal,
     SheetInput,
+    percent,
 )
 from carwars_desktop.rules import (
     UnknownProcedureError,
@@ -50,45 +57,89 @@ class UsageError(ValueError):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carwars-desktop resolve",
-        description="Resolve a rules procedure with entered or seeded dice.",
+        description="Resolve a rules procedure with entered or seeded dice, or print its "
+                    "exact odds (--odds). Exit status: 0 resolved, 2 bad input, 3 refused by "
+                    "the rules. See docs/command-line.md.",
     )
     parser.add_argument("procedure", nargs="?", help="procedure id, e.g. mini.fire")
     parser.add_argument("--list", action="store_true", help="list every procedure")
     parser.add_argument("--ruleset", help="with --list: only this ruleset's procedures")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an input value; a sheet input takes a catalog name, inline JSON "
-                        "or @file.json")
+                        "or @file.json; NAME.KEY=VALUE changes one key of a sheet's JSON "
+                        "(--set firer.speed=50)")
     parser.add_argument("--dice", default="", metavar="5,4,…", help="the dice thrown, in order")
     parser.add_argument("--seed", type=int, default=None, help="roll missing dice from this seed")
+    parser.add_argument("--odds", action="store_true",
+                        help="print the exact odds only, without dice")
     parser.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
 def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
     raw: dict[str, Any] = {}
+    facts: list[tuple[SheetInput, str, str]] = []
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep:
             raise UsageError(f"--set {pair!r}: write NAME=VALUE")
-        spec = procedure.input(name.strip())
+        name, dot, key = name.strip().partition(".")
+        spec = procedure.input(name)
+        if dot:
+            if not isinstance(spec, SheetInput):
+                raise UsageError(f"--set {pair!r}: only a record-sheet input has keys "
+                                 f"({spec.name} is a {spec.kind})")
+            facts.append((spec, key, text))
+            continue
         if spec.name in raw:
             raise UsageError(f"--set {spec.name} given twice")
         if isinstance(spec, SheetInput) and text.startswith("@"):
-            path = Path(text[1:])
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except OSError as error:
-                raise UsageError(f"{spec.name}: cannot read {path}: {error.strerror}") from None
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
-                raise UsageError(f"{spec.name}: {path} is not JSON: {error}") from None
-            except RecursionError:
-                raise UsageError(f"{spec.name}: {path} is nested too deeply") from None
-            if not isinstance(data, dict):
-                raise UsageError(f"{spec.name}: {path} must hold a JSON object")
-            raw[spec.name] = spec.load_json(data)
+            raw[spec.name] = spec.load_json(_read_sheet_file(spec.name, Path(text[1:])))
         else:
             raw[spec.name] = spec.parse(text)
+    for spec, key, text in facts:
+        raw[spec.name] = _set_fact(spec, raw.get(spec.name), key, text)
     return procedure.bind(raw)
+
+
+def _read_sheet_file(name: str, path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"{name}: cannot read {path}: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"{name}: {path} is not JSON: {error}") from None
+    except RecursionError:
+        raise UsageError(f"{name}: {path} is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{name}: {path} must hold a JSON object")
+    return data
+
+
+def _fact_value(text: str) -> Any:
+    """``50`` → 50, ``true`` → True, ``"x"`` → 'x'; anything else is the text itself."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return text
+
+
+def _set_fact(spec: SheetInput, sheet: Any, key: str, text: str) -> Any:
+    """The sheet with one key of its JSON form changed (``speed``, ``driver.state``)."""
+    if sheet is None:
+        raise UsageError(f"--set {spec.name}.{key}: give the sheet first "
+                         f"(--set {spec.name}=NAME)")
+    data = sheet.to_json()
+    *path, last = key.split(".")
+    node: Any = data
+    for part in path:
+        node = node.get(part) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or last not in node:
+        keys = ", ".join(sorted(node)) if isinstance(node, dict) else "none"
+        raise UsageError(f"--set {spec.name}.{key}: {spec.sheet_type.__name__} has no key "
+                         f"{key!r} (keys: {keys})")
+    node[last] = _fact_value(text)
+    return spec.load_json(data)
 
 
 def _print_list(ruleset: str | None, as_json: bool) -> None:
@@ -121,6 +172,55 @@ def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: 
         print(f"note: dice not used: {', '.join(map(str, unused))}")
 
 
+def _fraction_json(p: Fraction) -> dict[str, Any]:
+    return {"fraction": str(p), "percent": round(float(p) * 100, 2)}
+
+
+def _odds_document(procedure: Procedure, values: dict[str, Any], odds: Odds) -> dict[str, Any]:
+    """``--odds --json``: the procedure, its inputs, the odds and P(success) of the main roll."""
+    p_success = odds.p_success()
+    return {
+        "procedure": procedure.id,
+        "inputs": {spec.name: spec.to_json(values[spec.name]) for spec in procedure.inputs},
+        "odds": odds.to_json(),
+        "p_success": None if p_success is None else _fraction_json(p_success),
+    }
+
+
+def _odds_lines(odds: Odds) -> list[str]:
+    """``--odds`` as text: modifiers, need, outcomes, expected values and the chart's bars."""
+    lines = [f"odds: {odds.summary}"]
+    lines += [f"  modifier {m.label} {m.value:+d}" + (f"  [{m.rule}]" if m.rule else "")
+              for m in odds.modifiers]
+    if odds.need is not None:
+        lines.append(f"  need {odds.need}+")
+    p_success = odds.p_success()
+    if p_success is not None:
+        lines.append(f"  P(success) {p_success} · {percent(p_success)}")
+    lines += [f"  outcome {o.label}: {o.probability} · {percent(o.probability)}"
+              for o in odds.outcomes]
+    lines += [f"  expected {name}: {value} (≈ {float(value):.2f})"
+              for name, value in odds.expected]
+    if odds.chart is not None:
+        lines.append(f"  chart {odds.chart.title} ({odds.chart.x_label}):")
+        bars = odds.chart.distribution.probabilities()
+        top = max(bars.values(), default=Fraction(1))
+        for value, p in bars.items():
+            mark = " ✔" if value in odds.chart.success else ""
+            lines.append(f"    {value:>4} {'█' * max(1, round(20 * p / top)):<20} "
+                         f"{p} · {percent(p)}{mark}")
+    return lines
+
+
+def _print_odds(procedure: Procedure, values: dict[str, Any], as_json: bool) -> None:
+    odds = procedure.odds(values)
+    if as_json:
+        print(json.dumps(_odds_document(procedure, values, odds), indent=2, ensure_ascii=False))
+        return
+    print(f"{procedure.title}  ({procedure.id}, {procedure.rule})")
+    print("\n".join(_odds_lines(odds)))
+
+
 def resolve_main(argv: Sequence[str]) -> int:
     options = _parser().parse_args(list(argv))
     try:
@@ -131,6 +231,11 @@ def resolve_main(argv: Sequence[str]) -> int:
             raise UsageError("name a procedure id (see --list)")
         procedure = find_procedure(options.procedure)
         values = _parse_sets(procedure, options.set)
+        if options.odds:
+            if options.dice or options.seed is not None:
+                raise UsageError("--odds throws no dice: leave out --dice and --seed")
+            _print_odds(procedure, values, options.json)
+            return 0
         fallback = SeededDice(options.seed) if options.seed is not None else None
         dice = EnteredDice(parse_dice_values(options.dice), fallback)
         resolution = procedure.resolve(values, dice)

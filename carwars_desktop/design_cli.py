@@ -70,7 +70,9 @@ class Found:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="carwars-desktop design",
-                                     description="Check, list, export and import designs.")
+                                     description="Check, list, export and import designs. Exit "
+                                     "status: 0 done and legal, 2 bad input, 3 refused by the "
+                                     "rules (problems listed). See docs/command-line.md.")
     parser.add_argument("--db", metavar="URL", default=None,
                         help="the library's database (default: $CARWARS_DB, else the app's)")
     commands = parser.add_subparsers(dest="command", required=True)

@@ -107,3 +107,63 @@ def test_an_old_input_name_is_still_accepted(capsys: pytest.CaptureFixture[str])
               "--json")
     assert new[0] == old[0] == 0 and json.loads(new[1]) == json.loads(old[1])
     assert json.loads(old[1])["inputs"]["speed"] == 10
+
+
+def test_odds_without_dice_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("mini.fire", "--set", "firer=Courier", "--set", "target=Killer Kart", "--odds")
+    status, out, err = run(capsys, *args)
+    assert status == 0 and err == ""
+    assert "odds: need 8+ · 15/36 · 41.7%" in out
+    assert "  modifier neither moving +2  [Mini Car Wars §3.2 MCW-D12]" in out
+    assert "  P(success) 5/12 · 41.7%" in out
+    assert "  outcome miss: 7/12 · 58.3%" in out
+    assert "  expected damage: 35/12 (≈ 2.92)" in out
+    assert "       8 █████████████████    5/36 · 13.9% ✔" in out
+    status, out, _ = run(capsys, *args, "--json")
+    document = json.loads(out)
+    assert status == 0 and document["procedure"] == "mini.fire"
+    assert document["p_success"] == {"fraction": "5/12", "percent": 41.67}
+    assert document["odds"]["need"] == 8
+    assert document["inputs"]["firer"]["name"] == "Courier"
+    assert "dice" not in document
+
+
+def test_odds_refuses_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "dice.roll", "--set", "expression=2d6", "--odds", "--seed", "1")
+    assert status == 2 and "--odds throws no dice" in err
+
+
+def test_odds_of_a_refused_input_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "mini.fire", "--set", "firer=Courier", "--set", "target=Courier",
+                         "--set", "side=T", "--odds")
+    assert status == 3 and "not allowed" in err
+
+
+def test_set_a_sheet_fact(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "mini.fire", "--set", "firer.speed=50", "--set", "firer=Courier",
+                         "--set", "target=Killer Kart", "--set", "target.speed=30", "--odds",
+                         "--json")
+    document = json.loads(out)
+    assert status == 0 and document["inputs"]["firer"]["speed"] == 50
+    assert "neither moving" not in {m["label"] for m in document["odds"]["modifiers"]}
+    assert document["odds"]["need"] == 10
+
+
+def test_the_not_moving_default_is_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "mini.fire", "--set", "firer=Courier", "--set",
+                         "target=Killer Kart", "--set", "target.speed=20", "--dice", "3,4")
+    assert status == 0
+    assert "firer not moving (+1): Courier is at 0 mph on its sheet" in out
+    assert "target not moving" not in out
+
+
+@pytest.mark.parametrize(("pair", "reason"), [
+    ("firer.sped=50", "MiniSheet has no key 'sped' (keys: armor,"),
+    ("target.speed=5", "give the sheet first (--set target=NAME)"),
+    ("side.x=1", "only a record-sheet input has keys (side is a choice)"),
+    ("firer.speed=fast", "firer: not a valid MiniSheet"),
+])
+def test_bad_sheet_facts_exit_2(capsys: pytest.CaptureFixture[str], pair: str,
+                                reason: str) -> None:
+    status, _, err = run(capsys, "mini.fire", "--set", "firer=Courier", "--set", pair, "--odds")
+    assert status == 2 and reason in err

@@ -6,8 +6,11 @@ up to 14 × 14 rows of 17-digit fractions. Here such a table is regrouped under
 each vehicle, with the odds of each of its own effects (summed over the other
 vehicle's); fractions too long to read are shown as "≈ 1 in 136" (the exact
 value stays in the tooltip), and odds under 0.1 % as "< 0.1%" rather than a
-misleading "0.0%". Nothing here knows a rule: only the label shape
-"name: effect · name: effect" that combined outcomes share.
+misleading "0.0%". Each vehicle's section opens with what a game master asks
+first, its chances of "armor breached", "crew hurt" and "wrecked" in all, read
+from the effect categories the engines tag their odds with (``Odds.effects``).
+Nothing here knows a rule: only the label shape "name: effect · name: effect"
+that combined outcomes share, and those tags.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
-from carwars_desktop.procedures import Outcome
+from carwars_desktop.procedures import EffectCategory, EffectOdds, Outcome
 
 READABLE_DENOMINATOR = 10_000
 """Exact fractions up to this denominator are shown whole (1296 = 6⁴ fits)."""
@@ -63,6 +66,8 @@ class OutcomeRow:
     label: str
     probability: Fraction | None = None
     heading: bool = False
+    summary: bool = False
+    """A vehicle's chance of an effect category in all (over every outcome), not an outcome."""
 
     @property
     def exact(self) -> str:
@@ -77,7 +82,9 @@ class OutcomeRow:
         if self.probability is None:
             return self.label
         p = self.probability
-        return f"{self.label}\nexactly {p.numerator}/{p.denominator} = {float(p) * 100:.6g}%"
+        text = f"{self.label}\nexactly {p.numerator}/{p.denominator} = {float(p) * 100:.6g}%"
+        return text + ("\n(in all, whatever else happens: not one of the outcomes below)"
+                       if self.summary else "")
 
 
 def _parts(label: str) -> list[tuple[str, str]] | None:
@@ -91,8 +98,20 @@ def _parts(label: str) -> list[tuple[str, str]] | None:
     return parts
 
 
-def outcome_rows(outcomes: Sequence[Outcome]) -> list[OutcomeRow]:
-    """The rows to show: one per outcome, or combined outcomes regrouped by vehicle."""
+SUMMARY_SUFFIX = " (in all)"
+
+
+def summary_rows(effects: Sequence[EffectOdds], subject: str) -> list[OutcomeRow]:
+    """``subject``'s chances of each effect category, in the categories' order."""
+    found = {e.category: e.probability for e in effects if e.subject == subject}
+    return [OutcomeRow(category.value + SUMMARY_SUFFIX, found[category], summary=True)
+            for category in EffectCategory if category in found]
+
+
+def outcome_rows(outcomes: Sequence[Outcome],
+                 effects: Sequence[EffectOdds] = ()) -> list[OutcomeRow]:
+    """The rows to show: one per outcome, or combined outcomes regrouped by vehicle, each
+    vehicle's section opening with its effect categories' odds (from ``effects``)."""
     split = [_parts(o.label) for o in outcomes]
     names = {tuple(name for name, _ in parts) for parts in split if parts is not None}
     combined = (len(outcomes) > 1 and len(names) == 1 and None not in split
@@ -101,13 +120,14 @@ def outcome_rows(outcomes: Sequence[Outcome]) -> list[OutcomeRow]:
         return [OutcomeRow(o.label, o.probability) for o in outcomes]
     rows: list[OutcomeRow] = []
     for position, name in enumerate(next(iter(names))):
-        effects: dict[str, Fraction] = {}  # the engine's order (worst first) is kept
+        effects_of: dict[str, Fraction] = {}  # the engine's order (worst first) is kept
         for outcome, parts in zip(outcomes, split, strict=True):
             assert parts is not None
             effect = parts[position][1]
-            effects[effect] = effects.get(effect, Fraction(0)) + outcome.probability
+            effects_of[effect] = effects_of.get(effect, Fraction(0)) + outcome.probability
         rows.append(OutcomeRow(name, heading=True))
-        rows += [OutcomeRow(effect, p) for effect, p in effects.items()]
+        rows += summary_rows(effects, name)
+        rows += [OutcomeRow(effect, p) for effect, p in effects_of.items()]
     return rows
 
 
@@ -117,7 +137,8 @@ def _right(text: str) -> QTableWidgetItem:
     return item
 
 
-def fill_outcome_table(table: QTableWidget, outcomes: Sequence[Outcome]) -> None:
+def fill_outcome_table(table: QTableWidget, outcomes: Sequence[Outcome],
+                       effects: Sequence[EffectOdds] = ()) -> None:
     """Fill a three-column table (outcome, exact, %); long labels elide in the middle."""
     table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     table.setWordWrap(False)
@@ -125,15 +146,16 @@ def fill_outcome_table(table: QTableWidget, outcomes: Sequence[Outcome]) -> None
     table.setHorizontalHeaderLabels(["Outcome", "Odds", "%"])
     # One line of text a row: a collision's two vehicles fit without scrolling.
     table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
-    rows = outcome_rows(outcomes)
+    rows = outcome_rows(outcomes, effects)
     table.setRowCount(len(rows))
     for index, row in enumerate(rows):
         label = QTableWidgetItem(row.label if row.heading else
                                  ("    " + row.label if any(r.heading for r in rows)
                                   else row.label))
-        if row.heading:
+        if row.heading or row.summary:
             font = QFont(label.font())
-            font.setBold(True)
+            font.setBold(row.heading)
+            font.setItalic(row.summary)
             label.setFont(font)
         items = (label, _right(row.exact), _right(row.percent))
         for column, item in enumerate(items):

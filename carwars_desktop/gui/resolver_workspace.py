@@ -408,7 +408,7 @@ class ResolverWorkspace(Workspace):
                                                               else 1.0))
         self.need_label.setFont(self._need_font)
         self.need_label.setText(odds.summary)
-        fill_outcome_table(self.outcome_table, odds.outcomes)
+        fill_outcome_table(self.outcome_table, odds.outcomes, odds.effects)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))

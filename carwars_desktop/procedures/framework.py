@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
@@ -65,9 +66,43 @@ class SheetChange:
     input_name: str
     sheet: Any
     summary: str
+    categories: frozenset[EffectCategory] = frozenset()
+    """What the change did to the vehicle, as tags (armor breached, crew hurt, wrecked)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"input": self.input_name, "summary": self.summary, "sheet": self.sheet.to_json()}
+        return {"input": self.input_name, "summary": self.summary, "sheet": self.sheet.to_json(),
+                "categories": sorted(c.value for c in self.categories)}
+
+
+class EffectCategory(StrEnum):
+    """What a game master asks of a hit or a crash, per vehicle: the engines tag their
+    effects and odds with these, so that a summary never reads their wording.
+
+    ``armor breached``: the armor of the side struck is gone (or was, and damage went
+    past it); ``crew hurt``: a crew member took a wound or worse; ``wrecked``: the vehicle
+    is out of the fight for good (driver killed, power plant destroyed, car destroyed).
+    """
+
+    ARMOR_BREACHED = "armor breached"
+    CREW_HURT = "crew hurt"
+    WRECKED = "wrecked"
+
+
+@dataclass(frozen=True)
+class EffectOdds:
+    """The exact chance that ``subject`` (a vehicle's name) suffers an effect of ``category``.
+
+    Not exclusive like outcomes: a shot that kills the driver also breached the armor.
+    """
+
+    subject: str
+    category: EffectCategory
+    probability: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {"subject": self.subject, "category": self.category.value,
+                "probability": str(self.probability),
+                "percent": round(float(self.probability) * 100, 2)}
 
 
 @dataclass(frozen=True)
@@ -216,6 +251,8 @@ class Odds:
     need: int | None = None
     chart: Chart | None = None
     expected: tuple[tuple[str, Fraction], ...] = ()
+    effects: tuple[EffectOdds, ...] = ()
+    """Per vehicle, the chance of each :class:`EffectCategory` (over all outcomes)."""
 
     def probability(self, label: str) -> Fraction:
         return sum((o.probability for o in self.outcomes if o.label == label), Fraction(0))
@@ -235,6 +272,7 @@ class Odds:
             "outcomes": [o.to_json() for o in self.outcomes],
             "expected": {k: str(v) for k, v in self.expected},
             "chart": self.chart.to_json() if self.chart else None,
+            "effects": [e.to_json() for e in self.effects],
         }
 
 

@@ -16,7 +16,7 @@ from carwars_desktop.gui.outcome_table import (
     outcome_rows,
     percent_text,
 )
-from carwars_desktop.procedures import Outcome
+from carwars_desktop.procedures import Odds, Outcome
 from carwars_desktop.rules import find_procedure, find_ruleset
 
 
@@ -93,3 +93,48 @@ def test_long_names_elide_in_the_middle_with_the_whole_in_the_tooltip(qtbot) -> 
     heading = table.item(0, 0)
     assert heading.font().bold() and heading.toolTip() == rows[0].label
     assert table.item(1, 2).toolTip().startswith(rows[1].label + "\nexactly ")
+
+
+def _collision_odds() -> Odds:
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    mover = replace(ruleset.sheet_for_design(catalog["Courier"]), speed=60)
+    other = replace(ruleset.sheet_for_design(catalog["Killer Kart"]), speed=50)
+    procedure = find_procedure("mini.collision")
+    return procedure.odds(procedure.bind({"mover": mover, "other": other}))
+
+
+def test_each_vehicle_opens_with_its_effect_categories() -> None:
+    odds = _collision_odds()
+    rows = outcome_rows(odds.outcomes, odds.effects)
+    starts = [n for n, row in enumerate(rows) if row.heading]
+    assert [rows[n].label for n in starts] == ["Courier", "Killer Kart"]
+    for start, name in zip(starts, ("Courier", "Killer Kart"), strict=True):
+        summary = rows[start + 1:start + 4]
+        assert [row.label for row in summary] == [
+            "armor breached (in all)", "crew hurt (in all)", "wrecked (in all)"]
+        assert all(row.summary and not row.heading for row in summary)
+        expected = {e.category.value: e.probability for e in odds.effects if e.subject == name}
+        assert [row.probability for row in summary] == list(expected.values())
+        outcomes = {row.label: row.probability or 0 for row in
+                    rows[start + 4:(starts + [len(rows)])[starts.index(start) + 1]]}
+        # the tags agree with the worst-effect labels: a killed driver or a destroyed power
+        # plant is a wreck, and any of those rows breached the armor
+        worst = outcomes.get("driver killed", 0) + outcomes.get("power plant destroyed", 0)
+        assert summary[2].probability is not None and summary[2].probability >= worst
+        assert summary[0].probability is not None and summary[0].probability >= worst
+    # the outcome rows themselves are unchanged by the summaries
+    plain = [row for row in rows if not row.summary]
+    assert plain == outcome_rows(odds.outcomes)
+
+
+def test_the_table_shows_the_summaries_in_italics(qtbot) -> None:  # type: ignore[no-untyped-def]
+    odds = _collision_odds()
+    table = QTableWidget(0, 3)
+    qtbot.addWidget(table)
+    fill_outcome_table(table, odds.outcomes, odds.effects)
+    labels = [table.item(row, 0).text().strip() for row in range(table.rowCount())]
+    row = labels.index("wrecked (in all)")
+    assert table.item(row, 0).font().italic() and not table.item(row, 0).font().bold()
+    assert "not one of the outcomes" in table.item(row, 2).toolTip()
+    assert table.item(row, 2).text().endswith("%")

@@ -14,10 +14,12 @@ ruleset's test_ruleset.py (their samples are the first case of each procedure he
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -438,3 +440,84 @@ def test_a_bad_input_is_not_a_refusal() -> None:
     with pytest.raises(RulesRefusal) as refused:
         fire.bind({"firer": "Courier", "target": "Courier", "side": "T"})
     assert refused.value.refusal.rule == "Mini Car Wars §2.9"
+
+
+# --- values: every procedure's names documented; the numbers explained are in the JSON ----
+DOC = Path(__file__).resolve().parents[2] / "docs" / "command-line.md"
+
+
+def documented_values() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """``docs/command-line.md``'s values table: procedure → (always there, sometimes there)."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Values:", 1)[1].split("\n## ", 1)[0]
+    table: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for procedure_id, cell in re.findall(r"^\| `([\w.]+)` \| (.*) \|$", section, re.MULTILINE):
+        names = re.findall(r"`(\w+\??)`", cell)
+        table[procedure_id] = (frozenset(n for n in names if not n.endswith("?")),
+                               frozenset(n[:-1] for n in names if n.endswith("?")))
+    return table
+
+
+def test_every_value_name_is_documented_and_the_sample_has_them() -> None:
+    documented = documented_values()
+    assert set(documented) == {p.id for p in all_procedures()}
+    for procedure in all_procedures():
+        always, sometimes = documented[procedure.id]
+        sample = procedure.resolve(SAMPLES[procedure.id], SeededDice(1))
+        assert always <= set(sample.to_json()["values"]), procedure.id
+    for case in CASES:
+        always, sometimes = documented[case.procedure.id]
+        for seed in SEEDS[:3]:
+            try:
+                resolution = case.procedure.resolve(case.values, SeededDice(seed))
+            except InputError:
+                continue
+            assert set(resolution.values) <= always | sometimes, case.id
+
+
+NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+NOT_A_VALUE = re.compile(
+    r"\d+/\d+ · \d+(?:\.\d+)?%"  # the odds of the roll, in "odds"
+    r"|\d+(?:\.\d+)?%"
+    r"|\b(?:car|Car|Pod|Tyre|TEST|v)[ -]?\w*\d+\b"  # names: car 1, Pod A, TEST-1, v2
+    r"|§[\d.–-]+|\b[A-Z]+-D\d+"  # citations
+    r"|\d+d\d+|\bE\d+|\bI\d+|\d+\"")  # notation: 2d6, E4 / I3 (a card's stats), 3" range
+EXPLAINED = (
+    "dice.roll", "mini.road_duel_setup", "mini.pack_attack_setup", "mini.speed",
+    "mini.maneuver", "mini.control", "mini.hazard", "mini.fire", "mini.damage",
+    "mini.collision", "mini.victory", "battlecars.entry_order", "battlecars.speed",
+    "battlecars.three_point_turn", "battlecars.drop", "battlecars.fuel_tank",
+    "battlecars.detonation", "battlecars.leave_car", "battlecars.commandeer",
+    "battlecars.run_over", "battlecars.pedestrian_speed", "battlecars.end_round",
+    "battlecars.smoke_dispersal", "battlecars.mission", "battlecars.winner",
+    "autopower.draw_order", "autopower.first_player", "autopower.draw",
+    "autopower.accelerate", "autopower.push", "autopower.armor", "autopower.attack",
+    "autopower.control", "autopower.laser", "autopower.victory")
+"""Procedures whose sample explanation states no number that is not in its JSON ``values``
+(or its ``dice``): the list grows as procedures are completed."""
+
+
+def _numbers(value: Any, found: set[str]) -> set[str]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            _numbers(item, found)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _numbers(item, found)
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int | float):
+        found.add(str(value))
+    elif isinstance(value, str):
+        found.update(re.findall(r"\d+(?:\.\d+)?", value))
+    return found
+
+
+@pytest.mark.parametrize("procedure_id", EXPLAINED)
+def test_every_number_explained_is_in_the_values(procedure_id: str) -> None:
+    procedure = next(p for p in all_procedures() if p.id == procedure_id)
+    document = procedure.resolve(SAMPLES[procedure_id], SeededDice(1)).to_json()
+    known = _numbers(document["values"], set()) | {str(d["value"]) for d in document["dice"]}
+    for step in document["steps"]:
+        stated = NUMBER.findall(NOT_A_VALUE.sub(" ", step["text"]))
+        assert [n for n in stated if n not in known] == [], step["text"]

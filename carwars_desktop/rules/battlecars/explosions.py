@@ -126,6 +126,10 @@ class FiredOff:
     weapon: Weapon
     direction: str
 
+    def to_json(self) -> dict[str, str]:
+        """``{"mount": "Turret", "weapon": "mg", "direction": "right"}`` (``fired_off_items``)."""
+        return {"mount": self.mount, "weapon": self.weapon.value, "direction": self.direction}
+
     def describe(self) -> str:
         return (f"{self.weapon.label} from {self.mount} fires off to the {self.direction}: "
                 "resolve battlecars.fire in detonation mode (no Gunnery Computer; the target "

@@ -181,6 +181,9 @@ class DamageReport:
             "interior_roll": self.interior_roll,
             "component": None if self.component is None else self.component.value,
             "passed_through": self.passed_through,
+            "pass_through_side": (self.side.opposite.value if self.passed_through
+                                  and self.side.opposite is not None else None),
+            "interior_damage": self.dealt - self.armor_absorbed,
             "weapons_destroyed": list(self.weapons_destroyed),
             "control_roll": self.control_roll, "became_uncontrolled": self.became_uncontrolled,
             "plant_destroyed": self.plant_destroyed, "became_out": self.became_out,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from carwars_desktop.dice import Distribution
-from carwars_desktop.procedures import Outcome
+from carwars_desktop.procedures import EffectCategory, EffectOdds, Outcome
 from carwars_desktop.rules.mini_car_wars.damage import (
     NO_ROLL,
     SLOT_OF,
@@ -45,6 +45,32 @@ class DamageOdds:
 
     outcomes: tuple[Outcome, ...]
     expected: tuple[tuple[str, Fraction], ...]
+    categories: tuple[tuple[EffectCategory, Fraction], ...] = ()
+    """The chance of each effect category (not exclusive), in :class:`EffectCategory` order."""
+
+    def effects(self, subject: str) -> tuple[EffectOdds, ...]:
+        """The categories' odds, as those of the vehicle named ``subject``."""
+        return tuple(EffectOdds(subject, category, p) for category, p in self.categories)
+
+
+def categories_of(before: MiniSheet, after: MiniSheet, side: Side) -> frozenset[EffectCategory]:
+    """What a resolved hit or crash on ``side`` did to a vehicle (tags of its effect)."""
+    return categories_between(hull_of(before, side), hull_of(after, side))
+
+
+def categories_between(start: HullState, end: HullState) -> frozenset[EffectCategory]:
+    """What happened to a vehicle between two hull states (see :class:`EffectCategory`).
+
+    Tuple fields: side, opposite, driver body, driver hits, gunner body, gunner hits, plant.
+    """
+    found = set()
+    if end[0] == 0 and end != start:
+        found.add(EffectCategory.ARMOR_BREACHED)
+    if end[3] > start[3] or end[5] > start[5]:
+        found.add(EffectCategory.CREW_HURT)
+    if (end[3] >= 3 > start[3]) or (end[6] == 0 < start[6]):
+        found.add(EffectCategory.WRECKED)
+    return frozenset(found)
 
 
 def _severity(side: Side) -> tuple[str, ...]:
@@ -129,8 +155,11 @@ def damage_odds(sheet: MiniSheet, side: Side, attempts: Sequence[Attempt]) -> Da
     by_label: dict[str, int] = defaultdict(int)
     by_label[labels[0]] = unhit
     armor_lost = interior = 0
+    tagged: dict[EffectCategory, int] = dict.fromkeys(EffectCategory, 0)
     for hull, weight in states.items():
         by_label[_label(labels, start, hull)] += weight
+        for category in categories_between(start, hull):
+            tagged[category] += weight
         armor_lost += weight * (start[0] + start[1] - hull[0] - hull[1])
         interior += weight * _interior_taken(start, hull)
     outcomes = tuple(Outcome(label, Fraction(by_label[label], denominator))
@@ -141,7 +170,8 @@ def damage_odds(sheet: MiniSheet, side: Side, attempts: Sequence[Attempt]) -> Da
     expected = (("hits", expected_hits), ("damage", expected_damage),
                 ("armor lost", Fraction(armor_lost, denominator)),
                 ("interior damage", Fraction(interior, denominator)))
-    return DamageOdds(outcomes, expected)
+    return DamageOdds(outcomes, expected, tuple((category, Fraction(weight, denominator))
+                                                for category, weight in tagged.items()))
 
 
 def _interior_taken(start: HullState, end: HullState) -> int:

@@ -50,7 +50,9 @@ def test_crash_into_a_building(car: CarSheet) -> None:
     sheet = resolution.effects[0].sheet
     assert sheet.speed == 0 and sheet.armour_left(Block.FRONT) == 0 and not sheet.stunned
     assert resolution.effects[1].sheet.hits == 1
-    assert resolution.values == {"rv": 5, "damage": 6, "stunned": False}
+    assert resolution.values == {"rv": 5, "damage": 6, "stunned": False,
+                                 "damage_formula": "1d8+2", "damage_dice": 1,
+                                 "damage_modifier": 2}
 
 
 def test_crash_in_reverse_damages_the_rear_and_stuns_from_14(car: CarSheet) -> None:
@@ -86,7 +88,8 @@ def test_head_on_ram_both_take_full(car: CarSheet, other: CarSheet) -> None:
               "approach": "front"}
     resolution = RAM.resolve(values, EnteredDice([2]))
     assert resolution.values == {"kind": "head-on", "rv": 7, "target_damage": 6,
-                                 "rammer_damage": 6}
+                                 "rammer_damage": 6, "damage_formula": "1d8+4",
+                                 "damage_dice": 1, "damage_modifier": 4}
     target, rammer = (e.sheet for e in resolution.effects)
     assert target.armour_left(Block.FRONT) == 0 and rammer.armour_left(Block.FRONT) == 0
     assert target.speed == 0 and rammer.speed == 0

@@ -21,7 +21,9 @@ def test_road_duel_setup_rolls_front_car_and_gap() -> None:
     values = {"car_a": "Courier", "car_b": "Rocket Special"}
     resolution = ROAD_DUEL_SETUP.resolve(values, EnteredDice([5, 3, 4]))
     assert resolution.outcome == "Rocket Special in front, 7\" ahead"
-    assert resolution.values == {"front": "car_b", "behind": "car_a", "gap": 7}
+    assert resolution.values == {"front": "car_b", "behind": "car_a", "gap": 7, "front_roll": 5,
+                                 "car_a_front_on": [1, 2, 3], "car_b_front_on": [4, 5, 6],
+                                 "speed": 60}
     assert "(MCW-D27)" in resolution.steps[1].text
     assert all(e.sheet.speed == 60 for e in resolution.effects)
     odds = ROAD_DUEL_SETUP.odds(values)

@@ -42,7 +42,13 @@ from carwars_desktop.rules.autopower.speed import (
     rolled_stages,
     speed_outcomes,
 )
-from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
+from carwars_desktop.rules.autopower.tables import (
+    DICE_COUNT,
+    DICE_SIDES,
+    SAFE_SPEED_FACTOR,
+    SURCHARGE_SPEED_FACTOR,
+    rule,
+)
 
 
 def _discard_text(text: str) -> object:
@@ -63,7 +69,9 @@ def _plan(values: Values) -> SpeedPlan:
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
     plan = plan_of(values, _plan)
+    taken = len(dice.used)
     sheet, steps, held = resolve_speed(plan, dice, options_of(values).ap_d7_discard)
+    faces = [d.value for d in dice.used[taken:]]
     if held is None:
         how = "holds without a roll" if sheet.pushing else "safe"
     else:
@@ -75,7 +83,21 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                                                 f"Speed {sheet.speed}")],
                   values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
                           "pushing": sheet.pushing, "push_held": held,
-                          "energy_in_play": sheet.energy_in_play})
+                          "energy_in_play": sheet.energy_in_play,
+                          "stages": _stages(plan, faces), "energy": sheet.car.energy,
+                          "safe_limit": SAFE_SPEED_FACTOR * sheet.car.energy,
+                          "surcharge_limit": SURCHARGE_SPEED_FACTOR * sheet.car.energy,
+                          "safe_factor": SAFE_SPEED_FACTOR,
+                          "surcharge_factor": SURCHARGE_SPEED_FACTOR})
+
+
+def _stages(plan: SpeedPlan, faces: list[int]) -> list[dict[str, object]]:
+    """Each push stage rolled, in order: its cards, rawSpeed, target and natural 2d6."""
+    rolled = rolled_stages(plan)
+    naturals = [sum(faces[n:n + DICE_COUNT]) for n in range(0, len(faces), DICE_COUNT)]
+    return [{"energy_in_play": list(stage.energy_in_play), "raw_speed": stage.raw_speed,
+             "target": stage.target, "natural": natural}
+            for stage, natural in zip(rolled, naturals, strict=False)]
 
 
 def _odds(values: Values) -> Odds:

@@ -30,7 +30,11 @@ from carwars_desktop.rules.autopower.procedures.common import (
     planned,
 )
 from carwars_desktop.rules.autopower.sheet import CarSheet
-from carwars_desktop.rules.autopower.tables import rule
+from carwars_desktop.rules.autopower.tables import (
+    ARMOR_CAP_FACTOR,
+    ARMOR_POINTS_PER_SPEED,
+    rule,
+)
 
 
 def _plan(values: Values) -> tuple[CarSheet, list[Step]]:
@@ -44,7 +48,10 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                                                 f"{cards_text(sheet.strength_in_play)}, Armor "
                                                 f"{sheet.armor}, Speed {sheet.speed}")],
                   values={"armor": sheet.armor, "added_armor": sheet.added_armor,
-                          "speed_penalty": sheet.speed_penalty, "speed": sheet.speed})
+                          "speed_penalty": sheet.speed_penalty, "speed": sheet.speed,
+                          "base_armor": sheet.car.strength, "armor_cap": sheet.armor_cap,
+                          "cap_factor": ARMOR_CAP_FACTOR,
+                          "armor_points_per_speed": ARMOR_POINTS_PER_SPEED})
 
 
 def _odds(values: Values) -> Odds:

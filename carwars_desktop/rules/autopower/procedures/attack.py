@@ -44,7 +44,7 @@ from carwars_desktop.rules.autopower.procedures.common import (
     planned,
     to_hit_summary,
 )
-from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
+from carwars_desktop.rules.autopower.tables import DAMAGE_CAP_FACTOR, DICE_COUNT, DICE_SIDES, rule
 
 
 def _plan(values: Values, laser: bool) -> AttackPlan:
@@ -81,7 +81,20 @@ def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
     return Result(outcome=outcome, steps=result.steps, success=result.hit, effects=effects,
                   values={"to_hit": plan.to_hit, "damage": plan.damage, "hit": result.hit,
                           "natural": result.natural, "killed": target.killed,
-                          "control_target": goal})
+                          "control_target": goal, "base_to_hit": plan.base,
+                          "modifiers": [m.to_json() for m in plan.modifiers],
+                          "running_to_hit": _running(plan),
+                          "card_total": sum(plan.cards),
+                          "damage_cap": DAMAGE_CAP_FACTOR * plan.attacker.car.fighting})
+
+
+def _running(plan: AttackPlan) -> list[int]:
+    """The to-hit number after each modifier in turn (``3 − 3 = 0``, ``0 + 4 = 4``)."""
+    running, total = [], plan.base
+    for modifier in plan.modifiers:
+        total += modifier.value
+        running.append(total)
+    return running
 
 
 def _odds(values: Values, laser: bool) -> Odds:

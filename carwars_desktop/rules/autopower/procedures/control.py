@@ -55,13 +55,22 @@ def _plan(values: Values) -> ControlPlan:
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
     plan = plan_of(values, _plan)
+    taken = len(dice.used)
     sheet, steps, penalty = resolve_control(plan, dice)
     kept = penalty is ControlPenalty.NONE
+    natural = sum(d.value for d in dice.used[taken:]) if not plan.automatic else None
     return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
                   effects=[change("vehicle", sheet, f"{sheet.name}: next turn "
                                                 f"{sheet.next_turn_penalty.label}")],
                   values={"target": plan.target, "penalty": penalty.value,
-                          "next_turn_penalty": sheet.next_turn_penalty.value})
+                          "next_turn_penalty": sheet.next_turn_penalty.value,
+                          "damage": plan.damage, "energy_in_play": sum(plan.sheet.energy_in_play),
+                          "iq": plan.sheet.car.iq, "iq_bonus": plan.iq_total,
+                          "natural": natural,
+                          "total": None if natural is None else natural + plan.iq_total,
+                          "shortfall": None if natural is None else
+                          max(0, plan.shortfall(natural)),
+                          "p_keep_control": p_keep_control(plan)})
 
 
 def _odds(values: Values) -> Odds:

@@ -78,7 +78,10 @@ def _order(values: Values, dice: DiceSource, first_turn: bool) -> Result:
     else:
         outcome = f"{names[0]} draws first; order {', '.join(names)}"
         steps.append(Step(f"draw order {', '.join(names)}", rule(section)))
-    return Result(outcome=outcome, steps=steps, values={"order": names})
+    seen = {s.name: s.seen_speed(bool(values["ap_d27_speed_after_armor_penalty"]))
+            for _, s in cars} if first_turn else None
+    return Result(outcome=outcome, steps=steps,
+                  values={"order": names} | ({} if seen is None else {"speeds": seen}))
 
 
 def _odds(values: Values, first_turn: bool) -> Odds:

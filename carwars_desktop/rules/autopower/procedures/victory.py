@@ -32,7 +32,9 @@ def _verdict(values: Values) -> tuple[str, list[Step]]:
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
     outcome, steps = _verdict(values)
-    return Result(outcome=outcome, steps=steps, values={"verdict": outcome})
+    cars = [{"name": s.name, "damage": s.total_damage, "armor": s.armor, "killed": s.killed}
+            for s in (values[name] for name in CARS) if s is not None]
+    return Result(outcome=outcome, steps=steps, values={"verdict": outcome, "cars": cars})
 
 
 def _odds(values: Values) -> Odds:

@@ -9,6 +9,7 @@ from carwars_desktop.procedures import (
     Chart,
     ChoiceInput,
     DiceNeed,
+    EffectCategory,
     InputError,
     IntInput,
     Odds,
@@ -20,6 +21,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
     odds_text,
+    percent,
 )
 from carwars_desktop.rules.battlecars.chance import DicePicker, successes
 from carwars_desktop.rules.battlecars.damage import RULE_RECORD, record_damage
@@ -47,6 +49,7 @@ from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import (
     AMMUNITION_DETONATES_ON,
     DIE,
+    FUEL_TANK_EXPLODES_ON,
     FUEL_TANK_MISSILE_PENALTY,
 )
 from carwars_desktop.rules.battlecars.terms import MISSILES, Block, Kind, Line, Source, Weapon
@@ -67,7 +70,8 @@ def _damage_resolve(values: Values, dice: DiceSource) -> Result:
                   f"{report.components} interior, {report.lost} lost{summary}", steps, None,
                   [SheetChange("vehicle", after, f"{amount} damage on {area.label}{summary}")],
                   {"armour": report.armour, "components": report.components,
-                   "lost": report.lost, "fired_off": [f.describe() for f in fired]})
+                   "lost": report.lost, "fired_off": [f.describe() for f in fired],
+                   "fired_off_items": [f.to_json() for f in fired]})
 
 
 def _damage_odds(values: Values) -> Odds:
@@ -129,12 +133,20 @@ def _fuel_check(values: Values) -> None:
 def _fuel_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     check = _fuel(values)
+    taken = len(dice.used)
     after, exploded, step = roll_fuel_check(sheet, check, dice)
+    wreck = frozenset({EffectCategory.CREW_HURT, EffectCategory.WRECKED})
     effects = [SheetChange("vehicle", after, "fuel tank exploded: car destroyed, driver "
-                                         "killed")] if exploded else []
+                                         "killed", wreck)] if exploded else []
     outcome = "explodes" if exploded else ("no check (Fire Extinguisher)" if check.extinguisher
                                            else "no explosion")
-    return Result(f"fuel tank: {outcome}", [step], exploded, effects)
+    face = dice.used[taken].value if len(dice.used) > taken else None
+    return Result(f"fuel tank: {outcome}", [step], exploded, effects,
+                  {"damage": check.damage, "penalty": check.penalty,
+                   "need": FUEL_TANK_EXPLODES_ON, "need_face": None if check.extinguisher
+                   else max(check.need, 1), "roll": face,
+                   "total": None if face is None else face + check.damage - check.penalty,
+                   "extinguisher": check.extinguisher, "exploded": exploded})
 
 
 def _fuel_odds(values: Values) -> Odds:
@@ -142,7 +154,7 @@ def _fuel_odds(values: Values) -> Odds:
     p = check.p_explode()
     distribution = die(DIE) + (check.damage - check.penalty)
     return Odds(outcomes=(Outcome("explodes", p), Outcome("no explosion", 1 - p)),
-                summary=check.describe() + f" · {odds_text(p, DIE)}",
+                summary=check.describe() + f" · {percent(p)}",  # describe() has the 4/8
                 need=None if check.extinguisher else 7,
                 chart=None if check.extinguisher else Chart(
                     "fuel-tank check", distribution,
@@ -193,7 +205,8 @@ def _detonation_resolve(values: Values, dice: DiceSource) -> Result:
     fired, steps = ammunition_check(sheet, _rounds(values), Source(values["hit_by"]), dice)
     all_steps = list(steps) + [Step(f.describe(), f"{RULE_AMMO} step 4") for f in fired]
     return Result(f"{len(fired)} of {values['rounds']} round(s) detonate", all_steps,
-                  bool(fired), values={"fired_off": [f.describe() for f in fired]})
+                  bool(fired), values={"fired_off": [f.describe() for f in fired],
+                                        "fired_off_items": [f.to_json() for f in fired]})
 
 
 def _detonation_odds(values: Values) -> Odds:

@@ -61,6 +61,16 @@ def _crash_dice(values: Values) -> list[DiceNeed]:
     return _damage_needs(0 if roll is None else roll.count, "crash damage")
 
 
+def _formula_values(rv: int, values: Values) -> dict[str, object]:
+    """The damage formula an RV gives (``2d8+1``): ``damage_formula``, its ``damage_dice``
+    (d8s) and ``damage_modifier``; None when the RV does no damage."""
+    roll, _ = crash_damage(rv, options_from(values))
+    if roll is None:
+        return {"damage_formula": None, "damage_dice": 0, "damage_modifier": 0}
+    return {"damage_formula": str(roll), "damage_dice": roll.count,
+            "damage_modifier": roll.modifier}
+
+
 def _crash_resolve(values: Values, dice: DiceSource) -> Result:
     car: CarSheet = values["vehicle"]
     speed = speed_of(values, car)
@@ -77,7 +87,8 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
     return Result(f"crash at RV {speed}: {result.damage} damage"
                   + (", driver stunned" if result.stunned else ""), result.steps,
                   None, effects, {"rv": speed, "damage": result.damage,
-                                  "stunned": result.stunned})
+                                  "stunned": result.stunned,
+                                  **_formula_values(speed, values)})
 
 
 def _crash_odds(values: Values) -> Odds:
@@ -138,7 +149,8 @@ def _ram_resolve(values: Values, dice: DiceSource) -> Result:
                                "speed 0")],
                   {"kind": result.kind.value, "rv": result.rv,
                    "target_damage": result.target_damage,
-                   "rammer_damage": result.rammer_damage})
+                   "rammer_damage": result.rammer_damage,
+                   **_formula_values(result.rv, values)})
 
 
 def _ram_odds(values: Values) -> Odds:

@@ -104,13 +104,14 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     if result.second is not None:
         effects.append(SheetChange("next_target", result.second.target,
                                    f"hit: {result.second.summary}"))
-    fired = [f.describe() for struck in (result.first, result.second) if struck is not None
-             for f in struck.fired_off]
+    fired_off = [f for struck in (result.first, result.second) if struck is not None
+                 for f in struck.fired_off]
+    fired = [f.describe() for f in fired_off]
     return Result(result.outcome, result.steps, result.hit, effects,
                   {"weapon": result.weapon.value, "hit": result.hit,
                    "damage": result.first.damage if result.first else
                    (result.second.damage if result.second else 0),
-                   "fired_off": fired})
+                   "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off]})
 
 
 def _odds(values: Values) -> Odds:

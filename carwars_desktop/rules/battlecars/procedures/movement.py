@@ -22,6 +22,7 @@ from carwars_desktop.procedures import (
 from carwars_desktop.rules.battlecars.movement import (
     RULE_CORNER,
     RULE_SPEED,
+    SpeedRange,
     corner_check,
     speed_range,
     three_point_turn,
@@ -50,8 +51,13 @@ from carwars_desktop.rules.battlecars.skid import (
     skid_probabilities,
     speed_difference,
 )
-from carwars_desktop.rules.battlecars.tables import CONTINUE_FACINGS, CORNER_ANGLES, DIE
-from carwars_desktop.rules.battlecars.terms import Direction, Surface, Weapon
+from carwars_desktop.rules.battlecars.tables import (
+    CONTINUE_FACINGS,
+    CORNER_ANGLES,
+    DIE,
+    REVERSE_MAX,
+)
+from carwars_desktop.rules.battlecars.terms import Direction, Kind, Surface, Weapon
 
 SKID_DECISIONS = ("bc_d10_cap_sd", "bc_d11_fallback_facing", "bc_d12_turn_to_intended")
 
@@ -70,12 +76,25 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
         return Result(f"speed {new} {direction.value}: allowed", steps, True,
                       [SheetChange("vehicle", after, f"speed {sheet.speed} → {new} "
                                                  f"{direction.value}")],
-                      {"low": limits.low, "high": limits.high})
+                      _speed_values(values, limits))
     why = limits.refusal or f"outside {limits.low}–{limits.high}"
     steps.append(Step(f"speed {new} {direction.value}: {why}", RULE_SPEED))
-    return Result(steps=steps, values={"low": limits.low, "high": limits.high},
+    return Result(steps=steps, values=_speed_values(values, limits),
                   refusal=Refusal(why, RULE_SPEED,
                                   f"speed {new} {direction.value}: not allowed ({why})"))
+
+
+def _speed_values(values: Values, limits: SpeedRange) -> dict[str, int]:
+    """The numbers the speed explanation states: the range, the car's limits after damage."""
+    sheet: CarSheet = values["vehicle"]
+    surface = Surface(values["surface"])
+    return {"low": limits.low, "high": limits.high, "from_speed": sheet.speed,
+            "max_acceleration": sheet.max_acceleration(surface),
+            "max_deceleration": sheet.max_deceleration(surface),
+            "max_speed": sheet.max_speed(options_from(values)),
+            "reverse_max": REVERSE_MAX[surface], "speed": values["speed"],
+            "acceleration_bonus": int(sheet.working(Kind.SUPER_CHARGER)),
+            "deceleration_bonus": int(sheet.working(Kind.POWER_BRAKES))}
 
 
 def _speed_odds(values: Values) -> Odds:
@@ -118,7 +137,7 @@ def _turn_resolve(values: Values, dice: DiceSource) -> Result:
     return Result("three-point turn: rotate to face any direction; speed stays 0",
                   [Step(f"{sheet.name} at speed 0 rotates on its point to face any direction; "
                         "its speed stays 0, and it may fire from this point", f"{RULE_SPEED} "
-                        "step 5 · §2.9")], True)
+                        "step 5 · §2.9")], True, values={"speed": sheet.speed})
 
 
 THREE_POINT_TURN = Procedure(

@@ -24,14 +24,20 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     pedestrian_input,
     refuse,
 )
-from carwars_desktop.rules.battlecars.tables import PEDESTRIAN_MAX_SPEED
+from carwars_desktop.rules.battlecars.tables import (
+    DRIVER_BOXES,
+    PEDESTRIAN_BOXES,
+    PEDESTRIAN_MAX_SPEED,
+)
 
 
 def _leave_resolve(values: Values, dice: DiceSource) -> Result:
     car, walker, steps = leave_car(values["vehicle"], values["pedestrian"])
     return Result(f"{walker.name} is on foot", steps, True,
                   [SheetChange("vehicle", car, "vacated"),
-                   SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")])
+                   SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")],
+                  {"speed": values["vehicle"].speed, "damage": walker.damage,
+                   "boxes": PEDESTRIAN_BOXES, "mg_rounds": walker.mg_rounds})
 
 
 LEAVE_CAR = Procedure(
@@ -51,7 +57,8 @@ LEAVE_CAR = Procedure(
 def _commandeer_resolve(values: Values, dice: DiceSource) -> Result:
     car, steps = commandeer(values["vehicle"], values["pedestrian"])
     return Result(f"{values['pedestrian'].name} drives {car.name} from next Turn", steps, True,
-                  [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")])
+                  [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")],
+                  {"driver_damage": car.driver_hits, "boxes": DRIVER_BOXES})
 
 
 COMMANDEER = Procedure(
@@ -99,7 +106,8 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                         f"{PEDESTRIAN_MAX_SPEED} on all surfaces, and has no turning limits; "
                         "he passes freely through Oil, Spikes, Mines and Smoke",
                         f"{RULE_PEDESTRIANS} step 3")], True,
-                  [SheetChange("pedestrian", after, f"speed {values['speed']}")])
+                  [SheetChange("pedestrian", after, f"speed {values['speed']}")],
+                  {"speed": values["speed"], "max_speed": PEDESTRIAN_MAX_SPEED})
 
 
 PEDESTRIAN_SPEED = Procedure(

@@ -67,7 +67,8 @@ def _smoke_resolve(values: Values, dice: DiceSource) -> Result:
     markers = values["markers"]
     removed, steps = disperse_smoke(markers, dice)
     return Result(f"{removed} of {markers} Smoke marker(s) removed", steps, None,
-                  values={"removed": removed, "remaining": markers - removed})
+                  values={"removed": removed, "remaining": markers - removed,
+                          "markers": markers})
 
 
 SMOKE_DISPERSAL = Procedure(

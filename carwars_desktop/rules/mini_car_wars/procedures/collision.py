@@ -34,7 +34,7 @@ from carwars_desktop.rules.mini_car_wars.collision import (
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.decisions import MiniRules
 from carwars_desktop.rules.mini_car_wars.model import CollisionKind, Side
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     BODY_SIDE_KEYS,
     D5,
@@ -143,12 +143,14 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     steps += _after_steps(kind, after, rules)
     new_mover = _at_speed(new_mover, after[0])
     effects = [SheetChange("mover", new_mover, f"{mover.name}: {mover_damage} collision damage "
-                                               f"to the {mover_side.label}, {after[0]} mph")]
-    if new_other is not None and other_side is not None:
+                                               f"to the {mover_side.label}, {after[0]} mph",
+                           categories_of(mover, new_mover, mover_side))]
+    if other is not None and new_other is not None and other_side is not None:
         new_other = _at_speed(new_other, after[1])
         effects.append(SheetChange("other", new_other,
                                    f"{new_other.name}: {other_damage} collision damage to the "
-                                   f"{other_side.label}, {after[1]} mph"))
+                                   f"{other_side.label}, {after[1]} mph",
+                                   categories_of(other, new_other, other_side)))
     outcome = f"CS {cs} mph: {mover.name} takes {mover_damage}" + (
         f", {other.name} takes {other_damage}" if other else "")
     return Result(outcome=outcome, steps=steps, effects=effects,
@@ -191,15 +193,18 @@ def _odds(values: Values) -> Odds:
     first = damage_odds(mover, mover_side, [Attempt(1, 1, mover_dist)])
     outcomes = [Outcome(f"{mover.name}: {o.label}", o.probability) for o in first.outcomes]
     expected = [(f"damage to {mover.name}", mover_dist.mean())]
+    effects = first.effects(mover.name)
     if other is not None and other_side is not None:
         other_dist = _distribution(count, _reduced(values, mover, True), rules)
         second = damage_odds(other, other_side, [Attempt(1, 1, other_dist)])
         outcomes = [Outcome(f"{a.label} · {other.name}: {b.label}", a.probability * b.probability)
                     for a in outcomes for b in second.outcomes]
         expected.append((f"damage to {other.name}", other_dist.mean()))
+        effects += second.effects(other.name)
     return Odds(outcomes=tuple(outcomes),
                 summary=f"CS {cs} mph → {count}d6 each",
-                chart=Chart(f"damage to {mover.name}", mover_dist), expected=tuple(expected))
+                chart=Chart(f"damage to {mover.name}", mover_dist), expected=tuple(expected),
+                effects=effects)
 
 
 def _dice(values: Values) -> list[DiceNeed]:

@@ -54,7 +54,8 @@ def control_result(sheet: MiniSheet, dice: DiceSource, why: str, values: Values)
                   effects=[SheetChange("vehicle", outcome.sheet,
                                        f"{sheet.name}: {outcome.result.value}")],
                   values={"natural": outcome.natural, "total": outcome.total,
-                          "result": outcome.result.value})
+                          "result": outcome.result.value, "speed": sheet.speed,
+                          "modifier": outcome.total - outcome.natural})
 
 
 def control_odds(sheet: MiniSheet) -> Odds:

@@ -24,7 +24,7 @@ from carwars_desktop.procedures import (
 from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.damage import ALLOCATION, apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.model import Side
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D20,
@@ -68,7 +68,9 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     summary = (f"{new.name}: {damage} damage to the {side.label}; armor {new.armor}, "
                f"power plant {new.power_plant}")
     return Result(outcome=f"{damage} damage to {sheet.name}'s {side.label}", steps=steps,
-                  success=None, effects=[SheetChange("vehicle", new, summary)],
+                  success=None,
+                  effects=[SheetChange("vehicle", new, summary,
+                                       categories_of(sheet, new, side))],
                   values={"damage": damage, "report": report})
 
 
@@ -83,7 +85,7 @@ def _odds(values: Values) -> Odds:
                 summary=f"{sheet.name}, {side.label}: worst possible {worst.label} "
                         f"({percent(worst.probability)}); most likely {likeliest.label} "
                         f"({percent(likeliest.probability)})",
-                expected=result.expected)
+                expected=result.expected, effects=result.effects(sheet.name))
 
 
 def _dice(values: Values) -> list[DiceNeed]:

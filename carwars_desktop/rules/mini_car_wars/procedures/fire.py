@@ -32,6 +32,7 @@ from carwars_desktop.procedures import (
     odds_text,
     plan_of,
 )
+from carwars_desktop.rules.kernel.formatting import signed
 from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.errors import WeaponChoiceError
@@ -42,7 +43,7 @@ from carwars_desktop.rules.mini_car_wars.firing import (
     weapons_fired,
 )
 from carwars_desktop.rules.mini_car_wars.model import Role, Side, WeaponType
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D13,
@@ -58,6 +59,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.common import (
     sheet_input,
 )
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+from carwars_desktop.rules.mini_car_wars.tables import TO_HIT
 from carwars_desktop.rules.mini_car_wars.to_hit import (
     TO_HIT_RULE,
     Shot,
@@ -149,8 +151,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     labels = _labels(plan)
     steps = [Step(f"{' + '.join(labels)} ({plan.role.value}) at {plan.target.name}'s "
                   f"{plan.side.label}: {plan.kind.value} {base_to_hit(plan.kind)}, "
-                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}",
-                  TO_HIT_RULE)]
+                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}"
+                  f"{_still_note(plan)}", TO_HIT_RULE)]
     hits: list[tuple[str, int]] = []
     rolled: list[int] = []
     for label in labels:
@@ -185,16 +187,31 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
             target, report = apply_damage(target, damage, plan.side, roll, rules)
             reports.append(report)
             steps += report.steps
-        effects.append(SheetChange("target", target, _damage_summary(target, plan.side, hits)))
+        effects.append(SheetChange("target", target, _damage_summary(target, plan.side, hits),
+                                   categories_of(plan.target, target, plan.side)))
     outcome = (f"{len(hits)} of {len(labels)} hit" if len(labels) > 1 else
                ("hit" if hits else "miss"))
     if hits:
         outcome += f": {' + '.join(str(d) for _, d in hits)} damage to {plan.target.name}'s " \
                    f"{plan.side.label}" + (" (held)" if plan.hold else "")
     return Result(outcome=outcome, steps=steps, success=bool(hits), effects=effects,
-                  values={"need": need, "rolls": tuple(rolled), "hits": len(hits),
+                  values={"need": need, "base_to_hit": base_to_hit(plan.kind),
+                          "modifiers": [m.to_json() for m in stack],
+                          "firer_speed": plan.firer.speed, "target_speed": plan.target.speed,
+                          "damage_dice": count, "rolls": tuple(rolled), "hits": len(hits),
                           "damage": tuple(d for _, d in hits), "held": plan.hold,
                           "reports": tuple(reports)})
+
+
+def _still_note(plan: _Plan) -> str:
+    """``; firer not moving (+1): Courier is at 0 mph on its sheet``: the speeds behind
+    the not-moving modifiers, so a sheet's default 0 mph is seen (MCW-D12)."""
+    assert plan.target is not None
+    notes = [f"{role} not moving ({signed(bonus)}): {sheet.name} is at 0 mph on its sheet"
+             for role, sheet, bonus in (("firer", plan.firer, TO_HIT.firer_stationary),
+                                        ("target", plan.target, TO_HIT.target_stationary))
+             if sheet.speed == 0]
+    return "".join(f"; {note}" for note in notes)
 
 
 def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
@@ -241,7 +258,7 @@ def _odds(values: Values) -> Odds:
     chart = Chart("to hit (2d6, natural 2 misses)", two_d6,
                   frozenset(v for v in two_d6.values() if is_hit(v, need)))
     return Odds(outcomes=result.outcomes, summary=summary, modifiers=stack, need=need,
-                chart=chart, expected=result.expected)
+                chart=chart, expected=result.expected, effects=result.effects(plan.target.name))
 
 
 def _dice(values: Values) -> list[DiceNeed]:

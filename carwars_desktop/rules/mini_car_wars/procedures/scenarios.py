@@ -63,7 +63,10 @@ def _duel_resolve(values: Values, dice: DiceSource) -> Result:
     effects = [SheetChange(name, _started(sheet, speed), f"{sheet.name}: {speed} mph")
                for name, sheet in (("car_a", first), ("car_b", second))]
     return Result(outcome=f"{leader} in front, {gap}\" ahead", steps=steps, effects=effects,
-                  values={"front": front, "behind": back, "gap": gap})
+                  values={"front": front, "behind": back, "gap": gap, "front_roll": order,
+                          "car_a_front_on": sorted(FIRST_IN_FRONT),
+                          "car_b_front_on": sorted(set(range(1, 7)) - FIRST_IN_FRONT),
+                          "speed": speed})
 
 
 def _duel_odds(values: Values) -> Odds:
@@ -122,7 +125,9 @@ def _pack_resolve(values: Values, dice: DiceSource) -> Result:
                   f"{len(cycles)} cycles; all vehicles go {speed} mph", RULE),
              Step(f"victory: {PACK_ATTACK.victory}", RULE)]
     return Result(outcome=f"{car.name} {PACK_ATTACK.lead}\" ahead of {len(cycles)} cycles, "
-                          f"all at {speed} mph", steps=steps, effects=effects)
+                          f"all at {speed} mph", steps=steps, effects=effects,
+                  values={"lead": PACK_ATTACK.lead, "cycles": len(cycles), "speed": speed,
+                          "winning_lead_over": PACK_ATTACK.winning_lead_over})
 
 
 PACK_ATTACK_SETUP = Procedure(

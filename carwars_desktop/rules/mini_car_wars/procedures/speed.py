@@ -62,7 +62,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     if wanted not in legal:
         why = "cycles cannot reverse" if wanted.reverse and sheet.is_cycle else \
             "not one of them"
-        steps.append(Step(f"{wanted.text} is {why}", RULE))
+        said = f"is not allowed: {why}" if why != "not one of them" else f"is {why}"
+        steps.append(Step(f"{wanted.text} {said}", RULE))
         return Result(steps=steps, values={"legal": tuple(str(v) for v in legal)},
                       refusal=Refusal(why, RULE, f"{wanted.text} is not allowed"))
     keep_skip = rules_from(values).d2_skid_carries_over
@@ -78,7 +79,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   success=True, effects=[SheetChange("vehicle", new,
                                                      f"{new.name}: {wanted.text}")],
                   values={"legal": tuple(str(v) for v in legal), "speed": wanted.mph,
-                          "reverse": wanted.reverse})
+                          "reverse": wanted.reverse,
+                          "phases": list(range(1, wanted.mph // 10 + 1))})
 
 
 def _phases(mph: int) -> str:
