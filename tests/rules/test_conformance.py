@@ -48,10 +48,6 @@ EXHAUSTIVE_VEHICLES = 1
 others are resolved on seeded throws (all the checks but the odds' exactness): a
 Mini Car Wars shot over every throw takes seconds."""
 SEEDS = range(1, 9)
-CHART_IS_NOT_SUCCESS = frozenset({"battlecars.corner", "battlecars.skid"})
-"""Procedures whose odds chart marks a region of the drift roll (P 1/4) that is not the
-probability of a resolution reporting success (3/16 over every throw): the outcome
-probabilities still agree exactly; the chart's meaning is for the ruleset to settle."""
 
 
 def _car(speed: int = 0, **changes: Any) -> CarSheet:
@@ -357,7 +353,7 @@ def test_odds_resolve_dice_refusals_and_json_agree(case: Case) -> None:
     assert sum(labels.values()) == 1
     expected = odds.p_success()
     if expected is not None and reports_success:
-        assert (p_success == expected) is (procedure.id not in CHART_IS_NOT_SUCCESS)
+        assert p_success == expected
     odds_labels = {o.label: o.probability for o in odds.outcomes}
     if set(labels) <= set(odds_labels):
         assert {k: v for k, v in odds_labels.items() if v} == dict(labels)

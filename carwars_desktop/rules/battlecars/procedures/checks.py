@@ -83,7 +83,7 @@ DAMAGE = Procedure(
     aliases={"car": "vehicle"},
     title="Record damage (armour, hit location, pass-through)",
     ruleset=RULESET,
-    rule=f"{RULE_RECORD} · §2.14 · §2.15",
+    rule=RULE_RECORD.more("· §2.14 · §2.15"),
     summary="Put damage on an armour block; once breached roll the section's d8 Hit Location "
             "Table, re-roll destroyed components, carry surplus on and pass it through a "
             "destroyed section; then the fuel-tank and ammunition checks.",
@@ -191,7 +191,7 @@ def _rolls_made(values: Values) -> bool:
 def _detonation_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     fired, steps = ammunition_check(sheet, _rounds(values), Source(values["hit_by"]), dice)
-    all_steps = list(steps) + [Step(f.describe(), f"{RULE_AMMO} step 4") for f in fired]
+    all_steps = list(steps) + [Step(f.describe(), RULE_AMMO.more("step 4")) for f in fired]
     return Result(f"{len(fired)} of {values['rounds']} round(s) detonate", all_steps,
                   bool(fired), values={"fired_off": [f.describe() for f in fired]})
 

@@ -16,6 +16,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import working_tyres
 from carwars_desktop.rules.battlecars.options import options_from
 from carwars_desktop.rules.battlecars.passives import (
@@ -71,7 +72,7 @@ DROP = Procedure(
     aliases={"car": "vehicle"},
     title="Drop passive weapon (smoke, oil, spikes, mines)",
     ruleset=RULESET,
-    rule="Battlecars §2.9 · §2.12 · BC-D27",
+    rule=bc("§2.9 · §2.12", "BC-D27"),
     summary="One round per pod per Turn onto the nearest unoccupied point along one of the "
             "pod's three lines.",
     inputs=(car_input(), TextInput("mount", "Pod", "Pod C", help="the pod dropping it"),
@@ -167,7 +168,7 @@ PASSIVE = Procedure(
     aliases={"car": "vehicle"},
     title="Drive onto markers (mines, spikes, oil, smoke)",
     ruleset=RULESET,
-    rule=f"{RULE_PASSIVE} · §2.4 step 4 · BC-D42",
+    rule=RULE_PASSIVE.more("· §2.4 step 4", "BC-D42"),
     summary="Mines (tyres 1d8−3 each, interior 1d8−2 ignoring armour), then Spikes (tyres "
             "1d8−3 each), then one skid test at the greatest SD of Oil 5, Smoke 3, Spikes 2 or "
             "the speed.",

@@ -39,7 +39,7 @@ LEAVE_CAR = Procedure(
     aliases={"car": "vehicle"},
     title="Driver leaves the car",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} steps 1–2 · BC-D28",
+    rule=RULE_PEDESTRIANS.more("steps 1–2", "BC-D28"),
     summary="Only at speed 0: the driver becomes a pedestrian with 3 MG rounds and his damage.",
     inputs=(car_input(), pedestrian_input()),
     resolve_fn=_leave_resolve,
@@ -59,7 +59,7 @@ COMMANDEER = Procedure(
     aliases={"car": "vehicle"},
     title="Commandeer a car",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 4 · §2.16 step 3",
+    rule=RULE_PEDESTRIANS.more("step 4 · §2.16 step 3"),
     summary="A pedestrian boards a stationary car that can move and was vacated or whose "
             "driver is dead.",
     inputs=(car_input(), pedestrian_input())
@@ -81,7 +81,7 @@ RUN_OVER = Procedure(
     id="battlecars.run_over",
     title="Run over a pedestrian",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 5",
+    rule=RULE_PEDESTRIANS.more("step 5"),
     summary="A car moving onto or across a pedestrian's point kills him; the car is unharmed.",
     inputs=(pedestrian_input(),),
     resolve_fn=_run_over_resolve,
@@ -98,7 +98,7 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                   [Step(f"a pedestrian may change speed by any amount, up to "
                         f"{PEDESTRIAN_MAX_SPEED} on all surfaces, and has no turning limits; "
                         "he passes freely through Oil, Spikes, Mines and Smoke",
-                        f"{RULE_PEDESTRIANS} step 3")], True,
+                        RULE_PEDESTRIANS.more("step 3"))], True,
                   [SheetChange("pedestrian", after, f"speed {values['speed']}")])
 
 
@@ -106,7 +106,7 @@ PEDESTRIAN_SPEED = Procedure(
     id="battlecars.pedestrian_speed",
     title="Pedestrian speed",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 3",
+    rule=RULE_PEDESTRIANS.more("step 3"),
     summary="Any speed 0–2, whatever the previous speed.",
     inputs=(pedestrian_input(), IntInput("speed", "New speed", 0, 0, PEDESTRIAN_MAX_SPEED)),
     resolve_fn=_speed_resolve,

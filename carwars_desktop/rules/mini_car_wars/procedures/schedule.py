@@ -23,6 +23,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.movement import (
     Mover,
     move_phases,
@@ -32,7 +33,7 @@ from carwars_desktop.rules.mini_car_wars.movement import (
 )
 from carwars_desktop.rules.mini_car_wars.procedures.common import RULESET
 
-RULE = "Mini Car Wars §2.4"
+RULE = mcw("§2.4")
 MAX_LISTED_ORDERS = 720
 
 
