@@ -235,6 +235,66 @@ def every_throw(procedure: Procedure, values: Mapping[str, Any],
     return found
 
 
+def throws_up_to(procedure: Procedure, values: Mapping[str, Any], faces: int
+                 ) -> tuple[dict[str, Fraction], Fraction]:
+    """Every throw of at most ``faces`` dice: (P of each label resolved within them, P of the
+    throws that go on beyond them, a re-roll)."""
+    found: dict[str, Fraction] = defaultdict(Fraction)
+    beyond = Fraction(0)
+    pending: list[tuple[int, ...]] = [()]
+    while pending:
+        taken = pending.pop()
+        path = _Path(taken)
+        try:
+            resolution = procedure.resolve(values, path)
+        except _MoreDiceError as more:
+            if len(taken) == faces:
+                beyond += _chance(path.used)
+            else:
+                pending.extend(taken + (face,) for face in range(more.sides, 0, -1))
+            continue
+        found[resolution.label] += _chance(resolution.dice)
+    return found, beyond
+
+
+def _chance(dice: Sequence[DieRoll]) -> Fraction:
+    chance = Fraction(1)
+    for die in dice:
+        chance /= die.sides
+    return chance
+
+
+# The roll-offs that re-roll ties: (procedure, values, dice in one round). With two
+# contenders a tie re-rolls the very same two, so the throws after a tie are the first round
+# again and P(label) = P(label within one round) / (1 − P(tie)) exactly; with three, the
+# throws are enumerated two rounds deep and each label's odds lie within what they leave.
+RE_ROLLS = [
+    ("battlecars.entry_order", {"players": "a, b"}, 2, True),
+    ("battlecars.entry_order", {"players": "a, b", "scenario": "arena"}, 2, True),
+    ("battlecars.entry_order", {"players": "a, b, c"}, 5, False),
+    ("autopower.draw_order", {"car_a": "Bishop", "car_b": "Bishop"}, 4, True),
+    ("autopower.first_player", {"car_a": "Bishop", "car_b": "Bishop"}, 4, True),
+    ("autopower.first_player", {"car_a": "Bishop", "car_b": "Rhino"}, 4, True),
+]
+
+
+@pytest.mark.parametrize(("procedure_id", "sample", "faces", "restarts"), RE_ROLLS,
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_re_rolled_orders_agree_with_their_odds_over_every_throw(
+        procedure_id: str, sample: dict[str, Any], faces: int, restarts: bool) -> None:
+    procedure = next(p for p in all_procedures() if p.id == procedure_id)
+    values = procedure.bind(sample)
+    odds = {o.label: o.probability for o in procedure.odds(values).outcomes}
+    found, beyond = throws_up_to(procedure, values, faces)
+    assert set(found) <= set(odds) and sum(found.values()) + beyond == 1
+    if restarts:
+        assert {label: p / (1 - beyond) for label, p in found.items()} == {
+            label: p for label, p in odds.items() if p}
+    else:
+        assert 0 < beyond < Fraction(1, 10)
+        assert all(found[label] <= p <= found[label] + beyond for label, p in odds.items())
+
+
 def _purpose(taken: str, declared: str) -> bool:
     """A die's purpose is the declared one, perhaps with a detail (``to hit (need 4+)``,
     ``smoke marker 2``, ``hit location (rear)``)."""

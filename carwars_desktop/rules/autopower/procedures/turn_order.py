@@ -78,7 +78,9 @@ def _order(values: Values, dice: DiceSource, first_turn: bool) -> Result:
     else:
         outcome = f"{names[0]} draws first; order {', '.join(names)}"
         steps.append(Step(f"draw order {', '.join(names)}", rule(section)))
-    return Result(outcome=outcome, steps=steps, values={"order": names})
+    slot = next(name for name, sheet in cars if sheet is order[0])
+    return Result(outcome=outcome, steps=steps, values={"order": names},
+                  label=f"{order[0].name} ({slot}) first")
 
 
 def _odds(values: Values, first_turn: bool) -> Odds:

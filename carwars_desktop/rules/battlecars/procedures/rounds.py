@@ -196,7 +196,8 @@ def _order_resolve(values: Values, dice: DiceSource) -> Result:
     all_steps = list(steps) + [Step(f"{text}; play passes to the left: {', '.join(order)}",
                                     bc("§2.1 step 7 · §2.19"))]
     return Result(f"{text}: {', '.join(order)}", all_steps, None,
-                  values={"first": players[first], "order": order})
+                  values={"first": players[first], "order": order},
+                  label=f"{players[first]} first")
 
 
 def _order_dice(values: Values) -> list[DiceNeed]:
