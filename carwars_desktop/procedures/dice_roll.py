@@ -51,7 +51,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
             steps.append(Step(f"{total} {'≥' if success else '<'} {target}", RULE))
         outcome = f"{total}: {'success' if success else 'failure'} (needed {target}+)"
     return Result(outcome=outcome, steps=steps, success=success,
-                  values={"total": total, "natural": natural, "dice": tuple(thrown)})
+                  values={"total": total, "natural": natural, "dice": tuple(thrown)},
+                  label=outcome if success is None else "success" if success else "failure")
 
 
 def _odds(values: Values) -> Odds:

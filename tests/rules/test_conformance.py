@@ -24,6 +24,7 @@ import pytest
 
 from carwars_desktop.dice import DiceSource, DieRoll, EnteredDice, SeededDice
 from carwars_desktop.procedures import (
+    Citation,
     DiceNeed,
     InputError,
     Procedure,
@@ -48,6 +49,12 @@ EXHAUSTIVE_VEHICLES = 1
 others are resolved on seeded throws (all the checks but the odds' exactness): a
 Mini Car Wars shot over every throw takes seconds."""
 SEEDS = range(1, 9)
+UNNAMED_OUTCOMES = frozenset({"mini.fire", "mini.damage", "mini.collision", "battlecars.fire",
+                              "battlecars.damage", "battlecars.crash", "battlecars.ram"})
+"""Procedures whose results do not yet name their odds outcome: the odds class a hit by
+its worst effect (``driver killed``, ``interior damage``) and the results only say the damage
+(``hit: 9 damage to car 2``). Every other procedure's results name theirs, so over every
+throw each outcome's probability agrees exactly with ``odds()``."""
 
 
 def _car(speed: int = 0, **changes: Any) -> CarSheet:
@@ -399,7 +406,7 @@ def test_odds_resolve_dice_refusals_and_json_agree(case: Case) -> None:
             f"{[str(n) for n in needs]}")
         assert resolution.steps and resolution.outcome
         assert all(step.text and step.rule.startswith(RULE_PREFIX[procedure.ruleset])
-                   for step in resolution.steps)
+                   and isinstance(step.rule, Citation) for step in resolution.steps)
         if resolution.refusal is not None:
             assert resolution.effects == () and resolution.dice == ()
             assert resolution.success is False and resolution.label == "not allowed"
@@ -408,14 +415,17 @@ def test_odds_resolve_dice_refusals_and_json_agree(case: Case) -> None:
             p_success += probability
         reports_success = reports_success or resolution.success is not None
         _round_trips(procedure, resolution)
+    odds_labels = {o.label: o.probability for o in odds.outcomes}
+    named = procedure.id not in UNNAMED_OUTCOMES
+    if named:
+        assert set(labels) <= set(odds_labels), f"{sorted(labels)} not in {sorted(odds_labels)}"
     if not exhaustive:
         return
     assert sum(labels.values()) == 1
     expected = odds.p_success()
     if expected is not None and reports_success:
         assert p_success == expected
-    odds_labels = {o.label: o.probability for o in odds.outcomes}
-    if set(labels) <= set(odds_labels):
+    if named:
         assert {k: v for k, v in odds_labels.items() if v} == dict(labels)
 
 

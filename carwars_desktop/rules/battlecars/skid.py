@@ -104,6 +104,13 @@ class SkidResult:
             return f"final facing {self.facing}: the car completes its move"
         return f"final facing {self.facing}: speed 0, the car moves no further this Turn"
 
+    @property
+    def label(self) -> str:
+        """The outcome of :func:`skid_probabilities` this skid is."""
+        if self.collided:
+            return "drifts into the obstruction"
+        return "continues" if self.continues else "stops"
+
 
 def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
                  clear_points: int | None = None, intended_corner: int | None = None,

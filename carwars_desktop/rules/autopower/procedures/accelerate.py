@@ -75,7 +75,9 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                                                 f"Speed {sheet.speed}")],
                   values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
                           "pushing": sheet.pushing, "push_held": held,
-                          "energy_in_play": sheet.energy_in_play})
+                          "energy_in_play": sheet.energy_in_play},
+                  label=next((o.label for o in speed_outcomes(plan)
+                              if o.sheet.raw_speed == sheet.raw_speed), outcome))
 
 
 def _odds(values: Values) -> Odds:

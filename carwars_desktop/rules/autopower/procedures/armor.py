@@ -44,7 +44,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                                                 f"{cards_text(sheet.strength_in_play)}, Armor "
                                                 f"{sheet.armor}, Speed {sheet.speed}")],
                   values={"armor": sheet.armor, "added_armor": sheet.added_armor,
-                          "speed_penalty": sheet.speed_penalty, "speed": sheet.speed})
+                          "speed_penalty": sheet.speed_penalty, "speed": sheet.speed},
+                  label=f"Armor {sheet.armor}, Speed {sheet.speed}")
 
 
 def _odds(values: Values) -> Odds:

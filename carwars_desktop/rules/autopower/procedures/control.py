@@ -61,7 +61,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   effects=[change("vehicle", sheet, f"{sheet.name}: next turn "
                                                 f"{sheet.next_turn_penalty.label}")],
                   values={"target": plan.target, "penalty": penalty.value,
-                          "next_turn_penalty": sheet.next_turn_penalty.value})
+                          "next_turn_penalty": sheet.next_turn_penalty.value},
+                  label=penalty.next_turn_label)
 
 
 def _odds(values: Values) -> Odds:

@@ -134,7 +134,8 @@ def _fuel_resolve(values: Values, dice: DiceSource) -> Result:
                                          "killed")] if exploded else []
     outcome = "explodes" if exploded else ("no check (Fire Extinguisher)" if check.extinguisher
                                            else "no explosion")
-    return Result(f"fuel tank: {outcome}", [step], exploded, effects)
+    return Result(f"fuel tank: {outcome}", [step], exploded, effects,
+                  label="explodes" if exploded else "no explosion")
 
 
 def _fuel_odds(values: Values) -> Odds:
@@ -193,7 +194,8 @@ def _detonation_resolve(values: Values, dice: DiceSource) -> Result:
     fired, steps = ammunition_check(sheet, _rounds(values), Source(values["hit_by"]), dice)
     all_steps = list(steps) + [Step(f.describe(), RULE_AMMO.more("step 4")) for f in fired]
     return Result(f"{len(fired)} of {values['rounds']} round(s) detonate", all_steps,
-                  bool(fired), values={"fired_off": [f.describe() for f in fired]})
+                  bool(fired), values={"fired_off": [f.describe() for f in fired]},
+                  label=f"{len(fired)} detonate")
 
 
 def _detonation_odds(values: Values) -> Odds:

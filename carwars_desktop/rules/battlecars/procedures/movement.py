@@ -72,7 +72,7 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
         return Result(f"speed {new} {direction.value}: allowed", steps, True,
                       [SheetChange("vehicle", after, f"speed {sheet.speed} → {new} "
                                                  f"{direction.value}")],
-                      {"low": limits.low, "high": limits.high})
+                      {"low": limits.low, "high": limits.high}, label="allowed")
     why = limits.refusal or f"outside {limits.low}–{limits.high}"
     steps.append(Step(f"speed {new} {direction.value}: {why}", RULE_SPEED))
     return Result(steps=steps, values={"low": limits.low, "high": limits.high},
@@ -116,11 +116,12 @@ def _turn_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     refusal = three_point_turn(sheet)
     if refusal is not None:
-        return Result(f"no three-point turn: {refusal}", [Step(refusal, RULE_SPEED)], False)
+        return Result(f"no three-point turn: {refusal}", [Step(refusal, RULE_SPEED)], False,
+                      label="not allowed")
     return Result("three-point turn: rotate to face any direction; speed stays 0",
                   [Step(f"{sheet.name} at speed 0 rotates on its point to face any direction; "
                         "its speed stays 0, and it may fire from this point",
-                        RULE_SPEED.more("step 5 · §2.9"))], True)
+                        RULE_SPEED.more("step 5 · §2.9"))], True, label="allowed")
 
 
 THREE_POINT_TURN = Procedure(
@@ -153,7 +154,7 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
                   "a move is always straight", RULE_CORNER.more("", "BC-D36")), check.step()]
     if not check.skids:
         return Result(f"{angle}° corner at speed {speed}: safe", steps, True,
-                      values={"safe_speed": check.safe, "sd": 0})
+                      values={"safe_speed": check.safe, "sd": 0}, label="safe")
     steps.append(Step(f"skid test before turning: the car is placed on the corner point, not "
                       f"yet turned; SD {sd}", RULE_SKID.more("step 1")))
     skid = resolve_skid(sheet, sd, speed, dice, values["clear_points"], angle, False,
@@ -163,7 +164,7 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
                   steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"safe_speed": check.safe, "sd": sd, "drift": skid.drift,
-                   "facing": skid.facing})
+                   "facing": skid.facing}, label=skid.label)
 
 
 def _skid_summary(before: CarSheet, after: CarSheet) -> str:
@@ -267,7 +268,7 @@ def _skid_resolve(values: Values, dice: DiceSource) -> Result:
     return Result(skid.outcome, steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"sd": sd, "drift": skid.drift, "facing": skid.facing,
-                   "collided": skid.collided})
+                   "collided": skid.collided}, label=skid.label)
 
 
 def _skid_odds_fn(values: Values) -> Odds:

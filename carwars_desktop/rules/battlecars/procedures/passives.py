@@ -64,7 +64,8 @@ def _drop_resolve(values: Values, dice: DiceSource) -> Result:
     weapon = Weapon(values["weapon"])
     after, steps = drop_passive(sheet, values["mount"], weapon, DropLine(values["line"]))
     return Result(f"{weapon.label} dropped from {values['mount']}", steps, True,
-                  [SheetChange("vehicle", after, f"{weapon.label} counter left {values['mount']}")])
+                  [SheetChange("vehicle", after, f"{weapon.label} counter left {values['mount']}")],
+                  label="dropped")
 
 
 DROP = Procedure(
@@ -116,7 +117,8 @@ def _passive_resolve(values: Values, dice: DiceSource) -> Result:
                   None if result.skid is None else result.skid.continues,
                   [SheetChange("vehicle", result.sheet, f"{changed} damage, speed "
                                                     f"{result.sheet.speed}")],
-                  {"sd": result.sd})
+                  {"sd": result.sd},
+                  label="no skid test" if result.skid is None else result.skid.label)
 
 
 def _mean(modifier: int) -> Fraction:

@@ -31,7 +31,8 @@ def _leave_resolve(values: Values, dice: DiceSource) -> Result:
     car, walker, steps = leave_car(values["vehicle"], values["pedestrian"])
     return Result(f"{walker.name} is on foot", steps, True,
                   [SheetChange("vehicle", car, "vacated"),
-                   SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")])
+                   SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")],
+                  label="on foot")
 
 
 LEAVE_CAR = Procedure(
@@ -51,7 +52,8 @@ LEAVE_CAR = Procedure(
 def _commandeer_resolve(values: Values, dice: DiceSource) -> Result:
     car, steps = commandeer(values["vehicle"], values["pedestrian"])
     return Result(f"{values['pedestrian'].name} drives {car.name} from next Turn", steps, True,
-                  [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")])
+                  [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")],
+                  label="commandeered")
 
 
 COMMANDEER = Procedure(
@@ -74,7 +76,7 @@ COMMANDEER = Procedure(
 def _run_over_resolve(values: Values, dice: DiceSource) -> Result:
     dead, step = run_over(values["pedestrian"])
     return Result(f"{dead.name} is killed", [step], True,
-                  [SheetChange("pedestrian", dead, "killed")])
+                  [SheetChange("pedestrian", dead, "killed")], label="killed")
 
 
 RUN_OVER = Procedure(
@@ -99,7 +101,7 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                         f"{PEDESTRIAN_MAX_SPEED} on all surfaces, and has no turning limits; "
                         "he passes freely through Oil, Spikes, Mines and Smoke",
                         RULE_PEDESTRIANS.more("step 3"))], True,
-                  [SheetChange("pedestrian", after, f"speed {values['speed']}")])
+                  [SheetChange("pedestrian", after, f"speed {values['speed']}")], label="allowed")
 
 
 PEDESTRIAN_SPEED = Procedure(

@@ -68,7 +68,8 @@ def _smoke_resolve(values: Values, dice: DiceSource) -> Result:
     markers = values["markers"]
     removed, steps = disperse_smoke(markers, dice)
     return Result(f"{removed} of {markers} Smoke marker(s) removed", steps, None,
-                  values={"removed": removed, "remaining": markers - removed})
+                  values={"removed": removed, "remaining": markers - removed},
+                  label=f"{removed} removed")
 
 
 SMOKE_DISPERSAL = Procedure(
@@ -103,7 +104,7 @@ def _end_resolve(values: Values, dice: DiceSource) -> Result:
                           "and secretly sets the new speed (battlecars.speed)",
                           RULE_ROUND.more("step 5")))
     return Result(f"Round over: {removed} Smoke marker(s) removed", all_steps, None, effects,
-                  {"smoke_removed": removed})
+                  {"smoke_removed": removed}, label=f"{removed} removed")
 
 
 END_ROUND = Procedure(
@@ -138,7 +139,8 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
                             True, options_from(values))
         steps += skid.steps
         return Result(f"dead driver's skid: {skid.outcome}", steps, None,
-                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
+                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")],
+                      label=skid.label)
     blocked = sheet.cannot_act()
     if blocked is not None:
         steps.append(Step(f"{blocked}: the car does not move or fire this Turn",
@@ -148,7 +150,8 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
         steps.append(Step(f"move exactly {sheet.speed} point(s), the first straight ahead; fire "
                           "on entering each point", bc("§2.2 step 2 · §2.4")))
         outcome = f"move {sheet.speed}"
-    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")])
+    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")],
+                  label="turn starts")
 
 
 def _start_odds(values: Values) -> Odds:

@@ -100,7 +100,7 @@ def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     after, steps = rearm(sheet)
     return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
-                  [SheetChange("vehicle", after, "weapons restored, speed 3")])
+                  [SheetChange("vehicle", after, "weapons restored, speed 3")], label="re-armed")
 
 
 REARM = Procedure(

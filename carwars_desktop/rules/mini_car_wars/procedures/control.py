@@ -55,7 +55,7 @@ def control_result(sheet: MiniSheet, dice: DiceSource, why: str, values: Values)
                   effects=[SheetChange("vehicle", outcome.sheet,
                                        f"{sheet.name}: {outcome.result.value}")],
                   values={"natural": outcome.natural, "total": outcome.total,
-                          "result": outcome.result.value})
+                          "result": outcome.result.value}, label=outcome.result.value)
 
 
 def control_odds(sheet: MiniSheet) -> Odds:

@@ -59,7 +59,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         return Result(outcome=f"{roll}: {kind} road section",
                       steps=[Step(f"new road section: rolled {roll} → {kind} (debris on a 6)",
                                   RULE)],
-                      success=debris, values={"roll": roll, "debris": debris})
+                      success=debris, values={"roll": roll, "debris": debris}, label=kind)
     sheet = get_optional_sheet(values, "vehicle")
     assert sheet is not None
     return control_result(sheet, dice, _WHY[hazard], values)

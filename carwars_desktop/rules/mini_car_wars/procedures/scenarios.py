@@ -64,7 +64,8 @@ def _duel_resolve(values: Values, dice: DiceSource) -> Result:
     effects = [SheetChange(name, _started(sheet, speed), f"{sheet.name}: {speed} mph")
                for name, sheet in (("car_a", first), ("car_b", second))]
     return Result(outcome=f"{leader} in front, {gap}\" ahead", steps=steps, effects=effects,
-                  values={"front": front, "behind": back, "gap": gap})
+                  values={"front": front, "behind": back, "gap": gap},
+                  label="car A in front" if front == "car_a" else "car B in front")
 
 
 def _duel_odds(values: Values) -> Odds:
@@ -123,7 +124,7 @@ def _pack_resolve(values: Values, dice: DiceSource) -> Result:
                   f"{len(cycles)} cycles; all vehicles go {speed} mph", RULE),
              Step(f"victory: {PACK_ATTACK.victory}", RULE)]
     return Result(outcome=f"{car.name} {PACK_ATTACK.lead}\" ahead of {len(cycles)} cycles, "
-                          f"all at {speed} mph", steps=steps, effects=effects)
+                          f"all at {speed} mph", steps=steps, effects=effects, label="set up")
 
 
 PACK_ATTACK_SETUP = Procedure(

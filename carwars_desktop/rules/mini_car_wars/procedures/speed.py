@@ -79,7 +79,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   success=True, effects=[SheetChange("vehicle", new,
                                                      f"{new.name}: {wanted.text}")],
                   values={"legal": tuple(str(v) for v in legal), "speed": wanted.mph,
-                          "reverse": wanted.reverse})
+                          "reverse": wanted.reverse}, label="allowed")
 
 
 def _phases(mph: int) -> str:
