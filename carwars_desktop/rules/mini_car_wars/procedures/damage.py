@@ -25,7 +25,7 @@ from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.damage import ALLOCATION, apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.model import Side
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_label, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D20,
@@ -70,7 +70,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                f"power plant {new.power_plant}")
     return Result(outcome=f"{damage} damage to {sheet.name}'s {side.label}", steps=steps,
                   success=None, effects=[SheetChange("vehicle", new, summary)],
-                  values={"damage": damage, "report": report})
+                  values={"damage": damage, "report": report},
+                  label=damage_label(sheet, new, side))
 
 
 def _odds(values: Values) -> Odds:

@@ -43,7 +43,7 @@ from carwars_desktop.rules.mini_car_wars.firing import (
     weapons_fired,
 )
 from carwars_desktop.rules.mini_car_wars.model import Role, Side, WeaponType
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_label, damage_odds
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D13,
@@ -195,7 +195,10 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     return Result(outcome=outcome, steps=steps, success=bool(hits), effects=effects,
                   values={"need": need, "rolls": tuple(rolled), "hits": len(hits),
                           "damage": tuple(d for _, d in hits), "held": plan.hold,
-                          "reports": tuple(reports)})
+                          "reports": tuple(reports)},
+                  # held damage is not applied yet: its worst effect is not known
+                  label="" if plan.hold else damage_label(plan.target, target, plan.side,
+                                                          bool(hits)))
 
 
 def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
@@ -208,7 +211,7 @@ def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
                   "the next phase (§2.2)", SMOKE_RULE)]
     return Result(outcome=f"smoke cloud placed behind {plan.firer.name}", steps=steps,
                   success=True, effects=[SheetChange("firer", firer, _fired_summary(plan))],
-                  values={"smoke_turns": turns})
+                  values={"smoke_turns": turns}, label="smoke cloud placed")
 
 
 def _fired_summary(plan: _Plan) -> str:
