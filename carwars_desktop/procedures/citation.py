@@ -24,6 +24,7 @@ class Citation(str):
     ruleset: str
     section: str
     decisions: tuple[str, ...]
+    separator: str
 
     def __new__(cls, ruleset: str, section: str = "", decisions: tuple[str, ...] = (),
                 separator: str = " · ") -> Citation:
@@ -33,7 +34,17 @@ class Citation(str):
             raise ValueError("a citation names a section or a decision")
         citation = super().__new__(cls, text)
         citation.ruleset, citation.section, citation.decisions = ruleset, section, decisions
+        citation.separator = separator
         return citation
+
+    def more(self, section: str = "", *decisions: str) -> Citation:
+        """This citation narrowed or extended: ``RULE_FIRE.more("step 6", "BC-D4")``.
+
+        ``section`` follows this section after a space (``§2.11 step 6``,
+        ``§2.18 · §2.16`` from ``"· §2.16"``); ``decisions`` follow this one's.
+        """
+        joined = " ".join(part for part in (self.section, section) if part)
+        return Citation(self.ruleset, joined, self.decisions + decisions, self.separator)
 
     @property
     def decision(self) -> str:
@@ -46,10 +57,21 @@ class Citation(str):
 
 @dataclass(frozen=True)
 class Citer:
-    """One ruleset's way to cite: ``Citer("Battlecars")("§2.5 step 2", "BC-D42")``."""
+    """One ruleset's way to cite: ``Citer("Battlecars")("§2.5 step 2", "BC-D42")``.
+
+    ``separator`` goes between the section and each decision (`` · `` for Battlecars,
+    ``", "`` for AUTOpower, ``" "`` for Mini Car Wars, as each has always been written).
+    """
 
     ruleset: str
     separator: str = " · "
 
     def __call__(self, section: str = "", *decisions: str) -> Citation:
         return Citation(self.ruleset, section, decisions, self.separator)
+
+
+def check_citation(owner: str, rule: str) -> None:
+    """Refuse a plain string where a :class:`Citation` belongs (empty means "no rule")."""
+    if rule and not isinstance(rule, Citation):
+        raise TypeError(f"{owner}: the rule {rule!r} is a plain string; build it with the "
+                        "ruleset's citer (a Citation)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource, parse
+from carwars_desktop.procedures.citation import Citation
 from carwars_desktop.procedures.framework import (
     Chart,
     DiceNeed,
@@ -18,7 +19,7 @@ from carwars_desktop.procedures.framework import (
 )
 from carwars_desktop.procedures.inputs import BoolInput, IntInput, TextInput
 
-RULE = "Dice (all rulesets)"
+RULE = Citation("Dice", "(all rulesets)")
 
 
 def _auto_miss(values: Values) -> frozenset[int]:
@@ -51,7 +52,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         outcome = f"{total}: {'success' if success else 'failure'} (needed {target}+)"
     return Result(outcome=outcome, steps=steps, success=success,
                   values={"total": total, "natural": natural, "dice": tuple(thrown),
-                          "modifier": expression.modifier, "target": target})
+                          "modifier": expression.modifier, "target": target},
+                  label=outcome if success is None else "success" if success else "failure")
 
 
 def _odds(values: Values) -> Odds:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 from carwars_desktop.dice import DiceSource, DieRoll, Distribution
+from carwars_desktop.procedures.citation import check_citation
 from carwars_desktop.procedures.inputs import Input, InputError
 
 T = TypeVar("T")
@@ -40,6 +41,9 @@ class Step:
     text: str
     rule: str = ""
 
+    def __post_init__(self) -> None:
+        check_citation("Step", self.rule)
+
     def to_json(self) -> dict[str, str]:
         return {"text": self.text, "rule": self.rule}
 
@@ -54,6 +58,9 @@ class Modifier:
     label: str
     value: int
     rule: str = ""
+
+    def __post_init__(self) -> None:
+        check_citation("Modifier", self.rule)
 
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "value": self.value, "rule": self.rule}
@@ -123,6 +130,9 @@ class Refusal:
     reason: str
     rule: str = ""
     outcome: str = ""
+
+    def __post_init__(self) -> None:
+        check_citation("Refusal", self.rule)
 
     @property
     def headline(self) -> str:
@@ -253,12 +263,17 @@ class Odds:
     expected: tuple[tuple[str, Fraction], ...] = ()
     effects: tuple[EffectOdds, ...] = ()
     """Per vehicle, the chance of each :class:`EffectCategory` (over all outcomes)."""
+    success: Fraction | None = None
+    """P(success) when it is not the chart's success region: the chart shows one roll of
+    several (a skid's final facing, reached only when the drift meets no obstruction)."""
 
     def probability(self, label: str) -> Fraction:
         return sum((o.probability for o in self.outcomes if o.label == label), Fraction(0))
 
     def p_success(self) -> Fraction | None:
-        """P(success) of the main roll: the chart's success region, if it has one."""
+        """P(success): :attr:`success` when given, else the chart's success region, if any."""
+        if self.success is not None:
+            return self.success
         if self.chart is None or not self.chart.success:
             return None
         success = self.chart.success
@@ -355,6 +370,7 @@ class Procedure:
     _plans: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_citation(f"procedure {self.id}", self.rule)
         names = {spec.name for spec in self.inputs}
         for old, new in self.aliases.items():
             if new not in names or old in names:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from carwars_desktop.procedures import Procedure
+from carwars_desktop.procedures.citation import check_citation
 from carwars_desktop.rules.clock import Clock
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ class Problem:
     message: str
     rule: str
     field: str = ""
+
+    def __post_init__(self) -> None:
+        check_citation(f"problem {self.code}", self.rule)
 
     def __str__(self) -> str:
         return f"{self.message} [{self.rule}]"
@@ -161,6 +165,9 @@ class ReferenceTable:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     note: str = ""
+
+    def __post_init__(self) -> None:
+        check_citation(f"table {self.id}", self.rule)
 
 
 @dataclass(frozen=True)

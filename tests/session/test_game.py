@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carwars_desktop.dice import EnteredDice
-from carwars_desktop.procedures import Resolution, SheetChange, Step
+from carwars_desktop.procedures import Citation, Resolution, SheetChange, Step
 from carwars_desktop.rules import VEHICLE, DesignKind, ReferenceTable, Ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import (
@@ -105,7 +105,8 @@ def test_resolution_applied_through_bindings() -> None:
     from carwars_desktop.procedures.dice_roll import DICE_ROLL
 
     base = DICE_ROLL.resolve({"expression": "1d6"}, EnteredDice([4]))
-    resolution = Resolution(base.procedure_id, base.inputs, base.dice, (Step("4 hits", "X §1"),),
+    resolution = Resolution(base.procedure_id, base.inputs, base.dice,
+                            (Step("4 hits", Citation("X", "§1")),),
                             "4 hits", True,
                             (SheetChange("target", Counter("Kart", 4), "4 hits"),), {})
     changes = game.apply_resolution(resolution, {"target": "v2"})

@@ -13,6 +13,7 @@ from typing import Any
 from carwars_desktop.rules.autopower.errors import CarFormatError, UnknownDivisionError
 from carwars_desktop.rules.autopower.options import Options
 from carwars_desktop.rules.autopower.tables import DIVISIONS, rule
+from carwars_desktop.rules.kernel.reader import NAMED, Reader
 from carwars_desktop.rules.ruleset import Problem
 
 STATS: tuple[str, ...] = ("energy", "fighting", "strength", "intelligence")
@@ -123,27 +124,14 @@ class Car:
         ``intelligence`` may be ``null`` (a card without Intelligence, AP-D3); ``notes``
         may be left out. Out-of-range stats load (a draft) and show in :meth:`problems`.
         """
-        if not isinstance(data, Mapping):
-            raise CarFormatError(f"a car must be an object, not {data!r}")
-        required = {"name", "energy", "fighting", "strength"}
-        allowed = required | {"intelligence", "notes"}
-        missing = required - set(data)
-        if missing:
-            raise CarFormatError(f"car: missing {', '.join(sorted(missing))}")
-        unknown = set(data) - allowed
-        if unknown:
-            raise CarFormatError(f"car: unknown field {', '.join(sorted(unknown))}")
-        name, notes = data["name"], data.get("notes", "")
-        if not isinstance(name, str):
-            raise CarFormatError(f"car name must be text, not {name!r}")
-        if not isinstance(notes, str):
-            raise CarFormatError(f"car notes must be text, not {notes!r}")
+        car = Reader(data, "car", CarFormatError, NAMED,
+                     not_object="a car must be an object, not {data!r}")
+        car.keys({"name", "energy", "fighting", "strength"}, {"intelligence", "notes"})
+        name, notes = car.text("name"), car.text("notes", "")
+        stats = Reader(data, f"car {name!r}", CarFormatError)
 
         def stat(key: str) -> int:
-            value = data[key]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise CarFormatError(f"car {name!r}: {key} must be a whole number, not {value!r}")
-            return value
+            return stats.integer(key)
 
-        intelligence = None if data.get("intelligence") is None else stat("intelligence")
+        intelligence = stats.optional_integer("intelligence")
         return Car(name, stat("energy"), stat("fighting"), stat("strength"), intelligence, notes)

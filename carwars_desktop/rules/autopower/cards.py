@@ -15,6 +15,7 @@ from typing import Any
 
 from carwars_desktop.rules.autopower.errors import CardIconError, CardListError, DeckFormatError
 from carwars_desktop.rules.autopower.tables import MAX_CARD_VALUE
+from carwars_desktop.rules.kernel.reader import NAMED, Reader, Wording
 
 
 class Icon(Enum):
@@ -77,41 +78,28 @@ class PowerCard:
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> PowerCard:
-        if not isinstance(data, Mapping):
-            raise DeckFormatError(f"a card must be an object, not {data!r}")
-        _exact_keys(data, {"title", "icons"}, "card")
-        title = data["title"]
-        if not isinstance(title, str):
-            raise DeckFormatError(f"card title must be text, not {title!r}")
-        raw_icons = data["icons"]
-        if not isinstance(raw_icons, list):
-            raise DeckFormatError(f"card {title!r}: icons must be a list, not {raw_icons!r}")
+        card = Reader(data, "card", DeckFormatError, NAMED,
+                      not_object="a card must be an object, not {data!r}")
+        card.keys({"title", "icons"})
+        title = card.text("title")
+        raw_icons = Reader(data, f"card {title!r}", DeckFormatError).items("icons")
         icons: list[IconValue] = []
         for raw in raw_icons:
-            if not isinstance(raw, Mapping):
-                raise DeckFormatError(f"card {title!r}: an icon must be an object, not {raw!r}")
-            _exact_keys(raw, {"icon", "value"}, f"card {title!r} icon")
-            try:
-                icon = Icon(raw["icon"])
-            except ValueError:
-                known = ", ".join(i.value for i in Icon)
-                raise DeckFormatError(
-                    f"card {title!r}: unknown icon {raw['icon']!r} (known: {known})") from None
-            value = raw["value"]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise DeckFormatError(f"card {title!r}: icon value must be a whole number, "
-                                      f"not {value!r}")
-            icons.append(IconValue(icon, value))
+            Reader(raw, f"card {title!r} icon", DeckFormatError,
+                   not_object=f"card {title!r}: an icon must be an object, not {{data!r}}"
+                   ).keys({"icon", "value"})
+            icon = Reader(raw, f"card {title!r}", DeckFormatError, ICON)
+            icons.append(IconValue(icon.enum("icon", Icon), icon.integer("value")))
         return PowerCard(title, tuple(icons))
 
 
-def _exact_keys(data: Mapping[str, Any], keys: set[str], what: str) -> None:
-    missing = keys - set(data)
-    extra = set(data) - keys
-    if missing:
-        raise DeckFormatError(f"{what}: missing {', '.join(sorted(missing))}")
-    if extra:
-        raise DeckFormatError(f"{what}: unknown field {', '.join(sorted(extra))}")
+ICON = Wording(
+    wrong="{where}: icon {key} must be {what}, not {value!r}",
+    below="{where}: icon {key} must be at least {minimum}, not {value}",
+    above="{where}: icon {key} must be at most {maximum}, not {value}",
+    choice="{where}: unknown {key} {value!r} (known: {allowed})",
+)
+"""How a card's icon is refused: ``card 'Zap': icon value must be a whole number, not 'x'``."""
 
 
 _SEPARATORS = re.compile(r"[\s,;+]+")

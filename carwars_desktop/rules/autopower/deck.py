@@ -15,6 +15,7 @@ from typing import Any
 from carwars_desktop.rules.autopower.cards import Icon, PowerCard
 from carwars_desktop.rules.autopower.errors import DeckFormatError
 from carwars_desktop.rules.autopower.tables import MINIMUM_DECK, MULTI_ICON_SHARE, rule
+from carwars_desktop.rules.kernel.reader import NAMED, Reader
 from carwars_desktop.rules.ruleset import Problem
 
 
@@ -92,16 +93,12 @@ class Deck:
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deck:
         """Load a deck, refusing malformed data with a :class:`DeckFormatError`."""
-        if not isinstance(data, Mapping):
-            raise DeckFormatError(f"a deck must be an object, not {data!r}")
-        if set(data) != {"name", "cards"}:
+        deck = Reader(data, "deck", DeckFormatError, NAMED,
+                      not_object="a deck must be an object, not {data!r}")
+        if set(deck.data) != {"name", "cards"}:
             raise DeckFormatError(f"a deck has exactly the fields name and cards, not "
-                                  f"{', '.join(sorted(data))}")
-        name, cards = data["name"], data["cards"]
-        if not isinstance(name, str):
-            raise DeckFormatError(f"deck name must be text, not {name!r}")
-        if not isinstance(cards, list):
-            raise DeckFormatError(f"deck cards must be a list, not {cards!r}")
+                                  f"{', '.join(sorted(deck.data))}")
+        name, cards = deck.text("name"), deck.items("cards")
         # A deck repeats a few cards many times (90,000 cards, a dozen kinds): each
         # distinct card is read once, and the cards equal to it share the same value.
         read: dict[str, PowerCard] = {}

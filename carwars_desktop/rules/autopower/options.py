@@ -15,6 +15,7 @@ from typing import Any
 
 from carwars_desktop.rules.autopower.errors import OptionsFormatError
 from carwars_desktop.rules.autopower.tables import DIVISIONS
+from carwars_desktop.rules.kernel.reader import NAMED, Reader
 
 
 class DiscardChoice(Enum):
@@ -82,8 +83,8 @@ class Options:
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
         """Load options; unknown or mistyped fields raise :class:`OptionsFormatError`."""
-        if not isinstance(data, Mapping):
-            raise OptionsFormatError(f"options must be an object, not {data!r}")
+        Reader(data, "", OptionsFormatError, NAMED,
+               not_object="options must be an object, not {data!r}")
         known = {spec.name for spec in fields(Options)}
         unknown = set(data) - known
         if unknown:
@@ -93,24 +94,15 @@ class Options:
     @staticmethod
     def from_values(values: Mapping[str, Any]) -> Options:
         """The options named in ``values`` (a procedure's inputs), defaults for the rest."""
+        read = Reader(values, "", OptionsFormatError, NAMED)
         chosen: dict[str, Any] = {}
         for spec in fields(Options):
             if spec.name not in values:
                 continue
-            value = values[spec.name]
             if spec.name == "ap_d7_discard":
-                try:
-                    chosen[spec.name] = DiscardChoice(value)
-                except ValueError:
-                    known = ", ".join(c.value for c in DiscardChoice)
-                    raise OptionsFormatError(
-                        f"ap_d7_discard must be one of {known}, not {value!r}") from None
+                chosen[spec.name] = read.enum(spec.name, DiscardChoice)
             elif spec.name == "division":
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                    raise OptionsFormatError(f"division must be a whole number, not {value!r}")
-                chosen[spec.name] = value
+                chosen[spec.name] = read.optional_integer(spec.name)
             else:
-                if not isinstance(value, bool):
-                    raise OptionsFormatError(f"{spec.name} must be true or false, not {value!r}")
-                chosen[spec.name] = value
+                chosen[spec.name] = read.flag(spec.name)
         return Options(**chosen)

@@ -11,11 +11,21 @@ from enum import Enum
 from fractions import Fraction
 
 from carwars_desktop.dice import Distribution, dice_sum
+from carwars_desktop.rules.kernel.citation import Citation, Citer
+
+ap = Citer("AUTOpower", separator=", ")
+"""AUTOpower's rule citations (``ap("§2.6", "AP-D9")`` → ``AUTOpower §2.6, AP-D9``)."""
 
 
-def rule(section: str, *decisions: str) -> str:
-    """A rule reference: ``rule("2.6", "AP-D9")`` → ``'AUTOpower §2.6, AP-D9'``."""
-    return ", ".join((f"AUTOpower §{section}", *decisions))
+def rule(section: str, *decisions: str) -> Citation:
+    """A rule citation: ``rule("2.6", "AP-D9")`` → ``'AUTOpower §2.6, AP-D9'``.
+
+    A further section number among ``decisions`` (``rule("2.6", "2.7", "AP-D9")``) stays
+    part of the section, as it has always been written.
+    """
+    more = [d for d in decisions if not d.startswith("AP-")]
+    cited = tuple(d for d in decisions if d.startswith("AP-"))
+    return ap(", ".join((f"§{section}", *more)), *cited)
 
 
 # --- dice (§0) -----------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.errors import CardError
 from carwars_desktop.rules.battlecars.options import BC_D9_SPEED_TRACK, CounterSizes
 from carwars_desktop.rules.battlecars.tables import (
@@ -32,9 +33,9 @@ from carwars_desktop.rules.battlecars.terms import (
 from carwars_desktop.rules.kernel.reader import Reader, enum_value
 from carwars_desktop.rules.ruleset import Problem
 
-RULE_CARD = "Battlecars §1.2"
-RULE_COMPONENTS = "Battlecars §1.3"
-RULE_LOADING = "Battlecars §1.4"
+RULE_CARD = bc("§1.2")
+RULE_COMPONENTS = bc("§1.3")
+RULE_LOADING = bc("§1.4")
 SINGLE_KINDS = (Kind.DRIVER, Kind.ENGINE, Kind.FUEL_TANK)
 
 
@@ -213,12 +214,12 @@ class Card:
                                      f"{where}.facing"))
             if c.kind is Kind.DRIVER and c.boxes != DRIVER_BOXES:
                 found.append(Problem("driver-boxes", f"the driver has {DRIVER_BOXES} damage "
-                                     f"boxes (dead at 3), not {c.boxes}", "Battlecars §2.16",
+                                     f"boxes (dead at 3), not {c.boxes}", bc("§2.16"),
                                      f"{where}.boxes"))
         kinds = Counter(c.kind for c in self.components)
         if kinds[Kind.DRIVER] == 0:
             found.append(Problem("driver-missing", "the card needs a Driver in its hit "
-                                 "locations", "Battlecars §1.3", "components"))
+                                 "locations", bc("§1.3"), "components"))
         for kind in SINGLE_KINDS:
             if kinds[kind] > 1:
                 found.append(Problem(f"{kind.value.replace(' ', '-')}-count",
@@ -233,7 +234,7 @@ class Card:
 
     def _hit_location_problems(self) -> list[Problem]:
         found: list[Problem] = []
-        rule = "Battlecars §2.13"
+        rule = bc("§2.13")
         tables = Counter(t.section for t in self.hit_locations)
         known = {c.name: c for c in self.components}
         for section in SECTIONS:

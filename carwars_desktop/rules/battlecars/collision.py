@@ -8,6 +8,7 @@ from enum import StrEnum
 from carwars_desktop.dice import DiceSource, Distribution, dice_sum
 from carwars_desktop.procedures import Step
 from carwars_desktop.rules.battlecars.chance import DicePicker
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import DamageReport, aftermath, record_damage
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.pieces import Absorbed, ObstacleSheet, PedestrianSheet
@@ -23,9 +24,9 @@ from carwars_desktop.rules.battlecars.tables import (
 )
 from carwars_desktop.rules.battlecars.terms import Block, Direction, Line, Side, Source
 
-RULE_CRASH = "Battlecars §2.6"
-RULE_RAM = "Battlecars §2.7"
-RULE_DAMAGE = "Battlecars §2.8"
+RULE_CRASH = bc("§2.6")
+RULE_RAM = bc("§2.7")
+RULE_DAMAGE = bc("§2.8")
 
 
 class Approach(StrEnum):
@@ -91,7 +92,7 @@ def roll_damage(rv: int, dice: DiceSource, purpose: str,
                 options: Options = DEFAULT_OPTIONS) -> tuple[int, Step]:
     roll, stun = crash_damage(rv, options)
     if roll is None:
-        return 0, Step(f"RV {rv}: no damage (BC-D18)", f"{RULE_DAMAGE} · BC-D18")
+        return 0, Step(f"RV {rv}: no damage (BC-D18)", RULE_DAMAGE.more("", "BC-D18"))
     faces = dice.roll(DIE, roll.count, purpose)
     raw = sum(faces) + roll.modifier
     amount = max(0, raw)
@@ -100,7 +101,7 @@ def roll_damage(rv: int, dice: DiceSource, purpose: str,
                         f"{f' {roll.modifier:+d}' if roll.modifier else ''} = {amount}"
                         + (" (floored at 0, BC-D1)" if raw < 0 else "")
                         + (" · RV ≥ 14: driver stunned" if stun else ""),
-                        f"{RULE_DAMAGE} step 3 · §3.5")
+                        RULE_DAMAGE.more("step 3 · §3.5"))
 
 
 def impact_block(sheet: CarSheet) -> tuple[Block, Line]:
@@ -130,16 +131,16 @@ def resolve_crash(car: CarSheet, speed: int, dice: DiceSource,
                   "and its Turn ends", RULE_CRASH)]
     if obstacle is not None:
         obstacle, absorbed = obstacle.absorb(CRASH_OBSTACLE_DAMAGE)
-        steps.append(Step(_obstacle_text(obstacle, absorbed), f"{RULE_CRASH} step 3"))
+        steps.append(Step(_obstacle_text(obstacle, absorbed), RULE_CRASH.more("step 3")))
         if absorbed.surplus and sheltering is not None:
             sheltering, wound = sheltering.wound(absorbed.surplus)
             steps.append(Step(f"the surplus {absorbed.surplus} goes to {sheltering.name} in "
                               f"cover: {wound.taken} taken" + (" — killed" if sheltering.dead
-                                                               else ""), "Battlecars §1.5"))
+                                                               else ""), bc("§1.5")))
     rv = speed
     block, line = impact_block(car)
     steps.append(Step(f"crash: RV = the car's speed = {rv}; damage on its {block.value}",
-                      f"{RULE_DAMAGE} steps 1–2"))
+                      RULE_DAMAGE.more("steps 1–2")))
     amount, step = roll_damage(rv, dice, "crash damage", options)
     steps.append(step)
     _, stun = crash_damage(rv, options)
@@ -150,7 +151,7 @@ def resolve_crash(car: CarSheet, speed: int, dice: DiceSource,
     steps += aftermath(car, after, options)
     if stun:
         steps.append(Step(f"the driver of {car.name} is stunned until the end of the Round",
-                          f"{RULE_DAMAGE} step 4 · BC-D17"))
+                          RULE_DAMAGE.more("step 4", "BC-D17")))
     return CrashResult(after, obstacle, sheltering, amount, report, stun, tuple(steps))
 
 
@@ -196,20 +197,20 @@ def resolve_ram(rammer: CarSheet, target: CarSheet, approach: Approach, rammer_s
     kind = ram_kind(approach)
     rv = relative_velocity(kind, rammer_speed, target_speed)
     steps = [Step(f"{rammer.name} stays on the point before {target.name} (a skidding car is "
-                  "the rammer, BC-D41)", f"{RULE_RAM} step 1"),
+                  "the rammer, BC-D41)", RULE_RAM.more("step 1")),
              Step(f"{approach.value} approach → {kind.value} ram (BC-D15); RV = "
                   + _rv_text(kind, rammer_speed, target_speed, rv),
-                  f"{RULE_RAM} step 2 · §2.8 step 1")]
+                  RULE_RAM.more("step 2 · §2.8 step 1"))]
     face: int | None = None
     if kind is RamKind.SIDE:
         face = dice.roll(DIE, 1, "side-ram area")[0]
     area, line = ram_target_area(approach, face)
     if face is not None:
         steps.append(Step(f"side ram area: rolled {face} → {area.label}",
-                          f"{RULE_DAMAGE} step 2 · BC-D47"))
+                          RULE_DAMAGE.more("step 2", "BC-D47")))
     else:
         steps.append(Step(f"{target.name} is struck on its {area.value}: no location roll",
-                          f"{RULE_DAMAGE} step 2 · BC-D47"))
+                          RULE_DAMAGE.more("step 2", "BC-D47")))
     amount, step = roll_damage(rv, dice, "ram damage", options)
     steps.append(step)
     if kind is RamKind.HEAD_ON:
@@ -223,15 +224,15 @@ def resolve_ram(rammer: CarSheet, target: CarSheet, approach: Approach, rammer_s
         steps.append(own_step)
         own = own_roll if kind is RamKind.HEAD_ON else own_roll // 2
         share = f"BC-D16 alternative: {rammer.name} rolls its own → {own}"
-    steps.append(Step(share, f"{RULE_DAMAGE} step 3 · BC-D16"))
+    steps.append(Step(share, RULE_DAMAGE.more("step 3", "BC-D16")))
     picker = DicePicker(dice)
-    steps.append(Step(f"{target.name} records {amount}:", f"{RULE_DAMAGE} step 5"))
+    steps.append(Step(f"{target.name} records {amount}:", RULE_DAMAGE.more("step 5")))
     target_after, target_report = record_damage(target, area, amount, line, Source.COLLISION,
                                                  picker, options)
     steps += target_report.steps
     own_block, own_line = impact_block(rammer)
     steps.append(Step(f"{rammer.name} records {own} on its {own_block.value}:",
-                      f"{RULE_DAMAGE} step 5"))
+                      RULE_DAMAGE.more("step 5")))
     rammer_after, rammer_report = record_damage(rammer, own_block, own, own_line,
                                                 Source.COLLISION, picker, options)
     steps += rammer_report.steps
@@ -241,14 +242,14 @@ def resolve_ram(rammer: CarSheet, target: CarSheet, approach: Approach, rammer_s
                     if hit)
     if stun:
         steps.append(Step(f"RV {rv} ≥ {STUN_RV}: stunned until the end of the Round: "
-                          f"{', '.join(stunned)}", f"{RULE_DAMAGE} step 4 · BC-D17"))
+                          f"{', '.join(stunned)}", RULE_DAMAGE.more("step 4", "BC-D17")))
     target_after = replace(target_after, speed=0, stunned=target_after.stunned or stun)
     rammer_after = replace(rammer_after, speed=0, stunned=rammer_after.stunned or rammer_stun)
     steps += aftermath(target, target_after, options) + aftermath(rammer, rammer_after, options)
     steps.append(Step(f"both speeds become 0; {rammer.name} moves no further this Turn. "
                       f"If {target.name} has not moved this Round it keeps its Turn and may "
                       "accelerate from 0; otherwise it starts next Round from 0 (a stunned "
-                      "driver does not move this Round)", f"{RULE_RAM} step 4 · BC-D50"))
+                      "driver does not move this Round)", RULE_RAM.more("step 4", "BC-D50")))
     return RamResult(rammer_after, target_after, kind, rv, area, amount, own, target_report,
                      rammer_report, stunned, tuple(steps))
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from carwars_desktop.procedures import Step
 from carwars_desktop.rules.battlecars.chance import LocationPicker, live_entries
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.terms import (
@@ -25,8 +26,8 @@ from carwars_desktop.rules.battlecars.terms import (
     Weapon,
 )
 
-RULE_RECORD = "Battlecars §2.13"
-RULE_PODS = "Battlecars §2.14"
+RULE_RECORD = bc("§2.13")
+RULE_PODS = bc("§2.14")
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,11 @@ def aftermath(before: CarSheet, after: CarSheet, options: Options = DEFAULT_OPTI
         steps.append(Step(f"the driver of {after.name} is dead at speed {after.speed}: the car "
                           "moves no further this Turn and skids with SD = its speed when its "
                           "next Turn comes (battlecars.start_turn)",
-                          "Battlecars §2.16 step 2 · BC-D30"))
+                          bc("§2.16 step 2", "BC-D30")))
     if after.is_wreck(options) and not before.is_wreck(options):
         steps.append(Step(f"{after.name} is now a Wreck: it blocks movement and fire like a "
                           "building and absorbs 2 damage (a 'wreck' obstacle sheet)",
-                          "Battlecars §2.17 · BC-D32"))
+                          bc("§2.17", "BC-D32")))
     return steps
 
 
@@ -185,12 +186,12 @@ def record_interior(sheet: CarSheet, section: Section, amount: int, line: Line, 
             if destination is None:
                 lost += remaining
                 steps.append(Step(_lost_reason(sheet, current, line, remaining, options),
-                                  "Battlecars §2.13 step 3 · BC-D22"))
+                                  bc("§2.13 step 3", "BC-D22")))
                 break
             passed.append((destination, remaining))
             steps.append(Step(f"the {current.value} section is destroyed: {remaining} damage "
                               f"passes on to the {destination.value} interior",
-                              "Battlecars §2.13 step 3 · BC-D22 · BC-D23"))
+                              bc("§2.13 step 3", "BC-D22", "BC-D23")))
             current = destination
             continue
         purpose = f"hit location ({current.value})"

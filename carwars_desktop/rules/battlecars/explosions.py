@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource, die
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import DamageReport
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.sheet import CarSheet
@@ -20,8 +21,8 @@ from carwars_desktop.rules.battlecars.tables import (
 )
 from carwars_desktop.rules.battlecars.terms import Block, Kind, Source, Weapon
 
-RULE_FUEL = "Battlecars §2.15"
-RULE_AMMO = "Battlecars §2.14"
+RULE_FUEL = bc("§2.15")
+RULE_AMMO = bc("§2.14")
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def fuel_check(before: CarSheet, after: CarSheet, source: Source, area: Block | 
 def roll_fuel_check(sheet: CarSheet, check: FuelCheck, dice: DiceSource
                     ) -> tuple[CarSheet, bool, Step]:
     if check.extinguisher:
-        return sheet, False, Step(check.describe(), f"{RULE_FUEL} · BC-D19")
+        return sheet, False, Step(check.describe(), RULE_FUEL.more("", "BC-D19"))
     face = dice.roll(DIE, 1, "fuel tank")[0]
     total = face + check.damage - check.penalty
     exploded = total >= FUEL_TANK_EXPLODES_ON
@@ -111,7 +112,7 @@ def roll_fuel_check(sheet: CarSheet, check: FuelCheck, dice: DiceSource
                "killed" if exploded else " < 7 → no explosion"))
     if exploded:
         sheet = explode(sheet)
-    return sheet, exploded, Step(text, f"{RULE_FUEL} · BC-D19")
+    return sheet, exploded, Step(text, RULE_FUEL.more("", "BC-D19"))
 
 
 def explode(sheet: CarSheet) -> CarSheet:
@@ -156,17 +157,17 @@ def ammunition_check(sheet: CarSheet, rounds: tuple[tuple[str, Weapon], ...], so
     if passives:
         steps.append(Step(f"passive counters hit are discarded: "
                           f"{', '.join(f'{w.label} ({m})' for m, w in passives)}",
-                          f"{RULE_AMMO} step 2"))
+                          RULE_AMMO.more("step 2")))
     if not missiles:
         return (), tuple(steps)
     listed = ", ".join(f"{w.label} ({m})" for m, w in missiles)
     if not source.detonates_ammunition:
         steps.append(Step(f"missile rounds hit by {source.value} are destroyed without a roll: "
-                          f"{listed}", f"{RULE_AMMO} · BC-D21"))
+                          f"{listed}", RULE_AMMO.more("", "BC-D21")))
         return (), tuple(steps)
     if sheet.working(Kind.GUNNERY_COMPUTER):
         steps.append(Step(f"a working Gunnery Computer stops detonation: {listed} destroyed",
-                          f"{RULE_AMMO} step 3"))
+                          RULE_AMMO.more("step 3")))
         return (), tuple(steps)
     fired: list[FiredOff] = []
     for mount, weapon in missiles:
@@ -175,10 +176,10 @@ def ammunition_check(sheet: CarSheet, rounds: tuple[tuple[str, Weapon], ...], so
             direction, how = detonation_direction(sheet, mount, dice)
             fired.append(FiredOff(mount, weapon, direction))
             steps.append(Step(f"{weapon.label} in {mount}: rolled {face} (7–8) → detonates, "
-                              f"fires off {how}", f"{RULE_AMMO} steps 3–4"))
+                              f"fires off {how}", RULE_AMMO.more("steps 3–4")))
         else:
             steps.append(Step(f"{weapon.label} in {mount}: rolled {face} → destroyed without "
-                              "detonating", f"{RULE_AMMO} steps 3, 5"))
+                              "detonating", RULE_AMMO.more("steps 3, 5")))
     return tuple(fired), tuple(steps)
 
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Step
 from carwars_desktop.rules.battlecars.chance import DicePicker
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import DamageReport, aftermath, record_damage
 from carwars_desktop.rules.battlecars.errors import IllegalActionError
 from carwars_desktop.rules.battlecars.explosions import (
@@ -30,8 +31,8 @@ from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import DIE, MISSILE_TABLE, TARGET_AREAS
 from carwars_desktop.rules.battlecars.terms import Bearing, Block, Kind, Source, Weapon
 
-RULE_WHEN = "Battlecars §2.9"
-RULE_DIRECTION = "Battlecars §2.10"
+RULE_WHEN = bc("§2.9")
+RULE_DIRECTION = bc("§2.10")
 
 Firer = CarSheet | PedestrianSheet
 
@@ -194,19 +195,19 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
         raise IllegalActionError("; ".join(problems))
     weapon = fire_weapon(order)
     firer = order.firer
-    steps: list[Step] = [Step(_nominate_text(order, weapon), f"{RULE_FIRE} step 1 · §2.10")]
+    steps: list[Step] = [Step(_nominate_text(order, weapon), RULE_FIRE.more("step 1 · §2.10"))]
     if order.mode is FireMode.DETONATION:
         steps.append(Step("a detonated round fires off: no Gunnery Computer applies",
-                          "Battlecars §2.14 step 4"))
+                          bc("§2.14 step 4")))
     elif isinstance(firer, CarSheet):
         assert order.mount is not None
         firer = firer.without_round(order.mount, weapon)
         steps.append(Step(f"the {weapon.label} counter is removed from {order.mount}: spent",
-                          f"{RULE_FIRE} step 3"))
+                          RULE_FIRE.more("step 3")))
     else:
         firer = replace(firer, mg_rounds=firer.mg_rounds - 1)
         steps.append(Step(f"{firer.name} spends an MG round ({firer.mg_rounds} left)",
-                          "Battlecars §2.18"))
+                          bc("§2.18")))
     if order.mode is FireMode.OWN_TURN:
         firer = replace(firer, targets_this_turn=firer.targets_this_turn
                         + (order.shot.target.title,))
@@ -214,7 +215,7 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
                           f"{_target_limit(firer)} targets this Turn", RULE_WHEN))
     elif order.mode is FireMode.RETURN_FIRE:
         steps.append(Step("return fire: one round, only at the attacker; it does not count "
-                          "against the Turn's targets", f"{RULE_WHEN} step 2 · BC-D26"))
+                          "against the Turn's targets", RULE_WHEN.more("step 2", "BC-D26")))
     sheltering = order.sheltering
     first = _attempt(order, order.shot, weapon, dice, sheltering, options, steps)
     second: Struck | None = None
@@ -224,14 +225,14 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
         if options.bc_d4_only_if_possible and not th.possible():
             steps.append(Step(f"the missile carries on to {shot.target.title} at range "
                               f"{th.range}: out of reach (best total {th.distribution().maximum})"
-                              " → no further effect", f"{RULE_FIRE} step 6 · BC-D4"))
+                              " → no further effect", RULE_FIRE.more("step 6", "BC-D4")))
         else:
             steps.append(Step(f"the missile carries on along the line to {shot.target.title}",
-                              f"{RULE_FIRE} step 6 · BC-D4"))
+                              RULE_FIRE.more("step 6", "BC-D4")))
             second = _attempt(order, shot, weapon, dice, None, options, steps)
     elif first is None:
         steps.append(Step("the missile carries on along the line: no further target named → "
-                          "no further effect", f"{RULE_FIRE} step 6"))
+                          "no further effect", RULE_FIRE.more("step 6")))
     if first is not None:
         sheltering = first.sheltering
     if first is not None:
@@ -258,7 +259,7 @@ def _attempt(order: FireOrder, shot: Shot, weapon: Weapon, dice: DiceSource,
     th = to_hit(order, shot, options)
     if th.automatic:
         steps.append(Step(f"Flame at range {th.range} (≤ 3): automatic hit",
-                          f"{RULE_FIRE} step 4"))
+                          RULE_FIRE.more("step 4")))
     else:
         faces = dice.roll(DIE, th.dice, "to hit")
         total = sum(faces) + th.modifier
@@ -267,7 +268,7 @@ def _attempt(order: FireOrder, shot: Shot, weapon: Weapon, dice: DiceSource,
         own = f" {base.modifier:+d}" if base is not None and base.modifier else ""
         verdict = f"≥ {th.range} → hit" if th.hits(total) else f"< {th.range} → miss"
         steps.append(Step(f"to hit ({th.summary()}): rolled {' + '.join(map(str, faces))}{own}"
-                          f"{mods} = {total} {verdict}", f"{RULE_FIRE} step 4"))
+                          f"{mods} = {total} {verdict}", RULE_FIRE.more("step 4")))
         if not th.hits(total):
             return None
     return strike(shot, weapon, th.range, dice, sheltering, options, steps)
@@ -284,7 +285,7 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
     steps.append(Step(f"damage {row.damage} − range {range_}: rolled "
                       f"{' + '.join(map(str, faces))}{own} − {range_} = {amount}"
                       + (" (floored at 0, BC-D1)" if raw < 0 else ""),
-                      f"{RULE_FIRE} step 5 · BC-D3"))
+                      RULE_FIRE.more("step 5", "BC-D3")))
     target = shot.target
     fired: tuple[FiredOff, ...] = ()
     if isinstance(target, CarSheet):
@@ -300,7 +301,7 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
         wounded, absorbed = target.wound(amount)
         dead = " — killed" if wounded.dead else ""
         steps.append(Step(f"{target.name} takes {absorbed.taken} ({wounded.damage}/3){dead}",
-                          "Battlecars §2.18 step 6"))
+                          bc("§2.18 step 6")))
         return Struck(wounded, sheltering, amount, fired,
                       f"{amount} damage{' — killed' if wounded.dead else ''}")
     assert isinstance(target, ObstacleSheet)
@@ -308,17 +309,17 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
     steps.append(Step(f"{target.name} absorbs {absorbed.taken} ({hit_obstacle.hits}/"
                       f"{hit_obstacle.capacity})" + (f", surplus {absorbed.surplus}"
                                                      if absorbed.surplus else ""),
-                      "Battlecars §1.5 · §2.17"))
+                      bc("§1.5 · §2.17")))
     summary = f"{amount} damage, {absorbed.taken} absorbed"
     if absorbed.surplus and sheltering is not None:
         sheltering, wound = sheltering.wound(absorbed.surplus)
         steps.append(Step(f"the surplus goes to {sheltering.name} in cover: {wound.taken} taken"
                           + (" — killed" if sheltering.dead else ""),
-                          "Battlecars §1.5 · §2.18 step 6"))
+                          bc("§1.5 · §2.18 step 6")))
         summary += f", {wound.taken} to {sheltering.name}"
     elif absorbed.surplus:
         steps.append(Step("nobody shelters there: the surplus has no effect",
-                          "Battlecars §1.5"))
+                          bc("§1.5")))
     return Struck(hit_obstacle, sheltering, amount, fired, summary)
 
 
@@ -337,7 +338,7 @@ def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, di
         elif exploded:
             if report.counters_hit:
                 steps.append(Step("the car is destroyed by the explosion: no ammunition check",
-                                  "Battlecars §2.15 · BC-D49"))
+                                  bc("§2.15", "BC-D49")))
         else:
             fired, ammo_steps = ammunition_check(after, report.counters_hit, report.source, dice)
             steps += ammo_steps
@@ -349,7 +350,7 @@ def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, di
         summary = " — the driver is killed"
     if fired:
         summary += f" — {len(fired)} round{'s' if len(fired) > 1 else ''} detonated"
-        steps += [Step(f.describe(), "Battlecars §2.14 step 4") for f in fired]
+        steps += [Step(f.describe(), bc("§2.14 step 4")) for f in fired]
     return after, fired, summary
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from carwars_desktop.dice import Distribution, dice_sum
 from carwars_desktop.procedures import Modifier, odds_text
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options, RangeReading
 from carwars_desktop.rules.battlecars.tables import (
     DIE,
@@ -17,7 +18,7 @@ from carwars_desktop.rules.battlecars.tables import (
 )
 from carwars_desktop.rules.battlecars.terms import Weapon
 
-RULE_FIRE = "Battlecars §2.11"
+RULE_FIRE = bc("§2.11")
 
 
 def effective_range(points_between: int, options: Options = DEFAULT_OPTIONS) -> int:
@@ -51,10 +52,10 @@ class ToHit:
         found: list[Modifier] = []
         if self.gunnery_computer:
             found.append(Modifier("Gunnery Computer", GUNNERY_COMPUTER_TO_HIT,
-                                  "Battlecars §1.3 · §2.11"))
+                                  bc("§1.3 · §2.11")))
         if self.smoke:
             found.append(Modifier("line of fire obscured by Smoke", SMOKE_TO_HIT,
-                                  "Battlecars §2.11 · BC-D5"))
+                                  bc("§2.11", "BC-D5")))
         return tuple(found)
 
     @property

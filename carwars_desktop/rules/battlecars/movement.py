@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import REVERSE_MAX
 from carwars_desktop.rules.battlecars.terms import Direction, Kind, Surface
 
-RULE_SPEED = "Battlecars §2.3"
-RULE_CORNER = "Battlecars §2.4"
+RULE_SPEED = bc("§2.3")
+RULE_CORNER = bc("§2.4")
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,11 @@ def speed_range(sheet: CarSheet, direction: Direction, surface: Surface,
     if sheet.driver_dead or not sheet.occupied:
         why = "the driver is dead" if sheet.occupied else "nobody is driving"
         steps.append(Step(f"{why}: the car keeps its speed {previous} until it skids or stops",
-                          "Battlecars §2.3 step 6 · §2.16"))
+                          bc("§2.3 step 6 · §2.16")))
         return SpeedRange(sheet.direction, previous, previous, tuple(steps))
     if sheet.stunned:
         steps.append(Step(f"the driver is stunned: the car keeps its speed {previous}",
-                          "Battlecars §2.3 step 6 · BC-D46"))
+                          bc("§2.3 step 6", "BC-D46")))
         return SpeedRange(sheet.direction, previous, previous, tuple(steps))
     accel = sheet.max_acceleration(surface)
     decel = sheet.max_deceleration(surface)
@@ -62,19 +63,19 @@ def speed_range(sheet: CarSheet, direction: Direction, surface: Surface,
         if options.bc_d44_previous_speed_zero:
             refusal = (f"the car moved {sheet.direction.value} at speed {previous}: it must be at "
                        "speed 0 before moving the other way")
-            steps.append(Step(refusal, "Battlecars §2.3 step 4 · BC-D44"))
+            steps.append(Step(refusal, bc("§2.3 step 4", "BC-D44")))
             return SpeedRange(direction, 0, 0, tuple(steps), refusal)
         if previous > decel:
             refusal = (f"the car cannot stop from speed {previous} this Round "
                        f"(max deceleration {decel})")
-            steps.append(Step(refusal, "Battlecars §2.3 step 4 · BC-D44 (alternative)"))
+            steps.append(Step(refusal, bc("§2.3 step 4", "BC-D44 (alternative)")))
             return SpeedRange(direction, 0, 0, tuple(steps), refusal)
         steps.append(Step(f"the car stops from speed {previous} and changes direction",
-                          "BC-D44 (alternative)"))
+                          bc("", "BC-D44 (alternative)")))
         base = 0
     elif direction is not sheet.direction:
         steps.append(Step("the car is at speed 0: it may change direction",
-                          "Battlecars §2.3 step 4 · BC-D44"))
+                          bc("§2.3 step 4", "BC-D44")))
     top = sheet.max_speed(options)
     cap_text = f"max speed {top}"
     if direction is Direction.REVERSE:
@@ -84,22 +85,23 @@ def speed_range(sheet: CarSheet, direction: Direction, surface: Surface,
             cap_text = f"reverse max {reverse} on {surface.value}"
         if not options.bc_d48_reverse_limits:
             steps.append(Step(f"reverse: any speed 0–{top} ({cap_text})",
-                              "Battlecars §2.3 step 4 · BC-D48 (alternative)"))
+                              bc("§2.3 step 4", "BC-D48 (alternative)")))
             return SpeedRange(direction, 0, top, tuple(steps))
     low = max(0, base - decel)
     high = min(base + accel, top)
     if high < low:
         if options.bc_d25_cap_at_max_speed:
             steps.append(Step(f"speed {base} is above the {cap_text}: it drops to {top} even "
-                              f"beyond the deceleration limit", "Battlecars §2.3 step 3 · BC-D25"))
+                              f"beyond the deceleration limit", bc("§2.3 step 3", "BC-D25")))
             low = high = top
         else:
             steps.append(Step(f"speed {base} is above the {cap_text}, but the deceleration "
-                              f"limit holds: the car slows to {low}", "BC-D25 (alternative)"))
+                              f"limit holds: the car slows to {low}",
+                              bc("", "BC-D25 (alternative)")))
             high = low
     else:
-        steps.append(Step(f"from {base}: {low}–{high} ({cap_text})", RULE_SPEED
-                          + (" · BC-D48" if direction is Direction.REVERSE else "")))
+        steps.append(Step(f"from {base}: {low}–{high} ({cap_text})", RULE_SPEED.more("", "BC-D48")
+                          if direction is Direction.REVERSE else RULE_SPEED))
     return SpeedRange(direction, low, high, tuple(steps))
 
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Step
 from carwars_desktop.rules.battlecars.chance import DicePicker, live_entries
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import (
     aftermath,
     damage_tyre,
@@ -27,7 +28,7 @@ from carwars_desktop.rules.battlecars.tables import (
 )
 from carwars_desktop.rules.battlecars.terms import Facing, Kind, Line, Source, Weapon
 
-RULE_PASSIVE = "Battlecars §2.12"
+RULE_PASSIVE = bc("§2.12")
 
 
 class DropLine(StrEnum):
@@ -74,7 +75,7 @@ def drop_passive(sheet: CarSheet, mount: str, weapon: Weapon, line: DropLine
     after = replace(after, drops_this_turn=after.drops_this_turn + (mount,))
     return after, (
         Step(f"{sheet.name} drops {weapon.label} from {mount} onto the nearest point along its "
-             f"{line.value} line", f"{RULE_PASSIVE} · BC-D27"),
+             f"{line.value} line", RULE_PASSIVE.more("", "BC-D27")),
         Step("the counter leaves the pod; the marker has no effect until a car drives onto it",
              RULE_PASSIVE),
     )
@@ -101,7 +102,7 @@ def _tyre_rolls(sheet: CarSheet, marker: Weapon, dice: DiceSource, options: Opti
                           RULE_PASSIVE))
     effects = effects_text(before, sheet, options)
     if effects:
-        steps.append(Step(effects, "Battlecars §1.3"))
+        steps.append(Step(effects, bc("§1.3")))
     return sheet
 
 
@@ -127,7 +128,7 @@ def _mines(sheet: CarSheet, dice: DiceSource, options: Options, steps: list[Step
     missiles = [w for _, w in report.counters_hit]
     if missiles:
         steps.append(Step(f"counters hit by the mine are destroyed without a roll: "
-                          f"{', '.join(w.label for w in missiles)}", "Battlecars §2.14 · BC-D21"))
+                          f"{', '.join(w.label for w in missiles)}", bc("§2.14", "BC-D21")))
     return sheet
 
 
@@ -148,12 +149,12 @@ def enter_markers(sheet: CarSheet, markers: tuple[Weapon, ...], speed: int, dice
     if not skidding:
         return MarkerResult(sheet, 0, None, tuple(steps))
     if drifting:
-        steps.append(Step("crossed while drifting: no new skid test (BC-D14)", "BC-D14"))
+        steps.append(Step("crossed while drifting: no new skid test (BC-D14)", bc("", "BC-D14")))
         return MarkerResult(sheet, 0, None, tuple(steps))
     for cause in causes:
         steps.append(Step(f"SD from {cause.label}", cause.rule))
     if len(causes) > 1:
         steps.append(Step(f"several on one point: the greatest, SD {sd}",
-                          "Battlecars §2.5 step 2 · BC-D42"))
+                          bc("§2.5 step 2", "BC-D42")))
     skid = resolve_skid(sheet, sd, speed, dice, clear_points, intended_corner, False, options)
     return MarkerResult(skid.sheet, sd, skid, tuple(steps) + skid.steps)

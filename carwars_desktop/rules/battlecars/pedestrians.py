@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.pieces import PedestrianSheet
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import PEDESTRIAN_BOXES, PEDESTRIAN_MG_ROUNDS
 
-RULE_PEDESTRIANS = "Battlecars §2.18"
+RULE_PEDESTRIANS = bc("§2.18")
 
 
 def leave_problems(car: CarSheet) -> list[str]:
@@ -32,9 +33,9 @@ def leave_car(car: CarSheet, pedestrian: PedestrianSheet
     steps = (
         Step(f"the driver leaves {car.name} (speed 0) at the start of his Turn onto an "
              "adjacent unoccupied point; the pedestrian moves from the next Round",
-             f"{RULE_PEDESTRIANS} step 1 · BC-D28"),
+             RULE_PEDESTRIANS.more("step 1", "BC-D28")),
         Step(f"{walker.name}: damage {walker.damage}/{PEDESTRIAN_BOXES} carried over, "
-             f"{PEDESTRIAN_MG_ROUNDS} MG rounds", f"{RULE_PEDESTRIANS} step 2"),
+             f"{PEDESTRIAN_MG_ROUNDS} MG rounds", RULE_PEDESTRIANS.more("step 2")),
     )
     return replace(car, occupied=False), walker, steps
 
@@ -61,11 +62,11 @@ def commandeer(car: CarSheet, pedestrian: PedestrianSheet) -> tuple[CarSheet, tu
                     stunned=False, previous_speed=0, targets_this_turn=(), drops_this_turn=())
     return after, (Step(f"{pedestrian.name} enters {car.name} (driver damage "
                         f"{pedestrian.damage}/3) and may drive off next Turn; remove the "
-                        "pedestrian counter", f"{RULE_PEDESTRIANS} step 4 · §2.16"),)
+                        "pedestrian counter", RULE_PEDESTRIANS.more("step 4 · §2.16")),)
 
 
 def run_over(pedestrian: PedestrianSheet) -> tuple[PedestrianSheet, Step]:
     """§2.18 step 5: a car moving onto or across the point kills the pedestrian."""
     return (replace(pedestrian, damage=PEDESTRIAN_BOXES),
             Step(f"a car moves onto or across {pedestrian.name}'s point: killed automatically; "
-                 "the car is unharmed", f"{RULE_PEDESTRIANS} step 5"))
+                 "the car is unharmed", RULE_PEDESTRIANS.more("step 5")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.missiles import ToHit
 from carwars_desktop.rules.battlecars.options import CounterSizes
 from carwars_desktop.rules.battlecars.tables import (
@@ -43,7 +44,7 @@ def _fraction(p: Fraction) -> str:
 
 def _limits() -> tuple[ReferenceTable, ...]:
     accel = ReferenceTable(
-        "battlecars.acceleration", "Acceleration and deceleration", "Battlecars §3.1",
+        "battlecars.acceleration", "Acceleration and deceleration", bc("§3.1"),
         ("", "Road", "Grass", "Road + extra", "Grass + extra"),
         (("Max acceleration (extra: Super-Charger)",
           *(str(ACCELERATION[(s, e)]) for e in (False, True) for s in _SURFACES)),
@@ -52,13 +53,13 @@ def _limits() -> tuple[ReferenceTable, ...]:
          ("Max reverse speed", *(str(REVERSE_MAX[s]) for s in _SURFACES), "—", "—")),
         "Direction changes only at speed 0 (BC-D44); the limits also apply in reverse (BC-D48).")
     safe = ReferenceTable(
-        "battlecars.safe_speeds", "Maximum safe cornering speeds", "Battlecars §2.4 · §3.2",
+        "battlecars.safe_speeds", "Maximum safe cornering speeds", bc("§2.4 · §3.2"),
         ("Corner", "Road", "Grass", "Road, Auto-Steer", "Grass, Auto-Steer"),
         tuple((f"{a}°", *(str(SAFE_SPEED[(a, s, st)]) for st in (False, True)
                          for s in _SURFACES)) for a in CORNER_ANGLES),
         "Speed − safe speed = the SD of the skid test.")
     sd = ReferenceTable(
-        "battlecars.speed_difference", "Speed Difference sources", "Battlecars §3.3",
+        "battlecars.speed_difference", "Speed Difference sources", bc("§3.3"),
         ("Source", "SD"),
         (("Corner above safe speed", "speed − safe"),
          *((m.label, f"max({v}, speed)") for m, v in MARKER_SD.items()),
@@ -68,14 +69,14 @@ def _limits() -> tuple[ReferenceTable, ...]:
 
 def _skids() -> tuple[ReferenceTable, ...]:
     drift = ReferenceTable(
-        "battlecars.drift", "Drift Table", "Battlecars §3.4",
+        "battlecars.drift", "Drift Table", bc("§3.4"),
         ("SD", *(str(r.sd) for r in DRIFT)),
         (("Distance drifted", *("0" if r.distance is None else r.distance.rulebook()
                                 for r in DRIFT)),
          ("Damage per tyre", *(str(r.tyre_damage) for r in DRIFT))),
         "Negative distances count as 0 (BC-D1); SD above 8 uses column 8 (BC-D10).")
     facing = ReferenceTable(
-        "battlecars.final_facing", "Final Facing modifier", "Battlecars §2.5 step 5 · §3.9",
+        "battlecars.final_facing", "Final Facing modifier", bc("§2.5 step 5 · §3.9"),
         ("Speed", "Die modifier"),
         tuple((f"{r.low}–{r.high}" if r.high is not None and r.high != r.low else
                (str(r.low) if r.high is not None else f"{r.low}+ (BC-D39)"), f"+{r.modifier}")
@@ -83,7 +84,7 @@ def _skids() -> tuple[ReferenceTable, ...]:
         "Result 1–4: complete the move; 5–11: speed 0, no further move this Turn.")
     fallback = ReferenceTable(
         "battlecars.final_facing_fallback", "Final facing fallback (BC-D11, a decision)",
-        "BC-D11", ("Result", "Turn"),
+        bc("", "BC-D11"), ("Result", "Turn"),
         tuple((str(k), v) for k, v in FINAL_FACING_FALLBACK.items()),
         "The printed Final Facing diagram is not in the text: use the play sheet when you "
         "have it. This fallback is a decision, not a rule.")
@@ -92,17 +93,17 @@ def _skids() -> tuple[ReferenceTable, ...]:
 
 def _collisions() -> tuple[ReferenceTable, ...]:
     damage = ReferenceTable(
-        "battlecars.crash_damage", "Crash/Ram Damage Table", "Battlecars §3.5",
+        "battlecars.crash_damage", "Crash/Ram Damage Table", bc("§3.5"),
         ("RV", "Damage", "Driver stunned"),
         tuple((str(r.rv), r.damage.rulebook(), "*" if r.stun else "") for r in CRASH_DAMAGE),
         "RV 0 does no damage; RV above 18 continues the pattern and stuns (BC-D18).")
     rams = ReferenceTable(
-        "battlecars.ram_types", "Ram types", "Battlecars §2.7 · §2.8 · BC-D15",
+        "battlecars.ram_types", "Ram types", bc("§2.7 · §2.8", "BC-D15"),
         ("Ram", "Target struck on", "RV", "Rammer takes"),
         tuple((t.key, t.struck_face, t.rv_rule, t.rammer_share) for t in RAM_TYPES),
         "One damage roll per collision (BC-D16).")
     one_die = ReferenceTable(
-        "battlecars.one_die", "Side-ram area, mine section, detonation, smoke", "Battlecars §3.6",
+        "battlecars.one_die", "Side-ram area, mine section, detonation, smoke", bc("§3.6"),
         ("1d8", *(str(f) for f in _FACES)),
         (("Side-ram area", *(f"side-{SIDE_RAM_AREA[f].value}" for f in _FACES)),
          ("Mine section", *(MINE_SECTION[f].value for f in _FACES)),
@@ -117,7 +118,7 @@ def _collisions() -> tuple[ReferenceTable, ...]:
 def _weapons() -> tuple[ReferenceTable, ...]:
     sizes = CounterSizes()
     weapons = ReferenceTable(
-        "battlecars.weapons", "Weapons", "Battlecars §1.4 · §2.11",
+        "battlecars.weapons", "Weapons", bc("§1.4 · §2.11"),
         ("Weapon", "To hit (≥ range)", "Damage (floored at 0)", "Max range", "Counter boxes",
          "Allowed in"),
         tuple((w.label,
@@ -131,13 +132,13 @@ def _weapons() -> tuple[ReferenceTable, ...]:
         "+1 to hit with a working Gunnery Computer; −4 through Smoke (not for Flame).")
     ranges = range(0, 18)
     odds = ReferenceTable(
-        "battlecars.to_hit", "Probability of a hit by range (no GC, no smoke)", "Battlecars §3.7",
+        "battlecars.to_hit", "Probability of a hit by range (no GC, no smoke)", bc("§3.7"),
         ("Weapon", *(str(r) if r < 17 else "17+" for r in ranges)),
         tuple((w.label, *(_fraction(ToHit(w, r).p_hit()) if w is not Weapon.FLAME or r <= 3
                           else "—" for r in ranges)) for w in MISSILES),
         "A Gunnery Computer shifts a row one step right; smoke shifts it four steps left.")
     areas = ReferenceTable(
-        "battlecars.target_areas", "Areas a firer may nominate", "Battlecars §2.10 step 6",
+        "battlecars.target_areas", "Areas a firer may nominate", bc("§2.10 step 6"),
         ("Firer's bearing", "Areas"),
         tuple((b.value, ", ".join(sorted(a.value for a in blocks)))
               for b, blocks in TARGET_AREAS.items()),
@@ -154,14 +155,14 @@ def _allowed(weapon: Weapon) -> str:
 
 def _scenarios() -> tuple[ReferenceTable, ...]:
     capacity = ReferenceTable(
-        "battlecars.obstacles", "Building, tree and wreck capacity", "Battlecars §1.5 · §3.8",
+        "battlecars.obstacles", "Building, tree and wreck capacity", bc("§1.5 · §3.8"),
         ("Obstacle", "Hits"),
         tuple((f"{size.value + ' ' if size else ''}{kind.value}", str(hits))
               for (kind, size), hits in OBSTACLE_CAPACITY.items()),
         "A crash adds 1 hit. Surplus goes to a pedestrian (or driver in a wreck) in cover; "
         "a full building or tree still blocks (BC-D43).")
     missions = ReferenceTable(
-        "battlecars.missions", "Mission plots (1d8 per car)", "Battlecars §3.10",
+        "battlecars.missions", "Mission plots (1d8 per car)", bc("§3.10"),
         ("Car", "1–2", "3–4", "5–6", "7–8"),
         tuple((str(car), *(m.goal for m in plots)) for car, plots in MISSIONS.items()),
         "Car 4's 3–4 and 5–6 both name car 3, as printed (BC-D34).")

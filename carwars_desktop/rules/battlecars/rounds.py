@@ -8,10 +8,11 @@ from fractions import Fraction
 from carwars_desktop.dice import DiceSource, Distribution
 from carwars_desktop.procedures import Step
 from carwars_desktop.rules.battlecars.chance import successes
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import DIE, SMOKE_REMOVED_ON
 
-RULE_ROUND = "Battlecars §2.2"
+RULE_ROUND = bc("§2.2")
 
 
 def roll_off(players: tuple[str, ...], dice: DiceSource, purpose: str = "order"
@@ -26,11 +27,11 @@ def roll_off(players: tuple[str, ...], dice: DiceSource, purpose: str = "order"
         rolled = ", ".join(f"{players[i]} {faces[i]}" for i in contenders)
         if len(top) == 1:
             steps.append(Step(f"rolled {rolled} → {players[top[0]]} is highest",
-                              "Battlecars §2.1 step 7 · BC-D6 · BC-D40"))
+                              bc("§2.1 step 7", "BC-D6", "BC-D40")))
             return top[0], tuple(steps)
         steps.append(Step(f"rolled {rolled} → tie at {best} between "
                           f"{', '.join(players[i] for i in top)}: they roll again",
-                          "BC-D6 · BC-D40"))
+                          bc("", "BC-D6", "BC-D40")))
         contenders = top
 
 
@@ -52,7 +53,7 @@ def disperse_smoke(markers: int, dice: DiceSource) -> tuple[int, tuple[Step, ...
         return 0, ()
     plural = "s" if markers != 1 else ""
     return removed, (Step(f"{markers} Smoke marker{plural}: {detail} → {removed} removed, "
-                          f"{markers - removed} remain", f"{RULE_ROUND} step 4"),)
+                          f"{markers - removed} remain", RULE_ROUND.more("step 4")),)
 
 
 def smoke_removed_distribution(markers: int) -> Distribution:

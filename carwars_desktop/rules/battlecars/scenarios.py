@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import ARENA_ENTRY_SPEED, MISSIONS, Mission
 from carwars_desktop.rules.battlecars.terms import Direction, Weapon
 
-RULE_SCENARIOS = "Battlecars §2.19"
+RULE_SCENARIOS = bc("§2.19")
 
 
 def mission_for(car: int, face: int, options: Options = DEFAULT_OPTIONS) -> Mission:
@@ -72,9 +73,10 @@ def rearm(sheet: CarSheet) -> tuple[CarSheet, tuple[Step, ...]]:
         if original:
             steps.append(Step(f"{mount.name}: {len(fitted)} of {len(original)} counters restored"
                               + (f" ({left_out} no longer fit the damaged boxes)" if left_out
-                                 else ""), "BC-D38"))
+                                 else ""), bc("", "BC-D38")))
     sheet = replace(sheet, speed=ARENA_ENTRY_SPEED, previous_speed=ARENA_ENTRY_SPEED,
                     direction=Direction.FORWARD, targets_this_turn=(), drops_this_turn=())
     steps.append(Step(f"after missing 1 Turn it re-enters at its entry point at speed "
-                      f"{ARENA_ENTRY_SPEED}; damage is not repaired", f"{RULE_SCENARIOS} · BC-D38"))
+                      f"{ARENA_ENTRY_SPEED}; damage is not repaired",
+                      RULE_SCENARIOS.more("", "BC-D38")))
     return sheet, tuple(steps)

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource, Distribution, die
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import damage_tyre, effects_text, working_tyres
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.sheet import CarSheet
@@ -23,7 +24,7 @@ from carwars_desktop.rules.battlecars.tables import (
 )
 from carwars_desktop.rules.battlecars.terms import Weapon
 
-RULE_SKID = "Battlecars §2.5"
+RULE_SKID = bc("§2.5")
 
 
 @dataclass(frozen=True)
@@ -45,14 +46,14 @@ def speed_difference(speed: int, corner_excess: int = 0,
     causes: list[SkidCause] = []
     if corner_excess > 0:
         causes.append(SkidCause(f"corner: speed − safe speed = {corner_excess}", corner_excess,
-                                "Battlecars §2.5 step 2"))
+                                bc("§2.5 step 2")))
     for marker in markers:
         if marker in MARKER_SD:
             causes.append(SkidCause(f"{marker.label}: max({MARKER_SD[marker]}, speed {speed}) = "
                                     f"{marker_sd(marker, speed)}", marker_sd(marker, speed),
-                                    "Battlecars §2.12 · §3.3"))
+                                    bc("§2.12 · §3.3")))
     if driver_killed:
-        causes.append(SkidCause(f"driver killed: SD = speed {speed}", speed, "Battlecars §2.16"))
+        causes.append(SkidCause(f"driver killed: SD = speed {speed}", speed, bc("§2.16")))
     return max((c.sd for c in causes), default=0), tuple(causes)
 
 
@@ -103,6 +104,13 @@ class SkidResult:
             return f"final facing {self.facing}: the car completes its move"
         return f"final facing {self.facing}: speed 0, the car moves no further this Turn"
 
+    @property
+    def label(self) -> str:
+        """The outcome of :func:`skid_probabilities` this skid is."""
+        if self.collided:
+            return "drifts into the obstruction"
+        return "continues" if self.continues else "stops"
+
 
 def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
                  clear_points: int | None = None, intended_corner: int | None = None,
@@ -122,27 +130,27 @@ def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
         steps.append(Step(f"Drift Table SD {sd}{capped}: {row.distance} → rolled {face} → drift "
                           f"{drift} point{'s' if drift != 1 else ''}"
                           + (" (negative counts as 0, BC-D1)" if face + row.distance.modifier < 0
-                             else ""), "Battlecars §2.5 step 3 · §3.4"))
+                             else ""), bc("§2.5 step 3 · §3.4")))
     collided = clear_points is not None and drift > clear_points
     if drift:
         if collided:
             steps.append(Step(f"the drift meets an obstruction after {clear_points} clear "
                               f"point{'s' if clear_points != 1 else ''}: the car stops on the "
                               "point before it — resolve battlecars.crash or battlecars.ram "
-                              "(a skidding car is the rammer, BC-D41)", "Battlecars §2.5 step 4"))
+                              "(a skidding car is the rammer, BC-D41)", bc("§2.5 step 4")))
         else:
             steps.append(Step(f"the car drifts {drift} straight on in the direction it faces; "
                               "it cannot fire while drifting, and the drift does not use up its "
-                              "movement (BC-D13)", "Battlecars §2.5 step 4"))
+                              "movement (BC-D13)", bc("§2.5 step 4")))
     before = sheet
     if row.tyre_damage:
         for tyre in working_tyres(sheet):
             sheet, covered = damage_tyre(sheet, tyre, row.tyre_damage)
             steps.append(Step(f"{tyre} takes {row.tyre_damage} → {covered} covered",
-                              "Battlecars §2.5 step 4 · §3.4"))
+                              bc("§2.5 step 4 · §3.4")))
         effects = effects_text(before, sheet, options)
         if effects:
-            steps.append(Step(effects, "Battlecars §1.3"))
+            steps.append(Step(effects, bc("§1.3")))
     facing: int | None = None
     continues = False
     if collided:
@@ -155,25 +163,25 @@ def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
         fallback = (f" (BC-D11 fallback: {FINAL_FACING_FALLBACK[facing]})"
                     if options.bc_d11_fallback_facing else "")
         steps.append(Step(f"final facing: rolled {face}{mod_text} → {facing}{fallback}",
-                          "Battlecars §2.5 steps 5–6 · BC-D11"))
+                          bc("§2.5 steps 5–6", "BC-D11")))
         continues = facing in CONTINUE_FACINGS and not driver_killed
         if facing in CONTINUE_FACINGS and driver_killed:
             steps.append(Step(f"{facing} is 1–4, but nobody drives the car on",
-                              "Battlecars §2.16 step 2"))
+                              bc("§2.16 step 2")))
         elif continues:
             corner = ""
             if intended_corner is not None and options.bc_d12_turn_to_intended:
                 corner = (f", turning the intended {intended_corner}° corner without another "
                           "test (BC-D12)")
             steps.append(Step(f"{facing} is 1–4: the car must complete its move{corner}",
-                              "Battlecars §2.5 step 7"))
+                              bc("§2.5 step 7")))
         else:
             steps.append(Step(f"{facing} is 5–11: speed 0 at once, no further move this Turn",
-                              "Battlecars §2.5 step 7"))
+                              bc("§2.5 step 7")))
             sheet = replace(sheet, speed=0)
     if driver_killed and sheet.speed:
         steps.append(Step("the driver is dead: after the skid the car's speed becomes 0",
-                          "Battlecars §2.16 step 2"))
+                          bc("§2.16 step 2")))
         sheet = replace(sheet, speed=0)
     return SkidResult(sheet, sd, drift, collided, facing, continues, tuple(steps))
 

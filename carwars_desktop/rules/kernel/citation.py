@@ -1,5 +1,5 @@
 """Rule citations: each ruleset cites through one :class:`Citer` (``mcw("§2.10")``)."""
 
-from carwars_desktop.procedures.citation import Citation, Citer
+from carwars_desktop.procedures.citation import Citation, Citer, check_citation
 
-__all__ = ["Citation", "Citer"]
+__all__ = ["Citation", "Citer", "check_citation"]

@@ -50,6 +50,15 @@ FIELD = Wording(
 )
 """``card: speed_track_max must be a whole number, not '9'`` (Battlecars, AUTOpower)."""
 
+NAMED = Wording(
+    wrong="{where} {key} must be {what}, not {value!r}",
+    below="{where} {key} must be at least {minimum}, not {value}",
+    above="{where} {key} must be at most {maximum}, not {value}",
+    choice="{where} {key} must be one of {allowed}, not {value!r}",
+)
+"""``car name must be text, not 5``; with an empty ``where``, ``division must be a whole
+number, not 'x'`` (AUTOpower's cars, decks and options)."""
+
 
 _MISSING = object()
 
@@ -69,9 +78,11 @@ class Reader:
     """Reads one JSON object, raising ``error`` (a ``ValueError`` subclass) with the path."""
 
     def __init__(self, data: Any, where: str, error: type[ValueError],
-                 wording: Wording = FIELD) -> None:
+                 wording: Wording = FIELD, not_object: str = "") -> None:
+        """``not_object`` words a value that is no object (``{data!r}`` is the value)."""
         if not isinstance(data, Mapping):
-            raise error(f"{where}: expected a JSON object, got {type(data).__name__}")
+            raise error(not_object.format(data=data) if not_object else
+                        f"{where}: expected a JSON object, got {type(data).__name__}")
         self.data: Mapping[str, Any] = data
         self.where = where
         self.error = error
@@ -81,25 +92,26 @@ class Reader:
     def fail(self, message: str) -> ValueError:
         return self.error(f"{self.where}: {message}")
 
+    def _say(self, template: str, **parts: Any) -> ValueError:
+        # an empty ``where`` (options) leaves no leading space
+        return self.error(template.format(where=self.where, **parts).lstrip())
+
     def _wrong(self, key: str, what: str, value: Any) -> ValueError:
-        return self.error(self.wording.wrong.format(where=self.where, key=key, what=what,
-                                                    value=value))
+        return self._say(self.wording.wrong, key=key, what=what, value=value)
 
     def _below(self, key: str, value: int, minimum: int) -> ValueError:
-        return self.error(self.wording.below.format(where=self.where, key=key, value=value,
-                                                    minimum=minimum))
+        return self._say(self.wording.below, key=key, value=value, minimum=minimum)
 
     def _above(self, key: str, value: int, maximum: int) -> ValueError:
-        return self.error(self.wording.above.format(where=self.where, key=key, value=value,
-                                                    maximum=maximum))
+        return self._say(self.wording.above, key=key, value=value, maximum=maximum)
 
     def _enum(self, key: str, value: Any, kind: type[E]) -> E:
         try:
             return kind(value)
         except ValueError:
             allowed = ", ".join(str(member.value) for member in kind)
-            raise self.error(self.wording.choice.format(
-                where=self.where, key=key, value=value, allowed=allowed)) from None
+            raise self._say(self.wording.choice, key=key, value=value,
+                            allowed=allowed) from None
 
     # --- structure -------------------------------------------------------------
     def keys(self, required: Collection[str], optional: Collection[str] = ()) -> None:

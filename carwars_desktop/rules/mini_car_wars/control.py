@@ -12,6 +12,7 @@ from fractions import Fraction
 from carwars_desktop.dice import DiceSource, Distribution, dice_sum
 from carwars_desktop.procedures import Chart, Modifier, Outcome, Step
 from carwars_desktop.rules.kernel.formatting import signed
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.model import ControlResult
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
@@ -23,9 +24,9 @@ from carwars_desktop.rules.mini_car_wars.tables import (
     FISHTAIL_SIDE,
 )
 
-CONTROL_RULE = "Mini Car Wars §2.6"
-TABLE_RULE = "Mini Car Wars §3.4"
-RESULTS_RULE = "Mini Car Wars §2.7"
+CONTROL_RULE = mcw("§2.6")
+TABLE_RULE = mcw("§3.4")
+RESULTS_RULE = mcw("§2.7")
 
 
 def control_modifiers(speed: int, is_cycle: bool) -> tuple[Modifier, ...]:
@@ -104,7 +105,7 @@ def roll_control(sheet: MiniSheet, dice: DiceSource, why: str,
     result = control_result(total)
     mods = " ".join(f"{signed(m.value)} ({m.label})" for m in stack)
     steps = [Step(f"control roll ({why}): {natural} {mods} = {total} → {result.value}",
-                  f"{CONTROL_RULE}, {TABLE_RULE}")]
+                  mcw("§2.6, Mini Car Wars §3.4"))]  # CONTROL_RULE, TABLE_RULE as always shown
     new = sheet
     if result is ControlResult.NO_EFFECT:
         steps.append(Step(CONTROL_EFFECTS[result], RESULTS_RULE))

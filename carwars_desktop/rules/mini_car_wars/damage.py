@@ -12,14 +12,15 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import DamageInputError, IllegalTargetError
 from carwars_desktop.rules.mini_car_wars.model import Component, Role, Side
 from carwars_desktop.rules.mini_car_wars.sheet import CrewMember, MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import INTERIOR_LOCATION, PERSON_BOXES
 
-ALLOCATION = "Mini Car Wars §2.11"
-EFFECTS = "Mini Car Wars §2.12"
+ALLOCATION = mcw("§2.11")
+EFFECTS = mcw("§2.12")
 NO_GUNNER = -1
 
 
@@ -287,7 +288,7 @@ def _explain(before: MiniSheet, after: MiniSheet, side: Side, damage: int, resul
     if component is None or roll is None:
         return steps
     steps.append(Step(f"{result.interior} reach the interior: interior roll {roll} → "
-                      f"{component.value}", "Mini Car Wars §2.11, §3.5"))
+                      f"{component.value}", mcw("§2.11, §3.5")))
     steps.append(_component_step(before, after, component, result))
     if result.opposite_weapons_lost:
         opposite = side.opposite
@@ -322,7 +323,7 @@ def _component_step(before: MiniSheet, after: MiniSheet, component: Component,
     detail = f"body armor {armor}, own boxes {now.hits - was.hits}" if was.wears_body_armor \
         else "no body armor"
     return Step(f"{role.value} takes {taken} ({detail}, MCW-D21): {was.state.value} → "
-                f"{now.state.value}", "Mini Car Wars §1.2")
+                f"{now.state.value}", mcw("§1.2"))
 
 
 def _consequences(sheet: MiniSheet, control: bool, uncontrolled: bool, plant: bool, out: bool,

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from carwars_desktop.rules.kernel.citation import Citation
 from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.kernel.reader import PATH, Reader
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import DesignFormatError, UnknownVehicleError
 from carwars_desktop.rules.mini_car_wars.model import Armor, Role, Side, Size
@@ -116,8 +118,8 @@ def configure(stock: StockVehicle, option: OptionSpec | None,
                          tuple(weapons), stock.armor.total + option.added_armor)
 
 
-def _rule(section: str) -> str:
-    return f"Mini Car Wars §{section}"
+def _rule(section: str, *decisions: str) -> Citation:
+    return mcw(f"§{section}", *decisions)
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,7 @@ class MiniDesign:
             if rules.d22_one_computer_per_person and kit.computers > 1:
                 found.append(Problem(
                     "computers", f"The {role.value} has {kit.computers} computers; one per "
-                    "person (MCW-D22): buy a Hi-Res instead of two.", _rule("1.4 MCW-D22"),
+                    "person (MCW-D22): buy a Hi-Res instead of two.", _rule("1.4", "MCW-D22"),
                     f"{role.value}"))
         return found
 

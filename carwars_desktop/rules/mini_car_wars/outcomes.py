@@ -84,6 +84,15 @@ def _severity(side: Side) -> tuple[str, ...]:
             f"{side.label} armor damaged", "no effect")
 
 
+def damage_label(before: MiniSheet, after: MiniSheet, side: Side, hit: bool = True) -> str:
+    """The odds outcome (of :func:`damage_odds`) a resolved hit on ``side`` is: its worst
+    effect from ``before`` to ``after``, or ``miss``."""
+    labels = _severity(side)
+    if not hit:
+        return labels[0]
+    return _label(labels, hull_of(before, side), hull_of(after, side))
+
+
 def _label(labels: tuple[str, ...], start: HullState, end: HullState) -> str:
     """The worst thing that happened between ``start`` and ``end`` (after at least one hit).
 

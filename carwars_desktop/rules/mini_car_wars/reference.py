@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.rules.kernel.formatting import money, percent, signed
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.control import control_bonus
 from carwars_desktop.rules.mini_car_wars.design import configure
 from carwars_desktop.rules.mini_car_wars.model import CollisionKind
@@ -44,7 +45,7 @@ def weapons_chart() -> ReferenceTable:
                   "smoke" if s.makes_smoke else _dice(s.damage_dice),
                   "unlimited (MCW-D15)" if s.shots is None else str(s.shots), s.note)
                  for s in WEAPONS.values())
-    return ReferenceTable("weapons", "Weapons Chart", "Mini Car Wars §1.3",
+    return ReferenceTable("weapons", "Weapons Chart", mcw("§1.3"),
                           ("Weapon", "Abbr.", "To hit (2d6)", "Damage", "Shots", "Notes"), rows,
                           "Each weapon fires at most once per turn; a natural 2 always misses.")
 
@@ -70,7 +71,7 @@ def to_hit_modifiers() -> ReferenceTable:
           if a.to_hit_bonus),
         (f"Natural {t.natural_miss}", "always misses"),
     )
-    return ReferenceTable("to_hit_modifiers", "To-hit modifiers", "Mini Car Wars §3.2",
+    return ReferenceTable("to_hit_modifiers", "To-hit modifiers", mcw("§3.2"),
                           ("Condition", "Modifier"), rows, "All modifiers are cumulative.")
 
 
@@ -83,7 +84,7 @@ def hit_probability() -> ReferenceTable:
         rows.append((label, f"{ways}/36", f"{p.numerator}/{p.denominator}" if ways else "0",
                      percent(p)))
     return ReferenceTable("hit_probability", "Hit probability (2d6, natural 2 misses)",
-                          "Mini Car Wars §3.3", ("Need", "Ways", "P(hit)", "%"), tuple(rows),
+                          mcw("§3.3"), ("Need", "Ways", "P(hit)", "%"), tuple(rows),
                           "need = to-hit number − total modifier")
 
 
@@ -91,7 +92,7 @@ def control_table() -> ReferenceTable:
     rows = tuple((f"{b.low}–{b.high}" if b.high is not None and b.high != b.low
                   else (str(b.low) if b.high is not None else f"{b.low} or more"),
                   b.result.value, CONTROL_EFFECTS[b.result]) for b in CONTROL_TABLE)
-    return ReferenceTable("control", "Control Table", "Mini Car Wars §3.4",
+    return ReferenceTable("control", "Control Table", mcw("§3.4"),
                           ("Modified 2d6", "Result", "Effect"), rows,
                           f"+1 per full {CONTROL_SPEED_STEP} mph of speed; "
                           f"+{CONTROL_CYCLE_BONUS} for a motorcycle.")
@@ -101,14 +102,14 @@ def control_modifier_table() -> ReferenceTable:
     rows = tuple((f"{mph}" if mph == SPEED.top_speed else f"{mph}–{mph + SPEED.step}",
                   signed(control_bonus(mph, False)), signed(control_bonus(mph, True)))
                  for mph in range(0, SPEED.top_speed + 1, CONTROL_SPEED_STEP))
-    return ReferenceTable("control_modifiers", "Control roll modifiers", "Mini Car Wars §2.6",
+    return ReferenceTable("control_modifiers", "Control roll modifiers", mcw("§2.6"),
                           ("Speed (mph)", "Car", "Cycle"), rows)
 
 
 def interior_location() -> ReferenceTable:
     rows = tuple(("–".join(str(f) for f in sorted(faces)), component.value)
                  for faces, component in INTERIOR_LOCATION)
-    return ReferenceTable("interior", "Interior hit location (1d6)", "Mini Car Wars §3.5",
+    return ReferenceTable("interior", "Interior hit location (1d6)", mcw("§3.5"),
                           ("1d6", "Component"), rows,
                           "A missing or destroyed component sends the damage to the opposite "
                           "side.")
@@ -119,7 +120,7 @@ def collision_table() -> ReferenceTable:
                   r.struck_side.label if r.struck_side else
                   ("side struck" if r.kind is CollisionKind.T_BONE else "—"), r.speeds_after)
                  for r in COLLISIONS.values())
-    return ReferenceTable("collisions", "Collision damage", "Mini Car Wars §2.8, §3.6",
+    return ReferenceTable("collisions", "Collision damage", mcw("§2.8, §3.6"),
                           ("Situation", "Collision speed", "Striker takes it on", "Struck takes "
                            "it on", "Speeds after"), rows,
                           f"1d6 per {COLLISION_MPH_PER_DIE} mph of collision speed for each "
@@ -130,7 +131,7 @@ def collision_table() -> ReferenceTable:
 def accessories_table() -> ReferenceTable:
     rows = tuple((a.name, money(a.cost), signed(a.to_hit_bonus) + " to hit" if a.to_hit_bonus
                   else f"+{a.boxes} boxes") for a in ACCESSORIES)
-    return ReferenceTable("accessories", "Accessories", "Mini Car Wars §1.4",
+    return ReferenceTable("accessories", "Accessories", mcw("§1.4"),
                           ("Accessory", "Cost", "Effect"), rows,
                           "Per person; one computer each (MCW-D22).")
 
@@ -140,7 +141,7 @@ def stock_car_list() -> ReferenceTable:
                   *(str(v) for _, v in car.armor.items()), str(car.armor.total),
                   "driver + gunner" if car.gunner else "driver", _weapons(car.weapons),
                   money(car.cost)) for car in STOCK_CARS)
-    return ReferenceTable("stock", "Stock Car List", "Mini Car Wars §1.5",
+    return ReferenceTable("stock", "Stock Car List", mcw("§1.5"),
                           ("Vehicle", "Size", "PP DP", "F", "R", "L", "B", "T", "Armor",
                            "Crew", "Weapons", "Cost"), rows,
                           "Armor may be rearranged; cycles never have side or top armor.")
@@ -151,7 +152,7 @@ def options_table() -> ReferenceTable:
                   ("+" if option.delta > 0 else "") + money(option.delta),
                   money(car.cost + option.delta))
                  for car in STOCK_CARS for option in car.options)
-    return ReferenceTable("options", "Options", "Mini Car Wars §1.5",
+    return ReferenceTable("options", "Options", mcw("§1.5"),
                           ("Vehicle", "Option", "Change (as printed)", "Delta", "Cost"), rows,
                           "At most one option per vehicle (MCW-D17).")
 
@@ -165,7 +166,7 @@ def configurations_table() -> ReferenceTable:
                          "driver + gunner" if config.gunner else "driver",
                          _weapons(config.weapons), str(config.armor_points),
                          money(config.cost)))
-    return ReferenceTable("configurations", "Derived configurations", "Mini Car Wars §1.5",
+    return ReferenceTable("configurations", "Derived configurations", mcw("§1.5"),
                           ("Config", "Crew", "Weapons", "Armor total", "Cost"), tuple(rows),
                           "Added armor is placed by the player (MCW-D18).")
 
@@ -176,14 +177,14 @@ def scenarios_table() -> ReferenceTable:
         f"{side.min_vehicles}{'' if side.max_vehicles == side.min_vehicles else '+'} "
         f"{'cycles' if side.cycles else 'car'}" for side in s.sides), s.start, s.victory)
         for s in SCENARIOS.values())
-    return ReferenceTable("scenarios", "Scenarios", "Mini Car Wars §2.15",
+    return ReferenceTable("scenarios", "Scenarios", mcw("§2.15"),
                           ("Scenario", "Purchase", "Start", "Victory"), rows)
 
 
 def schedule_table() -> ReferenceTable:
     rows = tuple((str(mph), f"1–{move_phases(mph)[-1]}" if mph > SPEED.step else "1")
                  for mph in range(SPEED.step, SPEED.top_speed + 1, SPEED.step))
-    return ReferenceTable("schedule", "Movement schedule", "Mini Car Wars §2.4 MCW-D1",
+    return ReferenceTable("schedule", "Movement schedule", mcw("§2.4", "MCW-D1"),
                           ("Speed (mph)", "Phases with a move"), rows,
                           "1\" per move; in each phase the fastest vehicle moves first.")
 
@@ -192,7 +193,7 @@ def speed_table() -> ReferenceTable:
     starts = [Velocity(mph) for mph in range(0, SPEED.top_speed + 1, SPEED.step)]
     starts += [Velocity(mph, True) for mph in range(SPEED.step, SPEED.top_reverse + 1, SPEED.step)]
     rows = tuple((str(v), ", ".join(str(n) for n in legal_velocities(v))) for v in starts)
-    return ReferenceTable("speeds", "Legal new speeds", "Mini Car Wars §2.3",
+    return ReferenceTable("speeds", "Legal new speeds", mcw("§2.3"),
                           ("Previous speed", "Legal new speeds"), rows,
                           "R = reverse (cars only). A destroyed power plant must lose ≥ 10 mph; "
                           "a driver who is down loses exactly 10 mph.")
@@ -200,7 +201,7 @@ def speed_table() -> ReferenceTable:
 
 def maneuvers_table() -> ReferenceTable:
     rows = tuple((m.maneuver.value, m.allowed_when, m.execution) for m in MANEUVERS.values())
-    return ReferenceTable("maneuvers", "Maneuvers", "Mini Car Wars §2.5",
+    return ReferenceTable("maneuvers", "Maneuvers", mcw("§2.5"),
                           ("Maneuver", "Allowed", "Execution"), rows,
                           "The first maneuver of a turn is free; each later one needs a control "
                           "roll.")

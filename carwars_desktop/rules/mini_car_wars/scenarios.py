@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from carwars_desktop.rules.kernel.formatting import money
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import PACK_ATTACK, Scenario
 from carwars_desktop.rules.ruleset import Problem
 
-SCENARIO_RULE = "Mini Car Wars §2.15"
+SCENARIO_RULE = mcw("§2.15")
 
 
 def purchase_problems(designs: Sequence[MiniDesign], scenario: Scenario | None = None,
@@ -44,7 +45,7 @@ def purchase_problems(designs: Sequence[MiniDesign], scenario: Scenario | None =
                 if design.option or not (design.driver.is_empty and design.gunner.is_empty):
                     found.append(Problem("stock-only", f"{design.name}: Pack Attack vehicles are "
                                          "stock, without options or accessories (MCW-D26 "
-                                         "alternative).", SCENARIO_RULE + " MCW-D26",
+                                         "alternative).", SCENARIO_RULE.more("", "MCW-D26"),
                                          "option"))
     if budget is not None and total > budget:
         found.append(Problem("over-budget", f"Total {money(total)} is over the "

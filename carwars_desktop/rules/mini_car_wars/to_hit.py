@@ -13,13 +13,14 @@ from functools import cache
 from carwars_desktop.dice import dice_sum
 from carwars_desktop.procedures import Modifier
 from carwars_desktop.rules.kernel.formatting import signed
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import RangeFormatError
 from carwars_desktop.rules.mini_car_wars.model import Side, Size, WeaponType
 from carwars_desktop.rules.mini_car_wars.tables import TO_HIT, WEAPONS
 
-MODIFIERS_RULE = "Mini Car Wars §3.2"
-TO_HIT_RULE = "Mini Car Wars §2.10"
+MODIFIERS_RULE = mcw("§3.2")
+TO_HIT_RULE = mcw("§2.10")
 TWO_D6_WAYS = 36
 
 
@@ -71,36 +72,37 @@ def modifiers(shot: Shot, rules: MiniRules = DEFAULT_RULES) -> tuple[Modifier, .
                               TO_HIT.point_blank, MODIFIERS_RULE))
     else:
         stack.append(Modifier(f"range {inches_text(shot.range_inches)}",
-                              range_modifier(shot.range_inches), MODIFIERS_RULE + " MCW-D11"))
+                              range_modifier(shot.range_inches),
+                              MODIFIERS_RULE.more("", "MCW-D11")))
     turret = shot.target_side is Side.TOP
     cycle = shot.target_size.is_cycle
     if turret:
-        stack.append(Modifier("turret (top)", TO_HIT.turret, MODIFIERS_RULE + " MCW-D14"))
+        stack.append(Modifier("turret (top)", TO_HIT.turret, MODIFIERS_RULE.more("", "MCW-D14")))
     if shot.target_size in TO_HIT.small_body_sizes and (
             not turret or not rules.d14_turret_only_minus_two):
         stack.append(Modifier(f"{shot.target_size.value.lower()} body", TO_HIT.small_body,
                               MODIFIERS_RULE))
     if shot.target_side.is_front_or_rear and (not cycle or rules.d13_cycle_front_rear):
         stack.append(Modifier(shot.target_side.label, TO_HIT.front_or_rear,
-                              MODIFIERS_RULE + (" MCW-D13" if cycle else "")))
+                              MODIFIERS_RULE.more("", "MCW-D13") if cycle else MODIFIERS_RULE))
     if cycle:
         stack.append(Modifier("cycle", TO_HIT.cycle, MODIFIERS_RULE))
     firer_still, target_still = shot.firer_speed == 0, shot.target_speed == 0
     if firer_still and target_still:
         stack.append(Modifier("neither moving", TO_HIT.firer_stationary + TO_HIT.target_stationary,
-                              MODIFIERS_RULE + " MCW-D12"))
+                              MODIFIERS_RULE.more("", "MCW-D12")))
     elif firer_still:
         stack.append(Modifier("firer not moving", TO_HIT.firer_stationary,
-                              MODIFIERS_RULE + " MCW-D12"))
+                              MODIFIERS_RULE.more("", "MCW-D12")))
     elif target_still:
         stack.append(Modifier("target not moving", TO_HIT.target_stationary,
-                              MODIFIERS_RULE + " MCW-D12"))
+                              MODIFIERS_RULE.more("", "MCW-D12")))
     if shot.smoke_clouds:
         stack.append(Modifier(f"{shot.smoke_clouds} smoke cloud"
                               f"{'s' if shot.smoke_clouds > 1 else ''}",
-                              TO_HIT.smoke_cloud * shot.smoke_clouds, "Mini Car Wars §2.13"))
+                              TO_HIT.smoke_cloud * shot.smoke_clouds, mcw("§2.13")))
     if shot.computer_bonus:
-        stack.append(Modifier("targeting computer", shot.computer_bonus, "Mini Car Wars §1.4"))
+        stack.append(Modifier("targeting computer", shot.computer_bonus, mcw("§1.4")))
     return tuple(stack)
 
 

@@ -34,9 +34,10 @@ from carwars_desktop.rules import (
     ReferenceTable,
     Ruleset,
 )
+from carwars_desktop.rules.kernel.citation import Citer
 from carwars_desktop.rules.play import Gauge, Level, PlayRules, PublicFact, StatusFlag
 
-RULE = "TINY §1"
+RULE = Citer("TINY")("§1")
 
 
 @dataclass(frozen=True)

@@ -108,3 +108,29 @@ def test_sd_1_rolls_only_the_facing(car: CarSheet) -> None:
     resolution = SKID.resolve(values, EnteredDice([2]))
     assert resolution.steps[1].text == "Drift Table SD 1: no drift, no tyre damage"
     assert resolution.values["facing"] == 4 and resolution.success is True
+
+
+def test_p_success_is_p_continues_not_the_facing_chart(car: CarSheet) -> None:
+    """Decision (digest §2.5 steps 4 and 7): success = the car continues, which needs a drift
+    that meets no obstruction (else step 5 is skipped) and a final facing of 1–4.
+
+    Speed 6 onto Oil, 3 clear points ahead: SD 6, drift 1d8 − 3 reaches the obstruction on a
+    7 or 8 (1/4); the final facing 1d8 + 2 is 1–4 on a 1 or 2 (1/4, the digest's "speed 5–6:
+    1/4", the chart's region). P(success) = 3/4 × 1/4 = 3/16, what every throw resolves to.
+    """
+    values = {"vehicle": replace(car, speed=6), "oil": True, "clear_points": 3}
+    odds = SKID.odds(values)
+    assert odds.chart is not None
+    assert odds.chart.distribution.p_where(lambda v: v in odds.chart.success) == Fraction(1, 4)
+    assert odds.probability("drifts into the obstruction") == Fraction(1, 4)
+    assert odds.p_success() == odds.probability("continues") == Fraction(3, 16)
+    continuing = [(drift, facing) for drift in range(1, 9) for facing in range(1, 9)
+                  if SKID.resolve(values, EnteredDice([drift, facing])).success]
+    assert continuing == [(d, f) for d in range(1, 7) for f in (1, 2)]   # 12 of 64 = 3/16
+    crashed = SKID.resolve(values, EnteredDice([7]))
+    assert crashed.success is False and [d.value for d in crashed.dice] == [7]
+
+
+def test_a_killed_driver_never_continues_whatever_the_chart(car: CarSheet) -> None:
+    values = {"vehicle": replace(car, speed=2), "driver_killed": True}
+    assert SKID.odds(values).p_success() == 0

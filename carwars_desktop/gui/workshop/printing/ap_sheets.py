@@ -27,7 +27,7 @@ from carwars_desktop.library import summarize_design
 from carwars_desktop.rules import ReferenceTable, find_ruleset
 from carwars_desktop.rules.autopower import Car, Deck, Icon, new_sheet
 from carwars_desktop.rules.autopower.deck_lines import group_cards
-from carwars_desktop.rules.autopower.tables import DIVISIONS, MAX_CARD_VALUE
+from carwars_desktop.rules.autopower.tables import DIVISIONS, MAX_CARD_VALUE, ap
 
 REFERENCE = ("autopower.divisions", "autopower.push_targets", "autopower.control_failure")
 STAT_CAPTIONS = (("energy", "ENERGY", "Speed Rating"), ("fighting", "FIGHTING", "Weapons Rating"),
@@ -116,7 +116,7 @@ def paint_deck(flow: PageFlow, deck: Deck) -> None:
     lines = group_cards(deck.cards)
     rows = tuple((str(line.count), line.card.title or "(untitled)", line.icons_text)
                  for line in lines) or (("0", "no cards yet", ""),)
-    draw_table(flow, ReferenceTable("deck_list", "Deck list", "AUTOpower §1.3",
+    draw_table(flow, ReferenceTable("deck_list", "Deck list", ap("§1.3"),
                                     ("Count", "Card", "Numbered icons"), rows), width=WIDTH)
     counts = deck.counts()
     values = list(range(1, MAX_CARD_VALUE + 1))
@@ -124,7 +124,7 @@ def paint_deck(flow: PageFlow, deck: Deck) -> None:
     grid = tuple((icon.label, *(str(counts[icon].get(v, "")) for v in used),
                   str(sum(counts[icon].values()))) for icon in Icon)
     draw_table(flow, ReferenceTable(
-        "deck_counts", "Cards per icon and value", "AUTOpower §1.3",
+        "deck_counts", "Cards per icon and value", ap("§1.3"),
         ("Icon", *(str(v) for v in used), "All"), grid,
         "A multi-icon card counts under each of its icons."), width=WIDTH)
     draw_problems(flow, summary.problems + summary.warnings)

@@ -27,6 +27,7 @@ from carwars_desktop.gui.workshop.printing.page import (
 from carwars_desktop.library import summarize_design
 from carwars_desktop.rules import ReferenceTable, find_ruleset
 from carwars_desktop.rules.battlecars import Card, Component
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.tables import DIE
 from carwars_desktop.rules.battlecars.terms import SECTIONS, Block, Section
 
@@ -152,4 +153,4 @@ def _hit_table(card: Card, section: Section) -> ReferenceTable:
     rows = tuple((str(face), entries[face - 1] if face <= len(entries) else "—")
                  for face in range(1, DIE + 1))
     return ReferenceTable(f"hit_{section.value}", f"{section.value.capitalize()} hit location",
-                          "Battlecars §2.13", ("d8", "Component hit"), rows)
+                          bc("§2.13"), ("d8", "Component hit"), rows)

@@ -27,6 +27,7 @@ from carwars_desktop.gui.workshop.printing.page import (
 from carwars_desktop.library import summarize_design
 from carwars_desktop.rules import ReferenceTable, find_ruleset
 from carwars_desktop.rules.mini_car_wars import MiniDesign
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.model import Mount, Role, Side
 from carwars_desktop.rules.mini_car_wars.tables import (
     BODY_ARMOR,
@@ -187,6 +188,6 @@ def _weapon_table(design: MiniDesign) -> ReferenceTable:
                      "—" if spec.to_hit is None else f"{spec.to_hit}+",
                      "smoke" if spec.makes_smoke else f"{spec.damage_dice}d6",
                      shots, "linked" if fit.link is not None else ""))
-    return ReferenceTable("sheet_weapons", "Weapons carried", "Mini Car Wars §1.1, §1.3",
+    return ReferenceTable("sheet_weapons", "Weapons carried", mcw("§1.1, §1.3"),
                           ("#", "Weapon", "Mount", "To hit", "Damage", "Shots", "Link"),
                           tuple(rows) or (("—", "no weapons", "", "", "", "", ""),))

@@ -88,7 +88,9 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                           "safe_limit": SAFE_SPEED_FACTOR * sheet.car.energy,
                           "surcharge_limit": SURCHARGE_SPEED_FACTOR * sheet.car.energy,
                           "safe_factor": SAFE_SPEED_FACTOR,
-                          "surcharge_factor": SURCHARGE_SPEED_FACTOR})
+                          "surcharge_factor": SURCHARGE_SPEED_FACTOR},
+                  label=next((o.label for o in speed_outcomes(plan)
+                              if o.sheet.raw_speed == sheet.raw_speed), outcome))
 
 
 def _stages(plan: SpeedPlan, faces: list[int]) -> list[dict[str, object]]:

@@ -51,7 +51,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                           "speed_penalty": sheet.speed_penalty, "speed": sheet.speed,
                           "base_armor": sheet.car.strength, "armor_cap": sheet.armor_cap,
                           "cap_factor": ARMOR_CAP_FACTOR,
-                          "armor_points_per_speed": ARMOR_POINTS_PER_SPEED})
+                          "armor_points_per_speed": ARMOR_POINTS_PER_SPEED},
+                  label=f"Armor {sheet.armor}, Speed {sheet.speed}")
 
 
 def _odds(values: Values) -> Odds:

@@ -70,7 +70,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                           "total": None if natural is None else natural + plan.iq_total,
                           "shortfall": None if natural is None else
                           max(0, plan.shortfall(natural)),
-                          "p_keep_control": p_keep_control(plan)})
+                          "p_keep_control": p_keep_control(plan)},
+                  label=penalty.next_turn_label)
 
 
 def _odds(values: Values) -> Odds:

@@ -36,7 +36,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   effects=[change("vehicle", after, f"{after.name}: hand {after.hand_size}, "
                                                 f"this turn {after.penalty_this_turn.label}")],
                   values={"drawn": drawn, "hand_size": after.hand_size,
-                          "penalty_this_turn": after.penalty_this_turn.value})
+                          "penalty_this_turn": after.penalty_this_turn.value},
+                  label=f"draws {drawn} (hand {after.hand_size})")
 
 
 def _odds(values: Values) -> Odds:

@@ -73,7 +73,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   values={"to_hit": plan.to_hit, "damage": plan.damage, "hit": result.hit,
                           "natural": result.natural, "attacker_killed": attacker.killed,
                           "target_killed": target.killed,
-                          "control_targets": dict(result.control_targets)})
+                          "control_targets": dict(result.control_targets)},
+                  label=_hit_label(plan) if result.hit else "miss")
 
 
 def _hit_label(plan: RamPlan) -> str:

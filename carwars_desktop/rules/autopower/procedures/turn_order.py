@@ -54,11 +54,11 @@ def _key_text(sheet: CarSheet, first_turn: bool, values: Values) -> str:
 def _order(values: Values, dice: DiceSource, first_turn: bool) -> Result:
     cars = _cars(values)
     section = "2.2"
-    decisions = ("AP-D16", "AP-D24", "AP-D27") if first_turn else ("AP-D16",)
     what = "higher Speed goes first, ties by E, F, S, I" if first_turn \
         else "higher Energy draws first, ties by F, S, I"
     steps = [Step(f"{what}: " + "; ".join(_key_text(s, first_turn, values) for _, s in cars),
-                  rule(section, *decisions))]
+                  rule(section, "AP-D16", "AP-D24", "AP-D27") if first_turn
+                  else rule(section, "AP-D16"))]
     if not first_turn and not values["one_big_deck"]:
         steps.append(Step("own decks: every player draws seven from his deck at once",
                           rule("2.2")))
@@ -80,8 +80,10 @@ def _order(values: Values, dice: DiceSource, first_turn: bool) -> Result:
         steps.append(Step(f"draw order {', '.join(names)}", rule(section)))
     seen = {s.name: s.seen_speed(bool(values["ap_d27_speed_after_armor_penalty"]))
             for _, s in cars} if first_turn else None
+    slot = next(name for name, sheet in cars if sheet is order[0])
     return Result(outcome=outcome, steps=steps,
-                  values={"order": names} | ({} if seen is None else {"speeds": seen}))
+                  values={"order": names} | ({} if seen is None else {"speeds": seen}),
+                  label=f"{order[0].name} ({slot}) first")
 
 
 def _odds(values: Values, first_turn: bool) -> Odds:

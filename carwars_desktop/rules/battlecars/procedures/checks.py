@@ -87,7 +87,7 @@ DAMAGE = Procedure(
     aliases={"car": "vehicle"},
     title="Record damage (armour, hit location, pass-through)",
     ruleset=RULESET,
-    rule=f"{RULE_RECORD} · §2.14 · §2.15",
+    rule=RULE_RECORD.more("· §2.14 · §2.15"),
     summary="Put damage on an armour block; once breached roll the section's d8 Hit Location "
             "Table, re-roll destroyed components, carry surplus on and pass it through a "
             "destroyed section; then the fuel-tank and ammunition checks.",
@@ -146,7 +146,8 @@ def _fuel_resolve(values: Values, dice: DiceSource) -> Result:
                    "need": FUEL_TANK_EXPLODES_ON, "need_face": None if check.extinguisher
                    else max(check.need, 1), "roll": face,
                    "total": None if face is None else face + check.damage - check.penalty,
-                   "extinguisher": check.extinguisher, "exploded": exploded})
+                   "extinguisher": check.extinguisher, "exploded": exploded},
+                  label="explodes" if exploded else "no explosion")
 
 
 def _fuel_odds(values: Values) -> Odds:
@@ -203,10 +204,11 @@ def _rolls_made(values: Values) -> bool:
 def _detonation_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     fired, steps = ammunition_check(sheet, _rounds(values), Source(values["hit_by"]), dice)
-    all_steps = list(steps) + [Step(f.describe(), f"{RULE_AMMO} step 4") for f in fired]
+    all_steps = list(steps) + [Step(f.describe(), RULE_AMMO.more("step 4")) for f in fired]
     return Result(f"{len(fired)} of {values['rounds']} round(s) detonate", all_steps,
                   bool(fired), values={"fired_off": [f.describe() for f in fired],
-                                        "fired_off_items": [f.to_json() for f in fired]})
+                                        "fired_off_items": [f.to_json() for f in fired]},
+                  label=f"{len(fired)} detonate")
 
 
 def _detonation_odds(values: Values) -> Odds:

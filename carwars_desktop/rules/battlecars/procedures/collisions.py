@@ -15,6 +15,7 @@ from carwars_desktop.procedures import (
     SheetChange,
     Values,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.collision import (
     Approach,
     RamKind,
@@ -111,7 +112,7 @@ CRASH = Procedure(
     aliases={"car": "vehicle"},
     title="Crash into a tree, building or wreck",
     ruleset=RULESET,
-    rule="Battlecars §2.6 · §2.8 · §3.5",
+    rule=bc("§2.6 · §2.8 · §3.5"),
     summary="The car stops before the obstruction, which takes 1; RV = its speed on the "
             "Crash/Ram Damage Table; stunned from RV 14.",
     inputs=(car_input(), speed_override("speed", "Speed (RV)"),
@@ -196,7 +197,7 @@ RAM = Procedure(
     id="battlecars.ram",
     title="Ram (head-on, side, shunt)",
     ruleset=RULESET,
-    rule="Battlecars §2.7 · §2.8 · §3.5",
+    rule=bc("§2.7 · §2.8 · §3.5"),
     summary="Classify the ram by the face struck, find the RV, roll the area for a side ram "
             "and one damage roll; the rammer takes half in a side ram or shunt.",
     inputs=(car_input("rammer", "Rammer"), car_input("target", "Target"),

@@ -25,6 +25,7 @@ from carwars_desktop.rules.battlecars.catalog import (
     load_piece,
     pedestrian_catalog,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.fire import (
     FireMode,
     FireOrder,
@@ -173,7 +174,7 @@ FIRE = Procedure(
     id="battlecars.fire",
     title="Fire missile (to hit, damage, hit location)",
     ruleset=RULESET,
-    rule="Battlecars §2.9 · §2.10 · §2.11 · §3.7",
+    rule=bc("§2.9 · §2.10 · §2.11 · §3.7"),
     summary="Rocket 2d8, Shell 1d8+3, MG 1d8 (+1 Gunnery Computer, −4 smoke) ≥ range; Flame "
             "automatic within 3. Damage minus range onto the nominated area, then the fuel-tank "
             "and ammunition checks; a miss carries on to the next target in line.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import (
@@ -19,6 +20,7 @@ from carwars_desktop.procedures import (
     Step,
     Values,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.movement import (
     RULE_CORNER,
     RULE_SPEED,
@@ -76,7 +78,7 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
         return Result(f"speed {new} {direction.value}: allowed", steps, True,
                       [SheetChange("vehicle", after, f"speed {sheet.speed} → {new} "
                                                  f"{direction.value}")],
-                      _speed_values(values, limits))
+                      _speed_values(values, limits), label="allowed")
     why = limits.refusal or f"outside {limits.low}–{limits.high}"
     steps.append(Step(f"speed {new} {direction.value}: {why}", RULE_SPEED))
     return Result(steps=steps, values=_speed_values(values, limits),
@@ -114,7 +116,7 @@ SPEED = Procedure(
     aliases={"car": "vehicle"},
     title="Speed selection (acceleration, deceleration, reverse)",
     ruleset=RULESET,
-    rule="Battlecars §2.3 · §3.1",
+    rule=bc("§2.3 · §3.1"),
     summary="Check a secretly chosen new speed against the acceleration, deceleration, max "
             "speed and reverse limits, and record it.",
     inputs=(car_input(), IntInput("speed", "New speed", 0, 0, 30),
@@ -133,11 +135,13 @@ def _turn_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     refusal = three_point_turn(sheet)
     if refusal is not None:
-        return Result(f"no three-point turn: {refusal}", [Step(refusal, RULE_SPEED)], False)
+        return Result(f"no three-point turn: {refusal}", [Step(refusal, RULE_SPEED)], False,
+                      label="not allowed")
     return Result("three-point turn: rotate to face any direction; speed stays 0",
                   [Step(f"{sheet.name} at speed 0 rotates on its point to face any direction; "
-                        "its speed stays 0, and it may fire from this point", f"{RULE_SPEED} "
-                        "step 5 · §2.9")], True, values={"speed": sheet.speed})
+                        "its speed stays 0, and it may fire from this point",
+                        RULE_SPEED.more("step 5 · §2.9"))], True, values={"speed": sheet.speed},
+                  label="allowed")
 
 
 THREE_POINT_TURN = Procedure(
@@ -145,7 +149,7 @@ THREE_POINT_TURN = Procedure(
     aliases={"car": "vehicle"},
     title="Three-point turn",
     ruleset=RULESET,
-    rule="Battlecars §2.3 step 5",
+    rule=bc("§2.3 step 5"),
     summary="A car at speed 0 rotates on its point to face any direction.",
     inputs=(car_input(),),
     resolve_fn=_turn_resolve,
@@ -167,12 +171,12 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
     angle = int(values["angle"])
     check = corner_check(sheet, angle, Surface(values["surface"]), speed)
     steps = [Step("at most one corner per point, turning costs no movement; the first point of "
-                  "a move is always straight", f"{RULE_CORNER} · BC-D36"), check.step()]
+                  "a move is always straight", RULE_CORNER.more("", "BC-D36")), check.step()]
     if not check.skids:
         return Result(f"{angle}° corner at speed {speed}: safe", steps, True,
-                      values={"safe_speed": check.safe, "sd": 0})
+                      values={"safe_speed": check.safe, "sd": 0}, label="safe")
     steps.append(Step(f"skid test before turning: the car is placed on the corner point, not "
-                      f"yet turned; SD {sd}", f"{RULE_SKID} step 1"))
+                      f"yet turned; SD {sd}", RULE_SKID.more("step 1")))
     skid = resolve_skid(sheet, sd, speed, dice, values["clear_points"], angle, False,
                         options_from(values))
     steps += skid.steps
@@ -180,7 +184,7 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
                   steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"safe_speed": check.safe, "sd": sd, "drift": skid.drift,
-                   "facing": skid.facing})
+                   "facing": skid.facing}, label=skid.label)
 
 
 def _skid_summary(before: CarSheet, after: CarSheet) -> str:
@@ -198,13 +202,20 @@ def skid_odds(sd: int, speed: int, clear: int | None, driver_killed: bool,
     odds = {label: p for label, p in odds.items() if p}
     drift = drift_distribution(drift_row(sd, options))
     facing = facing_distribution(speed)
+    # Decision (digest battlecars.md §2.5 steps 4 and 7, §2.16 step 2): the car continues
+    # only when the drift meets no obstruction (else step 5 is skipped, a Crash or Ram, speed
+    # 0) AND the final facing is 1–4 (and its driver is alive). The chart's region is the
+    # final facing roll alone (the digest's "speed 5–6: 1/4"), a conditional probability; the
+    # procedure's P(success) is P(continues), what a resolution reports (e.g. SD 6, 3 clear
+    # points, speed 6: 3/4 × 1/4 = 3/16).
     return Odds(outcomes=outcomes(odds),
                 summary=f"{prefix}SD {sd}: " + odds_line(odds),
                 need=None,
                 chart=Chart("final facing (1d8 + speed modifier)", facing,
                             frozenset(v for v in facing.values() if v in CONTINUE_FACINGS),
                             "final facing"),
-                expected=(("drift", drift.mean()), ("P(any drift)", drift.p_ge(1))))
+                expected=(("drift", drift.mean()), ("P(any drift)", drift.p_ge(1))),
+                success=odds.get("continues", Fraction(0)))
 
 
 def _corner_odds(values: Values) -> Odds:
@@ -233,7 +244,7 @@ CORNER = Procedure(
     aliases={"car": "vehicle"},
     title="Cornering (safe speed, skid test)",
     ruleset=RULESET,
-    rule="Battlecars §2.4 · §3.2",
+    rule=bc("§2.4 · §3.2"),
     summary="Compare the speed with the safe speed for a 45°, 90° or 135° corner; above it, "
             "resolve the skid test.",
     inputs=(car_input(), ChoiceInput("angle", "Corner", tuple(str(a) for a in CORNER_ANGLES),
@@ -264,11 +275,11 @@ def _skid_check(values: Values) -> None:
 
 def _skid_resolve(values: Values, dice: DiceSource) -> Result:
     sheet, speed, sd, causes = _skid_sd(values)
-    steps = [Step(f"SD from {cause}", f"{RULE_SKID} step 2 · §3.3")
+    steps = [Step(f"SD from {cause}", RULE_SKID.more("step 2 · §3.3"))
              for cause in causes]
     if len(causes) > 1:
         steps.append(Step(f"several causes on one point: the greatest, SD {sd}",
-                          f"{RULE_SKID} step 2"))
+                          RULE_SKID.more("step 2")))
     corner = values["intended_corner"]
     skid = resolve_skid(sheet, sd, speed, dice, values["clear_points"],
                         None if corner == "none" else int(corner), values["driver_killed"],
@@ -277,7 +288,7 @@ def _skid_resolve(values: Values, dice: DiceSource) -> Result:
     return Result(skid.outcome, steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"sd": sd, "drift": skid.drift, "facing": skid.facing,
-                   "collided": skid.collided})
+                   "collided": skid.collided}, label=skid.label)
 
 
 def _skid_odds_fn(values: Values) -> Odds:
@@ -290,7 +301,7 @@ SKID = Procedure(
     aliases={"car": "vehicle"},
     title="Skid test (drift, tyre damage, final facing)",
     ruleset=RULESET,
-    rule="Battlecars §2.5 · §3.3 · §3.4",
+    rule=bc("§2.5 · §3.3 · §3.4"),
     summary="Speed Difference from a corner, Smoke, Oil, Spikes or a killed driver; Drift "
             "Table; tyre damage; final facing; continue or stop.",
     inputs=(car_input(), speed_override(),

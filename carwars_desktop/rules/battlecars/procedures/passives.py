@@ -16,6 +16,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.damage import working_tyres
 from carwars_desktop.rules.battlecars.options import options_from
 from carwars_desktop.rules.battlecars.passives import (
@@ -63,7 +64,8 @@ def _drop_resolve(values: Values, dice: DiceSource) -> Result:
     weapon = Weapon(values["weapon"])
     after, steps = drop_passive(sheet, values["mount"], weapon, DropLine(values["line"]))
     return Result(f"{weapon.label} dropped from {values['mount']}", steps, True,
-                  [SheetChange("vehicle", after, f"{weapon.label} counter left {values['mount']}")])
+                  [SheetChange("vehicle", after, f"{weapon.label} counter left {values['mount']}")],
+                  label="dropped")
 
 
 DROP = Procedure(
@@ -71,7 +73,7 @@ DROP = Procedure(
     aliases={"car": "vehicle"},
     title="Drop passive weapon (smoke, oil, spikes, mines)",
     ruleset=RULESET,
-    rule="Battlecars §2.9 · §2.12 · BC-D27",
+    rule=bc("§2.9 · §2.12", "BC-D27"),
     summary="One round per pod per Turn onto the nearest unoccupied point along one of the "
             "pod's three lines.",
     inputs=(car_input(), TextInput("mount", "Pod", "Pod C", help="the pod dropping it"),
@@ -115,7 +117,8 @@ def _passive_resolve(values: Values, dice: DiceSource) -> Result:
                   None if result.skid is None else result.skid.continues,
                   [SheetChange("vehicle", result.sheet, f"{changed} damage, speed "
                                                     f"{result.sheet.speed}")],
-                  {"sd": result.sd})
+                  {"sd": result.sd},
+                  label="no skid test" if result.skid is None else result.skid.label)
 
 
 def _mean(modifier: int) -> Fraction:
@@ -167,7 +170,7 @@ PASSIVE = Procedure(
     aliases={"car": "vehicle"},
     title="Drive onto markers (mines, spikes, oil, smoke)",
     ruleset=RULESET,
-    rule=f"{RULE_PASSIVE} · §2.4 step 4 · BC-D42",
+    rule=RULE_PASSIVE.more("· §2.4 step 4", "BC-D42"),
     summary="Mines (tyres 1d8−3 each, interior 1d8−2 ignoring armour), then Spikes (tyres "
             "1d8−3 each), then one skid test at the greatest SD of Oil 5, Smoke 3, Spikes 2 or "
             "the speed.",

@@ -37,7 +37,8 @@ def _leave_resolve(values: Values, dice: DiceSource) -> Result:
                   [SheetChange("vehicle", car, "vacated"),
                    SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")],
                   {"speed": values["vehicle"].speed, "damage": walker.damage,
-                   "boxes": PEDESTRIAN_BOXES, "mg_rounds": walker.mg_rounds})
+                   "boxes": PEDESTRIAN_BOXES, "mg_rounds": walker.mg_rounds},
+                  label="on foot")
 
 
 LEAVE_CAR = Procedure(
@@ -45,7 +46,7 @@ LEAVE_CAR = Procedure(
     aliases={"car": "vehicle"},
     title="Driver leaves the car",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} steps 1–2 · BC-D28",
+    rule=RULE_PEDESTRIANS.more("steps 1–2", "BC-D28"),
     summary="Only at speed 0: the driver becomes a pedestrian with 3 MG rounds and his damage.",
     inputs=(car_input(), pedestrian_input()),
     resolve_fn=_leave_resolve,
@@ -58,7 +59,8 @@ def _commandeer_resolve(values: Values, dice: DiceSource) -> Result:
     car, steps = commandeer(values["vehicle"], values["pedestrian"])
     return Result(f"{values['pedestrian'].name} drives {car.name} from next Turn", steps, True,
                   [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")],
-                  {"driver_damage": car.driver_hits, "boxes": DRIVER_BOXES})
+                  {"driver_damage": car.driver_hits, "boxes": DRIVER_BOXES},
+                  label="commandeered")
 
 
 COMMANDEER = Procedure(
@@ -66,7 +68,7 @@ COMMANDEER = Procedure(
     aliases={"car": "vehicle"},
     title="Commandeer a car",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 4 · §2.16 step 3",
+    rule=RULE_PEDESTRIANS.more("step 4 · §2.16 step 3"),
     summary="A pedestrian boards a stationary car that can move and was vacated or whose "
             "driver is dead.",
     inputs=(car_input(), pedestrian_input())
@@ -81,14 +83,14 @@ COMMANDEER = Procedure(
 def _run_over_resolve(values: Values, dice: DiceSource) -> Result:
     dead, step = run_over(values["pedestrian"])
     return Result(f"{dead.name} is killed", [step], True,
-                  [SheetChange("pedestrian", dead, "killed")])
+                  [SheetChange("pedestrian", dead, "killed")], label="killed")
 
 
 RUN_OVER = Procedure(
     id="battlecars.run_over",
     title="Run over a pedestrian",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 5",
+    rule=RULE_PEDESTRIANS.more("step 5"),
     summary="A car moving onto or across a pedestrian's point kills him; the car is unharmed.",
     inputs=(pedestrian_input(),),
     resolve_fn=_run_over_resolve,
@@ -105,16 +107,16 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                   [Step(f"a pedestrian may change speed by any amount, up to "
                         f"{PEDESTRIAN_MAX_SPEED} on all surfaces, and has no turning limits; "
                         "he passes freely through Oil, Spikes, Mines and Smoke",
-                        f"{RULE_PEDESTRIANS} step 3")], True,
+                        RULE_PEDESTRIANS.more("step 3"))], True,
                   [SheetChange("pedestrian", after, f"speed {values['speed']}")],
-                  {"speed": values["speed"], "max_speed": PEDESTRIAN_MAX_SPEED})
+                  {"speed": values["speed"], "max_speed": PEDESTRIAN_MAX_SPEED}, label="allowed")
 
 
 PEDESTRIAN_SPEED = Procedure(
     id="battlecars.pedestrian_speed",
     title="Pedestrian speed",
     ruleset=RULESET,
-    rule=f"{RULE_PEDESTRIANS} step 3",
+    rule=RULE_PEDESTRIANS.more("step 3"),
     summary="Any speed 0–2, whatever the previous speed.",
     inputs=(pedestrian_input(), IntInput("speed", "New speed", 0, 0, PEDESTRIAN_MAX_SPEED)),
     resolve_fn=_speed_resolve,

@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     Values,
     odds_text,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import options_from
 from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
@@ -68,14 +69,15 @@ def _smoke_resolve(values: Values, dice: DiceSource) -> Result:
     removed, steps = disperse_smoke(markers, dice)
     return Result(f"{removed} of {markers} Smoke marker(s) removed", steps, None,
                   values={"removed": removed, "remaining": markers - removed,
-                          "markers": markers})
+                          "markers": markers},
+                  label=f"{removed} removed")
 
 
 SMOKE_DISPERSAL = Procedure(
     id="battlecars.smoke_dispersal",
     title="Smoke dispersal (end of round)",
     ruleset=RULESET,
-    rule=f"{RULE_ROUND} step 4",
+    rule=RULE_ROUND.more("step 4"),
     summary="Roll 1d8 for each Smoke marker on the board: 1–4 it stays, 5–8 it is removed.",
     inputs=(IntInput("markers", "Smoke markers on the board", 1, 0, MAX_MARKERS),),
     resolve_fn=_smoke_resolve,
@@ -88,7 +90,7 @@ SMOKE_DISPERSAL = Procedure(
 # --- end of round -------------------------------------------------------------------------
 def _end_resolve(values: Values, dice: DiceSource) -> Result:
     removed, steps = disperse_smoke(values["smoke_markers"], dice)
-    all_steps = [Step("every car has moved: the Round ends", f"{RULE_ROUND} step 4"), *steps]
+    all_steps = [Step("every car has moved: the Round ends", RULE_ROUND.more("step 4")), *steps]
     effects = []
     for name in CARS:
         sheet: CarSheet | None = values[name]
@@ -97,20 +99,20 @@ def _end_resolve(values: Values, dice: DiceSource) -> Result:
         after = end_round(sheet)
         if sheet.stunned:
             all_steps.append(Step(f"{sheet.name}: the stun ends with the Round",
-                                  "Battlecars §2.8 step 4"))
+                                  bc("§2.8 step 4")))
         effects.append(SheetChange(name, after, "stun cleared, Turn tallies reset"))
     all_steps.append(Step("next Round: each player turns the current Speed Counter face down "
                           "and secretly sets the new speed (battlecars.speed)",
-                          f"{RULE_ROUND} step 5"))
+                          RULE_ROUND.more("step 5")))
     return Result(f"Round over: {removed} Smoke marker(s) removed", all_steps, None, effects,
-                  {"smoke_removed": removed})
+                  {"smoke_removed": removed}, label=f"{removed} removed")
 
 
 END_ROUND = Procedure(
     id="battlecars.end_round",
     title="End of Round (smoke, stun)",
     ruleset=RULESET,
-    rule=f"{RULE_ROUND} steps 4–5",
+    rule=RULE_ROUND.more("steps 4–5"),
     summary="Smoke dispersal for every marker, stuns end, and the next Round's speeds follow.",
     inputs=(IntInput("smoke_markers", "Smoke markers on the board", 0, 0, MAX_MARKERS),
             *(car_input(name, f"Car {i}", optional=True) for i, name in enumerate(CARS, 1))),
@@ -130,26 +132,27 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     after = start_turn(sheet)
     steps = [Step(f"{sheet.name}'s Turn: targets fired at and pods dropped from are counted "
-                  "afresh", "Battlecars §2.9")]
+                  "afresh", bc("§2.9"))]
     if _dead_moving(sheet):
         steps.append(Step(f"the driver is dead and the car moves at speed {sheet.speed}: an "
-                          "immediate skid test with SD = speed", "Battlecars §2.16 step 2 · "
-                          "BC-D30"))
+                          "immediate skid test with SD = speed", bc("§2.16 step 2", "BC-D30")))
         skid = resolve_skid(after, sheet.speed, sheet.speed, dice, values["clear_points"], None,
                             True, options_from(values))
         steps += skid.steps
         return Result(f"dead driver's skid: {skid.outcome}", steps, None,
-                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
+                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")],
+                      label=skid.label)
     blocked = sheet.cannot_act()
     if blocked is not None:
         steps.append(Step(f"{blocked}: the car does not move or fire this Turn",
-                          "Battlecars §2.8 step 4 · §2.16"))
+                          bc("§2.8 step 4 · §2.16")))
         outcome = blocked
     else:
         steps.append(Step(f"move exactly {sheet.speed} point(s), the first straight ahead; fire "
-                          "on entering each point", "Battlecars §2.2 step 2 · §2.4"))
+                          "on entering each point", bc("§2.2 step 2 · §2.4")))
         outcome = f"move {sheet.speed}"
-    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")])
+    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")],
+                  label="turn starts")
 
 
 def _start_odds(values: Values) -> Odds:
@@ -165,7 +168,7 @@ START_TURN = Procedure(
     aliases={"car": "vehicle"},
     title="Start of a car's Turn (dead driver skid, stun)",
     ruleset=RULESET,
-    rule="Battlecars §2.2 step 2 · §2.16",
+    rule=bc("§2.2 step 2 · §2.16"),
     summary="Resets the Turn's target and drop tallies; a moving car with a dead driver skids "
             "with SD = its speed, then stops.",
     inputs=(car_input(), clear_points_input()) + decisions(*SKID_DECISIONS),
@@ -195,9 +198,10 @@ def _order_resolve(values: Values, dice: DiceSource) -> Result:
     text = (f"{players[first]} enters the arena first" if arena
             else f"{players[first]} moves first")
     all_steps = list(steps) + [Step(f"{text}; play passes to the left: {', '.join(order)}",
-                                    "Battlecars §2.1 step 7 · §2.19")]
+                                    bc("§2.1 step 7 · §2.19"))]
     return Result(f"{text}: {', '.join(order)}", all_steps, None,
-                  values={"first": players[first], "order": order})
+                  values={"first": players[first], "order": order},
+                  label=f"{players[first]} first")
 
 
 def _order_dice(values: Values) -> list[DiceNeed]:
@@ -220,7 +224,7 @@ ENTRY_ORDER = Procedure(
     id="battlecars.entry_order",
     title="Order of play / arena entry order",
     ruleset=RULESET,
-    rule="Battlecars §2.1 step 7 · §2.19 · BC-D6 · BC-D40",
+    rule=bc("§2.1 step 7 · §2.19", "BC-D6", "BC-D40"),
     summary="Each player rolls 1d8, ties re-roll, the highest goes (or enters the arena) first; "
             "play then passes to the left.",
     inputs=(TextInput("players", "Players in seating order", "car 1, car 2, car 3, car 4",

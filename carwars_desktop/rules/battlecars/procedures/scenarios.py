@@ -17,6 +17,7 @@ from carwars_desktop.procedures import (
     Values,
     odds_text,
 )
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.options import options_from
 from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
@@ -41,10 +42,10 @@ def _mission_resolve(values: Values, dice: DiceSource) -> Result:
     car = values["car"]
     face = dice.roll(DIE, 1, f"mission (car {car})")[0]
     mission = mission_for(car, face, options_from(values))
-    steps = [Step(f"car {car} rolls {face} → {mission.goal}. {mission.story}", "Battlecars §3.10"
-                  + (" · BC-D34" if car == 4 else "")),
+    steps = [Step(f"car {car} rolls {face} → {mission.goal}. {mission.story}", bc("§3.10", "BC-D34")
+                  if car == 4 else bc("§3.10")),
              Step("keep it hidden until accomplished; a kill or immobilisation counts only if "
-                  "this player's car caused it", f"{RULE_SCENARIOS} · BC-D33")]
+                  "this player's car caused it", RULE_SCENARIOS.more("", "BC-D33"))]
     return Result(mission.goal, steps, None, values={"face": face, "mission": mission.goal})
 
 
@@ -62,7 +63,7 @@ MISSION = Procedure(
     id="battlecars.mission",
     title="Mission Accomplished: mission roll",
     ruleset=RULESET,
-    rule="Battlecars §2.19 · §3.10",
+    rule=bc("§2.19 · §3.10"),
     summary="Each player secretly rolls 1d8 on the mission plot of their car number.",
     inputs=(IntInput("car", "Car number", 1, 1, 4),) + decisions("bc_d34_as_printed"),
     resolve_fn=_mission_resolve,
@@ -84,7 +85,7 @@ WINNER = Procedure(
     id="battlecars.winner",
     title="Street combat winner",
     ruleset=RULESET,
-    rule=f"{RULE_SCENARIOS} · BC-D32 · BC-D45",
+    rule=RULE_SCENARIOS.more("", "BC-D32", "BC-D45"),
     summary="The driver occupying the last mobile Battlecar wins; none left is a draw.",
     inputs=tuple(car_input(name, f"Car {i}", optional=i > 2) for i, name in enumerate(CARS, 1))
     + decisions("bc_d22_interior_only", "bc_d24_stack_reductions"),
@@ -99,7 +100,7 @@ def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     after, steps = rearm(sheet)
     return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
-                  [SheetChange("vehicle", after, "weapons restored, speed 3")])
+                  [SheetChange("vehicle", after, "weapons restored, speed 3")], label="re-armed")
 
 
 REARM = Procedure(
@@ -107,7 +108,7 @@ REARM = Procedure(
     aliases={"car": "vehicle"},
     title="Arena: leave, re-arm and re-enter",
     ruleset=RULESET,
-    rule=f"{RULE_SCENARIOS} (Arena variations) · BC-D38",
+    rule=RULE_SCENARIOS.more("(Arena variations)", "BC-D38"),
     summary="A car leaving by its entry point misses 1 Turn, gets its original weapon counters "
             "back (not its damage) and re-enters at speed 3.",
     inputs=(car_input(),),

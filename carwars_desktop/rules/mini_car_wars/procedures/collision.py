@@ -24,6 +24,7 @@ from carwars_desktop.procedures import (
     Step,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.collision import (
     collision_speed,
     cycle_share,
@@ -52,7 +53,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.common import (
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import COLLISIONS
 
-RULE = "Mini Car Wars §2.8"
+RULE = mcw("§2.8")
 
 
 def _sides(values: Values) -> tuple[Side, Side | None]:
@@ -103,7 +104,7 @@ def _take(sheet: MiniSheet, roll_faces: tuple[int, ...], reduced: bool, rules: M
         return damage, Step(f"{sheet.name} takes {len(roll_faces)}d6: {shown} = {total}, but "
                             f"{hitter} is a cycle: a third, rounded "
                             f"{rules.d6_cycle_rounding.value} → {damage} (MCW-D6)",
-                            RULE + ", §3.6")
+                            mcw("§2.8, §3.6"))
     return total, Step(f"{sheet.name} takes {len(roll_faces)}d6: {shown} = {total}", RULE)
 
 
@@ -170,7 +171,7 @@ def _after_steps(kind: CollisionKind, after: tuple[int, int], rules: MiniRules) 
         how = "stops: 0 mph (MCW-D31)" if rules.d31_fixed_object_stops else \
             f"averages with the object's 0: {after[0]} mph (MCW-D31 alternative)"
         return [Step(f"the vehicle's move ends at the point of contact and it {how}",
-                     RULE + " MCW-D24")]
+                     RULE.more("", "MCW-D24"))]
     return [Step("both speeds become 0 mph; scatter each counter within about 1\" of the "
                  "impact with a random facing, or the GM places them (MCW-D24)", RULE)]
 
@@ -227,7 +228,7 @@ COLLISION = Procedure(
     id="mini.collision",
     title="Collision (crash damage, speeds after)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.8, §3.6",
+    rule=mcw("§2.8, §3.6"),
     summary="Same direction, head-on, T-bone or fixed object: 1d6 per 10 mph of collision speed "
             "to the side struck (cycles do a third), then the speeds after the crash.",
     inputs=(

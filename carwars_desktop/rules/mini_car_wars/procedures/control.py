@@ -18,6 +18,7 @@ from carwars_desktop.procedures import (
     Values,
     odds_text,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.control import (
     CONTROL_RULE,
     control_chart,
@@ -55,7 +56,8 @@ def control_result(sheet: MiniSheet, dice: DiceSource, why: str, values: Values)
                                        f"{sheet.name}: {outcome.result.value}")],
                   values={"natural": outcome.natural, "total": outcome.total,
                           "result": outcome.result.value, "speed": sheet.speed,
-                          "modifier": outcome.total - outcome.natural})
+                          "modifier": outcome.total - outcome.natural},
+                  label=outcome.result.value)
 
 
 def control_odds(sheet: MiniSheet) -> Odds:
@@ -82,7 +84,7 @@ CONTROL = Procedure(
     id="mini.control",
     title="Control roll (Control Table)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.6–§2.7, §3.4",
+    rule=mcw("§2.6–§2.7, §3.4"),
     summary="2d6 + 1 per full 20 mph (+2 for a cycle) on the Control Table; fishtail, skid "
             "(skips the next move) or crash and burn applied to the sheet.",
     inputs=(

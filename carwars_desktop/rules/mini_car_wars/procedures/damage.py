@@ -22,9 +22,15 @@ from carwars_desktop.procedures import (
     percent,
 )
 from carwars_desktop.rules.kernel.refusal import refuse
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.damage import ALLOCATION, apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.model import Side
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import (
+    Attempt,
+    categories_of,
+    damage_label,
+    damage_odds,
+)
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D20,
@@ -42,7 +48,7 @@ def _check(values: Values) -> None:
     sheet = get_sheet(values, "vehicle")
     if not sheet.can_be_targeted(Side(values["side"])):
         raise refuse(f"side: {sheet.name} has no turret, so its top cannot be hit (§2.9)",
-                     "Mini Car Wars §2.9")
+                     mcw("§2.9"))
 
 
 def _damage_distribution(values: Values) -> Distribution:
@@ -71,7 +77,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   success=None,
                   effects=[SheetChange("vehicle", new, summary,
                                        categories_of(sheet, new, side))],
-                  values={"damage": damage, "report": report})
+                  values={"damage": damage, "report": report},
+                  label=damage_label(sheet, new, side))
 
 
 def _odds(values: Values) -> Odds:
@@ -99,7 +106,7 @@ DAMAGE = Procedure(
     id="mini.damage",
     title="Apply damage to a side (allocation)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.11–§2.12",
+    rule=mcw("§2.11–§2.12"),
     summary="Side (or top) armor, weapons lost with their side, one interior roll, "
             "pass-through to the opposite side, and the consequences.",
     inputs=(

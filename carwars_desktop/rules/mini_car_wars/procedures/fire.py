@@ -34,6 +34,7 @@ from carwars_desktop.procedures import (
 )
 from carwars_desktop.rules.kernel.formatting import signed
 from carwars_desktop.rules.kernel.refusal import refuse
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.errors import WeaponChoiceError
 from carwars_desktop.rules.mini_car_wars.firing import (
@@ -43,7 +44,12 @@ from carwars_desktop.rules.mini_car_wars.firing import (
     weapons_fired,
 )
 from carwars_desktop.rules.mini_car_wars.model import Role, Side, WeaponType
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import (
+    Attempt,
+    categories_of,
+    damage_label,
+    damage_odds,
+)
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D5,
     D13,
@@ -72,14 +78,14 @@ from carwars_desktop.rules.mini_car_wars.to_hit import (
     parse_inches,
 )
 
-RULE = "Mini Car Wars §2.9–§2.11"
+RULE = mcw("§2.9–§2.11")
 
 
 def _weapon_text(text: str) -> str:
     if not text.strip():
         raise ValueError("name a weapon by its number on the sheet or as 'MG L'")
     return text
-SMOKE_RULE = "Mini Car Wars §2.13"
+SMOKE_RULE = mcw("§2.13")
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ def _check(values: Values) -> None:
         raise InputError("target: a target vehicle is needed (all but a smokescreen)")
     if not plan.target.can_be_targeted(plan.side):
         raise refuse(f"side: {plan.target.name} has no turret; only a turret car exposes "
-                     "its top (§2.9)", "Mini Car Wars §2.9")
+                     "its top (§2.9)", mcw("§2.9"))
 
 
 def _labels(plan: _Plan) -> list[str]:
@@ -171,14 +177,14 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         faces = dice.roll(6, count, f"damage ({label})")
         hits[n] = (label, sum(faces))
         steps.append(Step(f"{label} damage {count}d6: {' '.join(map(str, faces))} = {sum(faces)}",
-                          "Mini Car Wars §1.3"))
+                          mcw("§1.3")))
     effects = [SheetChange("firer", firer, _fired_summary(plan))]
     reports: list[Any] = []
     target = plan.target
     if hits and plan.hold:
         held = ", ".join(str(d) for _, d in hits)
         steps.append(Step(f"damage held ({held} to the {plan.side.label}): apply it with "
-                          "mini.damage once everyone has fired", "Mini Car Wars §2.2"))
+                          "mini.damage once everyone has fired", mcw("§2.2")))
     elif hits:
         for label, damage in hits:
             roll = None
@@ -200,7 +206,10 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                           "firer_speed": plan.firer.speed, "target_speed": plan.target.speed,
                           "damage_dice": count, "rolls": tuple(rolled), "hits": len(hits),
                           "damage": tuple(d for _, d in hits), "held": plan.hold,
-                          "reports": tuple(reports)})
+                          "reports": tuple(reports)},
+                  # held damage is not applied yet: its worst effect is not known
+                  label="" if plan.hold else damage_label(plan.target, target, plan.side,
+                                                          bool(hits)))
 
 
 def _still_note(plan: _Plan) -> str:
@@ -224,7 +233,7 @@ def _smoke(plan: _Plan, firer: MiniSheet, values: Values) -> Result:
                   "the next phase (§2.2)", SMOKE_RULE)]
     return Result(outcome=f"smoke cloud placed behind {plan.firer.name}", steps=steps,
                   success=True, effects=[SheetChange("firer", firer, _fired_summary(plan))],
-                  values={"smoke_turns": turns})
+                  values={"smoke_turns": turns}, label="smoke cloud placed")
 
 
 def _fired_summary(plan: _Plan) -> str:
@@ -292,7 +301,7 @@ FIRE = Procedure(
     id="mini.fire",
     title="Fire (to hit, damage, allocation)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.9–§2.11, §3.2",
+    rule=mcw("§2.9–§2.11, §3.2"),
     summary="One weapon or a linked pair fired at a target side: every to-hit modifier, "
             "natural 2 misses, damage dice, and the damage allocated to the target's sheet.",
     inputs=(

@@ -23,6 +23,7 @@ from carwars_desktop.procedures import (
     Step,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D2,
     D3,
@@ -37,7 +38,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.control import (
 )
 from carwars_desktop.rules.mini_car_wars.tables import DEBRIS_SECTION_ON
 
-RULE = "Mini Car Wars §2.14"
+RULE = mcw("§2.14")
 NEW_SECTION = "new section"
 HAZARDS = (NEW_SECTION, "debris", "off-road")
 _WHY = {"debris": "ran over debris (MCW-D25: once this phase)",
@@ -59,7 +60,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                       steps=[Step(f"new road section: rolled {roll} → {kind} (debris on a 6)",
                                   RULE)],
                       success=debris, values={"roll": roll, "debris": debris,
-                                                     "debris_on": sorted(DEBRIS_SECTION_ON)})
+                                                     "debris_on": sorted(DEBRIS_SECTION_ON)},
+                      label=kind)
     sheet = get_optional_sheet(values, "vehicle")
     assert sheet is not None
     return control_result(sheet, dice, _WHY[hazard], values)

@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     Step,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.control import roll_control
 from carwars_desktop.rules.mini_car_wars.model import ControlResult, Maneuver
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
@@ -37,7 +38,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.control import CONTROL_DICE,
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import MANEUVERS
 
-RULE = "Mini Car Wars §2.5"
+RULE = mcw("§2.5")
 
 
 def _refusal(sheet: MiniSheet, maneuver: Maneuver) -> str | None:
@@ -76,7 +77,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         moved = replace(moved, skip_next_move=False)
         return Result(outcome=f"phase {phase}: skipped (skid)",
                       steps=[Step(f"phase {phase}: {sheet.name} skips this move — it was spent "
-                                  "skidding", "Mini Car Wars §2.7")],
+                                  "skidding", mcw("§2.7"))],
                       effects=[SheetChange("vehicle", moved, f"{sheet.name}: skipped phase "
                                                              f"{phase}")])
     direction = " (in reverse)" if sheet.reverse else ""
@@ -93,7 +94,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                       success=True,
                       effects=[SheetChange("vehicle", moved, f"{sheet.name}: {maneuver.value}")])
     steps.append(Step(f"maneuver {count} this turn: control roll after the maneuver",
-                      "Mini Car Wars §2.5–§2.6"))
+                      mcw("§2.5–§2.6")))
     outcome = roll_control(moved, dice, f"maneuver {count}", rules_from(values))
     steps += outcome.steps
     return Result(outcome=f"phase {phase}: {maneuver.value}, control {outcome.total} → "
@@ -131,7 +132,7 @@ MANEUVER = Procedure(
     id="mini.maneuver",
     title="Move or maneuver (drift, swerve, pivot; control roll)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.5–§2.7",
+    rule=mcw("§2.5–§2.7"),
     summary="The vehicle's next move this turn: straight, drift, swerve or pivot; the first "
             "maneuver is free, later ones need a control roll; a skid skips the next move.",
     inputs=(

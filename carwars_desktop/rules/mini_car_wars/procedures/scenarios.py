@@ -25,6 +25,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     RULESET,
     certain,
@@ -37,7 +38,7 @@ from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import PACK_ATTACK, ROAD_DUEL, SCENARIOS
 from carwars_desktop.rules.mini_car_wars.to_hit import parse_inches
 
-RULE = "Mini Car Wars §2.15"
+RULE = mcw("§2.15")
 FIRST_IN_FRONT = frozenset({1, 2, 3})
 MAX_CYCLES = 8
 CYCLE_INPUTS = tuple(f"cycle_{n}" for n in range(1, MAX_CYCLES + 1))
@@ -66,7 +67,8 @@ def _duel_resolve(values: Values, dice: DiceSource) -> Result:
                   values={"front": front, "behind": back, "gap": gap, "front_roll": order,
                           "car_a_front_on": sorted(FIRST_IN_FRONT),
                           "car_b_front_on": sorted(set(range(1, 7)) - FIRST_IN_FRONT),
-                          "speed": speed})
+                          "speed": speed},
+                  label="car A in front" if front == "car_a" else "car B in front")
 
 
 def _duel_odds(values: Values) -> Odds:
@@ -127,7 +129,8 @@ def _pack_resolve(values: Values, dice: DiceSource) -> Result:
     return Result(outcome=f"{car.name} {PACK_ATTACK.lead}\" ahead of {len(cycles)} cycles, "
                           f"all at {speed} mph", steps=steps, effects=effects,
                   values={"lead": PACK_ATTACK.lead, "cycles": len(cycles), "speed": speed,
-                          "winning_lead_over": PACK_ATTACK.winning_lead_over})
+                          "winning_lead_over": PACK_ATTACK.winning_lead_over},
+                  label="set up")
 
 
 PACK_ATTACK_SETUP = Procedure(
@@ -166,7 +169,7 @@ def _victory_resolve(values: Values, dice: DiceSource) -> Result:
     sheets = [get_sheet(values, n) for n in ("side_a", "side_b", *CYCLE_INPUTS[1:])
               if values.get(n) is not None]
     steps = [Step(f"{s.name}: {'out' if s.is_out else 'still in'} (MCW-D23: out when wrecked or "
-                  "every occupant is unconscious or dead)", "Mini Car Wars §2.12") for s in sheets]
+                  "every occupant is unconscious or dead)", mcw("§2.12")) for s in sheets]
     steps.append(Step(text, RULE))
     return Result(outcome=text, steps=steps, success=None)
 

@@ -7,6 +7,7 @@ vehicle rolls 1d6, highest first, equal dice rolling again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import permutations, product
 from math import factorial, prod
@@ -23,6 +24,7 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.movement import (
     Mover,
     move_phases,
@@ -32,7 +34,7 @@ from carwars_desktop.rules.mini_car_wars.movement import (
 )
 from carwars_desktop.rules.mini_car_wars.procedures.common import RULESET
 
-RULE = "Mini Car Wars §2.4"
+RULE = mcw("§2.4")
 MAX_LISTED_ORDERS = 720
 
 
@@ -78,7 +80,18 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     return Result(outcome="order: " + ", ".join(m.name for m in order), steps=steps,
                   values={"order": tuple(m.name for m in order),
                           "phases": tuple(tuple(m.name for m in movers)
-                                          for movers in schedule(order))})
+                                          for movers in schedule(order))},
+                  label=_order_label(values, movers, order))
+
+
+def _order_label(values: Values, movers: Sequence[Mover], order: list[Mover]) -> str:
+    """The odds outcome of this order: the whole order, or who of the first tie leads."""
+    groups = [g for g in tie_groups(movers) if len(g) > 1]
+    if values["roll_ties"] and groups and \
+            prod(factorial(len(g)) for g in groups) > MAX_LISTED_ORDERS:
+        leader = next(m for m in order if m in groups[0])
+        return f"{leader.name} first at {leader.velocity.mph} mph"
+    return ", ".join(m.name for m in order)
 
 
 def _span(mover: Mover) -> str:

@@ -21,6 +21,7 @@ from carwars_desktop.procedures import (
     Step,
     Values,
 )
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.movement import Velocity, sheet_velocities
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D2,
@@ -31,7 +32,7 @@ from carwars_desktop.rules.mini_car_wars.procedures.common import (
 )
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 
-RULE = "Mini Car Wars §2.3"
+RULE = mcw("§2.3")
 
 
 def _wanted(values: Values) -> Velocity:
@@ -41,13 +42,13 @@ def _wanted(values: Values) -> Velocity:
 def _constraints(sheet: MiniSheet) -> list[Step]:
     steps = []
     if sheet.wrecked:
-        steps.append(Step(f"{sheet.name} is a wreck: it stays at 0 mph", "Mini Car Wars §2.7"))
+        steps.append(Step(f"{sheet.name} is a wreck: it stays at 0 mph", mcw("§2.7")))
     elif sheet.driver.is_down:
         steps.append(Step(f"driver {sheet.driver.state.value}: the vehicle must lose exactly "
-                          "10 mph this turn", "Mini Car Wars §2.12"))
+                          "10 mph this turn", mcw("§2.12")))
     elif sheet.power_plant_destroyed:
         steps.append(Step("power plant destroyed: the vehicle must lose at least 10 mph this "
-                          "turn", "Mini Car Wars §2.12"))
+                          "turn", mcw("§2.12")))
     return steps
 
 
@@ -69,18 +70,19 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     keep_skip = rules_from(values).d2_skid_carries_over
     new = sheet.started_turn(wanted.mph, wanted.reverse, keep_skip=keep_skip)
     steps.append(Step(f"new speed {wanted.text}: moves in phases "
-                      f"{_phases(wanted.mph)} this turn", "Mini Car Wars §2.4"))
+                      f"{_phases(wanted.mph)} this turn", mcw("§2.4")))
     steps.append(Step("new turn: every weapon and character may fire again; maneuvers and moves "
-                      "start from zero", "Mini Car Wars §2.2"))
+                      "start from zero", mcw("§2.2")))
     if new.skip_next_move:
         steps.append(Step("a skid from last turn still skips the first move (MCW-D2 "
-                          "alternative)", "Mini Car Wars §2.7"))
+                          "alternative)", mcw("§2.7")))
     return Result(outcome=f"{sheet.name}: {current.text} → {wanted.text}", steps=steps,
                   success=True, effects=[SheetChange("vehicle", new,
                                                      f"{new.name}: {wanted.text}")],
                   values={"legal": tuple(str(v) for v in legal), "speed": wanted.mph,
                           "reverse": wanted.reverse,
-                          "phases": list(range(1, wanted.mph // 10 + 1))})
+                          "phases": list(range(1, wanted.mph // 10 + 1))},
+                  label="allowed")
 
 
 def _phases(mph: int) -> str:
@@ -105,7 +107,7 @@ SPEED_SELECTION = Procedure(
     aliases={"new_speed": "speed"},
     title="Speed selection (accelerate, decelerate, reverse)",
     ruleset=RULESET,
-    rule="Mini Car Wars §2.3",
+    rule=mcw("§2.3"),
     summary="Choose the new speed at the start of a turn: +10, −10 or −20 mph, reverse for "
             "cars after a turn at 0, forced deceleration; starts the vehicle's new turn.",
     inputs=(

@@ -1,0 +1,6 @@
+"""Battlecars' rule citations: ``bc("§2.5 step 2", "BC-D42")`` → ``Battlecars §2.5 step 2 ·
+BC-D42``."""
+
+from carwars_desktop.rules.kernel.citation import Citer
+
+bc = Citer("Battlecars")

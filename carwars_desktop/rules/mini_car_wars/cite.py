@@ -1,0 +1,5 @@
+"""Mini Car Wars' rule citations: ``mcw("§2.4", "MCW-D1")`` → ``Mini Car Wars §2.4 MCW-D1``."""
+
+from carwars_desktop.rules.kernel.citation import Citer
+
+mcw = Citer("Mini Car Wars", separator=" ")
