@@ -6,14 +6,14 @@ then :attr:`GameContext.changed` tells every screen what to redraw.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
-from carwars_desktop.session import Changes, Clock, EventKind, Game
+from carwars_desktop.session import Changes, Clock, EventKind, Game, StaleSessionError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -26,6 +26,9 @@ class GameContext(QObject):
     """A session was opened or closed."""
     changed = Signal(object)
     """A :class:`~carwars_desktop.session.Changes` after an event, undo or redo."""
+    stale = Signal(object)
+    """A :class:`~carwars_desktop.session.StaleSessionError`: another copy of the app wrote
+    first or took the session over; nothing was written and the Table reloads."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +60,15 @@ class GameContext(QObject):
         self.changed.emit(changes)
         return changes
 
+    def _commit(self, operation: Callable[[], Changes]) -> Changes:
+        """Run a game operation and announce it; a stale write is announced, then raised."""
+        try:
+            changes = operation()
+        except StaleSessionError as error:
+            self.stale.emit(error)
+            raise
+        return self.announce(changes)
+
     def _running(self) -> Game:
         if self.game is None or self.read_only:
             raise RuntimeError("no running session to change")
@@ -65,29 +77,33 @@ class GameContext(QObject):
     def apply_resolution(self, resolution: Resolution, bindings: dict[str, str]) -> Changes:
         if self.game is None or self.read_only:
             raise RuntimeError("no running session to apply the result to")
-        return self.announce(self.game.apply_resolution(resolution, bindings))
+        game = self.game
+        return self._commit(lambda: game.apply_resolution(resolution, bindings))
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:
         """A hand mark on one sheet, committed, then announced."""
-        return self.announce(self._running().mark(key, sheet, summary, steps))
+        game = self._running()
+        return self._commit(lambda: game.mark(key, sheet, summary, steps))
 
     def set_clock(self, clock: Clock, summary: str,
                   sheets: Mapping[str, RecordSheet] | None = None,
                   steps: Sequence[str] = ()) -> Changes:
         """The clock moves (with any sheets the move changes), committed, then announced."""
-        return self.announce(self._running().set_clock(clock, summary, sheets, steps))
+        game = self._running()
+        return self._commit(lambda: game.set_clock(clock, summary, sheets, steps))
 
     def note(self, summary: str, steps: Sequence[str] = ()) -> Changes:
         """A line in the log that changes no sheet."""
-        return self.announce(self._running().record(EventKind.NOTE, summary, {}, steps))
+        game = self._running()
+        return self._commit(lambda: game.record(EventKind.NOTE, summary, {}, steps))
 
     def undo(self) -> Changes:
         if self.game is None or self.read_only:
             raise RuntimeError("no running session")
-        return self.announce(self.game.undo())
+        return self._commit(self.game.undo)
 
     def redo(self) -> Changes:
         if self.game is None or self.read_only:
             raise RuntimeError("no running session")
-        return self.announce(self.game.redo())
+        return self._commit(self.game.redo)

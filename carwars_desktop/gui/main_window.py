@@ -196,6 +196,8 @@ class MainWindow(QMainWindow):
             workspace.attach_database(database)
 
     def shutdown(self) -> None:
+        if self.workspaces:
+            self.table.release_lease()
         if self.database is not None:
             self.database.close()
             self.database = None

@@ -16,9 +16,10 @@ from PySide6.QtWidgets import QWidget
 from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, SheetInput
 from carwars_desktop.rules import find_procedure
-from carwars_desktop.session import Game
+from carwars_desktop.session import Game, StaleSessionError
 
 Handler = Callable[[Resolution, Mapping[str, str]], None]
 """Applies a result some other way (a clock move); the default applies its effects."""
@@ -29,6 +30,8 @@ class ProcedureRunner(QObject):
 
     failed = Signal(str)
     done = Signal(object)
+    write_failed = Signal(str, object)
+    """(what was not saved and why, a retry returning True once it went through)."""
 
     def __init__(self, context: GameContext, parent_widget: QWidget) -> None:
         super().__init__(parent_widget)
@@ -87,12 +90,20 @@ class ProcedureRunner(QObject):
         dialog.open()
 
     def _discarded(self, dialog: ProcedureDialog) -> None:
-        if dialog.resolution is not None:
-            self._log(dialog.resolution, dialog.odds, applied=False)
+        resolution, odds = dialog.resolution, dialog.odds
+        if resolution is not None:
+            try:
+                self._log(resolution, odds, applied=False)
+            except Exception as error:
+                text = write_failure(error)
+                if text is None:
+                    raise
+                self.write_failed.emit(text, lambda: self._retry_log(resolution, odds, False))
 
     def finish(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
-               handler: Handler | None) -> None:
-        """Apply a result (or hand it to ``handler``), then log it."""
+               handler: Handler | None) -> bool:
+        """Apply a result (or hand it to ``handler``), then log it. False: not applied
+        (a refused write goes to :attr:`write_failed` with a retry)."""
         try:
             if handler is not None:
                 handler(resolution, bindings)
@@ -101,12 +112,40 @@ class ProcedureRunner(QObject):
             else:
                 self._log(resolution, odds, applied=False)
                 self.failed.emit(resolution.outcome)
-                return
+                return True
+        except StaleSessionError:
+            return False  # the context announced it: the Table reloads and says so
         except ValueError as error:
             self.failed.emit(str(error))
-            return
-        self._log(resolution, odds, applied=True)
+            return False
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.failed.emit(text)
+            self.write_failed.emit(
+                text, lambda: self.finish(resolution, bindings, odds, handler))
+            return False
+        try:
+            self._log(resolution, odds, applied=True)
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.write_failed.emit(f"{text} (the result was applied; only its line in the "
+                                   "roll log is missing)",
+                                   lambda: self._retry_log(resolution, odds, True))
         self.done.emit(resolution)
+        return True
+
+    def _retry_log(self, resolution: Resolution, odds: Odds | None, applied: bool) -> bool:
+        try:
+            self._log(resolution, odds, applied)
+        except Exception as error:
+            if write_failure(error) is None:
+                raise
+            return False
+        return True
 
     def _log(self, resolution: Resolution, odds: Odds | None, applied: bool) -> None:
         database = self.context.database

@@ -2,15 +2,23 @@
 
 Sessions live in the database (``game_sessions``): opening one reads its
 vehicles, current sheets and clock — never its events — so a long evening opens
-at once. The last running session reopens at start-up.
+at once. The last running session reopens at start-up, unless another copy of the
+app holds it.
+
+One copy of the app writes a running session at a time: opening one takes its lease
+(renewed while it is open). A session another copy holds asks first ("open on
+LAPTOP-2 since 20:14"): follow it read-only (it reloads as events land) or take it
+over (the other copy drops to read-only and says so). A refused write shows the
+banner with Retry; nothing is shown as done.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
@@ -20,16 +28,46 @@ from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import find_ruleset, ruleset_ids
 from carwars_desktop.rules.play import play_rules
-from carwars_desktop.session import Changes, StoredEvent
+from carwars_desktop.session import Changes, StaleSessionError, StoredEvent
 from carwars_desktop.session.history import luck, replay_history
 from carwars_desktop.session.setup import Setup, build_game
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, SessionEvents
+    from carwars_desktop.storage.game_sessions import Lease, LeaseInfo
 
 CHART_PAGE = 1000
+FOLLOW_MS = 1000
+"""How often a followed session is checked for new events."""
+
+
+class LeaseChoice(Enum):
+    FOLLOW = "follow read-only"
+    TAKE_OVER = "take over"
+    CANCEL = "cancel"
+
+
+def ask_lease_with_dialog(parent: QWidget, name: str, lease: LeaseInfo) -> LeaseChoice:
+    """“Open on LAPTOP-2 since 20:14”: follow it read-only, or take it over?"""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Session in use")
+    box.setText(f"“{name}” is {lease.describe()}.")
+    box.setInformativeText("Follow it read-only (it updates as events land there), or take "
+                           "it over (that copy becomes read-only)?")
+    follow = box.addButton("&Follow read-only", QMessageBox.ButtonRole.AcceptRole)
+    take = box.addButton("&Take over", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is follow:
+        return LeaseChoice.FOLLOW
+    if clicked is take:
+        return LeaseChoice.TAKE_OVER
+    return LeaseChoice.CANCEL
 
 
 @runtime_checkable
@@ -66,10 +104,28 @@ class TableWorkspace(Workspace):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.sessions_page)
         self.pages.addWidget(self.play)
+        self.banner = WriteBanner()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
+        self.lease: Lease | None = None
+        self.following = False
+        self._followed_version = 0
+        self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
+            lambda name, lease: ask_lease_with_dialog(self, name, lease))
+        """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
+        from carwars_desktop.storage.game_sessions import LEASE_RENEW_SECONDS
+
+        self._renew_timer = QTimer(self)
+        self._renew_timer.setInterval(LEASE_RENEW_SECONDS * 1000)
+        self._renew_timer.timeout.connect(self.renew_lease)
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setInterval(FOLLOW_MS)
+        self._follow_timer.timeout.connect(self.follow_tick)
+        self.hub.write_failed.connect(self.banner.show_message)
+        self.context.stale.connect(self._stale)
 
         self.sessions_page.new_requested.connect(self.new_session)
         self.sessions_page.open_requested.connect(self.open_session)
@@ -113,6 +169,13 @@ class TableWorkspace(Workspace):
         if last is None:
             self.show_sessions()
             return False
+        if last.lease is not None:
+            # Never resume a game another copy of the app is playing.
+            self.show_sessions()
+            self.sessions_page.message.setText(
+                f"“{last.name}” is {last.lease.describe()}: open it to follow it read-only "
+                "or take it over.")
+            return False
         return self.open_session(last.id)
 
     def new_session(self) -> None:
@@ -128,10 +191,12 @@ class TableWorkspace(Workspace):
     def _created(self, dialog: NewSessionDialog) -> None:
         from carwars_desktop.storage import SessionDataError
 
-        if dialog.result_setup is not None:
+        setup = dialog.result_setup
+        if setup is not None:
+            ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
+            scenario = dialog.scenario_name()
             try:
-                self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
-                                   dialog.scenario_name(), dialog.result_setup)
+                self.banner.attempt(lambda: self.start_session(ruleset_id, name, scenario, setup))
             except SessionDataError as error:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
@@ -148,26 +213,66 @@ class TableWorkspace(Workspace):
         self.open_session(session_id)
         return session_id
 
-    def open_session(self, session_id: int) -> bool:
+    def open_session(self, session_id: int, follow: bool = False) -> bool:
         """Resume a running session, or open a finished one read-only with its charts.
 
-        A session the rules cannot read (a sheet from a changed engine, say) stays as it is
-        in the database; the session list says why it did not open.
+        A running session is taken for this copy of the app (its lease); if another copy
+        holds it, :attr:`ask_lease` chooses to follow it read-only or take it over.
+        ``follow`` opens it read-only at once. A session the rules cannot read (a sheet
+        from a changed engine, say) stays as it is in the database; the session list
+        says why it did not open.
         """
+        from carwars_desktop.storage.game_sessions import SessionHeldError
+
         assert self.database is not None
         sessions = self.database.game_sessions
         try:
+            info = sessions.load(session_id).info
+            lease = self.lease if self.lease and self.lease.session_id == session_id else None
+            if info.running and not follow and lease is None:
+                try:
+                    lease = sessions.acquire(session_id)
+                except SessionHeldError as held:
+                    choice = self.ask_lease(info.name, held.lease)
+                    if choice is LeaseChoice.CANCEL:
+                        if self.context.session_id != session_id:
+                            self.show_sessions()
+                        return False
+                    follow = choice is LeaseChoice.FOLLOW
+                    if not follow:
+                        lease = sessions.acquire(session_id, take_over=True)
+            if lease is None or follow:
+                self.release_lease()
+            elif self.lease is not lease:
+                self.release_lease()
+                self.lease = lease
             loaded = sessions.load(session_id)
             ruleset = find_ruleset(loaded.info.ruleset_id)
-            events = sessions.events(session_id)
+            events = sessions.events(session_id, self.lease if not follow else None,
+                                     loaded.info.version)
             game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events)
         except (LookupError, ValueError, TypeError) as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
                                                f"{error}")
             return False
+        except Exception as error:  # the lease could not be written (a read-only database)
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.banner.show_message(f"{text} The session opens read-only.",
+                                     lambda: self.open_session(session_id))
+            return self.open_session(session_id, follow=True)
         info = loaded.info
-        read_only = not info.running
+        self.following = info.running and (follow or self.lease is None)
+        self._followed_version = info.version
+        if self.following:
+            self._follow_timer.start()
+        else:
+            self._follow_timer.stop()
+        if self.lease is not None:
+            self._renew_timer.start()
+        read_only = not info.running or self.following
         self.session_id = session_id
         self.context.open(game, session_id, read_only=read_only)
 
@@ -178,6 +283,8 @@ class TableWorkspace(Workspace):
             self.play.charts.show_history(history, luck(sessions.resolutions(session_id)))
 
         title = info.name + (f" — {info.scenario}" if info.scenario else "")
+        if self.following:
+            title += " (following read-only)"
         self.play.show_session(game, title, events, read_only, charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
@@ -196,9 +303,71 @@ class TableWorkspace(Workspace):
                 != QMessageBox.StandardButton.Yes:
             return
         session_id = self.session_id
-        self.database.game_sessions.finish(session_id)
+        sessions, lease = self.database.game_sessions, self.lease
+
+        def finish() -> bool:
+            sessions.finish(session_id, lease)
+            return True
+
+        try:
+            done = self.banner.attempt(finish)
+        except StaleSessionError as error:
+            self._stale(error)
+            return
+        if done is None:
+            return
+        self.lease = None
+        self._renew_timer.stop()
         self.open_session(session_id)
         self.play.tabs.setCurrentIndex(1)
+
+    # --- one writer at a time -----------------------------------------------------------
+    def release_lease(self) -> None:
+        """Let this copy's session go (another session opened, the app closing)."""
+        lease, self.lease = self.lease, None
+        self._renew_timer.stop()
+        if lease is not None and self.database is not None:
+            try:
+                self.database.game_sessions.release(lease)
+            except Exception as error:
+                if write_failure(error) is None:
+                    raise
+                # It lapses by itself once no longer renewed.
+
+    def renew_lease(self) -> None:
+        """Tell the other copies this one still plays the session."""
+        lease = self.lease
+        if lease is None or self.database is None:
+            return
+        sessions = self.database.game_sessions
+        still = self.banner.attempt(lambda: sessions.renew(lease))
+        if still is False:
+            self._stale(StaleSessionError(
+                "Another copy of Carwars Desktop took this session over: it is read-only "
+                "here now.", taken_over=True))
+
+    def follow_tick(self) -> None:
+        """A followed session reloads when the copy that plays it wrote something."""
+        if not self.following or self.database is None or self.session_id is None:
+            self._follow_timer.stop()
+            return
+        try:
+            version = self.database.game_sessions.version(self.session_id)
+        except LookupError:
+            self._follow_timer.stop()
+            return
+        if version != self._followed_version:
+            self.open_session(self.session_id, follow=True)
+
+    def _stale(self, error: StaleSessionError) -> None:
+        """Another copy wrote first, or took the session over: reload, and say so."""
+        session_id = self.session_id
+        if error.taken_over:
+            self.lease = None
+            self._renew_timer.stop()
+        if session_id is not None:
+            self.open_session(session_id, follow=error.taken_over)
+        self.banner.show_message(str(error))
 
     # --- play ---------------------------------------------------------------------------
     def undo(self) -> None:
