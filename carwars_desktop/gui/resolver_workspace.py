@@ -46,9 +46,10 @@ from carwars_desktop.gui.resolving import (
     resolve_typed,
 )
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
 from carwars_desktop.rules import all_procedures, find_ruleset
-from carwars_desktop.session import GameError
+from carwars_desktop.session import GameError, StaleSessionError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -217,7 +218,9 @@ class ResolverWorkspace(Workspace):
         main.addWidget(left)
         main.addWidget(right)
         main.setSizes([400, 880])
+        self.banner = WriteBanner()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
         layout.addWidget(main)
 
         self.search.textChanged.connect(self._filter)
@@ -455,23 +458,42 @@ class ResolverWorkspace(Workspace):
             self.resolution = resolution
             self.status_label.setText(f"⚠ Not applied: {error}")
             return
-        self._log(resolution, applied=True)
+        except StaleSessionError as error:  # the Table reloads the session and says so
+            self.resolution = resolution
+            self.status_label.setText(f"⚠ Not applied: {error}")
+            return
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.resolution = resolution
+            self.status_label.setText(f"⚠ Not applied: {text}")
+            self.banner.show_message(text, self._retry_apply)
+            return
+        self.banner.attempt(lambda: self._log(resolution, applied=True))
         self._resolved_odds = None
         self.status_label.setText(f"Applied: {resolution.outcome}")
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
 
+    def _retry_apply(self) -> bool:
+        self.apply()
+        return self.resolution is None
+
     def discard(self) -> None:
         resolution = self.resolution
         if resolution is None:
             return
-        self._log(resolution, applied=False)
+        if self.banner.attempt(lambda: self._log(resolution, applied=False)) is None:
+            self.status_label.setText("⚠ Not discarded: the roll could not be logged.")
+            return
         self._set_result(None)
         self.status_label.setText("Discarded: the roll stays in the log.")
 
-    def _log(self, resolution: Resolution, applied: bool) -> None:
+    def _log(self, resolution: Resolution, applied: bool) -> bool:
+        """Keep the result in the roll log (True once kept, or with no database)."""
         if self._database is None:
-            return
+            return True
         odds = self._resolved_odds
         p = odds.p_success() if odds is not None else None
         self._database.game_sessions.log_resolution(
@@ -479,6 +501,7 @@ class ResolverWorkspace(Workspace):
             {"dice": [d.to_json() for d in resolution.dice],
              "steps": [s.to_json() for s in resolution.steps]},
             resolution.outcome, resolution.success, None if p is None else str(p), applied)
+        return True
 
     # --- reference -----------------------------------------------------
     def _show_reference(self) -> None:

@@ -328,27 +328,43 @@ class Library:
         Raises:
             DesignConflictError: the design's last revision is not ``expected_revision``.
         """
+        with self._write() as session:
+            if expected_revision is not None:
+                conflict = self._conflict(session, design_id, expected_revision)
+                if conflict is not None:
+                    raise DesignConflictError(conflict, expected_revision)
+            row = self._own_row(session, design_id)
+            return self._save_row(session, row, data)
+
+    def _conflict(self, session: Session, design_id: int,
+                  expected_revision: int) -> DesignRecord | None:
+        """The design as saved now, if its last revision is not ``expected_revision``."""
+        # Take the write lock first (a row lock on PostgreSQL, the file's on SQLite), so
+        # the revision read next is the newest committed one.
+        session.execute(update(DesignRow).where(DesignRow.id == design_id)
+                        .values(id=DesignRow.id)
+                        .execution_options(synchronize_session=False))
+        row = self._own_row(session, design_id)
+        current = self._last_revision(session, design_id)
+        return None if current == expected_revision else _record(row, current)
+
+    def set_working(self, design_id: int, data: Mapping[str, Any] | None,
+                    expected_revision: int | None = None) -> None:
+        """Commit the Workshop's unsaved edits (``None``: there are none).
+
+        With ``expected_revision`` they are refused once another copy of the app saved
+        the design since (its save would otherwise be edited over without a word).
+
+        Raises:
+            DesignConflictError: the design's last revision is not ``expected_revision``.
+        """
+        text = None
         conflict: DesignRecord | None = None
         with self._write() as session:
             if expected_revision is not None:
-                # Take the write lock first (a row lock on PostgreSQL, the file's on
-                # SQLite), so the revision read next is the newest committed one.
-                session.execute(update(DesignRow).where(DesignRow.id == design_id)
-                                .values(id=DesignRow.id)
-                                .execution_options(synchronize_session=False))
-            row = self._own_row(session, design_id)
-            if expected_revision is not None:
-                current = self._last_revision(session, design_id)
-                if current != expected_revision:
-                    conflict = _record(row, current)
-            if conflict is None:
-                return self._save_row(session, row, data)
-        raise DesignConflictError(conflict, expected_revision or 0)
-
-    def set_working(self, design_id: int, data: Mapping[str, Any] | None) -> None:
-        """Commit the Workshop's unsaved edits (``None``: there are none)."""
-        text = None
-        with self._write() as session:
+                conflict = self._conflict(session, design_id, expected_revision)
+                if conflict is not None:
+                    raise DesignConflictError(conflict, expected_revision)
             row = self._own_row(session, design_id)
             if data is not None:
                 text = _dumps(_normalized(row.ruleset_id, row.kind, data))

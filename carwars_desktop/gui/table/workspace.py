@@ -309,17 +309,16 @@ class TableWorkspace(Workspace):
             sessions.finish(session_id, lease)
             return True
 
+        def finished(_done: bool) -> None:
+            self.lease = None
+            self._renew_timer.stop()
+            self.open_session(session_id)
+            self.play.tabs.setCurrentIndex(1)
+
         try:
-            done = self.banner.attempt(finish)
+            self.banner.attempt(finish, finished)
         except StaleSessionError as error:
             self._stale(error)
-            return
-        if done is None:
-            return
-        self.lease = None
-        self._renew_timer.stop()
-        self.open_session(session_id)
-        self.play.tabs.setCurrentIndex(1)
 
     # --- one writer at a time -----------------------------------------------------------
     def release_lease(self) -> None:

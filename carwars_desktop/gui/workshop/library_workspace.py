@@ -7,8 +7,9 @@ designs" makes an editable copy). Every change is committed before the list show
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -50,6 +51,7 @@ from carwars_desktop.gui.workshop.printing import PrintItem
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -79,6 +81,33 @@ def confirm_dialog(parent: QWidget, title: str, text: str) -> bool:
 def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str | None:
     value, accepted = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Normal, text)
     return value if accepted else None
+
+
+P = ParamSpec("P")
+R = TypeVar("R", bound=int)
+
+
+def shows_refused_writes(
+        method: Callable[Concatenate[LibraryWorkspace, P], R],
+) -> Callable[Concatenate[LibraryWorkspace, P], R]:
+    """A Library action whose refused write shows the banner (Retry runs it again) and
+    returns False (0): nothing is shown as done."""
+
+    def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.refresh()  # a change of several designs may have stopped half-way
+            self._say(f"⚠ {text}")
+            self.write_banner.show_message(text,
+                                           lambda: bool(guarded(self, *args, **kwargs)))
+            return cast(R, False)  # False == 0: "nothing done" as a bool or a count
+
+    guarded.__name__, guarded.__doc__ = method.__name__, method.__doc__
+    return guarded
 
 
 class LibraryWorkspace(Workspace):
@@ -216,7 +245,9 @@ class LibraryWorkspace(Workspace):
         splitter.setSizes([830, 300])
         self.message = QLabel()
         self.message.setWordWrap(True)
+        self.write_banner = WriteBanner()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.write_banner)
         layout.addWidget(splitter, 1)
         layout.addWidget(self.message)
 
@@ -267,8 +298,13 @@ class LibraryWorkspace(Workspace):
         """Install the catalog (first start), drop old leftovers of deleted designs, list."""
         self._database = database
         library = database.library
-        added = library.install_catalog()
-        library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
+
+        def tidy() -> int:
+            added = library.install_catalog()
+            library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
+            return added
+
+        added = self.write_banner.attempt(tidy) or 0  # a read-only database lists as it is
         self.refresh()
         if added:
             self._say(f"The catalog the rules ship is in your library: {added} designs "
@@ -409,6 +445,7 @@ class LibraryWorkspace(Workspace):
         ruleset_id = str(self.ruleset_box.currentData() or self._ruleset)
         return self.workshop.new_design(ruleset_id, kinds_of(ruleset_id)[0].kind)
 
+    @shows_refused_writes
     def duplicate_selected(self) -> bool:
         entries = self.selected_entries()
         if len(entries) != 1:
@@ -421,6 +458,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"{verb}: {copy.name}.")
         return True
 
+    @shows_refused_writes
     def rename_selected(self, name: str | None = None) -> bool:
         from carwars_desktop.storage import CatalogDesignError, InvalidDesignError
 
@@ -442,6 +480,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Renamed to {record.name} (revision {record.revision}).")
         return True
 
+    @shows_refused_writes
     def tag_selected(self, text: str | None = None) -> bool:
         from carwars_desktop.storage import InvalidDesignError
 
@@ -469,6 +508,7 @@ class LibraryWorkspace(Workspace):
                   f"{tags_text(tags) or 'none'}.")
         return True
 
+    @shows_refused_writes
     def delete_selected(self, confirmed: bool = False) -> bool:
         entries = [e for e in self.selected_entries() if not e.is_catalog]
         if not entries or self.source_box.currentData() == DELETED:
@@ -491,6 +531,7 @@ class LibraryWorkspace(Workspace):
         self.banner.show()
         return True
 
+    @shows_refused_writes
     def restore_last_deleted(self) -> bool:
         if not self._last_deleted:
             return False
@@ -504,6 +545,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Restored {len(ids)} design{'s' if len(ids) != 1 else ''}.")
         return True
 
+    @shows_refused_writes
     def restore_selected(self) -> bool:
         entries = self.selected_entries()
         if not entries or self.source_box.currentData() != DELETED:
@@ -517,6 +559,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Restored {', '.join(e.name for e in entries)}.")
         return True
 
+    @shows_refused_writes
     def purge_deleted(self) -> int:
         """Remove for good what this run deleted (the app is closing)."""
         if self._database is None or not self._deleted_this_run:

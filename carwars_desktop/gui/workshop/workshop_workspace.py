@@ -8,6 +8,8 @@ lost; Save (Ctrl+S) keeps it as a new revision, legal or a draft. Undo and redo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -34,10 +36,12 @@ from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import DesignEdit, UndoKeys, route_undo_keys
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
     clean_name,
+    copy_name,
     design_kind,
     kinds_of,
     load_design,
@@ -48,6 +52,39 @@ from carwars_desktop.rules import Design, ruleset_ids
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DesignRecord, Library
+    from carwars_desktop.storage.library import DesignConflictError
+
+
+class ConflictChoice(Enum):
+    KEEP_MINE = "keep mine as the newest revision"
+    TAKE_THEIRS = "take theirs"
+    SAVE_COPY = "save mine as a copy"
+    CANCEL = "decide later"
+
+
+def ask_conflict_with_dialog(parent: QWidget, theirs: DesignRecord) -> ConflictChoice:
+    """The design was saved elsewhere since it was opened here: which one wins?"""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Saved elsewhere")
+    box.setText(f"{theirs.name} was saved by another copy of Carwars Desktop since you "
+                f"opened it (it is at revision {theirs.revision} now).")
+    box.setInformativeText("Your edits are kept until you choose. Keep yours as the newest "
+                           "revision (theirs stays in the revisions), take theirs (yours are "
+                           "dropped), or save yours as a copy?")
+    buttons = {
+        box.addButton("&Keep mine", QMessageBox.ButtonRole.AcceptRole): ConflictChoice.KEEP_MINE,
+        box.addButton("&Take theirs", QMessageBox.ButtonRole.DestructiveRole):
+            ConflictChoice.TAKE_THEIRS,
+        box.addButton("Save mine as a &copy", QMessageBox.ButtonRole.ActionRole):
+            ConflictChoice.SAVE_COPY,
+    }
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    for button, choice in buttons.items():
+        if box.clickedButton() is button:
+            return choice
+    return ConflictChoice.CANCEL
 
 
 class WorkshopWorkspace(Workspace):
@@ -147,6 +184,11 @@ class WorkshopWorkspace(Workspace):
         self.splitter.setSizes([880, 260])
 
         layout = QVBoxLayout(self)
+        self.write_banner = WriteBanner()
+        self.ask_conflict: Callable[[DesignRecord], ConflictChoice] = (
+            lambda theirs: ask_conflict_with_dialog(self, theirs))
+        """Which save wins when the design was saved elsewhere (a dialog; tests replace it)."""
+        layout.addWidget(self.write_banner)
         layout.addWidget(self.header)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.message)
@@ -292,9 +334,10 @@ class WorkshopWorkspace(Workspace):
         if self.design is None or self.record is None or self._committing:
             return
         before = self.design
-        if not self._commit(design):
-            assert self.editor is not None
-            self.editor.show_design(before)
+        if not self._commit(design, lambda: self._retry_edit(design, label, key)):
+            if self.design is before:  # (not when a conflict opened another design)
+                assert self.editor is not None
+                self.editor.show_design(before)
             return
         command = DesignEdit(before, design, label, key, self._apply)
         self._committing = True
@@ -308,22 +351,50 @@ class WorkshopWorkspace(Workspace):
             return
         self._edited(renamed(self.design, text), "Name", "name")
 
-    def _commit(self, design: Design) -> bool:
-        """Write the working copy; say why and return False if the library refused it."""
+    def _commit(self, design: Design, retry: Callable[[], bool] | None = None) -> bool:
+        """Write the working copy; say why and return False if the library refused it.
+
+        A refused write shows the banner, whose Retry commits and shows ``design``; a
+        design saved elsewhere meanwhile asks which one wins (:meth:`resolve_conflict`).
+        """
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
 
         assert self.record is not None
         try:
-            self.library.set_working(self.record.id, design.to_json())
+            self.library.set_working(self.record.id, design.to_json(),
+                                     expected_revision=self.record.revision)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not kept: {conflict}")
+            return self.resolve_conflict(conflict, design)
         except (InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not kept: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(
+                    str(error), retry or (lambda: self._retry_commit(design)))
             return False
+        return True
+
+    def _retry_edit(self, design: Design, label: str, key: str) -> bool:
+        if self.record is None:
+            return False
+        self._edited(design, label, key)
+        return self.design == design
+
+    def _retry_commit(self, design: Design) -> bool:
+        if self.record is None or not self._commit(design):
+            return False
+        self._show_design(design)
+        self._say("Kept.")
         return True
 
     def _apply(self, design: Design) -> None:
         """Show ``design`` (an undo or redo commits it first; a new edit already is)."""
         if not self._committing and not self._commit(design):
             return
+        self._show_design(design)
+
+    def _show_design(self, design: Design) -> None:
         self.design = design
         assert self.editor is not None
         self.editor.show_design(design)
@@ -351,12 +422,58 @@ class WorkshopWorkspace(Workspace):
 
         if self.record is None or self.design is None or self.record.is_catalog:
             return False
+        from carwars_desktop.storage.library import DesignConflictError
+
         try:
             clean_name(self.design.name)
-            record = self.library.save(self.record.id, self.design.to_json())
+            record = self.library.save(self.record.id, self.design.to_json(),
+                                       expected_revision=self.record.revision)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not saved: {conflict}")
+            return self.resolve_conflict(conflict, self.design)
         except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not saved: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), self.save)
             return False
+        self._saved(record)
+        return True
+
+    def resolve_conflict(self, conflict: DesignConflictError, mine: Design) -> bool:
+        """Another copy saved the design since it was opened: :attr:`ask_conflict` chooses.
+
+        Nothing is overwritten without the GM's word. True when ``mine`` was saved as the
+        open design's newest revision; a copy or theirs is opened in its place.
+        """
+        from carwars_desktop.storage import NewDesign
+
+        theirs = conflict.theirs
+        choice = self.ask_conflict(theirs)
+        assert self.record is not None
+        if choice is ConflictChoice.KEEP_MINE:
+            self.record = theirs  # my edit now starts from their revision
+            self.design = mine
+            return self.save()
+        if choice is ConflictChoice.TAKE_THEIRS:
+            self.library.set_working(theirs.id, None)
+            self.open_design(theirs.id)
+            self._say(f"Took theirs: {theirs.name}, revision {theirs.revision}.")
+            return False
+        if choice is ConflictChoice.SAVE_COPY:
+            name = copy_name(mine.name, self.library.own_names(theirs.ruleset_id, theirs.kind))
+            copy = self.library.add(NewDesign(theirs.ruleset_id, renamed(mine, name).to_json(),
+                                              theirs.kind, theirs.tags))
+            self.library.set_working(theirs.id, None)
+            self.library_changed.emit()
+            self.open_design(copy.id)
+            self._say(f"Saved yours as a copy: {copy.name}; {theirs.name} keeps their "
+                      "revision.")
+            return False
+        self._say(f"⚠ Not saved: {theirs.name} was saved elsewhere (revision "
+                  f"{theirs.revision}); your edits are still here, save again to choose.")
+        return False
+
+    def _saved(self, record: DesignRecord) -> None:
         self.record = record
         self._show_header()
         self.library_changed.emit()
@@ -366,7 +483,6 @@ class WorkshopWorkspace(Workspace):
             count = record.problem_count
             self._say(f"Saved {record.name} as revision {record.revision}, a draft: {count} "
                       f"problem{'s' if count != 1 else ''} to fix before it is legal.")
-        return True
 
     def copy_to_mine(self) -> bool:
         """Copy the open catalog design into the GM's own designs and open the copy."""
