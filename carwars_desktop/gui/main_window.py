@@ -190,8 +190,13 @@ class MainWindow(QMainWindow):
             self.database.close()
         self.database = database
         self.game_context.database = database
-        self._db_label.setText(f"Database: {display_url(database.url)}")
-        self._db_label.setToolTip(display_url(database.url))
+        where = display_url(database.url)
+        self._db_label.setText(f"Database: {where}" + (" (read-only)" if database.read_only
+                                                       else ""))
+        self._db_label.setToolTip(where)
+        if database.backup is not None:
+            self.statusBar().showMessage(
+                f"Before upgrading the database, a copy was made: {database.backup}", 30000)
         for workspace in self.workspaces:
             workspace.attach_database(database)
 
@@ -205,6 +210,9 @@ class MainWindow(QMainWindow):
     # --- menus ---------------------------------------------------------
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        backup_action = file_menu.addAction("&Back up database…")
+        backup_action.triggered.connect(lambda: self.back_up_database())
+        file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -215,6 +223,36 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About Carwars Desktop")
         about.triggered.connect(self._show_about)
+
+    def back_up_database(self, target: str | None = None) -> bool:
+        """File › Back up database…: a consistent copy of the SQLite file, where the GM says."""
+        from datetime import datetime
+        from pathlib import Path
+
+        from PySide6.QtWidgets import QFileDialog
+
+        from carwars_desktop.storage import DatabaseError
+        from carwars_desktop.storage.database import sqlite_file_path
+
+        if self.database is None:
+            return False
+        source = sqlite_file_path(self.database.url)
+        if target is None:
+            suggested = "" if source is None else str(source.with_name(
+                f"{source.stem}-{datetime.now():%Y-%m-%d-%H%M}.backup{source.suffix}"))
+            target, _ = QFileDialog.getSaveFileName(self, "Back up the database", suggested,
+                                                    "Carwars databases (*.sqlite3)")
+            if not target:
+                return False
+        try:
+            copy = self.database.back_up(Path(target))
+        except DatabaseError as error:
+            self.statusBar().showMessage(f"⚠ Not backed up: {error}", 30000)
+            if self._interactive:
+                QMessageBox.warning(self, "Back up database", str(error))
+            return False
+        self.statusBar().showMessage(f"Backed up to {copy}", 30000)
+        return True
 
     def _show_about(self) -> None:
         QMessageBox.about(self, "About Carwars Desktop", self.about_html())

@@ -85,7 +85,12 @@ def create_engine_for(url: str, read_only: bool = False) -> Engine:
         connect_args = {"options": options} if parsed.get_backend_name() == "postgresql" else {}
         return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     if read_only and parsed.database and parsed.database != ":memory:":
-        uri = Path(parsed.database).resolve().as_uri() + "?mode=ro"
+        path = Path(parsed.database).resolve()
+        uri = path.as_uri() + "?mode=ro"
+        if not path.with_name(path.name + "-wal").exists():
+            # No writer is at work: read it as a plain file (a WAL database would else
+            # need a -shm file beside it, which a read-only folder cannot take).
+            uri += "&immutable=1"
         engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
         event.listen(engine, "connect", _configure_read_only_connection)
     else:
