@@ -26,6 +26,7 @@ from carwars_desktop.storage import (
     DatabaseError,
     ImportChoice,
     InvalidDesignError,
+    NewDiceRoll,
     NewerSchemaError,
     NotADatabaseError,
     open_database,
@@ -319,3 +320,47 @@ def test_extreme_designs_are_kept_alike_on_sqlite_and_postgresql(database_url: s
             database.library.import_designs([ImportChoice(make_exchanged(
                 "autopower", "vehicle", beyond.to_json()))])
         assert [r.name for r in database.library.all("autopower")].count("Beyond") == 0
+
+
+# --- Found 3: a write on a locked database fails fast, in words ------------------------
+_HOLD_WRITE_LOCK = textwrap.dedent("""
+    import sqlite3, sys
+    connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+    connection.execute("BEGIN IMMEDIATE")
+    print("locked", flush=True)
+    sys.stdin.readline()
+    connection.execute("ROLLBACK")
+""")
+
+
+def test_writes_on_a_database_locked_mid_evening_are_refused_in_words(
+        sqlite_path: Path, make_roll: Callable[..., NewDiceRoll]) -> None:
+    from carwars_desktop.storage.engine import BUSY_TIMEOUT_MS
+    from carwars_desktop.storage.errors import WriteFailedError
+
+    assert BUSY_TIMEOUT_MS < 200  # a click never waits seconds for a lock
+    with open_database(str(sqlite_path)) as database:
+        session_id = database.game_sessions.create("autopower", "Tonight", "", [], {})
+        with subprocess.Popen([sys.executable, "-c", _HOLD_WRITE_LOCK, str(sqlite_path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True) as holder:
+            assert holder.stdin is not None and holder.stdout is not None
+            try:
+                assert holder.stdout.readline().strip() == "locked"
+                writes = [
+                    lambda: database.dice_history.add(make_roll()),
+                    lambda: database.game_sessions.create("autopower", "Other", "", [], {}),
+                    lambda: database.game_sessions.finish(session_id),
+                    lambda: database.library.install_catalog(),
+                ]
+                for write in writes:
+                    with pytest.raises(WriteFailedError) as caught:
+                        write()
+                    assert caught.value.reason == "the database is locked by another program"
+            finally:
+                holder.stdin.write("\n")
+                holder.stdin.close()
+                holder.wait(timeout=30)
+        assert database.dice_history.count() == 0
+        database.dice_history.add(make_roll())  # free again: the retry goes through
+        assert database.dice_history.count() == 1
