@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.storage.errors import WriteFailedError
@@ -23,8 +23,7 @@ def write_failure_reason(error: BaseException) -> str:
     lowered = text.lower()
     if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
         return "the database is read-only: changes cannot be saved"
-    if "locked" in lowered or "busy" in lowered or "lock timeout" in lowered \
-            or "canceling statement due to lock timeout" in lowered:
+    if "locked" in lowered or "busy" in lowered or "lock timeout" in lowered:
         return "the database is locked by another program"
     if "disk is full" in lowered or "no space" in lowered:
         return "the disk is full"
@@ -32,11 +31,6 @@ def write_failure_reason(error: BaseException) -> str:
         return "the disk could not be written (input/output error)"
     first = text.splitlines()[0] if text else type(error).__name__
     return first
-
-
-def is_write_failure(error: BaseException) -> bool:
-    """A database error that the GM can retry (as opposed to a bug)."""
-    return isinstance(error, DBAPIError | SQLAlchemyError)
 
 
 @contextmanager

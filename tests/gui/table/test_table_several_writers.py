@@ -109,5 +109,31 @@ def test_start_up_never_resumes_a_session_another_copy_holds(  # type: ignore[no
         assert again.table.context.game is None
         message = again.table.sessions_page.message.text()
         assert "Test night" in message and "open on " in message
+        state = again.table.sessions_page.model.index(0, 3).data()
+        assert state.startswith("▶ open on ") and " since " in state
     finally:
         again.shutdown()
+
+
+def test_a_new_session_on_a_read_only_database(window: MainWindow, switch: Any,  # type: ignore[no-untyped-def]
+                                               qtbot) -> None:
+    from carwars_desktop.gui.table.new_session import NewSessionDialog
+
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    table.new_session()
+    dialog = table.new_dialog
+    assert isinstance(dialog, NewSessionDialog)
+    dialog.set_player(0, "Ann", "Courier")
+    dialog.set_player(1, "Bo", "Courier")
+    dialog.name_edit.setText("Club night")
+    switch.read_only()
+    dialog.accept()
+    assert table.banner.isVisible() and "read-only" in table.banner.label.text()
+    assert table.context.game is None  # nothing shown as started
+    assert window.database is not None and window.database.game_sessions.all() == []
+    switch.writable()
+    qtbot.mouseClick(table.banner.retry_button, Qt.MouseButton.LeftButton)
+    assert not table.banner.isVisible() and table.context.game is not None
+    assert [s.name for s in window.database.game_sessions.all()] == ["Club night"]
+    assert table.lease is not None
