@@ -84,9 +84,8 @@ class WriteBanner(QFrame):
         retry = self._retry
         if retry is None:
             return
+        self.dismiss()  # a write refused again shows the banner again, with its reason
         worked = retry()
-        if worked:
-            self.dismiss()
         self.retried.emit(worked)
 
     def dismiss(self) -> None:

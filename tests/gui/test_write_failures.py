@@ -46,6 +46,9 @@ def test_dice_roll_on_a_read_only_database(window: MainWindow, switch: ReadOnlyS
     assert dice.history_model.rowCount() == 0
     assert "9" not in dice.result_label.text()
     assert "Not kept" in dice.dice_error.text()
+    qtbot.mouseClick(dice.banner.retry_button, Qt.MouseButton.LeftButton)  # still read-only
+    _shows_read_only(dice.banner)
+    assert dice.history_model.rowCount() == 0
     switch.writable()
     _retry(qtbot, dice.banner)
     assert dice.history_model.rowCount() == 1

@@ -306,19 +306,22 @@ class TableWorkspace(Workspace):
         sessions, lease = self.database.game_sessions, self.lease
 
         def finish() -> bool:
-            sessions.finish(session_id, lease)
+            try:
+                sessions.finish(session_id, lease)
+            except StaleSessionError as error:  # taken over meanwhile: follow it instead
+                self._stale(error)
+                return False
             return True
 
-        def finished(_done: bool) -> None:
+        def finished(done: bool) -> None:
+            if not done:
+                return
             self.lease = None
             self._renew_timer.stop()
             self.open_session(session_id)
             self.play.tabs.setCurrentIndex(1)
 
-        try:
-            self.banner.attempt(finish, finished)
-        except StaleSessionError as error:
-            self._stale(error)
+        self.banner.attempt(finish, finished)
 
     # --- one writer at a time -----------------------------------------------------------
     def release_lease(self) -> None:
