@@ -3,7 +3,8 @@
     python several_writers_worker.py events URL SESSION_ID NAME COUNT
     python several_writers_worker.py designs URL DESIGN_ID NAME COUNT
 
-Waits for a line on stdin (so both start together), then makes COUNT attempts
+Opens the database, says "ready", waits for a line on stdin (so both start together,
+once both are open), then makes COUNT attempts
 through the real storage API and prints one JSON report: what was acknowledged,
 what it was told, and every uncaught error.
 """
@@ -35,6 +36,7 @@ def events(url: str, session_id: int, name: str, count: int) -> dict[str, Any]:
         store: SessionEvents | None = None
         sheet: dict[str, Any] = {}
         refused = 0
+        print("ready", flush=True)
         sys.stdin.readline()
         for number in range(count):
             try:
@@ -84,6 +86,7 @@ def designs(url: str, design_id: int, name: str, count: int) -> dict[str, Any]:
         library = database.library
         record = library.get(design_id)
         base, data = record.revision, dict(record.data)
+        print("ready", flush=True)
         sys.stdin.readline()
         for number in range(count):
             data = {**data, "notes": f"{name}-{number}"}

@@ -30,7 +30,10 @@ def _run_two(kind: str, url: str, target: int) -> list[dict[str, Any]]:
                                 text=True) for name in ("A", "B")]
     reports = []
     try:
-        for worker in workers:  # both are open and waiting: go
+        for worker in workers:  # both have opened the database …
+            assert worker.stdout is not None
+            assert worker.stdout.readline().strip() == "ready"
+        for worker in workers:  # … and wait: go
             assert worker.stdin is not None
             worker.stdin.write("go\n")
             worker.stdin.flush()
