@@ -1,6 +1,6 @@
 """The PyInstaller bundle: its size and start-up, next to a bare PySide6 window bundled alike.
 
-    .venv/bin/python benchmarks/bundle.py [--runs 7]
+    .venv/bin/python benchmarks/bundle.py [--runs 7] [--rebuild] [--quick]
 
 The app bundle is dist/carwars-desktop (packaging/build_linux.sh makes it; built here
 from packaging/carwars-desktop.spec when missing). The baseline is
@@ -14,6 +14,11 @@ print ``carwars-startup window-idle <epoch>`` with CARWARS_TRACE_STARTUP=1), off
   DONTNEED, no root needed; the system's own libraries stay cached, as on a desktop);
 - warm: straight after another run.
 Both programs are measured in the same run, interleaved. Prints medians and ratios.
+
+``--quick`` (./dev test runs it so the benchmark keeps working): one run, and nothing is
+built — without both bundles it measures the same two programs unbundled
+(``python -m carwars_desktop`` and ``python packaging/bare_window.py``), so every step
+but PyInstaller's runs.
 """
 
 from __future__ import annotations
@@ -73,13 +78,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the baseline bundle")
+    parser.add_argument("--quick", action="store_true",
+                        help="one run; build nothing (unbundled programs if not built)")
     options = parser.parse_args()
-    if not (APP / "carwars-desktop").is_file():
-        build(REPO / "packaging" / "carwars-desktop.spec", APP.parent,
-              REPO / "build" / "pyinstaller")
-    if options.rebuild or not (BARE / "bare-window").is_file():
-        build(REPO / "packaging" / "bare-window.spec", BARE.parent,
-              REPO / "build" / "bench" / "work")
+    built = (APP / "carwars-desktop").is_file() and (BARE / "bare-window").is_file()
+    if options.quick:
+        options.runs = 1
+    if not options.quick:
+        if not (APP / "carwars-desktop").is_file():
+            build(REPO / "packaging" / "carwars-desktop.spec", APP.parent,
+                  REPO / "build" / "pyinstaller")
+        if options.rebuild or not (BARE / "bare-window").is_file():
+            build(REPO / "packaging" / "bare-window.spec", BARE.parent,
+                  REPO / "build" / "bench" / "work")
+        built = True
 
     folder = Path(tempfile.mkdtemp(prefix="carwars-bundle-bench-"))
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CARWARS_TRACE_STARTUP="1",
@@ -87,24 +99,31 @@ def main() -> None:
     env.pop("CARWARS_DB", None)
     app_command = [str(APP / "carwars-desktop"), "--smoke", "--db", str(folder / "b.sqlite3")]
     bare_command = [str(BARE / "bare-window")]
+    app_files, bare_files = APP, BARE
+    if not built:
+        print("quick run without bundles: the two programs measured unbundled")
+        app_command = [sys.executable, "-m", "carwars_desktop", *app_command[1:]]
+        bare_command = [sys.executable, str(REPO / "packaging" / "bare_window.py")]
+        app_files, bare_files = REPO / "carwars_desktop", REPO / "packaging"
     window_idle(app_command, env)  # creates and migrates the database
     times: dict[str, list[float]] = {key: [] for key in
                                      ("app cold", "bare cold", "app warm", "bare warm")}
     for _ in range(options.runs):
-        for name, command, bundle in (("app", app_command, APP), ("bare", bare_command, BARE)):
+        for name, command, bundle in (("app", app_command, app_files),
+                                      ("bare", bare_command, bare_files)):
             evict(bundle)
             times[f"{name} cold"].append(window_idle(command, env))
             times[f"{name} warm"].append(window_idle(command, env))
     median = {key: statistics.median(values) for key, values in times.items()}
 
-    app_size, bare_size = size_bytes(APP), size_bytes(BARE)
+    app_size, bare_size = size_bytes(app_files), size_bytes(bare_files)
     mib = 1024 * 1024
     print(f"runs: {options.runs} each, offscreen, window shown and event loop idle")
     print(f"{'':28}{'bare QMainWindow':>18}{'Carwars Desktop':>18}{'ratio':>8}")
     print(f"{'bundle size':28}{bare_size / mib:>14.1f} MiB{app_size / mib:>14.1f} MiB"
           f"{app_size / bare_size:>8.2f}")
-    print(f"{'files':28}{len(bundle_files(BARE)):>18}{len(bundle_files(APP)):>18}"
-          f"{len(bundle_files(APP)) / len(bundle_files(BARE)):>8.2f}")
+    print(f"{'files':28}{len(bundle_files(bare_files)):>18}{len(bundle_files(app_files)):>18}"
+          f"{len(bundle_files(app_files)) / len(bundle_files(bare_files)):>8.2f}")
     for kind in ("cold", "warm"):
         bare, app = median[f"bare {kind}"], median[f"app {kind}"]
         print(f"{'start-up, ' + kind + ' (median)':28}{bare * 1000:>15.0f} ms"

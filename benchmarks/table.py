@@ -1,6 +1,6 @@
 """The Table's speed: applying events to live sheets, and opening long sessions.
 
-    .venv/bin/python benchmarks/table.py [--events 10000] [--opens 7]
+    .venv/bin/python benchmarks/table.py [--events 10000] [--opens 7] [--long 100000] [--quick]
 
 1. Twelve Mini Car Wars vehicles, ``--events`` events played through the Table
    (hand marks and clock moves, each committed to SQLite with ``synchronous=FULL``):
@@ -12,7 +12,12 @@
    the long one under twice the short one — opening reads current sheets, never the
    events; the log panel reads only the page it shows).
 
+3. The long session finished, then its charts opened: the first time its events are
+   aggregated on a worker thread (progress shown) and kept with the session; every later
+   time the kept aggregates are drawn (target ≤ 1 s), next to the short session's charts.
+
 Runs offscreen, the Table on its own (the main window's other workspaces excluded).
+``--quick``: small sizes, one run (./dev test runs it so the benchmark keeps working).
 """
 
 from __future__ import annotations
@@ -156,11 +161,11 @@ def bulk_session(database: Database, events: int, name: str) -> int:
 
 
 def open_sessions(app: QApplication, table: TableWorkspace, database: Database,
-                  opens: int) -> None:
+                  opens: int, events: int) -> tuple[int, int]:
     short = bulk_session(database, 100, "short evening")
     began = time.perf_counter()
-    long = bulk_session(database, 100_000, "long campaign")
-    print(f"sessions written: 100 and 100,000 events "
+    long = bulk_session(database, events, "long campaign")
+    print(f"sessions written: 100 and {events:,} events "
           f"({time.perf_counter() - began:.1f} s to bulk-write the long one)")
     times: dict[int, list[float]] = {short: [], long: []}
     reads: dict[int, int] = {}
@@ -176,15 +181,47 @@ def open_sessions(app: QApplication, table: TableWorkspace, database: Database,
             reads[session_id] = table.play.log_dock.model.reads
     small, large = statistics.median(times[short]), statistics.median(times[long])
     print(f"  open 100 events       median {ms(small)}   (log pages read: {reads[short]})")
-    print(f"  open 100,000 events   median {ms(large)}   (log pages read: {reads[long]})")
+    print(f"  open {events:,} events   median {ms(large)}   (log pages read: {reads[long]})")
     print(f"  ratio {large / small:.2f} (target < 2)")
+    return short, long
+
+
+def open_charts(app: QApplication, table: TableWorkspace, database: Database,
+                sessions: tuple[int, int], events: int, opens: int) -> None:
+    def charts(session_id: int) -> float:
+        table.open_session(session_id)
+        app.processEvents()
+        t0 = time.perf_counter()
+        table.play.tabs.setCurrentIndex(1)
+        table.play.charts.repaint()
+        app.processEvents()
+        return time.perf_counter() - t0
+
+    for session_id in sessions:
+        database.game_sessions.finish(session_id)
+    charts(sessions[0])  # the first charts ever drawn import pyqtgraph: not counted
+    first = charts(sessions[1])
+    later: dict[int, list[float]] = {session_id: [] for session_id in sessions}
+    for _ in range(opens):
+        for session_id in sessions:
+            later[session_id].append(charts(session_id))
+    small, large = (statistics.median(later[s]) for s in sessions)
+    print(f"finished sessions' charts: {events:,} events aggregated once on a worker thread "
+          f"in {first:.1f} s (progress shown), then kept")
+    print(f"  charts of 100 events       median {ms(small)}")
+    print(f"  charts of {events:,} events   median {ms(large)}   ratio {large / small:.2f} "
+          "(target ≤ 1 s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--opens", type=int, default=7)
+    parser.add_argument("--long", type=int, default=100_000, help="events of the long session")
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.events, arguments.opens, arguments.long = 200, 1, 2_000
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     folder = Path(tempfile.mkdtemp(prefix="carwars-table-bench-"))
@@ -198,7 +235,8 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, offscreen, database {folder / 'bench.sqlite3'}")
     try:
         apply_events(app, table, database, arguments.events)
-        open_sessions(app, table, database, arguments.opens)
+        sessions = open_sessions(app, table, database, arguments.opens, arguments.long)
+        open_charts(app, table, database, sessions, arguments.long, arguments.opens)
     finally:
         database.close()
 

@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carwars-desktop",
         description="A game master's companion for Mini Car Wars, Battlecars and AUTOpower. "
-        "Run `carwars-desktop resolve --help` for the rules on the command line.",
+        "Run `carwars-desktop resolve --help` for the rules on the command line and "
+        "`carwars-desktop design --help` for designs.",
     )
     parser.add_argument(
         "--db",
@@ -43,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from carwars_desktop.cli import resolve_main
 
         return resolve_main(args[1:])
+    if args and args[0] == "design":
+        from carwars_desktop.design_cli import design_main
+
+        return design_main(args[1:])
     options = build_parser().parse_args(args)
     from carwars_desktop.gui.application import run_gui
 

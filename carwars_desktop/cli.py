@@ -4,8 +4,13 @@
     carwars-desktop resolve ID --set NAME=VALUE … [--dice 5,4,…] [--seed N] [--json]
 
 Dice given with ``--dice`` are used in the order the steps ask for them; any
-still needed are rolled from ``--seed``, or refused when no seed is given. Bad
-ids, inputs or dice exit with status 2 and a one-line reason on stderr.
+still needed are rolled from ``--seed``, or refused when no seed is given.
+
+Exit status: 0 resolved; 2 bad input (an unknown id or input, a malformed value,
+dice that do not fit) with a one-line reason on stderr; 3 the rules refuse it
+(a weapon that already fired, a speed out of reach): the refusal, with its rule,
+is printed like any resolution (or on stderr when it is known before the dice).
+See docs/command-line.md.
 """
 
 from __future__ import annotations
@@ -18,13 +23,24 @@ from pathlib import Path
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
-from carwars_desktop.procedures import InputError, Procedure, Resolution, SheetInput
+from carwars_desktop.procedures import (
+    InputError,
+    Procedure,
+    Resolution,
+    RulesRefusal,
+    SheetInput,
+)
 from carwars_desktop.rules import (
     UnknownProcedureError,
     UnknownRulesetError,
     all_procedures,
     find_procedure,
 )
+
+EXIT_BAD_INPUT = 2
+"""A malformed command line, an unknown procedure or input, a bad value or dice."""
+EXIT_REFUSED = 3
+"""The rules do not allow it: a :class:`~carwars_desktop.procedures.Refusal`."""
 
 
 class UsageError(ValueError):
@@ -55,8 +71,8 @@ def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
         if not sep:
             raise UsageError(f"--set {pair!r}: write NAME=VALUE")
         spec = procedure.input(name.strip())
-        if name.strip() in raw:
-            raise UsageError(f"--set {name.strip()} given twice")
+        if spec.name in raw:
+            raise UsageError(f"--set {spec.name} given twice")
         if isinstance(spec, SheetInput) and text.startswith("@"):
             path = Path(text[1:])
             try:
@@ -98,7 +114,7 @@ def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: 
     print(f"odds: {odds.summary}")
     for step in resolution.steps:
         print(f"  {step}")
-    print(f"→ {resolution.outcome}")
+    print(f"→ {resolution.refusal.text() if resolution.refusal else resolution.outcome}")
     for effect in resolution.effects:
         print(f"  effect on {effect.input_name}: {effect.summary}")
     if unused:
@@ -120,9 +136,12 @@ def resolve_main(argv: Sequence[str]) -> int:
         resolution = procedure.resolve(values, dice)
         _print_resolution(procedure, values, resolution, dice.unused(),
                           options.seed, options.json)
-        return 0
+        return EXIT_REFUSED if resolution.refusal is not None else 0
+    except RulesRefusal as refused:
+        print(f"carwars-desktop resolve: {refused.refusal.text()}", file=sys.stderr)
+        return EXIT_REFUSED
     except (UsageError, InputError, DiceError, UnknownProcedureError,
             UnknownRulesetError) as error:
         message = error.args[0] if error.args else str(error)
         print(f"carwars-desktop resolve: {message}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT

@@ -1,8 +1,10 @@
 """Screenshots of the real app for the user guide and for review.
 
 Run under a virtual screen: ``xvfb-run -s "-screen 0 1400x900x24" .venv/bin/python
-docs/make_screenshots.py [OUT_DIR]``. Each workspace is shown with sample data
-in a throwaway database and grabbed from the screen as a PNG.
+docs/make_screenshots.py [OUT_DIR] [--dark]``. Each workspace is shown with sample data
+in a throwaway database and grabbed from the screen as a PNG. ``--dark`` gives the
+application a dark palette (as a dark system theme does) and names each file
+``…-dark.png``; the printed record sheets (paper) are made in the light run only.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.dice import EnteredDice
@@ -25,6 +28,7 @@ from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPane
 from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
 from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
 from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
+from carwars_desktop.gui.theme import dark_palette
 from carwars_desktop.gui.workshop import LibraryWorkspace
 from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
 from carwars_desktop.gui.workshop.bc_editor import CardEditor
@@ -41,6 +45,19 @@ from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage import NewDesign
 
+SUFFIX = ""
+"""Added to every file name ("-dark" for the dark run)."""
+
+
+def themed(path: Path) -> Path:
+    return path.with_name(f"{path.stem}{SUFFIX}{path.suffix}")
+
+
+def save(pixmap: QPixmap, path: Path) -> None:
+    path = themed(path)
+    pixmap.save(str(path))
+    print(path)
+
 
 def settle(app: QApplication) -> None:
     for _ in range(20):
@@ -52,14 +69,19 @@ def grab(app: QApplication, window: MainWindow, path: Path) -> None:
     screen = window.screen()
     pixmap = screen.grabWindow(0, window.x(), window.y(),
                                window.frameGeometry().width(), window.frameGeometry().height())
-    pixmap.save(str(path))
-    print(path)
+    save(pixmap, path)
 
 
 def main() -> int:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")
+    global SUFFIX
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    out = Path(args[0] if args else "docs/images")
     out.mkdir(parents=True, exist_ok=True)
     app = create_application()
+    if "--dark" in sys.argv[1:]:
+        SUFFIX = "-dark"
+        app.setStyle("Fusion")
+        app.setPalette(dark_palette())
     folder = Path(tempfile.mkdtemp(prefix="carwars-shots-"))
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(db_url_hint=str(folder / "shots.sqlite3"), interactive=False,
@@ -87,6 +109,7 @@ def main() -> int:
     grab(app, window, out / "dice.png")
     resolver_screen(app, window, out)
     table_mini_screens(app, window, out)
+    resolver_collision_screen(app, window, out)
     table_autopower_screen(app, window, out)
     table_battlecars_screen(app, window, out)
     table_sessions_screens(app, window, out)
@@ -193,6 +216,18 @@ def table_mini_screens(app: QApplication, window: MainWindow, out: Path) -> None
     clock.start_turn()
 
 
+def resolver_collision_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """The Resolver on a crash between two cars of the Mini Car Wars session at the Table."""
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    window.set_ruleset("mini_car_wars")
+    resolver.select_procedure("mini.collision")
+    resolver.form.set_value("mover", "v2")
+    resolver.form.set_value("other", "v4")
+    settle(app)
+    grab(app, window, out / "resolver-collision.png")
+
+
 def table_autopower_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     table = _table(window)
     _start(table, "autopower", "Heroes on wheels", "", "",
@@ -262,9 +297,7 @@ def table_sessions_screens(app: QApplication, window: MainWindow, out: Path) -> 
     dialog.set_player(0, "Ann", "Courier")
     dialog.set_player(1, "Bo", "Mini Sherman")
     settle(app)
-    path = out / "table-new-session.png"
-    dialog.grab().save(str(path))
-    print(path)
+    save(dialog.grab(), out / "table-new-session.png")
     dialog.reject()
 
 
@@ -398,7 +431,8 @@ def workshop_print_screens(app: QApplication, window: MainWindow, out: Path) -> 
     settle(app)
     grab(app, preview, out / "print-preview.png")  # type: ignore[arg-type]
     preview.close()
-    workshop.export_pdf(str(out / "record-sheets.pdf"))
+    if not SUFFIX:
+        workshop.export_pdf(str(out / "record-sheets.pdf"))
 
 
 def resolver_rulesets_screens(app: QApplication, window: MainWindow, out: Path) -> None:
@@ -438,8 +472,7 @@ def about_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     box.setText(MainWindow.about_html())
     box.show()
     settle(app)
-    box.grab().save(str(out / "about.png"))
-    print(out / "about.png")
+    save(box.grab(), out / "about.png")
     box.close()
 
 

@@ -7,6 +7,8 @@
 #   dist/carwars-desktop/                                 the PyInstaller one-dir bundle
 #   dist/carwars-desktop-VERSION-linux-ARCH.tar.gz        the bundle, .desktop file and icon
 #   dist/carwars-desktop_VERSION-1_ARCH.deb               /opt/carwars-desktop, menu entry…
+# Build variables: DEB_MAINTAINER="Name <address>" (the .deb's Maintainer field; default: DEBFULLNAME
+# and DEBEMAIL when set, else "Carwars Desktop maintainers <maintainers@carwars-desktop.org>").
 # Checks: the bundle's system libraries are all declared in Depends
 # (packaging/linux/check_depends.py), desktop-file-validate, lintian with no errors.
 # packaging/check_linux.sh then runs the programs (bundle, tarball, installed .deb).
@@ -15,7 +17,9 @@ cd "$(dirname "$0")/.."
 
 PYINSTALLER_REQUIREMENT="pyinstaller>=6.10,<7"
 BUILD_PACKAGES="dpkg-dev lintian desktop-file-utils binutils patchelf"
-MAINTAINER="${DEB_MAINTAINER:-Carwars Desktop maintainers <maintainers@carwars-desktop.org>}"
+# The .deb's Maintainer: DEB_MAINTAINER="Name <address>", else DEBFULLNAME/DEBEMAIL, else the
+# project's default (packaging/linux/maintainer.sh; docs/packaging.md).
+MAINTAINER=$(packaging/linux/maintainer.sh)
 
 step() { echo "== $*"; }
 
@@ -105,7 +109,7 @@ build_deb() {
   size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
   depends=$(grep -v '^#' packaging/linux/depends.txt | sed '/^$/d' | paste -sd, | sed 's/,/, /g')
   sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" \
-    -e "s/@DEPENDS@/$depends/" -e "s/@MAINTAINER@/$MAINTAINER/" \
+    -e "s/@DEPENDS@/$depends/" -e "s/@MAINTAINER@/$(printf '%s' "$MAINTAINER" | sed 's/[&/\]/\\&/g')/" \
     packaging/linux/control.in > "$stage/DEBIAN/control"
   (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z \
     | xargs -0 md5sum > DEBIAN/md5sums)

@@ -55,8 +55,9 @@ PYTHON_EXCLUDED = (
     "tkinter", "_tkinter", "readline", "curses", "pydoc_data",
     "PyQt5", "PyQt6", "PySide2", "matplotlib", "IPython", "jupyter_rfb", "OpenGL",
     "scipy", "pandas", "h5py", "cupy", "numba", "pytest", "hypothesis",
-    # Database drivers other than SQLite are not dependencies of the app (see the guide).
-    "psycopg", "psycopg_binary", "psycopg_c", "psycopg2", "pymysql", "MySQLdb", "pysqlite2",
+    # Database drivers the app does not use: it reaches PostgreSQL through psycopg 3 and its
+    # binary wheel (bundled, see BUNDLED_DISTRIBUTIONS), never through these.
+    "psycopg_c", "psycopg2", "pymysql", "MySQLdb", "pysqlite2",
     "pyqtgraph.examples", "pyqtgraph.jupyter", "pyqtgraph.opengl",
 )
 
@@ -100,6 +101,22 @@ _INTERPRETER_LIBRARY = re.compile(
     r"|nsl|tirpc|readline|ncursesw?|tinfo|panelw?|formw?|menuw?|b2)\.so[.0-9]*$")
 
 
+# Every bundled distribution whose metadata (and so license text, version and entry points)
+# ships with it; the spec copies them all. psycopg and keyring find parts of themselves by it.
+BUNDLED_DISTRIBUTIONS = (
+    "PySide6_Essentials", "shiboken6", "SQLAlchemy", "alembic", "Mako", "MarkupSafe",
+    "pyqtgraph", "numpy", "platformdirs", "typing_extensions",
+    "psycopg", "psycopg-binary", "keyring", "jaraco.classes", "jaraco.functools",
+    "jaraco.context",
+)
+LINUX_DISTRIBUTIONS = ("SecretStorage", "jeepney", "cryptography")
+"""keyring's Secret Service backend and what it needs (Linux only)."""
+
+
+def bundled_distributions(platform: str = sys.platform) -> tuple[str, ...]:
+    return BUNDLED_DISTRIBUTIONS + (LINUX_DISTRIBUTIONS if platform == "linux" else ())
+
+
 def data_files(repo: Path = REPO) -> list[tuple[str, str]]:
     """(source file, destination folder) for every file of the data folders.
 
@@ -138,6 +155,12 @@ def hidden_imports(ruleset_modules: Iterable[str]) -> list[str]:
         "carwars_desktop.storage.engine", "carwars_desktop.storage.models",
         # SQLAlchemy finds dialects by URL scheme.
         "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.sqlite.pysqlite",
+        "sqlalchemy.dialects.postgresql", "sqlalchemy.dialects.postgresql.psycopg",
+        # A club's database: psycopg loads its C implementation (psycopg_binary) by name, and
+        # keyring its backends by entry point (the metadata comes with BUNDLED_DISTRIBUTIONS).
+        "psycopg", "psycopg_binary", "psycopg_binary.pq", "psycopg_binary._psycopg",
+        "keyring.backends.SecretService", "keyring.backends.Windows", "keyring.backends.macOS",
+        "keyring.backends.chainer", "keyring.backends.fail", "keyring.backends.null",
         # Printing and SVG icons, also when no module imported them yet.
         "PySide6.QtPrintSupport", "PySide6.QtSvg",
     ]

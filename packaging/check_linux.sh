@@ -7,6 +7,9 @@
 # - the .tar.gz unpacked elsewhere: --smoke, and its .desktop file valid;
 # - the .deb: installed with dpkg -i (its Depends are installed first when missing), the menu
 #   entry and icons in place, /usr/bin/carwars-desktop --smoke, then removed with dpkg -r.
+# - the bundle and a club's database: a throwaway PostgreSQL on loopback (tests/postgres_server.sh),
+#   the bundle's --smoke against it through the bundled psycopg binary driver (PSYCOPG_IMPL=binary:
+#   the system's libpq cannot stand in), and the schema it created there.
 # The offscreen platform plugin's "This plugin does not support propagateSizeHints()" is
 # its own notice, not the app's: exactly that line is allowed on stderr.
 set -euo pipefail
@@ -19,7 +22,14 @@ ARCH=$(dpkg --print-architecture)
 TARBALL="dist/carwars-desktop-$VERSION-linux-$(uname -m).tar.gz"
 DEB="dist/carwars-desktop_$VERSION-1_$ARCH.deb"
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+PG_DIR="/tmp/carwars-pg-bundle-$$"
+PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cleanup() {
+  CARWARS_PG_DIR="$PG_DIR" CARWARS_PG_PORT="$PG_PORT" tests/postgres_server.sh stop \
+    >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
 passed=0
 failed=0
 
@@ -68,6 +78,37 @@ print(" ".join(f"{r}={n}" for r, n in sorted(collections.Counter(
     pass "bundle: resolve dice.roll 2d6 vs 8 with 5 4 succeeds"
   else
     fail "bundle: resolve dice.roll did not work"
+  fi
+}
+
+check_club_database() {
+  local program=dist/carwars-desktop/carwars-desktop url home status unexpected tables
+  if ! url=$(CARWARS_PG_DIR="$PG_DIR" CARWARS_PG_PORT="$PG_PORT" tests/postgres_server.sh start); then
+    fail "bundle: no throwaway PostgreSQL server could be started for the club check"
+    return
+  fi
+  home=$(mktemp -d "$WORK/home.XXXX")
+  set +e
+  env -u CARWARS_DB QT_QPA_PLATFORM=offscreen PSYCOPG_IMPL=binary XDG_DATA_HOME="$home/data" \
+    XDG_CONFIG_HOME="$home/config" timeout 120 "$program" --db "$url" --smoke \
+    >"$home/stdout" 2>"$home/stderr"
+  status=$?
+  set -e
+  unexpected=$(grep -v -x -F "$EXPECTED_NOISE" "$home/stderr" || true)
+  tables=$(CARWARS_PG_DIR="$PG_DIR" .venv/bin/python - "$url" <<'PY' 2>&1 || true
+import sys
+from sqlalchemy import create_engine, inspect
+engine = create_engine(sys.argv[1])
+with engine.connect() as connection:
+    print(" ".join(sorted(inspect(connection).get_table_names())))
+PY
+)
+  if [ "$status" = 0 ] && [ -z "$unexpected" ] && [[ " $tables " == *" alembic_version "* ]] \
+      && [[ " $tables " == *" game_sessions "* ]]; then
+    pass "bundle: --db postgresql+psycopg://…@127.0.0.1 --smoke through the bundled psycopg binary"
+  else
+    fail "bundle: the club database check exited $status (tables: $tables)"
+    [ -z "$unexpected" ] || printf 'unexpected stderr:\n%s\n' "$unexpected"
   fi
 }
 
@@ -125,6 +166,7 @@ check_deb() {
 
 install_depends
 check_bundle
+check_club_database
 check_tarball
 check_deb
 echo "packaging: $passed passed, $failed failed"

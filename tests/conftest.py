@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 # Settings (QSettings) and the default database (platformdirs) must never touch
@@ -16,6 +17,12 @@ _HOME = tempfile.mkdtemp(prefix="carwars-tests-")
 os.environ["XDG_CONFIG_HOME"] = str(Path(_HOME) / "config")
 os.environ["XDG_DATA_HOME"] = str(Path(_HOME) / "data")
 os.environ.pop("CARWARS_DB", None)
+
+# Property tests have no deadline: a slow or busy machine (a CI runner, two cores shared
+# by several jobs) must not fail an example for the time it took. A test's own
+# @settings(max_examples=…) keeps this profile's deadline.
+settings.register_profile("carwars", deadline=None)
+settings.load_profile("carwars")
 
 
 @pytest.fixture

@@ -80,3 +80,30 @@ def test_bad_input_exits_with_one_line(capsys: pytest.CaptureFixture[str], args:
     assert out == ""
     assert reason in err
     assert err.count("\n") == 1
+
+
+def test_a_refusal_found_while_checking_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "mini.fire", "--set", "firer=Courier", "--set",
+                           "target=Courier", "--set", "side=T", "--dice", "6,6")
+    assert status == 3 and out == ""
+    assert err.startswith("carwars-desktop resolve: not allowed: side: Courier has no turret")
+    assert err.rstrip().endswith("[Mini Car Wars §2.9]") and err.count("\n") == 1
+
+
+def test_a_refused_resolution_exits_3_and_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "mini.speed", "--set", "vehicle=Courier",
+                           "--set", "speed=70", "--json")
+    assert status == 3 and err == ""
+    document = json.loads(out)
+    assert document["outcome"] == "70 mph is not allowed" and document["effects"] == []
+    assert document["refusal"]["rule"].startswith("Mini Car Wars §") and document["dice"] == []
+    status, out, _ = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "speed=70")
+    assert status == 3 and "→ 70 mph is not allowed  [Mini Car Wars §" in out
+
+
+def test_an_old_input_name_is_still_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    new = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "speed=10", "--json")
+    old = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "new_speed=10",
+              "--json")
+    assert new[0] == old[0] == 0 and json.loads(new[1]) == json.loads(old[1])
+    assert json.loads(old[1])["inputs"]["speed"] == 10

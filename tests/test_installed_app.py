@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# Builds and installs a wheel (half a minute): left out of `./dev test -m "not slow"`.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 
 @dataclass(frozen=True)
@@ -90,16 +91,21 @@ def die(sides: int) -> Distribution:
 
 @lru_cache(maxsize=256)
 def dice_sum(count: int, sides: int) -> Distribution:
-    """The sum of ``count`` dice of ``sides`` faces, by repeated convolution.
+    """The sum of ``count`` dice of ``sides`` faces, adding one die at a time.
 
-    Uses exponentiation by squaring, so 30d8 takes five or six convolutions.
+    Adding a fair die is a sliding window over the running counts (each new count is
+    the sum of ``sides`` old ones, read off prefix sums), so ``count`` dice cost
+    ``count × outcomes`` additions: 100d100 (9,901 outcomes) is a million, not the
+    hundred million of convolving two halves.
     """
     if count == 0:
         return Distribution.constant(0)
     if count == 1:
         return die(sides)
-    half = dice_sum(count // 2, sides)
-    result = half + half
-    if count % 2:
-        result = result + die(sides)
-    return result
+    ways = [1] * sides  # ways[i]: the ways to throw dice + i
+    for _ in range(count - 1):
+        length = len(ways)
+        prefix = [0, *accumulate(ways)]
+        ways = [prefix[min(t + 1, length)] - prefix[max(0, t - sides + 1)]
+                for t in range(length + sides - 1)]
+    return Distribution({count + i: w for i, w in enumerate(ways)}, sides ** count)

@@ -69,7 +69,7 @@ def run_gui(db: str | None, smoke: bool) -> int:
         from carwars_desktop import __version__
 
         QCoreApplication.setApplicationVersion(__version__)
-        if not window.finish_startup():
+        if not window.finish_startup(defer_hidden=True):
             app.exit(2 if smoke else 0)
             return
         if smoke:

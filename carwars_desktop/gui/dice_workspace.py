@@ -8,6 +8,8 @@ it is shown in the history.
 from __future__ import annotations
 
 import re
+import time
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -34,22 +36,57 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import (
     DiceError,
     DiceExpression,
+    Distribution,
     EnteredDice,
     SeededDice,
     parse,
     parse_dice_values,
 )
+from carwars_desktop.gui.background import LatestOnly
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
-from carwars_desktop.gui.distribution_chart import DistributionChart
+from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
+from carwars_desktop.gui.shortcuts import DICE
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
-from carwars_desktop.procedures import InputError, Resolution, odds_text
+from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
 
 HISTORY_LIMIT = 500
+SYNC_OUTCOMES = 200
+"""Expressions with at most this many totals (30d8 has 211) get their odds at once, on
+the GUI thread (a few milliseconds); larger ones on a worker thread, the newest keystroke
+winning. The parser's own limits (100 dice of at most 100 sides, so 100d100's 9,901
+totals at worst) cap the work a worker may be given."""
+
+
+def outcome_count(expression: DiceExpression) -> int:
+    """How many different totals ``expression`` can make."""
+    return sum(g.count * (g.sides - 1) for g in expression.groups) + 1
+
+
+@dataclass(frozen=True)
+class ExactOdds:
+    """What the odds panel shows for one expression and target, computed anywhere."""
+
+    expression: DiceExpression
+    values: dict[str, object]
+    distribution: Distribution
+    odds: Odds
+    bars: list[Bar]
+    seconds: float
+
+
+def exact_odds(expression: DiceExpression, values: dict[str, object]) -> ExactOdds:
+    """The distribution, the odds and the chart's bars: everything that takes time."""
+    start = time.perf_counter()
+    distribution = expression.distribution()
+    odds = DICE_ROLL.odds(values)
+    chart = odds.chart
+    bars = [] if chart is None else chart_bars(chart.distribution, chart.success)
+    return ExactOdds(expression, values, distribution, odds, bars, time.perf_counter() - start)
 
 
 def split_dice(text: str, expression: DiceExpression) -> list[int]:
@@ -73,6 +110,7 @@ def _tabular(label: QLabel) -> QLabel:
 
 class DiceWorkspace(Workspace):
     title = "Dice"
+    shortcut_context = DICE
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -105,6 +143,10 @@ class DiceWorkspace(Workspace):
         self.p_ge = _tabular(QLabel())
         self.p_le = _tabular(QLabel())
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.odds_status = QLabel()
+        self.odds_status.setObjectName("odds-status")
+        self.odds_status.setWordWrap(True)
         self.p_ge_caption = QLabel()
         probabilities = QGroupBox("Exact odds")
         grid = QGridLayout(probabilities)
@@ -116,6 +158,8 @@ class DiceWorkspace(Workspace):
             grid.addWidget(caption, row, 0)
             grid.addWidget(value, row, 1)
         grid.addWidget(self.summary, 3, 0, 1, 2)
+        grid.addWidget(self.odds_status, 4, 0, 1, 2)
+        self._odds_worker: LatestOnly[ExactOdds] = LatestOnly(self)
 
         self.chart = DistributionChart()
 
@@ -191,7 +235,7 @@ class DiceWorkspace(Workspace):
         self.dice_edit.returnPressed.connect(self.record_entered)
         self.enter_button.clicked.connect(self.record_entered)
         self.roll_button.clicked.connect(self.roll)
-        self._shortcut("Ctrl+R", self.roll)
+        self._shortcut("dice.roll", self.roll)
         self._set_ready(False)
         self._refresh_odds()
 
@@ -227,19 +271,49 @@ class DiceWorkspace(Workspace):
             self._expression = parse(self.expression_edit.text())
         except DiceError as error:
             self._expression = None
+            self._odds_worker.supersede()
+            self.odds_status.setText("")
             self.expression_error.setText(f"⚠ {error}")
             return
         self.expression_error.setText("")
         expression = self._expression
         self.natural_two.setEnabled(self._is_2d6())
-        distribution = expression.distribution()
-        k = self.target_spin.value()
-        odds = DICE_ROLL.odds(self._values())
+        values = self._values()
+        outcomes = outcome_count(expression)
+        if outcomes <= SYNC_OUTCOMES:
+            self._odds_worker.supersede()
+            self.odds_status.setText("")
+            self._show_odds(exact_odds(expression, values))
+            return
+        self.odds_status.setText(f"Computing the exact odds of {expression} "
+                                 f"({outcomes:,} outcomes)…")
+        for label in (self.p_eq, self.p_ge, self.p_le):
+            label.setText("…")
+        self._odds_worker.submit(lambda _job: exact_odds(expression, values),
+                                 self._odds_computed, self._odds_failed)
+
+    def _odds_computed(self, result: ExactOdds) -> None:
+        outcomes = len(result.distribution.values())
+        self.odds_status.setText(f"{result.expression}: {outcomes:,} outcomes, computed in "
+                                 f"{result.seconds:.1f} s")
+        self._show_odds(result)
+
+    def _odds_failed(self, error: BaseException) -> None:
+        self.odds_status.setText(f"⚠ the odds could not be computed: {error}")
+
+    @property
+    def odds_pending(self) -> bool:
+        """Whether exact odds are being computed on a worker thread."""
+        return self._odds_worker.busy
+
+    def _show_odds(self, result: ExactOdds) -> None:
+        expression, distribution, odds = result.expression, result.distribution, result.odds
+        k = int(str(result.values["target"]))
         p_success = odds.probability("success")
         total = distribution.total
         self.p_eq_caption.setText(f"P(= {k})")
         self.p_le_caption.setText(f"P(≤ {k})")
-        natural = self._values()["natural_two_misses"]
+        natural = result.values["natural_two_misses"]
         self.p_ge_caption.setText(f"P(≥ {k})" + (", natural 2 misses" if natural else ""))
         self.p_eq.setText(odds_text(distribution.p_eq(k), total))
         self.p_ge.setText(odds_text(p_success, total))
@@ -248,8 +322,8 @@ class DiceWorkspace(Workspace):
         self.summary.setText(f"{expression}: {distribution.minimum}–{distribution.maximum}, "
                              f"mean {_decimal(mean)}, {total} equally likely throws")
         if self._loaded and odds.chart is not None:
-            self.chart.show_distribution(odds.chart.distribution, odds.chart.success, marker=k,
-                                         success_label=f"≥ {k}")
+            self.chart.show_bars(result.bars, bool(odds.chart.success), marker=k,
+                                 success_label=f"≥ {k}")
 
     # --- rolling -------------------------------------------------------
     def record_entered(self) -> None:

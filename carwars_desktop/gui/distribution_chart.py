@@ -1,7 +1,8 @@
 """A bar chart of an exact distribution, success region shaded and named.
 
-pyqtgraph (and numpy) are imported on the first :meth:`show_distribution`,
-which the workspaces call after the window's first paint.
+pyqtgraph (and numpy) are imported when a chart is first drawn: a chart given its
+distribution while hidden (the Dice and Resolver workspaces behind the first screen)
+keeps it and draws it when it is shown.
 """
 
 from __future__ import annotations
@@ -9,14 +10,29 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import Distribution
+from carwars_desktop.gui.theme import chart_colours, style_plot
 
-SUCCESS_COLOR = QColor(30, 110, 190)
-FAILURE_COLOR = QColor(150, 150, 150)
-FAILURE_BACKGROUND = QColor(240, 240, 240)
+VISIBLE_FRACTION = 1e-4
+"""Bars lower than this share of the tallest are not drawn (under a pixel on any screen):
+100d100's 9,901 totals draw as about 2,500 bars."""
+
+MAX_BARS = 150
+"""More bars than this are drawn as two filled step outlines (one per region): the same
+picture, painted at once instead of bar by bar."""
+
+Bar = tuple[int, float, bool]
+"""(total, probability in %, in the success region)."""
+
+
+def chart_bars(distribution: Distribution, success: frozenset[int]) -> list[Bar]:
+    """The bars of ``distribution``; pure, so a worker thread can compute them."""
+    total = distribution.total
+    ways = distribution.ways
+    return [(v, ways[v] / total * 100, v in success) for v in distribution.values()]
 
 
 class DistributionChart(QWidget):
@@ -32,12 +48,16 @@ class DistributionChart(QWidget):
         self._plot: Any = None
         self._marker: Any = None
         self.bars: list[tuple[int, float, bool]] = []
+        self._pending: tuple[int | None, str] | None = None
+        """(marker, x label) of a distribution not drawn yet (the chart was hidden)."""
 
     def _ensure_plot(self) -> Any:
         if self._plot is None:
             import pyqtgraph as pg
 
-            pg.setConfigOptions(antialias=True, background="w", foreground="k")
+            colours = chart_colours()
+            pg.setConfigOptions(antialias=True, background=colours.background,
+                                foreground=colours.foreground)
             self._plot = pg.PlotWidget()
             self._plot.setMinimumHeight(220)
             self._plot.setMouseEnabled(x=False, y=False)
@@ -51,26 +71,59 @@ class DistributionChart(QWidget):
     def show_distribution(self, distribution: Distribution, success: frozenset[int],
                           marker: int | None = None, x_label: str = "total",
                           success_label: str = "success") -> None:
+        self.show_bars(chart_bars(distribution, success), bool(success), marker, x_label,
+                       success_label)
+
+    def show_bars(self, bars: list[Bar], has_success: bool, marker: int | None = None,
+                  x_label: str = "total", success_label: str = "success") -> None:
+        """Show bars made by :func:`chart_bars` (drawn now if visible, else when shown)."""
+        self.bars = bars
+        self._legend.setText(f"■ filled: {success_label}    □ outlined: not"
+                             if has_success else "")
+        self._pending = (marker, x_label)
+        if self.isVisible():
+            self._draw()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._pending is not None:
+            self._draw()
+
+    def _draw(self) -> None:
         import pyqtgraph as pg
 
+        assert self._pending is not None
+        marker, x_label = self._pending
+        self._pending = None
+        values = [v for v, _, _ in self.bars]
+        top = max(h for _, h, _ in self.bars)
+        drawn = [bar for bar in self.bars if bar[1] >= top * VISIBLE_FRACTION]
         plot = self._ensure_plot()
         plot.clear()
-        values = distribution.values()
-        probabilities = distribution.probabilities()
-        self.bars = [(v, float(probabilities[v]) * 100, v in success) for v in values]
+        colours = chart_colours()  # the theme in use now (light or dark)
+        style_plot(plot, colours)
         # Colour never carries the meaning alone: success bars are filled,
         # the others are outlines only, and the legend says which is which.
-        success_pen = pg.mkPen(SUCCESS_COLOR.darker(130), width=1)
-        failure_pen = pg.mkPen(FAILURE_COLOR.darker(150), width=1.5)
-        bars = pg.BarGraphItem(
-            x=[v for v, _, _ in self.bars],
-            height=[h for _, h, _ in self.bars],
-            width=0.75,
-            brushes=[QBrush(SUCCESS_COLOR) if ok else QBrush(FAILURE_BACKGROUND)
-                     for _, _, ok in self.bars],
-            pens=[success_pen if ok else failure_pen for _, _, ok in self.bars],
-        )
-        plot.addItem(bars)
+        success_pen = pg.mkPen(colours.success.darker(130), width=1)
+        failure_pen = pg.mkPen(colours.failure.darker(150) if colours.background.lightness() > 128
+                               else colours.failure, width=1.5)
+        success_brush, failure_brush = QBrush(colours.success), QBrush(colours.failure_fill)
+        if len(drawn) <= MAX_BARS:
+            plot.addItem(pg.BarGraphItem(
+                x=[v for v, _, _ in drawn],
+                height=[h for _, h, _ in drawn],
+                width=0.75,
+                brushes=[success_brush if ok else failure_brush for _, _, ok in drawn],
+                pens=[success_pen if ok else failure_pen for _, _, ok in drawn],
+            ))
+        else:  # too many bars to tell apart: the same regions as two filled step outlines
+            edges = [v - 0.5 for v, _, _ in drawn] + [drawn[-1][0] + 0.5]
+            for wanted, pen, brush in ((True, success_pen, success_brush),
+                                       (False, failure_pen, failure_brush)):
+                heights = [h if ok is wanted else 0.0 for _, h, ok in drawn]
+                if any(heights):
+                    plot.addItem(pg.PlotDataItem(edges, heights, stepMode="center",
+                                                 fillLevel=0, pen=pen, brush=brush))
         plot.setLabel("bottom", x_label)
         if marker is not None:
             self._marker = pg.InfiniteLine(pos=marker, angle=90,
@@ -78,9 +131,4 @@ class DistributionChart(QWidget):
                                                         style=Qt.PenStyle.DashLine))
             plot.addItem(self._marker)
         plot.setXRange(values[0] - 0.6, values[-1] + 0.6, padding=0)
-        top = max(h for _, h, _ in self.bars)
         plot.setYRange(0, top * 1.1, padding=0)
-        if success:
-            self._legend.setText(f"■ filled: {success_label}    □ outlined: not")
-        else:
-            self._legend.setText("")

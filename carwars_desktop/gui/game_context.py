@@ -1,19 +1,22 @@
-"""The game in progress, shared by the Table (which opens it) and the Resolver (which applies).
+"""The game in progress, as the GUI sees it: a thin Qt adapter over the Table service.
 
-Every change goes through here: the session core commits it to the database,
-then :attr:`GameContext.changed` tells every screen what to redraw.
+Every change goes through :class:`~carwars_desktop.services.TableService`: the
+session core commits it to the database, the service publishes it on the change
+bus, and :attr:`GameContext.changed` re-emits it for the screens that redraw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
-from carwars_desktop.session import Changes, Clock, EventKind, Game, StaleSessionError
+from carwars_desktop.services import Changes as BusChanges
+from carwars_desktop.services import TableService
+from carwars_desktop.session import Changes, Clock, Game
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -30,80 +33,74 @@ class GameContext(QObject):
     """A :class:`~carwars_desktop.session.StaleSessionError`: another copy of the app wrote
     first or took the session over; nothing was written and the Table reloads."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None,
+                 service: TableService | None = None) -> None:
         super().__init__(parent)
-        self.game: Game | None = None
-        self.session_id: int | None = None
-        self.database: Database | None = None
-        self.read_only = False
+        self.service = service if service is not None else TableService()
+        unsubscribe = self.service.bus.subscribe(self._heard)
+        self.service.on_stale = self.stale.emit
+        self.destroyed.connect(lambda *_args: unsubscribe())
+
+    def _heard(self, changes: BusChanges) -> None:
+        if changes.session:
+            self.game_changed.emit()
+        if changes.game is not None:
+            self.changed.emit(changes.game)
+
+    @property
+    def game(self) -> Game | None:
+        return self.service.game
+
+    @property
+    def session_id(self) -> int | None:
+        return self.service.session_id
+
+    @property
+    def read_only(self) -> bool:
+        return self.service.read_only
+
+    @property
+    def database(self) -> Database | None:
+        return self.service.database
+
+    @database.setter
+    def database(self, database: Database | None) -> None:
+        self.service.database = database
 
     def open(self, game: Game, session_id: int, read_only: bool = False) -> None:
-        self.game = game
-        self.session_id = session_id
-        self.read_only = read_only
-        self.game_changed.emit()
+        self.service.show(game, session_id, read_only)
 
     def close(self) -> None:
-        self.game = None
-        self.session_id = None
-        self.read_only = False
-        self.game_changed.emit()
+        self.service.close()
 
     def playing(self, ruleset_id: str) -> Game | None:
         """The open game if it is of ``ruleset_id`` and can be changed."""
-        if self.game is None or self.read_only or self.game.ruleset.id != ruleset_id:
-            return None
-        return self.game
+        return self.service.playing(ruleset_id)
 
     def announce(self, changes: Changes) -> Changes:
         """Tell every screen about a change already committed by the game."""
-        self.changed.emit(changes)
-        return changes
-
-    def _commit(self, operation: Callable[[], Changes]) -> Changes:
-        """Run a game operation and announce it; a stale write is announced, then raised."""
-        try:
-            changes = operation()
-        except StaleSessionError as error:
-            self.stale.emit(error)
-            raise
-        return self.announce(changes)
-
-    def _running(self) -> Game:
-        if self.game is None or self.read_only:
-            raise RuntimeError("no running session to change")
-        return self.game
+        return self.service.announce(changes)
 
     def apply_resolution(self, resolution: Resolution, bindings: dict[str, str]) -> Changes:
-        if self.game is None or self.read_only:
-            raise RuntimeError("no running session to apply the result to")
-        game = self.game
-        return self._commit(lambda: game.apply_resolution(resolution, bindings))
+        return self.service.apply_resolution(resolution, bindings)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:
         """A hand mark on one sheet, committed, then announced."""
-        game = self._running()
-        return self._commit(lambda: game.mark(key, sheet, summary, steps))
+        return self.service.mark(key, sheet, summary, steps)
 
     def set_clock(self, clock: Clock, summary: str,
                   sheets: Mapping[str, RecordSheet] | None = None,
                   steps: Sequence[str] = ()) -> Changes:
         """The clock moves (with any sheets the move changes), committed, then announced."""
-        game = self._running()
-        return self._commit(lambda: game.set_clock(clock, summary, sheets, steps))
+        return self.service.set_clock(clock, summary, sheets, steps)
 
     def note(self, summary: str, steps: Sequence[str] = ()) -> Changes:
         """A line in the log that changes no sheet."""
-        game = self._running()
-        return self._commit(lambda: game.record(EventKind.NOTE, summary, {}, steps))
+        return self.service.note(summary, steps)
 
     def undo(self) -> Changes:
-        if self.game is None or self.read_only:
-            raise RuntimeError("no running session")
-        return self._commit(self.game.undo)
+        return self.service.undo()
 
     def redo(self) -> Changes:
-        if self.game is None or self.read_only:
-            raise RuntimeError("no running session")
-        return self._commit(self.game.redo)
+        return self.service.redo()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -16,11 +16,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
+from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
@@ -28,19 +31,26 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
+    from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
 RULESET_KEY = "ruleset"
+HIDDEN_LOAD_DELAY_MS = 100
+"""How long after start-up the hidden workspaces begin loading their heavy parts."""
 WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
 
 def display_url(url: str) -> str:
-    """A SQLite file's path, or the URL with its password hidden."""
+    """A SQLite file's path, a club database's user@host:port/name, or the URL without password."""
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database:
         return parsed.database
+    if parsed.get_backend_name() == "postgresql":
+        from carwars_desktop.storage.club import ClubConnection
+
+        return "club " + ClubConnection.from_url(url).display()
     return parsed.render_as_string(hide_password=True)
 
 
@@ -55,9 +65,11 @@ class MainWindow(QMainWindow):
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._db_url_hint = db_url_hint
+        self._local_url_hint = db_url_hint
         self._interactive = interactive
         self._settings = settings if settings is not None else QSettings()
         self.database: Database | None = None
+        self._unloaded: list[Workspace] = []
         self.setWindowTitle("Carwars Desktop")
         self.resize(1280, 800)
 
@@ -87,15 +99,25 @@ class MainWindow(QMainWindow):
         self.workspaces: list[Workspace] = []
         self._rail.currentRowChanged.connect(self._stack.setCurrentIndex)
 
+        self.club_link = ClubLink(parent=self)
+        self.offline_banner = OfflineBanner(self.club_link)
         central = QWidget()
-        row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.offline_banner)
+        row = QHBoxLayout()
         row.setSpacing(0)
         row.addWidget(self._rail)
         row.addWidget(self._stack, 1)
+        column.addLayout(row, 1)
         self.setCentralWidget(central)
 
-        self.game_context = GameContext(self)
+        from carwars_desktop.services import Services
+
+        self.services = Services()
+        """The application layer: one change bus, the Table and Library services."""
+        self.game_context = GameContext(self, self.services.table)
         for number, title in enumerate(WORKSPACE_TITLES, start=1):
             self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
@@ -110,7 +132,7 @@ class MainWindow(QMainWindow):
         item.setToolTip(f"{title} (Ctrl+{number})")
         self._rail.addItem(item)
         action = QAction(title, self)
-        action.setShortcut(QKeySequence(f"Ctrl+{number}"))
+        set_action_keys(action, f"global.{title.lower()}")
         action.triggered.connect(lambda: self._rail.setCurrentRow(number - 1))
         self.addAction(action)
 
@@ -124,10 +146,11 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.table import TableWorkspace
         from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 
-        self.workshop = WorkshopWorkspace(self)
+        self.workshop = WorkshopWorkspace(self, services=self.services)
         self.table = TableWorkspace(self.game_context, self)
         for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
-                          ResolverWorkspace(self.game_context, self), DiceWorkspace(self)):
+                          ResolverWorkspace(self.game_context, self, self._settings),
+                          DiceWorkspace(self)):
             self.add_workspace(workspace)
         self.workshop.show_requested.connect(
             lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
@@ -166,43 +189,128 @@ class MainWindow(QMainWindow):
                                           % self._ruleset_box.count())
 
     # --- start-up and database -----------------------------------------
-    def finish_startup(self) -> bool:
+    def finish_startup(self, defer_hidden: bool = False) -> bool:
         """Build the workspaces, open the database, let workspaces load their heavy parts.
 
-        Called once the window has been painted.
+        Called once the window has been painted. With ``defer_hidden`` (the app's own
+        start) only the workspace on screen loads its heavy parts now; the others load
+        theirs on later turns of the event loop, one per turn, or when first shown.
         """
         self.build_workspaces()
+        self.club_link.reopen_requested.connect(self.table.open_session)
+        database, local_instead = self._open_club_at_startup()
+        if database is None and local_instead:
+            database = open_with_recovery(
+                self._local_url_hint,
+                (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+        if database is None:
+            return False
+        self.attach_database(database)
+        if self.table.reopen_last_running():
+            # A game was going on: the GM comes back to its sheets.
+            self._rail.setCurrentRow(self.workspaces.index(self.table))
+        self._unloaded = list(self.workspaces)
+        if defer_hidden:
+            self._load(self.current_workspace())
+            self._rail.currentRowChanged.connect(lambda row: self._load(self.workspaces[row]))
+            QTimer.singleShot(HIDDEN_LOAD_DELAY_MS, self._load_next_hidden)
+        else:
+            for workspace in list(self._unloaded):
+                self._load(workspace)
+        return True
+
+    def _open_club_at_startup(self) -> tuple[Database | None, bool]:
+        """(the club database to start on, or None; whether to open a local one instead)."""
+        from carwars_desktop.gui.club_connect import ClubSettings, open_startup_club, startup_plan
+
+        plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
+        self._local_url_hint = plan.local_url
+        return open_startup_club(plan, self._interactive, self.connect_to_club,
+                                 self._offer_local_database)
+
+    def _offer_local_database(self, error: ClubConnectionError) -> bool:
+        """Say the club server is unreachable; True: open the last local database instead."""
+        from carwars_desktop.gui.club_connect import offer_local_database
+
+        local = self._local_url_hint
+        where = display_url(local) if local else "the database in your user folder"
+        return self._interactive and offer_local_database(self, error, where)
+
+    def _load(self, workspace: Workspace) -> None:
+        if workspace in self._unloaded:
+            self._unloaded.remove(workspace)
+            workspace.load_deferred()
+
+    def _load_next_hidden(self) -> None:
+        if self._unloaded:
+            self._load(self._unloaded[0])
+            QTimer.singleShot(0, self._load_next_hidden)
+
+    def attach_database(self, database: Database) -> None:
+        from carwars_desktop.gui.club_connect import ClubSettings
+        from carwars_desktop.storage.club import is_server_url
+
+        switching = self.database is not None and self.database is not database
+        if switching:
+            self.table.release_lease()
+            if self.game_context.game is not None:
+                self.game_context.close()
+                self.table.show_sessions()
+            assert self.database is not None
+            self.database.close()
+        self.database = database
+        self.game_context.database = database
+        self.club_link.attach_database(database)
+        shown = display_url(database.url)
+        self._db_label.setText(f"Database: {shown}" + (" (read-only)" if database.read_only
+                                                       else ""))
+        self._db_label.setToolTip(shown)
+        if database.backup is not None:
+            self.statusBar().showMessage(
+                f"Before upgrading the database, a copy was made: {database.backup}", 30000)
+        self.setWindowTitle(f"Carwars Desktop — {shown}" if is_server_url(database.url)
+                            else "Carwars Desktop")
+        if not is_server_url(database.url):
+            ClubSettings(self._settings).remember_local(database.url)
+        for workspace in self.workspaces:
+            workspace.attach_database(database)
+
+    def connect_to_club(self, initial: ClubConnection | None = None, message: str = "",
+                        attach: bool = True) -> Database | None:
+        """File › Connect to a club database…: the dialog; the database it opened, or None."""
+        from carwars_desktop.gui.club_connect import ClubSettings, ConnectDialog
+        from carwars_desktop.storage.credentials import PasswordStore
+
+        dialog = ConnectDialog(ClubSettings(self._settings), PasswordStore(),
+                               initial=initial, message=message, parent=self)
+        self.connect_dialog = dialog
+        if dialog.exec() != ConnectDialog.DialogCode.Accepted or dialog.database is None:
+            return None
+        if attach:
+            self.attach_database(dialog.database)
+            self.table.reopen_last_running()
+        return dialog.database
+
+    def open_local_database(self) -> bool:
+        """File › Open local database: back to the laptop's own file."""
+        from carwars_desktop.gui.club_connect import ClubSettings
+
         database = open_with_recovery(
-            self._db_url_hint,
+            ClubSettings(self._settings).last_local(),
             (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
         if database is None:
             return False
         self.attach_database(database)
-        for workspace in self.workspaces:
-            workspace.load_deferred()
-        if self.table.reopen_last_running():
-            # A game was going on: the GM comes back to its sheets.
-            self._rail.setCurrentRow(self.workspaces.index(self.table))
+        self.table.reopen_last_running()
         return True
-
-    def attach_database(self, database: Database) -> None:
-        if self.database is not None and self.database is not database:
-            self.database.close()
-        self.database = database
-        self.game_context.database = database
-        where = display_url(database.url)
-        self._db_label.setText(f"Database: {where}" + (" (read-only)" if database.read_only
-                                                       else ""))
-        self._db_label.setToolTip(where)
-        if database.backup is not None:
-            self.statusBar().showMessage(
-                f"Before upgrading the database, a copy was made: {database.backup}", 30000)
-        for workspace in self.workspaces:
-            workspace.attach_database(database)
 
     def shutdown(self) -> None:
         if self.workspaces:
             self.table.release_lease()
+        self.club_link.stop()  # queued entries stay in the queue file for the next start
+        from carwars_desktop.gui.background import wait_for_workers
+
+        wait_for_workers()  # none may still be using the database it closes
         if self.database is not None:
             self.database.close()
             self.database = None
@@ -212,13 +320,17 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         backup_action = file_menu.addAction("&Back up database…")
         backup_action.triggered.connect(lambda: self.back_up_database())
+        club = file_menu.addAction("&Connect to a club database…")
+        club.triggered.connect(lambda: self.connect_to_club())
+        local = file_menu.addAction("Open &local database")
+        local.triggered.connect(self.open_local_database)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        set_action_keys(quit_action, "global.quit")
         quit_action.triggered.connect(self.close)
         view_menu = self.menuBar().addMenu("&View")
         cycle = view_menu.addAction("Next &ruleset")
-        cycle.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        set_action_keys(cycle, "global.next_ruleset")
         cycle.triggered.connect(self._cycle_ruleset)
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About Carwars Desktop")
@@ -282,7 +394,8 @@ class MainWindow(QMainWindow):
             *((name, installed(name), license_name) for name, license_name in (
                 ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
-                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"))),
+                ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
+                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

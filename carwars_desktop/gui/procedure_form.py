@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import (
     BoolInput,
     ChoiceInput,
@@ -30,6 +32,15 @@ from carwars_desktop.procedures import (
 from carwars_desktop.session import Game
 
 NONE_TEXT = "—"
+# A rules decision of a digest ("MCW-D2: …", "BC-D16 …", "AP-D13: …").
+_DECISION = re.compile(r"^[A-Z]+-D\d+\b")
+
+
+def checkbox_text(spec: BoolInput) -> str:
+    """A checkbox's label; a digest decision says its default plainly, on or off alike."""
+    if _DECISION.match(spec.label):
+        return f"{spec.label} (digest default: {'on' if spec.default else 'off'})"
+    return spec.label
 
 
 def _combo() -> QComboBox:
@@ -79,7 +90,8 @@ class ProcedureForm(QWidget):
                 line = QHBoxLayout(row)
                 line.setContentsMargins(0, 0, 0, 0)
                 line.addWidget(editor, 0, Qt.AlignmentFlag.AlignTop)
-                text = QLabel(spec.label)
+                text = QLabel(checkbox_text(spec) if isinstance(spec, BoolInput)
+                              else spec.label)
                 text.setWordWrap(True)
                 text.setBuddy(editor)
                 line.addWidget(text, 1)
@@ -176,11 +188,18 @@ class ProcedureForm(QWidget):
             self._catalogs[spec.name] = catalog
             for name in catalog:
                 combo.addItem(name, f"catalog:{name}")
-        # Each successive vehicle input starts on a different vehicle (firer ≠ target);
-        # an optional one starts on "—" (see choose_needed_vehicles).
+        # Each successive vehicle input starts on a different vehicle (firer ≠ target),
+        # the ones that can act first in the clock's order; an optional one starts on "—"
+        # (see choose_needed_vehicles).
         if not spec.optional:
             taken = sum(1 for s in self._sheet_specs() if s.name in self.editors)
-            combo.setCurrentIndex(min(taken, combo.count() - 1))
+            index = min(taken, combo.count() - 1)
+            if game is not None and spec.name not in self._catalogs:
+                order = [key for key in acting_order(game)
+                         if combo.findData(f"game:{key}") >= 0]
+                if taken < len(order):
+                    index = combo.findData(f"game:{order[taken]}")
+            combo.setCurrentIndex(index)
 
     def choose_needed_vehicles(self) -> None:
         """Give an optional vehicle input a vehicle when the form cannot resolve without one.
@@ -201,7 +220,7 @@ class ProcedureForm(QWidget):
                 return
             except (InputError, ValueError):
                 pass
-            for index in range(1, combo.count()):
+            for index in self._offer_order(combo):
                 if str(combo.itemData(index)) not in used:
                     combo.setCurrentIndex(index)
                     break
@@ -209,6 +228,15 @@ class ProcedureForm(QWidget):
                 procedure.bind(self.values())
             except (InputError, ValueError):
                 combo.setCurrentIndex(0)
+
+    def _offer_order(self, combo: QComboBox) -> list[int]:
+        """The rows of an optional vehicle list past "—", vehicles that can act first."""
+        rows = list(range(1, combo.count()))
+        if self._game is None:
+            return rows
+        wanted = [combo.findData(f"game:{key}") for key in acting_order(self._game)]
+        first = [row for row in wanted if row > 0]
+        return first + [row for row in rows if row not in first]
 
     def separate_vehicles(self, fixed: Collection[str] = ()) -> None:
         """Move a vehicle input off a vehicle another input already holds.

@@ -1,16 +1,17 @@
 """The Resolver: pick a procedure, see the modifier stack and exact odds, throw, apply.
 
 Forms, odds and explanations all come from the procedure declarations of the
-rules engines: nothing here knows a rule. Apply writes the result to the Table's
-running session as one undoable event; Discard leaves only the roll in the log.
+rules engines: nothing here knows a rule. The Table service resolves; its pending
+result's Apply writes it to the running session as one undoable event, Discard
+leaves only the roll in the log (both logged with the exact P(success)).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,22 +38,17 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
-from carwars_desktop.gui.resolving import (
-    ResolveError,
-    dice_hint,
-    explanation_html,
-    resolve_typed,
-)
+from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, percent
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
+from carwars_desktop.services import PendingResolution, PendingState, ResolveError, typed_dice
 from carwars_desktop.session import GameError, StaleSessionError
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
 
 
 def _right(text: str) -> QTableWidgetItem:
@@ -63,18 +59,22 @@ def _right(text: str) -> QTableWidgetItem:
 
 class ResolverWorkspace(Workspace):
     title = "Resolver"
+    shortcut_context = RESOLVER
 
-    def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
+    def __init__(self, context: GameContext, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self._database: Database | None = None
+        # Where the last procedure of each ruleset is remembered (None: not remembered).
+        self._settings = settings
+        # The procedure and form state the result on screen was resolved from.
+        self._result_inputs: tuple[str, dict[str, Any]] | None = None
+        self._rebuilding = False
         self._ruleset = ""
         self._loaded = False
         self.procedure: Procedure | None = None
         self.odds: Odds | None = None
-        self.resolution: Resolution | None = None
-        self._bindings: dict[str, str] = {}
-        self._resolved_odds: Odds | None = None
+        self.pending: PendingResolution | None = None
 
         # Procedure search and list.
         self.search = QLineEdit()
@@ -228,21 +228,26 @@ class ResolverWorkspace(Workspace):
         self.procedure_list.activated.connect(lambda index: self._choose(index.row()))
         self.procedure_list.clicked.connect(lambda index: self._choose(index.row()))
         self.form.changed.connect(self._refresh_odds)
+        self.form.changed.connect(self._clear_stale_result)
         self.dice_edit.returnPressed.connect(self.resolve_entered)
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
         self.discard_button.clicked.connect(self.discard)
         self.reference_choice.currentIndexChanged.connect(self._show_reference)
-        self._shortcut("Ctrl+K", self._focus_search)
-        self._shortcut("Ctrl+D", self.dice_edit.setFocus)
-        self._shortcut("Ctrl+R", self.roll)
-        self._shortcut("Ctrl+Return", self.apply)
-        self._shortcut("Ctrl+Enter", self.apply)
-        self._shortcut("Escape", self.discard)
+        self._shortcut("resolver.search", self._focus_search)
+        self._shortcut("resolver.dice", self.dice_edit.setFocus)
+        self._shortcut("resolver.roll", self.roll)
+        self._shortcut("resolver.apply", self.apply)
+        self._shortcut("resolver.discard", self.discard)
         self._stale = False
         self.context.game_changed.connect(self._game_changed)
         self.context.changed.connect(lambda _changes: self._game_changed())
         self._set_result(None)
+
+    @property
+    def resolution(self) -> Resolution | None:
+        """The result on screen waiting for Apply or Discard."""
+        return self.pending.resolution if self.pending is not None else None
 
     def _game_changed(self) -> None:
         """Sheets changed: rebuild the form now if it is on screen, else when it is shown."""
@@ -263,9 +268,6 @@ class ResolverWorkspace(Workspace):
         if self._loaded:
             self._load_ruleset()
 
-    def attach_database(self, database: Database) -> None:
-        self._database = database
-
     def load_deferred(self) -> None:
         self._loaded = True
         self._load_ruleset()
@@ -281,7 +283,26 @@ class ResolverWorkspace(Workspace):
         self.reference_choice.blockSignals(False)
         self._show_reference()
         first_own = next((i for i, p in enumerate(procedures) if p.ruleset == self._ruleset), 0)
-        self.select_procedure(procedures[first_own].id if procedures else None)
+        remembered = self._remembered_procedure()
+        if any(p.id == remembered for p in procedures):
+            self.select_procedure(remembered)
+        else:
+            self.select_procedure(procedures[first_own].id if procedures else None)
+
+    def _settings_key(self) -> str:
+        return f"resolver/last_procedure/{self._ruleset}"
+
+    def _remembered_procedure(self) -> str | None:
+        if self._settings is None:
+            return None
+        value = self._settings.value(self._settings_key())
+        return str(value) if value else None
+
+    def _remember_procedure(self) -> None:
+        if self._settings is None or self.procedure is None:
+            return
+        self._settings.setValue(self._settings_key(), self.procedure.id)
+        self._settings.sync()
 
     # --- choosing ------------------------------------------------------
     def _focus_search(self) -> None:
@@ -307,6 +328,7 @@ class ResolverWorkspace(Workspace):
         self.select_procedure(self.procedure_model.procedure(source.row()).id)
 
     def select_procedure(self, procedure_id: str | None) -> None:
+        previous = self.procedure
         self.procedure = None
         if procedure_id is not None:
             for row in range(self.procedure_model.rowCount()):
@@ -320,9 +342,13 @@ class ResolverWorkspace(Workspace):
             else:
                 raise ValueError(f"no procedure {procedure_id!r} in {self._ruleset}")
         self._reload_form()
+        if self.procedure is not previous:
+            # Another procedure: the result on screen (even an applied one) is not its own.
+            self._clear_stale_result()
+            self._remember_procedure()
 
     def _reload_form(self) -> None:
-        if self.resolution is not None:
+        if self.pending is not None:
             # The sheets it was computed from changed: it can no longer be applied, and
             # like any discarded roll it stays in the log.
             self.discard()
@@ -335,9 +361,15 @@ class ResolverWorkspace(Workspace):
         self.procedure_title.setText(f"{procedure.title}\n{procedure.rule}")
         self.procedure_title.setToolTip(procedure.summary)
         keep = self.form.snapshot() if self.form.procedure is procedure else {}
-        self.form.set_procedure(procedure, self.context.playing(self._ruleset))
-        self.form.restore(keep)
+        # The rebuilt form passes through its defaults: judge the result on the state restored.
+        self._rebuilding = True
+        try:
+            self.form.set_procedure(procedure, self.context.playing(self._ruleset))
+            self.form.restore(keep)
+        finally:
+            self._rebuilding = False
         self._refresh_odds()
+        self._clear_stale_result()
 
     # --- odds ----------------------------------------------------------
     def _bound_values(self) -> dict[str, Any] | None:
@@ -379,13 +411,7 @@ class ResolverWorkspace(Workspace):
                                                               else 1.0))
         self.need_label.setFont(self._need_font)
         self.need_label.setText(odds.summary)
-        for outcome in odds.outcomes:
-            row = self.outcome_table.rowCount()
-            self.outcome_table.insertRow(row)
-            p = outcome.probability
-            self.outcome_table.setItem(row, 0, QTableWidgetItem(outcome.label))
-            self.outcome_table.setItem(row, 1, _right(f"{p.numerator}/{p.denominator}"))
-            self.outcome_table.setItem(row, 2, _right(percent(p)))
+        fill_outcome_table(self.outcome_table, odds.outcomes)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))
@@ -410,7 +436,7 @@ class ResolverWorkspace(Workspace):
         if values is None:
             self.dice_error.setText(f"⚠ Fix the form first: {self.form_error.text().lstrip('⚠ ')}")
             return
-        if self.resolution is not None:
+        if self.pending is not None:
             if not self.dice_edit.text().strip():
                 # Enter again on an empty entry: the GM means the result on screen.
                 self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
@@ -418,90 +444,100 @@ class ResolverWorkspace(Workspace):
                 return
             self.discard()
         try:
-            resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)
+            pending = self.context.service.resolve(
+                self.procedure, values, typed_dice(self.dice_edit.text(), roll),
+                bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
+                initiator=self)
         except ResolveError as error:
             self.dice_error.setText(f"⚠ {error}")
             return
         self.dice_error.setText("")
-        self._bindings = self.form.bindings()
-        self._resolved_odds = self.odds
-        self._set_result(resolution, seed)
+        self._result_inputs = (self.procedure.id, self.form.snapshot())
+        self._set_result(pending)
         self.dice_edit.clear()
 
-    def _set_result(self, resolution: Resolution | None, seed: int | None = None) -> None:
-        self.resolution = resolution
-        can_apply = (resolution is not None and bool(resolution.effects)
-                     and self.context.playing(self._ruleset) is not None
-                     and all(e.input_name in self._bindings for e in resolution.effects))
+    def _set_result(self, pending: PendingResolution | None) -> None:
+        self.pending = pending
+        can_apply = pending is not None and pending.can_apply()
         self.apply_button.setEnabled(can_apply)
-        self.discard_button.setEnabled(resolution is not None)
-        if resolution is None:
+        self.discard_button.setEnabled(pending is not None)
+        if pending is None:
+            self._result_inputs = None
             self.result_view.setHtml("")
             self.status_label.setText("")
             return
-        self.result_view.setHtml(explanation_html(resolution, seed))
+        resolution = pending.resolution
+        self.result_view.setHtml(explanation_html(resolution, pending.seed))
         if resolution.effects and not can_apply:
             self.status_label.setText("Start or resume a session at the Table to apply results "
                                       "to its sheets.")
         else:
             self.status_label.setText("")
 
-    def apply(self) -> None:
-        resolution = self.resolution
-        if resolution is None or not self.apply_button.isEnabled():
+    def _clear_stale_result(self) -> None:
+        """Drop the result on screen once the procedure or an input differs from its own.
+
+        A pending result is discarded (its roll stays in the log); an applied one is only
+        taken off the screen. A redraw that rebuilds the same form keeps it.
+        """
+        shown = self._result_inputs
+        if shown is None or self._rebuilding:
             return
-        # No longer pending: the redraw the applied event causes must not discard it.
-        self.resolution = None
+        if self.procedure is not None and shown == (self.procedure.id, self.form.snapshot()):
+            return
+        self._result_inputs = None
+        if self.resolution is not None:
+            self.discard()
+        else:
+            self.result_view.setHtml("")
+            self.status_label.setText("")
+
+    def apply(self) -> None:
+        pending = self.pending
+        if pending is None or not self.apply_button.isEnabled():
+            return
+        # No longer on screen: the redraw the applied event causes must not discard it.
+        self.pending = None
         try:
-            self.context.apply_resolution(resolution, self._bindings)
+            pending.apply(initiator=self)
         except GameError as error:
-            self.resolution = resolution
+            self.pending = pending
             self.status_label.setText(f"⚠ Not applied: {error}")
             return
         except StaleSessionError as error:  # the Table reloads the session and says so
-            self.resolution = resolution
+            self.pending = pending
             self.status_label.setText(f"⚠ Not applied: {error}")
             return
         except Exception as error:
             text = write_failure(error)
             if text is None:
                 raise
-            self.resolution = resolution
-            self.status_label.setText(f"⚠ Not applied: {text}")
-            self.banner.show_message(text, self._retry_apply)
-            return
-        self.banner.attempt(lambda: self._log(resolution, applied=True))
-        self._resolved_odds = None
-        self.status_label.setText(f"Applied: {resolution.outcome}")
+            if pending.state is not PendingState.APPLIED:
+                self.pending = pending
+                self.status_label.setText(f"⚠ Not applied: {text}")
+                self.banner.show_message(text, self._retry_apply)
+                return
+            # Applied; only its line in the roll log is missing.
+            self.banner.show_message(f"{text} (the result was applied; only its line in the "
+                                     "roll log is missing)",
+                                     lambda: self.banner.attempt(pending.retry_log) is not None)
+        self.status_label.setText(f"Applied: {pending.resolution.outcome}")
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
 
     def _retry_apply(self) -> bool:
         self.apply()
-        return self.resolution is None
+        return self.pending is None
 
     def discard(self) -> None:
-        resolution = self.resolution
-        if resolution is None:
+        pending = self.pending
+        if pending is None:
             return
-        if self.banner.attempt(lambda: self._log(resolution, applied=False)) is None:
+        if self.banner.attempt(lambda: pending.discard(initiator=self)) is None:
             self.status_label.setText("⚠ Not discarded: the roll could not be logged.")
             return
         self._set_result(None)
         self.status_label.setText("Discarded: the roll stays in the log.")
-
-    def _log(self, resolution: Resolution, applied: bool) -> bool:
-        """Keep the result in the roll log (True once kept, or with no database)."""
-        if self._database is None:
-            return True
-        odds = self._resolved_odds
-        p = odds.p_success() if odds is not None else None
-        self._database.game_sessions.log_resolution(
-            self.context.session_id, self._ruleset, resolution.procedure_id,
-            {"dice": [d.to_json() for d in resolution.dice],
-             "steps": [s.to_json() for s in resolution.steps]},
-            resolution.outcome, resolution.success, None if p is None else str(p), applied)
-        return True
 
     # --- reference -----------------------------------------------------
     def _show_reference(self) -> None:

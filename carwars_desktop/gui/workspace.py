@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import QWidget
+
+from carwars_desktop.gui.shortcuts import declared, shortcut
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -17,13 +19,17 @@ class Workspace(QWidget):
     """A page of the main window. Subclasses override the hooks they need."""
 
     title = "Workspace"
+    shortcut_context = ""
+    """This workspace's context in :mod:`carwars_desktop.gui.shortcuts`."""
 
-    def _shortcut(self, keys: str, slot: Callable[[], object]) -> QShortcut:
-        """A shortcut that works while this workspace (or a child) has the focus."""
-        shortcut = QShortcut(QKeySequence(keys), self)
-        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        shortcut.activated.connect(slot)
-        return shortcut
+    def _shortcut(self, action_id: str, slot: Callable[[], object]) -> QShortcut:
+        """The declared shortcut ``action_id``, working while this workspace (or a child)
+        has the focus."""
+        context = declared(action_id).context
+        if context != self.shortcut_context:
+            raise ValueError(f"{action_id} is a {context} shortcut, not a "
+                             f"{self.shortcut_context or 'workspace'} one")
+        return shortcut(action_id, self, slot, Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def set_ruleset(self, ruleset_id: str) -> None:
         """The GM switched the rule system."""

@@ -28,6 +28,7 @@ from carwars_desktop.library.kinds import (
 from carwars_desktop.library.naming import (
     NAME_MAX,
     InvalidNameError,
+    UniqueNames,
     clean_name,
     clean_tags,
     copy_name,
@@ -75,5 +76,6 @@ __all__ = [
     "summarize",
     "summarize_design",
     "tags_text",
+    "UniqueNames",
     "unique_name",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -87,11 +87,20 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def read_designs(content: bytes | str) -> tuple[ExchangedDesign, ...]:
-    """Every design of an exchange file, or :class:`ExchangeError` with the reason."""
+def read_designs(content: bytes | str,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[ExchangedDesign, ...]:
+    """Every design of an exchange file, or :class:`ExchangeError` with the reason.
+
+    ``progress(done, total)`` is called every 500 designs checked (a worker's report).
+    """
     document = _parse(content)
     designs = _top(document)
-    return tuple(_item(raw, number) for number, raw in enumerate(designs, 1))
+    result = []
+    for number, raw in enumerate(designs, 1):
+        result.append(_item(raw, number))
+        if progress is not None and number % 500 == 0:
+            progress(number, len(designs))
+    return tuple(result)
 
 
 # --- parsing -------------------------------------------------------------------------------

@@ -78,6 +78,42 @@ def unique_name(name: str, taken: Collection[str]) -> str:
         number += 1
 
 
+class UniqueNames:
+    """Names handed out one after another, none clashing with the others or ``taken``.
+
+    The same names :func:`unique_name` gives against everything taken so far, but each
+    base name remembers the number it reached: importing 1,000 copies of a design into
+    a library with 5,000 of them tries each number once (linear), where asking
+    :func:`unique_name` afresh every time tries them all again (quadratic).
+    """
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self._taken = set(taken)
+        self._next: dict[str, int] = {}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._taken
+
+    def take(self, name: str) -> str:
+        """``name`` if free, else the first free ``name (n)``; either is taken from now on."""
+        if name not in self._taken:
+            self._taken.add(name)
+            return name
+        match = _NUMBERED.match(name)
+        base = match.group("base") if match else name
+        # Every number below the one reached was taken, and names are never given back.
+        number = self._next.get(base, 2)
+        while True:
+            suffix = f" ({number})"
+            candidate = base[:NAME_MAX - len(suffix)] + suffix
+            if candidate not in self._taken:
+                break
+            number += 1
+        self._next[base] = number + 1
+        self._taken.add(candidate)
+        return candidate
+
+
 def copy_name(name: str, taken: Collection[str]) -> str:
     """The name of a duplicate: ``Courier (copy)``, then ``Courier (2)``…"""
     suffix = " (copy)"

@@ -1,19 +1,25 @@
 """The procedure framework: declared procedures with typed inputs and exact odds."""
 
+from carwars_desktop.procedures.citation import Citation, Citer
 from carwars_desktop.procedures.framework import (
+    REFUSED,
+    Bound,
     Chart,
     DiceNeed,
     Modifier,
     Odds,
     Outcome,
     Procedure,
+    Refusal,
     Resolution,
     Result,
+    RulesRefusal,
     SheetChange,
     Step,
     Values,
     odds_text,
     percent,
+    plan_of,
 )
 from carwars_desktop.procedures.inputs import (
     BoolInput,
@@ -27,8 +33,12 @@ from carwars_desktop.procedures.inputs import (
 )
 
 __all__ = [
+    "REFUSED",
     "BoolInput",
+    "Bound",
     "Chart",
+    "Citation",
+    "Citer",
     "ChoiceInput",
     "DiceNeed",
     "Input",
@@ -38,8 +48,10 @@ __all__ = [
     "Odds",
     "Outcome",
     "Procedure",
+    "Refusal",
     "Resolution",
     "Result",
+    "RulesRefusal",
     "Sheet",
     "SheetChange",
     "SheetInput",
@@ -48,4 +60,5 @@ __all__ = [
     "Values",
     "odds_text",
     "percent",
+    "plan_of",
 ]

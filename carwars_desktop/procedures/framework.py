@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from carwars_desktop.dice import DiceSource, DieRoll, Distribution
 from carwars_desktop.procedures.inputs import Input, InputError
+
+T = TypeVar("T")
 
 
 def percent(p: Fraction) -> str:
@@ -69,14 +71,76 @@ class SheetChange:
 
 
 @dataclass(frozen=True)
-class Result:
-    """What a procedure's resolve function returns; the framework adds the rest."""
+class Refusal:
+    """The rules do not allow this (a weapon already fired, a speed out of reach).
 
-    outcome: str
-    steps: Sequence[Step]
+    Not bad input: the values are well formed, the rules refuse them. A refusal
+    takes no dice and has no effects; the GUI, the session log and the command line
+    (exit status 3) all show :meth:`text`.
+
+    Args:
+        reason: why, in a phrase (``already fired this turn``).
+        rule: the rule that refuses it (a :class:`Citation`).
+        outcome: the outcome line when it is not ``not allowed: <reason>``
+            (``70 mph is not allowed``).
+    """
+
+    reason: str
+    rule: str = ""
+    outcome: str = ""
+
+    @property
+    def headline(self) -> str:
+        return self.outcome or f"not allowed: {self.reason}"
+
+    def text(self) -> str:
+        """``'not allowed: already fired this turn  [Mini Car Wars §2.9]'``."""
+        return f"{self.headline}  [{self.rule}]" if self.rule else self.headline
+
+    def step(self) -> Step:
+        return Step(self.reason, self.rule)
+
+    def to_json(self) -> dict[str, str]:
+        return {"reason": self.reason, "rule": str(self.rule), "outcome": self.headline}
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+class RulesRefusal(InputError):  # noqa: N818 (a refusal, not an error of the program)
+    """Raised (by a check or a plan) when the rules refuse the inputs: carries a :class:`Refusal`.
+
+    It is an :class:`InputError` for the callers that only ask "can this be resolved?";
+    callers that tell the two apart (the command line: exit 3, not 2) catch it first.
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.text())
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a procedure's resolve function returns; the framework adds the rest.
+
+    A result with a ``refusal`` is a refused procedure: its outcome and (unless
+    given) its one step come from the refusal, and it may have no effects.
+    """
+
+    outcome: str = ""
+    steps: Sequence[Step] = ()
     success: bool | None = None
     effects: Sequence[SheetChange] = ()
     values: Mapping[str, Any] = field(default_factory=dict)
+    refusal: Refusal | None = None
+    label: str = ""
+    """The label of the :class:`Outcome` of the procedure's odds this result is, when the
+    outcome line says more (``hit: 9 damage to car 2`` is the outcome ``hit``)."""
+
+    @staticmethod
+    def refused(refusal: Refusal) -> Result:
+        return Result(outcome=refusal.headline, steps=[refusal.step()], success=False,
+                      refusal=refusal)
 
 
 @dataclass(frozen=True)
@@ -91,6 +155,9 @@ class Resolution:
     success: bool | None
     effects: tuple[SheetChange, ...]
     values: Mapping[str, Any]
+    refusal: Refusal | None = None
+    label: str = ""
+    """The odds outcome this resolution is (its outcome line when the procedure gives none)."""
 
     def explain(self) -> str:
         return "\n".join(str(step) for step in self.steps)
@@ -105,6 +172,7 @@ class Resolution:
             "success": self.success,
             "values": {k: _jsonable(v) for k, v in self.values.items()},
             "effects": [e.to_json() for e in self.effects],
+            "refusal": None if self.refusal is None else self.refusal.to_json(),
         }
 
 
@@ -178,6 +246,9 @@ class DiceNeed:
     count: int
     sides: int
     when: str = ""
+    repeat: bool = False
+    """The throw may be taken again (``per interior hit``, ``again while tied``): any number
+    of times, at least once unless ``when`` makes it conditional."""
 
     def __str__(self) -> str:
         text = f"{self.count}d{self.sides} {self.purpose}"
@@ -185,6 +256,28 @@ class DiceNeed:
 
 
 Values = Mapping[str, Any]
+
+
+class Bound(dict[str, Any]):
+    """Checked and defaulted input values, with the procedure's plan of them (if it has one)."""
+
+    plan: Any = None
+    planned: bool = False
+    owner: str = ""
+    """The id of the procedure that bound them."""
+
+
+def plan_of(values: Values, compute: Callable[[Values], T]) -> T:
+    """The plan computed once when ``values`` were bound; ``compute`` when called directly."""
+    if isinstance(values, Bound) and values.planned:
+        return cast(T, values.plan)
+    return compute(values)
+
+
+_PLAN_CACHE_SIZE = 16
+
+REFUSED = "not allowed"
+"""The odds outcome of a refusal."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +293,13 @@ class Procedure:
         resolve_fn: ``(values, dice) -> Result``; values are checked and defaulted.
         odds_fn: ``values -> Odds``, exact.
         dice_fn: ``values -> [DiceNeed]``, the throws in the order they are taken.
-        check_fn: cross-input checks; raises :class:`InputError`.
+        check_fn: cross-input checks; raises :class:`InputError` (bad input) or
+            :class:`RulesRefusal` (the rules refuse it).
+        plan_fn: ``values -> plan``, the work that check, resolve, odds and dice all
+            need (the weapons fired, the cards played): computed once per bound values
+            (kept for the last few) and read back with :func:`plan_of`.
+        aliases: old input name → current name; accepted by :meth:`bind` and
+            :meth:`parse` so that ``--set oldname=…`` and stored logs still work.
     """
 
     id: str
@@ -213,8 +312,32 @@ class Procedure:
     dice_fn: Callable[[Values], Sequence[DiceNeed]] = lambda values: ()
     check_fn: Callable[[Values], None] | None = None
     summary: str = ""
+    plan_fn: Callable[[Values], Any] | None = None
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    _plans: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = {spec.name for spec in self.inputs}
+        for old, new in self.aliases.items():
+            if new not in names or old in names:
+                raise ValueError(f"{self.id}: alias {old!r} → {new!r} does not name an input")
+
+    def canonical(self, name: str) -> str:
+        """The current name of an input given by its current or old name."""
+        return self.aliases.get(name, name)
+
+    def canonical_values(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """``raw`` with old input names replaced by the current ones (a stored log's inputs)."""
+        renamed: dict[str, Any] = {}
+        for name, value in raw.items():
+            current = self.canonical(name)
+            if current in renamed:
+                raise InputError(f"{self.id}: {current} given twice (also as {name})")
+            renamed[current] = value
+        return renamed
 
     def input(self, name: str) -> Input:
+        name = self.canonical(name)
         for spec in self.inputs:
             if spec.name == name:
                 return spec
@@ -224,40 +347,65 @@ class Procedure:
         return ", ".join(spec.name for spec in self.inputs)
 
     def bind(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """Check every value, fill defaults, refuse unknown names."""
+        """Check every value, fill defaults, refuse unknown names; plan, then cross-check."""
+        if isinstance(raw, Bound) and raw.planned and raw.owner == self.id:
+            return raw
+        raw = self.canonical_values(raw)
         unknown = set(raw) - {spec.name for spec in self.inputs}
         if unknown:
             raise InputError(
                 f"{self.id} has no input {', '.join(sorted(unknown))} "
                 f"(inputs: {self.input_names()})"
             )
-        values: dict[str, Any] = {}
+        values = Bound()
         for spec in self.inputs:
             value = raw.get(spec.name, spec.default)
             values[spec.name] = spec.check(value)
+        if self.plan_fn is not None:
+            values.plan = self._plan(values, self.plan_fn)
+        values.planned, values.owner = True, self.id
         if self.check_fn is not None:
             self.check_fn(values)
         return values
 
+    def _plan(self, values: Bound, plan_fn: Callable[[Values], Any]) -> Any:
+        try:
+            key: Any = tuple(values.items())
+            hash(key)
+        except TypeError:
+            return plan_fn(values)
+        if key in self._plans:
+            return self._plans[key]
+        plan = plan_fn(values)
+        if len(self._plans) >= _PLAN_CACHE_SIZE:
+            self._plans.pop(next(iter(self._plans)))
+        self._plans[key] = plan
+        return plan
+
     def parse(self, texts: Mapping[str, str]) -> dict[str, Any]:
         """Parse ``NAME=VALUE`` texts (CLI or form) into checked values."""
         raw: dict[str, Any] = {}
-        for name, text in texts.items():
+        for name, text in self.canonical_values(texts).items():
             raw[name] = self.input(name).parse(text)
         return self.bind(raw)
 
     def resolve(self, raw: Mapping[str, Any], dice: DiceSource) -> Resolution:
         values = self.bind(raw)
         result = self.resolve_fn(values, dice)
+        refusal = result.refusal
+        if refusal is not None and result.effects:
+            raise TypeError(f"{self.id}: a refusal has no effects ({refusal.reason})")
         return Resolution(
             procedure_id=self.id,
             inputs={spec.name: spec.to_json(values[spec.name]) for spec in self.inputs},
             dice=tuple(dice.used),
-            steps=tuple(result.steps),
-            outcome=result.outcome,
-            success=result.success,
+            steps=tuple(result.steps) or ((refusal.step(),) if refusal else ()),
+            outcome=result.outcome or (refusal.headline if refusal else ""),
+            success=False if refusal is not None else result.success,
             effects=tuple(result.effects),
             values=dict(result.values),
+            refusal=refusal,
+            label=result.label or (REFUSED if refusal else "") or result.outcome,
         )
 
     def odds(self, raw: Mapping[str, Any]) -> Odds:
@@ -274,6 +422,7 @@ class Procedure:
             "rule": self.rule,
             "summary": self.summary,
             "inputs": [spec.describe() for spec in self.inputs],
+            "aliases": dict(self.aliases),
         }
 
 

@@ -10,7 +10,7 @@ variants override hooks on one ``Board`` type the same way).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from carwars_desktop.procedures import Procedure
@@ -70,6 +70,9 @@ class UnknownKindError(LookupError):
 
 D = TypeVar("D")
 
+Purchase = Callable[[Sequence[D], str | None, int, int | None], tuple["Problem", ...]]
+"""(designs, scenario key or ``None``, side, budget or ``None``) → every problem."""
+
 
 @dataclass(frozen=True)
 class DesignFigures:
@@ -109,6 +112,10 @@ class DesignKind(Generic[D]):
             must choose: the validation lists what is missing).
         figures: cost, class and warnings for the library.
         cost_text / class_text: the library's words for those numbers.
+        purchase: checks a player's purchase of several designs, for a scenario (one of
+            ``scenarios``, or ``None``) and side, against a budget (``None``: the
+            scenario's own): every problem at once, each design's own included.
+        scenarios: scenario key → name, for ``purchase``.
     """
 
     ruleset_id: str
@@ -122,6 +129,8 @@ class DesignKind(Generic[D]):
     figures: Callable[[D], DesignFigures] = no_figures
     cost_text: Callable[[int | None], str] = dash
     class_text: Callable[[int | None], str] = dash
+    purchase: Purchase[D] | None = None
+    scenarios: Mapping[str, str] = field(default_factory=dict)
 
     def load(self, data: Mapping[str, Any]) -> D:
         """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""

@@ -131,7 +131,7 @@ class Game:
             name = self.vehicle(bindings[effect.input_name]).name
             steps.append(effect.summary if effect.summary.startswith(f"{name}:")
                          else f"{name}: {effect.summary}")
-        summary = resolution.outcome
+        summary = resolution.refusal.text() if resolution.refusal else resolution.outcome
         named = [self.vehicle(bindings[e.input_name]).name for e in resolution.effects]
         if named and not any(name in summary for name in named):
             summary = f"{', '.join(dict.fromkeys(named))}: {summary}"

@@ -67,6 +67,9 @@ def replay_history(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[Vehicl
         labels = tuple(g.label for g in gauges)
         histories[vehicle.key].gauges = {g.label: {0: g.value} for g in gauges}
     history = SessionHistory(histories, labels, 0)
+    # Each update's "before" is nearly always the same vehicle's previous "after": its
+    # damage points are remembered, so each event reads one sheet, not two.
+    last_after: dict[str, tuple[Mapping[str, Any], int]] = {}
     for stored in events:
         if stored.undone:
             continue
@@ -80,11 +83,17 @@ def replay_history(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[Vehicl
             own = histories.get(update.vehicle)
             if own is None:
                 continue
-            before = ruleset.sheet_from_json(update.before)
+            remembered = last_after.get(update.vehicle)
+            if remembered is not None and remembered[0] == update.before:
+                points_before = remembered[1]
+            else:
+                points_before = rules.damage_points(ruleset.sheet_from_json(update.before))
             after = ruleset.sheet_from_json(update.after)
             for gauge in rules.gauges(after):
                 own.gauges.setdefault(gauge.label, {})[turn] = gauge.value
-            taken = rules.damage_points(after) - rules.damage_points(before)
+            points_after = rules.damage_points(after)
+            last_after[update.vehicle] = (update.after, points_after)
+            taken = points_after - points_before
             if taken <= 0:
                 continue
             own.taken += taken
@@ -132,3 +141,49 @@ def luck(resolutions: Sequence[tuple[str, bool | None, str | None, bool]]) -> Lu
         thrown.append(hits)
         expected.append(total)
     return Luck(tuple(thrown), tuple(expected))
+
+
+CHARTS_FORMAT = 1
+"""The version of :func:`charts_to_json`'s form (stored with finished sessions)."""
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def charts_to_json(history: SessionHistory, luck_: Luck) -> dict[str, Any]:
+    """The charts' aggregates as JSON, to keep with the finished session."""
+    return {
+        "format": CHARTS_FORMAT,
+        "gauge_labels": list(history.gauge_labels),
+        "last_turn": history.last_turn,
+        "unattributed": history.unattributed,
+        "events": history.events,
+        "vehicles": [{"key": v.key, "name": v.name, "taken": v.taken,
+                      "dealt": _fraction(v.dealt),
+                      "gauges": {label: [[turn, value] for turn, value in sorted(by_turn.items())]
+                                 for label, by_turn in v.gauges.items()}}
+                     for v in history.vehicles.values()],
+        "luck": {"thrown": list(luck_.thrown),
+                 "expected": [_fraction(e) for e in luck_.expected]},
+    }
+
+
+def charts_from_json(data: Mapping[str, Any]) -> tuple[SessionHistory, Luck]:
+    """What :func:`charts_to_json` kept; ValueError if it is not that form."""
+    if data.get("format") != CHARTS_FORMAT:
+        raise ValueError(f"stored charts of format {data.get('format')!r}, "
+                         f"not {CHARTS_FORMAT}")
+    vehicles = {}
+    for raw in data["vehicles"]:
+        vehicle = VehicleHistory(str(raw["key"]), str(raw["name"]),
+                                 {str(label): {int(t): int(v) for t, v in points}
+                                  for label, points in raw["gauges"].items()},
+                                 int(raw["taken"]), Fraction(raw["dealt"]))
+        vehicles[vehicle.key] = vehicle
+    history = SessionHistory(vehicles, tuple(str(x) for x in data["gauge_labels"]),
+                             int(data["last_turn"]), int(data["unattributed"]),
+                             int(data["events"]))
+    luck_ = Luck(tuple(int(x) for x in data["luck"]["thrown"]),
+                 tuple(Fraction(x) for x in data["luck"]["expected"]))
+    return history, luck_

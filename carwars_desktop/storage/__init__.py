@@ -44,7 +44,7 @@ from carwars_desktop.storage.library import (
     NewDesign,
     RevisionRecord,
 )
-from carwars_desktop.storage.migrations import single_head
+from carwars_desktop.storage.revisions import head_revision
 
 __all__ = [
     "CatalogDesignError",
@@ -78,5 +78,15 @@ __all__ = [
     "default_url",
     "open_database",
     "resolve_url",
+    "head_revision",
     "single_head",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``single_head`` (Alembic's reading of the scripts) imports Alembic only when asked for."""
+    if name == "single_head":
+        from carwars_desktop.storage.migrations import single_head
+
+        return single_head
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import TracebackType
 
-from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,17 +16,13 @@ from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError, ReadOnlyDatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
 from carwars_desktop.storage.library import Library
-from carwars_desktop.storage.migrations import (
-    known_revisions,
-    script_directory,
-    single_head,
-    upgrade_to_head,
-)
 from carwars_desktop.storage.preflight import (
+    VERSION_TABLE,
     check_server_database,
     check_sqlite_file,
     driver_reason,
 )
+from carwars_desktop.storage.revisions import shipped_revisions
 
 
 class Database:
@@ -48,6 +43,8 @@ class Database:
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""
+        from alembic.runtime.migration import MigrationContext
+
         with self.engine.connect() as connection:
             return MigrationContext.configure(connection).get_current_revision()
 
@@ -94,6 +91,14 @@ def sqlite_file_path(url: str) -> Path | None:
     return Path(database)
 
 
+def _current_revisions(connection: Connection) -> list[str]:
+    """The revisions in ``alembic_version`` (none for a new database), read with plain SQL."""
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return []
+    query = text(f"SELECT version_num FROM {VERSION_TABLE}")
+    return [str(rev) for rev in connection.scalars(query)]
+
+
 def open_database(url: str, read_only: bool = False) -> Database:
     """Check the database at ``url`` without writing to it, then migrate it to head.
 
@@ -115,9 +120,8 @@ def open_database(url: str, read_only: bool = False) -> Database:
     """
     url = normalize_url(url)
     where = make_url(url).render_as_string(hide_password=True)
-    script = script_directory()
-    head = single_head(script)
-    known = known_revisions(script)
+    shipped = shipped_revisions()
+    head, known = shipped.head, shipped.known
     path = sqlite_file_path(url)
     revisions: list[str] = []
     if path is not None:
@@ -143,7 +147,11 @@ def open_database(url: str, read_only: bool = False) -> Database:
         if path is not None and revisions and revisions != [head]:
             backup = backup_sqlite_file(path, backup_path_for(path, revisions[0]))
         with engine.begin() as connection:
-            upgrade_to_head(connection)
+            if _current_revisions(connection) != [head]:
+                # Alembic is imported only when a migration is due.
+                from carwars_desktop.storage.migrations import upgrade_to_head
+
+                upgrade_to_head(connection)
     except SQLAlchemyError as error:
         engine.dispose()
         raise DatabaseError(

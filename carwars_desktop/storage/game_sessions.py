@@ -33,6 +33,7 @@ from carwars_desktop.session import Event, StaleSessionError, StoredEvent, Vehic
 from carwars_desktop.storage.models import (
     GameSessionRow,
     ResolutionLogRow,
+    SessionChartsRow,
     SessionEventRow,
     SessionVehicleRow,
 )
@@ -401,6 +402,33 @@ class GameSessions:
                                    .where(ResolutionLogRow.session_id == session_id)
                                    .order_by(ResolutionLogRow.id)).all()
             return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def charts(self, session_id: int) -> dict[str, Any] | None:
+        """The finished session's stored chart aggregates, or None if not computed yet."""
+        with self._sessions() as session:
+            body = session.scalar(select(SessionChartsRow.body)
+                                  .where(SessionChartsRow.session_id == session_id))
+        return None if body is None else dict(json.loads(body))
+
+    def store_charts(self, session_id: int, charts: Mapping[str, Any]) -> None:
+        """Keep a finished session's chart aggregates (computed once from its events).
+
+        Refused for a running session: its events still change.
+        """
+        with self._sessions.begin() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            if row.status != FINISHED:
+                raise SessionDataError(f"session {session_id} is still running: its charts "
+                                       "are kept once it is finished")
+            existing = session.get(SessionChartsRow, session_id)
+            if existing is None:
+                session.add(SessionChartsRow(session_id=session_id, body=_dumps(charts),
+                                             computed_at=_now()))
+            else:
+                existing.body = _dumps(charts)
+                existing.computed_at = _now()
 
 
 def _stored(row: SessionEventRow) -> StoredEvent:

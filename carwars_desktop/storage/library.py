@@ -9,7 +9,7 @@ when a design is written, so listing 10,000 designs reads no design JSON.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -219,6 +219,12 @@ def _apply_summary(row: DesignRow, summary: DesignSummary) -> None:
     row.class_value = summary.class_value
 
 
+PROGRESS_EVERY = 500
+"""Long operations report their progress (and write their batches) every 500 designs."""
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``; raising from it stops the operation (nothing written)."""
+
+
 class Library:
     """Add, list, save, rename, tag, duplicate, delete and restore designs."""
 
@@ -237,12 +243,19 @@ class Library:
         with self._sessions() as session:
             return [_record(row) for row in session.scalars(query)]
 
-    def entries(self, ruleset_id: str | None = None, deleted: bool = False) -> list[DesignEntry]:
-        """The list view of every design (or of the deleted ones), without design JSON."""
+    def entries(self, ruleset_id: str | None = None, deleted: bool = False,
+                ids: Iterable[int] | None = None) -> list[DesignEntry]:
+        """The list view of every design (or of the deleted ones), without design JSON;
+        ``ids``: only those designs (the rows a change named)."""
         query = select(*_ENTRY_COLUMNS).where(DesignRow.deleted_at.is_not(None) if deleted
                             else DesignRow.deleted_at.is_(None))
         if ruleset_id is not None:
             query = query.where(DesignRow.ruleset_id == ruleset_id)
+        if ids is not None:
+            wanted = list(ids)
+            if not wanted:
+                return []
+            query = query.where(DesignRow.id.in_(wanted))
         query = query.order_by(DesignRow.id)
         tags: dict[str, tuple[str, ...]] = {}  # most designs share a few tag lists
         with self._sessions() as session:
@@ -462,6 +475,20 @@ class Library:
         Entries already there are brought up to date; the GM's tags are kept.
         Returns how many were added. Safe when two apps share the database.
         """
+        return self._sync_catalog(entries)[0]
+
+    def update_catalog(self) -> int:
+        """:meth:`install_catalog`, returning how many designs it added or brought up to date."""
+        return sum(self._sync_catalog(None))
+
+    def has_catalog(self) -> bool:
+        """Whether any catalog design is installed (one indexed row read)."""
+        with self._sessions() as session:
+            return session.scalar(select(DesignRow.id).where(DesignRow.catalog_name.is_not(None))
+                                  .limit(1)) is not None
+
+    def _sync_catalog(self, entries: Sequence[CatalogEntry] | None) -> tuple[int, int]:
+        """(added, updated) catalog designs; see :meth:`install_catalog`."""
         wanted = catalog_entries() if entries is None else entries
         with self._sessions() as session:
             present = {(r.ruleset_id, r.kind, r.catalog_name): (r.id, r.data) for r in
@@ -469,7 +496,7 @@ class Library:
                                               DesignRow.catalog_name, DesignRow.id,
                                               DesignRow.data)
                                        .where(DesignRow.catalog_name.is_not(None)))}
-        added = 0
+        added = updated = 0
         now = _now()
         for entry in wanted:
             data = _normalized(entry.ruleset_id, entry.kind, entry.data)
@@ -493,18 +520,26 @@ class Library:
                     else:
                         row = self._row(session, known[0])
                         self._save_row(session, row, data)
+                        updated += 1
             except LibraryWriteError as error:
                 if not isinstance(error.__cause__, IntegrityError):
                     raise
                 # Another app sharing the database installed it at the same moment.
-        return added
+        return added, updated
 
     # --- import and export --------------------------------------------------------------
-    def import_designs(self, choices: Sequence[ImportChoice]) -> list[DesignRecord]:
-        """Add or replace every chosen design in one transaction: all of them, or none."""
+    def import_designs(self, choices: Sequence[ImportChoice],
+                       progress: Progress | None = None) -> list[DesignRecord]:
+        """Add or replace every chosen design in one transaction: all of them, or none.
+
+        ``progress(done, total)`` is called as the designs are checked and written; an
+        exception it raises (the GM's Cancel) rolls everything back. New designs are
+        written in batches (revision 1 each, no per-design query): 20,000 in seconds.
+        """
         now = _now()
+        total = len(choices)
         prepared = []
-        for choice in choices:
+        for number, choice in enumerate(choices, 1):
             design = choice.design
             data = dict(design.data)
             if choice.name is not None:
@@ -512,9 +547,13 @@ class Library:
             prepared.append((choice, data, _summary(design.ruleset_id, design.kind, data),
                              _normalized(design.ruleset_id, design.kind, data),
                              self._clean_tags(design.tags)))
+            if progress is not None and number % PROGRESS_EVERY == 0:
+                progress(number, 2 * total)
         with self._write() as session:
             rows: list[DesignRow] = []
-            for choice, _data, summary, normalized, tags in prepared:
+            revisions: dict[int, int] = {}  # id(row) → its latest revision number
+            added: list[DesignRow] = []
+            for number, (choice, _data, summary, normalized, tags) in enumerate(prepared, 1):
                 design = choice.design
                 if choice.replace_id is not None:
                     row = self._own_row(session, choice.replace_id)
@@ -523,7 +562,7 @@ class Library:
                                                  f"{design.ruleset_id}: it cannot be replaced "
                                                  "by the imported design")
                     row.tags = _dumps(tags)
-                    self._save_row(session, row, normalized)
+                    revisions[id(row)] = self._save_row(session, row, normalized).revision
                 else:
                     row = DesignRow(ruleset_id=design.ruleset_id, kind=design.kind,
                                     tags=_dumps(tags), data=_dumps(normalized),
@@ -531,20 +570,48 @@ class Library:
                                     updated_at=now, deleted_at=None)
                     _apply_summary(row, summary)
                     session.add(row)
-                    session.flush()
-                    self._add_revision(session, row, now)
+                    added.append(row)
+                    revisions[id(row)] = 1
                 rows.append(row)
+                if number % PROGRESS_EVERY == 0 or number == total:
+                    self._add_first_revisions(session, added, now)
+                    added = []
+                    if progress is not None:
+                        progress(total + number, 2 * total)
+            self._add_first_revisions(session, added, now)
             session.flush()
-            return [_record(row, self._last_revision(session, row.id)) for row in rows]
+            return [_record(row, revisions[id(row)]) for row in rows]
 
-    def exported(self, design_ids: Sequence[int]) -> list[ExchangedDesign]:
+    @staticmethod
+    def _add_first_revisions(session: Session, rows: Sequence[DesignRow], when: datetime) -> None:
+        """Write new rows (one batched INSERT) and their revision 1."""
+        if not rows:
+            return
+        session.flush()
+        session.add_all([DesignRevisionRow(design_id=row.id, number=1, name=row.name,
+                                           data=row.data, saved_at=when) for row in rows])
+        session.flush()
+
+    def exported(self, design_ids: Sequence[int],
+                 progress: Progress | None = None) -> list[ExchangedDesign]:
         """The saved state of each design, ready for an exchange file, in the order given."""
-        result = []
-        for design_id in design_ids:
-            record = self.get(design_id)
-            result.append(ExchangedDesign(record.ruleset_id, record.kind, record.name,
-                                          record.data, record.tags))
-        return result
+        found: dict[int, ExchangedDesign] = {}
+        wanted = list(dict.fromkeys(design_ids))
+        with self._sessions() as session:
+            for start in range(0, len(wanted), PROGRESS_EVERY):
+                chunk = wanted[start:start + PROGRESS_EVERY]
+                for row in session.execute(
+                        select(DesignRow.id, DesignRow.ruleset_id, DesignRow.kind,
+                               DesignRow.name, DesignRow.data, DesignRow.tags)
+                        .where(DesignRow.id.in_(chunk))):
+                    found[row.id] = ExchangedDesign(row.ruleset_id, row.kind, row.name,
+                                                    json.loads(row.data), _tags(row.tags))
+                if progress is not None:
+                    progress(start + len(chunk), len(wanted))
+        missing = [design_id for design_id in design_ids if design_id not in found]
+        if missing:
+            raise DesignNotFoundError(f"no design {missing[0]} in the library")
+        return [found[design_id] for design_id in design_ids]
 
     # --- helpers -----------------------------------------------------------------------
     def _write(self) -> _WriteTransaction:

@@ -237,3 +237,19 @@ class ResolutionLogRow(Base):
     p_success: Mapped[str | None] = mapped_column(Text)
     applied: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class SessionChartsRow(Base):
+    """A finished session's charts, aggregated once from its events (revision 0003).
+
+    ``body`` is the JSON of the aggregates (gauges per turn, damage taken and dealt, luck:
+    ``carwars_desktop.session.history``), so a 100,000-event session's charts open without
+    replaying its events. A finished session's events never change; its row goes with it.
+    """
+
+    __tablename__ = "session_charts"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)

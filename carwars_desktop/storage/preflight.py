@@ -52,16 +52,20 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
     name: frozenset(column.name for column in table.columns)
     for name, table in Base.metadata.tables.items()
 }
-# Columns that later revisions added: an older database lacks them until it is upgraded.
-_ADDED_AFTER_0002 = {
+# Columns that 0004 (several writers) added: an older database lacks them until upgraded.
+_ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
 }
-_SCHEMA_0002 = {name: columns - _ADDED_AFTER_0002.get(name, frozenset())
+_TABLES_ADDED_BY_0003 = frozenset({"session_charts"})
+_SCHEMA_0003 = {name: columns - _ADDED_BY_0004.get(name, frozenset())
                 for name, columns in _HEAD_SCHEMA.items()}
+_SCHEMA_0002 = {name: columns for name, columns in _SCHEMA_0003.items()
+                if name not in _TABLES_ADDED_BY_0003}
 _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0001": {"dice_rolls": _SCHEMA_0002["dice_rolls"]},
     "0002": _SCHEMA_0002,
+    "0003": _SCHEMA_0003,
 }
 
 

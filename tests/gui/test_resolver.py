@@ -156,7 +156,7 @@ def test_keyboard_only_path(window: MainWindow, qtbot) -> None:  # type: ignore[
     qtbot.keyClicks(resolver.search, "attack fighting")
     qtbot.keyClick(resolver.search, Qt.Key.Key_Return)
     assert resolver.procedure is not None and resolver.procedure.id == "autopower.attack"
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is resolver.form.editors["attacker"])
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is resolver.form.editors["firer"])
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # target
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # the Fighting cards
     assert QApplication.focusWidget() is resolver.form.editors["cards"]
@@ -231,12 +231,12 @@ def test_a_table_dialog_preset_keeps_the_other_vehicle_apart(window: MainWindow,
     from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 
     game = _start_game(window, "autopower", ["Longshot", "Bishop"])
-    dialog = ProcedureDialog(find_procedure("autopower.attack"), game, {"attacker": "v2"})
+    dialog = ProcedureDialog(find_procedure("autopower.attack"), game, {"firer": "v2"})
     qtbot.addWidget(dialog)
-    assert dialog.form.bindings() == {"attacker": "v2", "target": "v1"}
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
     dialog.form.set_value("target", "v2")
     dialog.refresh()
-    assert "attacker and target are the same vehicle" in dialog.error.text()
+    assert "firer and target are the same vehicle" in dialog.error.text()
 
 
 def test_enter_again_keeps_the_result(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -172,3 +172,31 @@ def test_desktop_entry_starts_the_linked_program_with_its_icon() -> None:
     assert {"Type=Application", "Exec=carwars-desktop", "Icon=carwars-desktop",
             "Terminal=false"} <= lines
     assert any(line.startswith("Categories=") and "Game;" in line for line in lines)
+
+
+def test_the_club_driver_and_keyring_ship_with_their_metadata() -> None:
+    excluded = config.excluded_modules()
+    for module in ("psycopg", "psycopg_binary", "keyring"):
+        assert module not in excluded
+    hidden = config.hidden_imports(config.ruleset_modules())
+    for module in ("psycopg", "psycopg_binary", "sqlalchemy.dialects.postgresql.psycopg",
+                   "keyring.backends.SecretService", "keyring.backends.Windows",
+                   "keyring.backends.macOS"):
+        assert module in hidden
+    for platform in ("linux", "win32", "darwin"):
+        shipped = config.bundled_distributions(platform)
+        assert "psycopg" in shipped and "psycopg-binary" in shipped and "keyring" in shipped
+    assert "SecretStorage" in config.bundled_distributions("linux")
+    assert "SecretStorage" not in config.bundled_distributions("win32")
+    spec = (config.REPO / "packaging" / "carwars-desktop.spec").read_text()
+    assert "config.bundled_distributions()" in spec
+
+
+def test_the_club_driver_is_a_dependency_of_the_app_not_an_extra() -> None:
+    import tomllib
+
+    project = tomllib.loads((config.REPO / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("psycopg[binary]") for d in project["dependencies"])
+    assert any(d.startswith("keyring") for d in project["dependencies"])
+    assert not any(d.startswith("psycopg") for extra in project["optional-dependencies"].values()
+                   for d in extra)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -11,7 +12,12 @@ from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.rules.mini_car_wars.play import marks as marks
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session import Game, MemoryEventStore
-from carwars_desktop.session.history import luck, replay_history
+from carwars_desktop.session.history import (
+    charts_from_json,
+    charts_to_json,
+    luck,
+    replay_history,
+)
 from carwars_desktop.session.provenance import Provenance
 from carwars_desktop.session.setup import Entry, SetupError, prepare, unique_names
 
@@ -87,6 +93,10 @@ def test_history_gauges_damage_and_luck() -> None:
     assert chance.thrown == (1, 1)
     assert chance.expected == (Fraction(5, 6), Fraction(4, 3))
     assert "1 successes in 2 rolls, 1.3 expected: unluckier" in chance.summary()
+    kept = json.loads(json.dumps(charts_to_json(history, chance)))
+    assert charts_from_json(kept) == (history, chance)  # stored with the finished session
+    with pytest.raises(ValueError, match="format 99"):
+        charts_from_json({**kept, "format": 99})
 
 
 def game_kind_resolution():  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from carwars_desktop.session import Event, EventKind, SheetUpdate, VehicleInPlay
-from carwars_desktop.storage import NewVehicle, open_database
+from carwars_desktop.storage import NewVehicle, SessionDataError, open_database
 
 
 def _event(n: int, vehicle: str = "v1") -> Event:
@@ -71,9 +71,17 @@ def test_finish_and_resolution_log(database_url: str) -> None:
                                 False, "5/18", applied=False)
         assert sessions.resolutions(session_id) == [("mini.fire", True, "5/18", True),
                                                     ("mini.fire", False, "5/18", False)]
+        with pytest.raises(SessionDataError, match="still running"):
+            sessions.store_charts(session_id, {"format": 1})
         sessions.finish(session_id)
         assert sessions.last_running() is None
         assert sessions.all()[0].status == "finished"
+        assert sessions.charts(session_id) is None
+        sessions.store_charts(session_id, {"format": 1, "events": 2})
+        sessions.store_charts(session_id, {"format": 1, "events": 3})
+        assert sessions.charts(session_id) == {"format": 1, "events": 3}
+        sessions.delete(session_id)
+        assert sessions.charts(session_id) is None
 
 
 def test_long_values_refused_alike_on_every_database(database_url: str) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from carwars_desktop.resources import database_dir
 from carwars_desktop.storage import MigrationHeadsError, open_database, single_head
 from carwars_desktop.storage.migrations import known_revisions, script_directory
 from carwars_desktop.storage.models import Base
+from carwars_desktop.storage.revisions import head_revision, shipped_revisions
 
 
 def test_the_shipped_migrations_have_exactly_one_head() -> None:
@@ -71,3 +74,37 @@ def test_the_models_match_the_migrations(database_url: str) -> None:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         differences = compare_metadata(context, Base.metadata)
     assert differences == []
+
+
+def test_the_head_read_without_alembic_agrees_with_alembic() -> None:
+    script = script_directory()
+    shipped = shipped_revisions()
+    assert shipped.head == head_revision() == single_head(script)
+    assert shipped.known == known_revisions(script)
+
+
+def test_two_heads_are_refused_without_alembic_too(tmp_path: Path) -> None:
+    scripts = tmp_path / "database"
+    shutil.copytree(database_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    head = head_revision()
+    for branch in ("a", "b"):
+        (scripts / "versions" / f"9999_branch_{branch}.py").write_text(
+            f'revision: str = "9999{branch}"\ndown_revision = ("{head}",)\n', encoding="utf-8")
+    with pytest.raises(MigrationHeadsError, match=r"2 heads \(9999a, 9999b\)"):
+        shipped_revisions(scripts)
+    assert script_directory(scripts).get_heads() != [head]
+
+
+def test_a_database_at_head_opens_without_importing_alembic(sqlite_path: Path) -> None:
+    with open_database(str(sqlite_path)) as database:
+        assert database.schema_revision() == single_head()
+    program = (
+        "import sys\n"
+        "from carwars_desktop.storage import open_database\n"
+        f"with open_database({str(sqlite_path)!r}) as database:\n"
+        "    database.library.count()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"

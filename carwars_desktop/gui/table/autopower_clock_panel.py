@@ -27,7 +27,7 @@ from carwars_desktop.rules.autopower.play.clock import (
 from carwars_desktop.session import Game
 
 ORDER_INPUTS = ("car_a", "car_b", "car_c", "car_d")
-STEP_INPUTS = {"draw": "car", "accelerate": "car", "armor": "car", "combat": "attacker"}
+STEP_INPUTS = {"draw": "vehicle", "accelerate": "vehicle", "armor": "vehicle", "combat": "firer"}
 
 
 class AutopowerClockPanel(QWidget):

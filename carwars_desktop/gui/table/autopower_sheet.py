@@ -131,11 +131,11 @@ class AutopowerSheetWidget(SheetFrame):
 
         key = vehicle.key
         for title, procedure, input_name in (
-                ("Draw… (autopower.draw)", "autopower.draw", "car"),
-                ("Accelerate… (autopower.accelerate)", "autopower.accelerate", "car"),
-                ("Armor… (autopower.armor)", "autopower.armor", "car"),
-                ("Attack… (autopower.attack)", "autopower.attack", "attacker"),
-                ("Control roll… (autopower.control)", "autopower.control", "car")):
+                ("Draw… (autopower.draw)", "autopower.draw", "vehicle"),
+                ("Accelerate… (autopower.accelerate)", "autopower.accelerate", "vehicle"),
+                ("Armor… (autopower.armor)", "autopower.armor", "vehicle"),
+                ("Attack… (autopower.attack)", "autopower.attack", "firer"),
+                ("Control roll… (autopower.control)", "autopower.control", "vehicle")):
             self.marks_menu.addAction(title, partial(self.request_procedure, procedure,
                                                      {input_name: key}))
         self.marks_menu.addSeparator()

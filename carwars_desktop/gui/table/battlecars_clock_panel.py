@@ -117,8 +117,9 @@ class BattlecarsClockPanel(QWidget):
         buttons = QGridLayout()
         self.turn_buttons: list[QPushButton] = []
         for index, (text, procedure, field) in enumerate((
-                ("Fire…", "battlecars.fire", "firer"), ("Drop…", "battlecars.drop", "car"),
-                ("Corner…", "battlecars.corner", "car"), ("Skid…", "battlecars.skid", "car"))):
+                ("Fire…", "battlecars.fire", "firer"), ("Drop…", "battlecars.drop", "vehicle"),
+                ("Corner…", "battlecars.corner", "vehicle"),
+                ("Skid…", "battlecars.skid", "vehicle"))):
             button = QPushButton(text)
             button.setToolTip(f"{procedure} for the car whose turn it is")
             button.clicked.connect(partial(self.run_for_current, procedure, field))
@@ -169,7 +170,8 @@ class BattlecarsClockPanel(QWidget):
         clock = game.clock
         labels = ["speeds", *order(clock)]
         phase = "secret speeds" if is_speeds(clock) else clock.phase_name
-        self.header.show_clock(clock, phase.capitalize(), labels)
+        # Only the first letter goes up: a car's name is shown as written ("Street Hawk").
+        self.header.show_clock(clock, phase[:1].upper() + phase[1:], labels)
         cars = order(clock)
         out = self._out()
         self.order_label.setText("Play order: " + " → ".join(

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.table.box_strip import Box, BoxStrip
 from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame, number_label
 from carwars_desktop.gui.table.speed_track import SpeedTrack
+from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet, Component
 from carwars_desktop.rules.battlecars.play import car_sheet
@@ -93,7 +94,8 @@ class ComponentRow(QWidget):
         self.strip = BoxStrip(component.name, 8, frame.explain,
                               box_size=POD_BOX if mount else 11)
         self.strip.box_activated.connect(self.box_activated)
-        self.title = QLabel(f"<span style='color:#555'>{faces}</span> {component.label}")
+        self.title = QLabel(f"<span style='color:{muted_colour()}'>{faces}</span> "
+                            f"{component.label}")
         self.title.setToolTip(f"{component.name}: hit on a d8 roll of {faces} "
                               f"({component.kind.value})")
         layout = QGridLayout(self)
@@ -140,7 +142,7 @@ class ComponentRow(QWidget):
         self.menu.addAction(f"Fire from {name}… (battlecars.fire)", partial(
             self.frame.request_procedure, "battlecars.fire", {"firer": key, "mount": name}))
         self.menu.addAction(f"Drop from {name}… (battlecars.drop)", partial(
-            self.frame.request_procedure, "battlecars.drop", {"car": key, "mount": name}))
+            self.frame.request_procedure, "battlecars.drop", {"vehicle": key, "mount": name}))
         self.menu.addSeparator()
         for weapon in dict.fromkeys(sheet.load(name)):
             self.menu.addAction(f"Use a {weapon.label} round (fired or dropped)",
@@ -193,12 +195,12 @@ class BattlecarsSheetWidget(SheetFrame):
 
         key = vehicle.key
         for text, procedure, presets in (
-                ("Record damage… (battlecars.damage)", "battlecars.damage", {"car": key}),
+                ("Record damage… (battlecars.damage)", "battlecars.damage", {"vehicle": key}),
                 ("Fire… (battlecars.fire)", "battlecars.fire", {"firer": key}),
                 ("Fuel tank check… (battlecars.fuel_tank)", "battlecars.fuel_tank",
-                 {"car": key}),
-                ("Skid test… (battlecars.skid)", "battlecars.skid", {"car": key}),
-                ("Re-arm (arena)… (battlecars.rearm)", "battlecars.rearm", {"car": key})):
+                 {"vehicle": key}),
+                ("Skid test… (battlecars.skid)", "battlecars.skid", {"vehicle": key}),
+                ("Re-arm (arena)… (battlecars.rearm)", "battlecars.rearm", {"vehicle": key})):
             self.marks_menu.addAction(text, partial(self.request_procedure, procedure, presets))
         self.marks_menu.addSeparator()
         self.marks_menu.addAction("Set speed…", self.ask_speed)

@@ -6,17 +6,16 @@ its own marker shape and the legends name them: colour is never the only key.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
+from carwars_desktop.gui.theme import chart_colours, style_plot
 from carwars_desktop.session.history import Luck, SessionHistory
 
-PALETTE = ((31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189), (140, 86, 75),
-           (23, 190, 207), (188, 189, 34), (127, 127, 127), (227, 119, 194), (255, 127, 14),
-           (0, 0, 0), (100, 100, 220))
 SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
 
 
@@ -38,7 +37,9 @@ class SessionCharts(QWidget):
     def _plot(self, key: str, title: str, row: int, column: int) -> Any:
         import pyqtgraph as pg
 
-        pg.setConfigOptions(antialias=True, background="w", foreground="k")
+        colours = chart_colours()  # the theme in use now (light or dark)
+        pg.setConfigOptions(antialias=True, background=colours.background,
+                            foreground=colours.foreground)
         plot = self.plots.get(key)
         if plot is None:
             plot = pg.PlotWidget(title=title)
@@ -55,6 +56,7 @@ class SessionCharts(QWidget):
             plot.addLegend(offset=(-10, 10))
         else:
             plot.plotItem.legend.clear()
+        style_plot(plot, colours)
         return plot
 
     @staticmethod
@@ -63,33 +65,57 @@ class SessionCharts(QWidget):
         step = max(1, last // 10)
         axis.setTickSpacing(major=step, minor=step)
 
-    def show_history(self, history: SessionHistory, luck: Luck) -> None:
+    def show_history(self, history: SessionHistory, luck: Luck, stepwise: bool = False) -> None:
+        """Draw the four charts and the summary; ``stepwise``: one chart per turn of the
+        event loop (the window answers between them), else all at once."""
+        steps = [partial(self._gauge, history, number, label)
+                 for number, label in enumerate(history.gauge_labels[:2])]
+        steps += [partial(self._damage, history), partial(self._luck, history, luck)]
+        if not stepwise:
+            for step in steps:
+                step()
+            return
+
+        def next_step() -> None:
+            if steps:
+                steps.pop(0)()
+                QTimer.singleShot(0, next_step)
+
+        next_step()
+
+    def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
         import pyqtgraph as pg
 
-        for number, label in enumerate(history.gauge_labels[:2]):
-            plot = self._plot(f"gauge:{label}", f"{label} over the turns",
-                              0, number)
-            plot.setLabel("bottom", "turn (0 = start)")
-            plot.setLabel("left", label)
-            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
-            for index, vehicle in enumerate(history.vehicles.values()):
-                points = vehicle.series(label, history.last_turn)
-                colour = PALETTE[index % len(PALETTE)]
-                plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
-                          pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
-                          symbolBrush=colour, symbolSize=8)
+        colours = chart_colours()
+        series = colours.series
+        plot = self._plot(f"gauge:{label}", f"{label} over the turns",
+                          0, number)
+        plot.setLabel("bottom", "turn (0 = start)")
+        plot.setLabel("left", label)
+        self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+        for index, vehicle in enumerate(history.vehicles.values()):
+            points = vehicle.series(label, history.last_turn)
+            colour = series[index % len(series)]
+            plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
+                      pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
+                      symbolBrush=colour, symbolSize=8)
 
+    def _damage(self, history: SessionHistory) -> None:
+        import pyqtgraph as pg
+
+        colours = chart_colours()
+        ink = colours.ink
         plot = self._plot("damage", "damage taken ■ and dealt ▨",
                           1, 0)
         vehicles = list(history.vehicles.values())
         xs = list(range(len(vehicles)))
         taken = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[v.taken for v in vehicles],
-                                width=0.34, brush=QBrush(QColor(70, 70, 70)),
-                                pen=pg.mkPen("k"), name="■ taken")
+                                width=0.34, brush=QBrush(ink),
+                                pen=pg.mkPen(colours.foreground), name="■ taken")
         dealt = pg.BarGraphItem(x=[x + 0.18 for x in xs],
                                 height=[float(v.dealt) for v in vehicles], width=0.34,
-                                brush=QBrush(QColor(70, 70, 70), Qt.BrushStyle.BDiagPattern),
-                                pen=pg.mkPen("k"), name="▨ dealt")
+                                brush=QBrush(ink, Qt.BrushStyle.BDiagPattern),
+                                pen=pg.mkPen(colours.foreground), name="▨ dealt")
         plot.addItem(taken)
         plot.addItem(dealt)
         plot.getAxis("bottom").setTicks([[(x, v.name) for x, v in zip(xs, vehicles,
@@ -100,13 +126,19 @@ class SessionCharts(QWidget):
             top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
             plot.setYRange(0, top * 1.45, padding=0)
 
+    def _luck(self, history: SessionHistory, luck: Luck) -> None:
+        import pyqtgraph as pg
+
+        colours = chart_colours()
+        series, ink = colours.series, colours.ink
+        vehicles = list(history.vehicles.values())
         plot = self._plot("luck", "luck: hits against the odds", 1, 1)
         rolls = list(range(1, luck.rolls + 1))
         plot.plot(rolls, list(luck.thrown), name="● successes thrown",
-                  pen=pg.mkPen((31, 119, 180), width=2), symbol="o", symbolSize=6,
-                  symbolBrush=(31, 119, 180))
+                  pen=pg.mkPen(series[0], width=2), symbol="o", symbolSize=6,
+                  symbolBrush=series[0])
         plot.plot(rolls, [float(e) for e in luck.expected], name="– – expected (exact odds)",
-                  pen=pg.mkPen((90, 90, 90), width=2, style=Qt.PenStyle.DashLine))
+                  pen=pg.mkPen(ink, width=2, style=Qt.PenStyle.DashLine))
         plot.setLabel("bottom", "roll")
         self._whole_ticks(plot.getAxis("bottom"), luck.rolls)
         plot.setLabel("left", "successes so far")

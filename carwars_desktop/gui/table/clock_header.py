@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.session import Clock
 
 
@@ -43,7 +44,7 @@ class ClockHeader(QWidget):
             if index == at:
                 cells.append(f"<b>▶{label}</b>")
             elif index < at:
-                cells.append(f"<span style='color:#666'>✓{label}</span>")
+                cells.append(f"<span style='color:{muted_colour()}'>✓{label}</span>")
             else:
                 cells.append(label)
         self.row.setText(" · ".join(cells))

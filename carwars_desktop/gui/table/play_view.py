@@ -30,6 +30,7 @@ from carwars_desktop.gui.table.charts import SessionCharts
 from carwars_desktop.gui.table.event_log import EventLogDock
 from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
+from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
@@ -149,6 +150,12 @@ class PlayView(QMainWindow):
         cause = self.provenance.explain(key, box)
         return "" if cause is None else str(cause)
 
+    def set_charts_loader(self, charts: Callable[[], None]) -> None:
+        """Draw the charts with ``charts`` when their tab is next chosen (after a Cancel)."""
+        self._charts_loader = charts
+        if self.tabs.currentIndex() == 1:
+            self.tabs.setCurrentIndex(0)
+
     def _tab_chosen(self, index: int) -> None:
         if index == 1 and self._charts_loader is not None:
             loader, self._charts_loader = self._charts_loader, None
@@ -182,4 +189,4 @@ class PlayView(QMainWindow):
 
     def show_message(self, text: str, error: bool) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #a11919; font-weight: 600;" if error else "")
+        self.message.setStyleSheet(f"color: {error_colour()}; font-weight: 600;" if error else "")

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -25,28 +26,31 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
-from carwars_desktop.gui.resolving import (
-    ResolveError,
-    dice_hint,
-    explanation_html,
-    resolve_typed,
-)
+from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
+from carwars_desktop.services import PendingResolution, ResolveError, TableService, typed_dice
 from carwars_desktop.session import Game
 
 
 class ProcedureDialog(QDialog):
-    """One procedure: form, exact odds, dice, result; :attr:`accepted_result` on Apply."""
+    """One procedure: form, exact odds, dice, result; :attr:`accepted_result` on Apply.
 
-    accepted_result = Signal(object, object)
-    """(the :class:`Resolution`, the bindings of its sheet inputs to vehicle keys)."""
+    The Table service resolves (``table``; one of its own when none is given, for a
+    dialog shown alone): :attr:`pending` is the result on screen.
+    """
+
+    accepted_result = Signal(object)
+    """The :class:`~carwars_desktop.services.PendingResolution` the GM chose to apply."""
 
     def __init__(self, procedure: Procedure, game: Game, presets: Mapping[str, Any],
-                 note: str = "", parent: QWidget | None = None) -> None:
+                 note: str = "", parent: QWidget | None = None,
+                 table: TableService | None = None) -> None:
         super().__init__(parent)
         self.procedure = procedure
+        self.table = table if table is not None else TableService()
         self.setWindowTitle(procedure.title)
-        self.resolution: Resolution | None = None
+        self.pending: PendingResolution | None = None
         self.odds: Odds | None = None
         title = QLabel(f"{procedure.title}\n{procedure.rule}")
         font = QFont(title.font())
@@ -98,7 +102,14 @@ class ProcedureDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addWidget(self.note)
-        layout.addWidget(self.form)
+        # The form scrolls rather than being squeezed: its fields keep their places while
+        # the odds and the error lines below change length (the next click lands where
+        # the GM aimed it).
+        form_scroll = QScrollArea()
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        form_scroll.setWidget(self.form)
+        layout.addWidget(form_scroll, 2)
         layout.addWidget(self.odds_label)
         layout.addWidget(self.dice_hint)
         layout.addLayout(dice_row)
@@ -112,11 +123,15 @@ class ProcedureDialog(QDialog):
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
         cancel.clicked.connect(self.reject)
-        QShortcut(QKeySequence("Ctrl+R"), self, self.roll)
-        QShortcut(QKeySequence("Ctrl+Return"), self, self.apply)
-        QShortcut(QKeySequence("Ctrl+Enter"), self, self.apply)
+        shortcut("dialog.roll", self, self.roll)
+        shortcut("dialog.apply", self, self.apply)
+        shortcut("dialog.apply_enter", self, self.apply)
         self.refresh()
         self.dice_edit.setFocus()
+
+    @property
+    def resolution(self) -> Resolution | None:
+        return self.pending.resolution if self.pending is not None else None
 
     def _values(self) -> dict[str, Any] | None:
         problem = self.form.same_vehicle_problem()
@@ -132,7 +147,7 @@ class ProcedureDialog(QDialog):
         return values
 
     def refresh(self) -> None:
-        self.resolution = None
+        self.pending = None  # the inputs changed: that result no longer stands
         self.apply_button.setEnabled(False)
         self.result_view.setHtml("")
         values = self._values()
@@ -155,18 +170,22 @@ class ProcedureDialog(QDialog):
         if values is None:
             return
         try:
-            resolution, seed = resolve_typed(self.procedure, values, self.dice_edit.text(), roll)
+            pending = self.table.resolve(self.procedure, values,
+                                         typed_dice(self.dice_edit.text(), roll),
+                                         bindings=self.form.bindings(), odds=self.odds,
+                                         initiator=self)
         except ResolveError as error:
             self.error.setText(f"⚠ {error}")
             return
         self.error.setText("")
-        self.resolution = resolution
-        self.result_view.setHtml(explanation_html(resolution, seed, effect_names=False))
+        self.pending = pending
+        self.result_view.setHtml(explanation_html(pending.resolution, pending.seed,
+                                                  effect_names=False))
         self.apply_button.setEnabled(True)
         self.apply_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def apply(self) -> None:
-        if self.resolution is None or not self.apply_button.isEnabled():
+        if self.pending is None or not self.apply_button.isEnabled():
             return
-        self.accepted_result.emit(self.resolution, self.form.bindings())
+        self.accepted_result.emit(self.pending)
         self.accept()

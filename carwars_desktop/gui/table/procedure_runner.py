@@ -1,13 +1,13 @@
 """Running an engine procedure from the Table: at once when it needs no dice, else a dialog.
 
-Either way the result is applied through the :class:`GameContext` (one event,
-committed before the screen shows it) and kept in the roll log with its exact
-odds, for the luck chart.
+Either way the Table service resolves it and its pending result is applied (one
+event, committed before the screen shows it) or discarded, and kept in the roll
+log with its exact odds, for the luck chart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -17,12 +17,12 @@ from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.gui.write_banner import write_failure
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, SheetInput
+from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
+from carwars_desktop.services import Handler, PendingResolution, PendingState
 from carwars_desktop.session import Game, StaleSessionError
 
-Handler = Callable[[Resolution, Mapping[str, str]], None]
-"""Applies a result some other way (a clock move); the default applies its effects."""
+__all__ = ["Handler", "ProcedureRunner"]
 
 
 class ProcedureRunner(QObject):
@@ -70,51 +70,56 @@ class ProcedureRunner(QObject):
         if game is None:
             return
         procedure = find_procedure(procedure_id)
+        service = self.context.service
         if quick:
             raw, bindings = self._raw(procedure, game, presets)
             try:
                 needs = procedure.dice_needed(raw)
                 if not needs:
-                    resolution = procedure.resolve(raw, EnteredDice([]))
-                    self.finish(resolution, bindings, procedure.odds(raw), handler)
+                    pending = service.resolve(procedure, raw, EnteredDice([]),
+                                              bindings=bindings, odds=procedure.odds(raw),
+                                              initiator=self)
+                    self.finish(pending, handler)
                     return
-            except (InputError, DiceError, ValueError) as error:
+            except (InputError, DiceError, ValueError) as error:  # ResolveError included
                 self.failed.emit(str(error))
                 return
-        dialog = ProcedureDialog(procedure, game, presets, note, self._parent)
-        dialog.accepted_result.connect(
-            lambda resolution, bindings: self.finish(resolution, bindings, dialog.odds, handler))
+        dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service)
+        dialog.accepted_result.connect(lambda pending: self.finish(pending, handler))
         dialog.rejected.connect(lambda: self._discarded(dialog))
         dialog.finished.connect(dialog.deleteLater)
         self.dialog = dialog
         dialog.open()
 
     def _discarded(self, dialog: ProcedureDialog) -> None:
-        resolution, odds = dialog.resolution, dialog.odds
-        if resolution is not None:
-            try:
-                self._log(resolution, odds, applied=False)
-            except Exception as error:
-                text = write_failure(error)
-                if text is None:
-                    raise
-                self.write_failed.emit(text, lambda: self._retry_log(resolution, odds, False))
+        pending = dialog.pending
+        if pending is not None:
+            self._discard(pending)
 
-    def finish(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
-               handler: Handler | None) -> bool:
-        """Apply a result (or hand it to ``handler``), then log it. False: not applied
-        (a refused write goes to :attr:`write_failed` with a retry)."""
+    def _discard(self, pending: PendingResolution) -> bool:
+        """Discard (the roll is logged); a refused write goes to :attr:`write_failed`."""
         try:
-            if handler is not None:
-                handler(resolution, bindings)
-            elif resolution.effects:
-                self.context.apply_resolution(resolution, dict(bindings))
-            else:
-                self._log(resolution, odds, applied=False)
-                self.failed.emit(resolution.outcome)
-                return True
+            pending.discard()
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.write_failed.emit(text, lambda: self._discard(pending))
+            return False
+        return True
+
+    def finish(self, pending: PendingResolution, handler: Handler | None) -> bool:
+        """Apply a result (or hand it to ``handler``), which logs it; a result without
+        effects is discarded (and logged) with its outcome as the reason. False: not
+        applied (a refused write goes to :attr:`write_failed` with a retry)."""
+        if handler is None and not pending.resolution.effects:
+            self._discard(pending)
+            self.failed.emit(pending.resolution.outcome)
+            return True
+        try:
+            pending.apply(handler)
         except StaleSessionError:
-            return False  # the context announced it: the Table reloads and says so
+            return False  # the service announced it: the Table reloads and says so
         except ValueError as error:
             self.failed.emit(str(error))
             return False
@@ -122,39 +127,23 @@ class ProcedureRunner(QObject):
             text = write_failure(error)
             if text is None:
                 raise
+            if pending.state is PendingState.APPLIED:  # only its roll-log line is missing
+                self.write_failed.emit(f"{text} (the result was applied; only its line in "
+                                       "the roll log is missing)",
+                                       lambda: self._retry_log(pending))
+                self.done.emit(pending.resolution)
+                return True
             self.failed.emit(text)
-            self.write_failed.emit(
-                text, lambda: self.finish(resolution, bindings, odds, handler))
+            self.write_failed.emit(text, lambda: self.finish(pending, handler))
             return False
-        try:
-            self._log(resolution, odds, applied=True)
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            self.write_failed.emit(f"{text} (the result was applied; only its line in the "
-                                   "roll log is missing)",
-                                   lambda: self._retry_log(resolution, odds, True))
-        self.done.emit(resolution)
+        self.done.emit(pending.resolution)
         return True
 
-    def _retry_log(self, resolution: Resolution, odds: Odds | None, applied: bool) -> bool:
+    @staticmethod
+    def _retry_log(pending: PendingResolution) -> bool:
         try:
-            self._log(resolution, odds, applied)
+            return pending.retry_log()
         except Exception as error:
             if write_failure(error) is None:
                 raise
             return False
-        return True
-
-    def _log(self, resolution: Resolution, odds: Odds | None, applied: bool) -> None:
-        database = self.context.database
-        game = self.context.game
-        if database is None or game is None:
-            return
-        p = odds.p_success() if odds is not None else None
-        database.game_sessions.log_resolution(
-            self.context.session_id, game.ruleset.id, resolution.procedure_id,
-            {"dice": [d.to_json() for d in resolution.dice],
-             "steps": [s.to_json() for s in resolution.steps]},
-            resolution.outcome, resolution.success, None if p is None else str(p), applied)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableModel
+from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules.registry import ruleset_title
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class SessionListPage(QWidget):
         self.message = QLabel()
         self.message.setObjectName("error")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #a11919; font-weight: 600;")
+        self.message.setStyleSheet(f"color: {error_colour()}; font-weight: 600;")
         self.new_button = QPushButton("&New session…")
         self.new_button.setToolTip("Ctrl+N")
         self.open_button = QPushButton("&Resume")

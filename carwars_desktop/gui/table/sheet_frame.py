@@ -24,15 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.rules import RecordSheet
-from carwars_desktop.rules.play import Level, Mark, PlayRules, StatusFlag
+from carwars_desktop.rules.play import Mark, PlayRules, StatusFlag
 from carwars_desktop.session import VehicleInPlay
 
 MarkFactory = Callable[[], Mark]
 Explain = Callable[[str, str], str]
-
-LEVEL_COLOURS = {Level.INFO: "#1d4f91", Level.WARNING: "#8a5300", Level.DANGER: "#a11919"}
-
 
 def numbers_font(base: QFont | None = None) -> QFont:
     """Tabular figures for numbers that line up (a fixed-pitch font)."""
@@ -56,7 +54,7 @@ def flags_html(flags: tuple[StatusFlag, ...]) -> str:
     if not flags:
         return "<span>✓ in play</span>"
     return " &nbsp;".join(
-        f"<span style='color:{LEVEL_COLOURS[f.level]}; font-weight:600'>"
+        f"<span style='color:{level_colour(f.level)}; font-weight:600'>"
         f"{f.symbol}&nbsp;{f.word}</span>" for f in flags)
 
 

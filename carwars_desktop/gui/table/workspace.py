@@ -14,32 +14,35 @@ banner with Retry; nothing is shown as done.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.background import Cancelled, run_with_progress
+from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
-from carwars_desktop.rules import find_ruleset, ruleset_ids
-from carwars_desktop.rules.play import play_rules
-from carwars_desktop.session import Changes, StaleSessionError, StoredEvent
-from carwars_desktop.session.history import luck, replay_history
-from carwars_desktop.session.setup import Setup, build_game
+from carwars_desktop.rules import ruleset_ids
+from carwars_desktop.services import SessionOpenError
+from carwars_desktop.session import Changes, StaleSessionError
+from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import Database, SessionEvents
+    from carwars_desktop.storage import Database
     from carwars_desktop.storage.game_sessions import Lease, LeaseInfo
 
-CHART_PAGE = 1000
+SYNC_CHART_EVENTS = 300
+"""A finished session of at most this many events gets its charts aggregated at once
+(tens of milliseconds); a longer one on a worker thread, with progress and Cancel."""
 FOLLOW_MS = 1000
 """How often a followed session is checked for new events."""
 
@@ -79,18 +82,9 @@ class RulesetSwitch(Protocol):
     def set_ruleset(self, ruleset_id: str) -> None: ...
 
 
-def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
-    offset = 0
-    while True:
-        page = events.page(offset, CHART_PAGE)
-        yield from page
-        if len(page) < CHART_PAGE:
-            return
-        offset += len(page)
-
-
 class TableWorkspace(Workspace):
     title = "Table"
+    shortcut_context = TABLE
 
     def __init__(self, context: GameContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,12 +129,13 @@ class TableWorkspace(Workspace):
         self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
         self.context.changed.connect(self._changed)
 
-        for keys, slot in (("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
-                           ("Ctrl+Y", self.redo), ("Ctrl+N", self.new_session),
-                           ("Ctrl+O", self.show_sessions), ("Ctrl+L", self.toggle_log),
-                           ("Ctrl+.", self.next_phase), ("Ctrl+P", self.play_phase)):
-            shortcut = QShortcut(QKeySequence(keys), self, slot)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        for action_id, slot in (("table.undo", self.undo), ("table.redo", self.redo),
+                                ("table.new_session", self.new_session),
+                                ("table.sessions", self.show_sessions),
+                                ("table.log", self.toggle_log),
+                                ("table.next_phase", self.next_phase),
+                                ("table.play_phase", self.play_phase)):
+            self._shortcut(action_id, slot)
 
     # --- Workspace hooks ----------------------------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:
@@ -165,10 +160,11 @@ class TableWorkspace(Workspace):
         """Open the most recently played running session, if any (at start-up)."""
         if self.database is None:
             return False
-        last = self.database.game_sessions.last_running()
-        if last is None:
+        last_id = self.context.service.last_running()
+        if last_id is None:
             self.show_sessions()
             return False
+        last = self.context.service.session_info(last_id)
         if last.lease is not None:
             # Never resume a game another copy of the app is playing.
             self.show_sessions()
@@ -203,13 +199,9 @@ class TableWorkspace(Workspace):
 
     def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
         """Create the session (one transaction) and open it."""
-        from carwars_desktop.storage import NewVehicle
-
         assert self.database is not None, "the database opens before the Table is used"
-        session_id = self.database.game_sessions.create(
-            ruleset_id, name, scenario,
-            [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
-            setup.clock.to_json())
+        session_id = self.context.service.start(ruleset_id, name, scenario, setup,
+                                                initiator=self)
         self.open_session(session_id)
         return session_id
 
@@ -225,13 +217,13 @@ class TableWorkspace(Workspace):
         from carwars_desktop.storage.game_sessions import SessionHeldError
 
         assert self.database is not None
-        sessions = self.database.game_sessions
+        service = self.context.service
         try:
-            info = sessions.load(session_id).info
+            info = service.session_info(session_id)
             lease = self.lease if self.lease and self.lease.session_id == session_id else None
             if info.running and not follow and lease is None:
                 try:
-                    lease = sessions.acquire(session_id)
+                    lease = service.acquire_lease(session_id)
                 except SessionHeldError as held:
                     choice = self.ask_lease(info.name, held.lease)
                     if choice is LeaseChoice.CANCEL:
@@ -240,18 +232,18 @@ class TableWorkspace(Workspace):
                         return False
                     follow = choice is LeaseChoice.FOLLOW
                     if not follow:
-                        lease = sessions.acquire(session_id, take_over=True)
+                        lease = service.acquire_lease(session_id, take_over=True)
             if lease is None or follow:
                 self.release_lease()
             elif self.lease is not lease:
                 self.release_lease()
                 self.lease = lease
-            loaded = sessions.load(session_id)
-            ruleset = find_ruleset(loaded.info.ruleset_id)
-            events = sessions.events(session_id, self.lease if not follow else None,
-                                     loaded.info.version)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events)
-        except (LookupError, ValueError, TypeError) as error:
+            # On a club server a running session's entries wait on the laptop while the
+            # connection is down (gui/club_link.py); SQLite's events are used as they are.
+            opened = service.open(session_id, initiator=self,
+                                  wrap=lambda events: guarded(self, events),
+                                  lease=None if follow else self.lease, follow=follow)
+        except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
                                                f"{error}")
@@ -263,7 +255,7 @@ class TableWorkspace(Workspace):
             self.banner.show_message(f"{text} The session opens read-only.",
                                      lambda: self.open_session(session_id))
             return self.open_session(session_id, follow=True)
-        info = loaded.info
+        info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
         self._followed_version = info.version
         if self.following:
@@ -274,18 +266,28 @@ class TableWorkspace(Workspace):
             self._renew_timer.start()
         read_only = not info.running or self.following
         self.session_id = session_id
-        self.context.open(game, session_id, read_only=read_only)
 
         def charts() -> None:
-            rules = play_rules(ruleset.id)
-            history = replay_history(ruleset, rules, loaded.vehicles, loaded.initial_sheets,
-                                     all_events(events))
-            self.play.charts.show_history(history, luck(sessions.resolutions(session_id)))
+            if service.stored_charts(opened) is None and \
+                    opened.events.count() > SYNC_CHART_EVENTS:
+                try:
+                    run_with_progress(
+                        self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
+                        f"Reading the {opened.events.count():,} events of {info.name} for its "
+                        "charts…")
+                except Cancelled:
+                    self.play.charts.summary.setText("The charts were not drawn (cancelled): "
+                                                     "open this tab again to draw them.")
+                    self.play.set_charts_loader(charts)
+                    return
+            history, session_luck = service.history(opened)
+            # A long session's four charts are drawn one per turn of the event loop.
+            self.play.charts.show_history(history, session_luck,
+                                          stepwise=history.events > SYNC_CHART_EVENTS)
 
-        title = info.name + (f" — {info.scenario}" if info.scenario else "")
-        if self.following:
-            title += " (following read-only)"
-        self.play.show_session(game, title, events, read_only, charts if read_only else None)
+        title = opened.title + (" (following read-only)" if self.following else "")
+        self.play.show_session(opened.game, title, opened.store, read_only,
+                               charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
         window = self.window()
@@ -303,11 +305,11 @@ class TableWorkspace(Workspace):
                 != QMessageBox.StandardButton.Yes:
             return
         session_id = self.session_id
-        sessions, lease = self.database.game_sessions, self.lease
+        service, lease = self.context.service, self.lease
 
         def finish() -> bool:
             try:
-                sessions.finish(session_id, lease)
+                service.finish(initiator=self, lease=lease)
             except StaleSessionError as error:  # taken over meanwhile: follow it instead
                 self._stale(error)
                 return False
@@ -330,7 +332,7 @@ class TableWorkspace(Workspace):
         self._renew_timer.stop()
         if lease is not None and self.database is not None:
             try:
-                self.database.game_sessions.release(lease)
+                self.context.service.release_lease(lease)
             except Exception as error:
                 if write_failure(error) is None:
                     raise
@@ -341,8 +343,8 @@ class TableWorkspace(Workspace):
         lease = self.lease
         if lease is None or self.database is None:
             return
-        sessions = self.database.game_sessions
-        still = self.banner.attempt(lambda: sessions.renew(lease))
+        service = self.context.service
+        still = self.banner.attempt(lambda: service.renew_lease(lease))
         if still is False:
             self._stale(StaleSessionError(
                 "Another copy of Carwars Desktop took this session over: it is read-only "
@@ -354,7 +356,7 @@ class TableWorkspace(Workspace):
             self._follow_timer.stop()
             return
         try:
-            version = self.database.game_sessions.version(self.session_id)
+            version = self.context.service.session_version(self.session_id)
         except LookupError:
             self._follow_timer.stop()
             return

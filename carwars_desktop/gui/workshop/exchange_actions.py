@@ -12,18 +12,20 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
 from carwars_desktop import __version__
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.library import (
     ExchangedDesign,
     ExchangeError,
+    UniqueNames,
     design_kind,
     dumps_designs,
     read_designs,
-    unique_name,
 )
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignRecord, ImportChoice, Library
+    from carwars_desktop.services import LibraryService
+    from carwars_desktop.storage import DesignRecord, ImportChoice
 
 FILE_FILTER = f"Carwars Desktop designs (*{SUFFIX} *.json);;All files (*)"
 
@@ -72,23 +74,34 @@ def ask_clash_dialog(parent: QWidget | None, design: ExchangedDesign,
     return answer, same.isChecked()
 
 
-def export_designs(parent: QWidget | None, library: Library, design_ids: Sequence[int],
+def export_designs(parent: QWidget | None, library: LibraryService, design_ids: Sequence[int],
                    path: str | None = None, warn: Warn = warn_dialog) -> str | None:
     """Write the saved designs to a design file (asks where when ``path`` is None)."""
     if not design_ids:
         return None
-    designs = library.exported(list(design_ids))
     if path is None:
-        suggested = (designs[0].name if len(designs) == 1 else "designs") + SUFFIX
+        suggested = (library.get(design_ids[0]).name if len(design_ids) == 1
+                     else "designs") + SUFFIX
         path, _ = QFileDialog.getSaveFileName(parent, "Export designs", suggested, FILE_FILTER)
         if not path:
             return None
-    text = dumps_designs(designs, app=f"Carwars Desktop {__version__}")
     target = Path(path)
     temporary = target.with_name(target.name + ".part")
-    try:
+
+    def write(job: Job) -> None:
+        designs = library.exported(list(design_ids), job.progress)
+        job.progress(len(designs), len(designs), f"Writing {target.name}…")
+        text = dumps_designs(designs, app=f"Carwars Desktop {__version__}")
+        job.check()
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, target)
+
+    try:
+        run_with_progress(parent, "Exporting designs", write,
+                          f"Reading {len(design_ids):,} designs…")
+    except Cancelled:
+        temporary.unlink(missing_ok=True)
+        return None
     except OSError as error:
         temporary.unlink(missing_ok=True)
         warn(parent, "Export failed", f"{target} could not be written: {error.strerror}.")
@@ -96,7 +109,8 @@ def export_designs(parent: QWidget | None, library: Library, design_ids: Sequenc
     return str(target)
 
 
-def read_file(path: str) -> tuple[ExchangedDesign, ...]:
+def read_file(path: str,
+              progress: Callable[[int, int], None] | None = None) -> tuple[ExchangedDesign, ...]:
     """The designs of a file, or :class:`ExchangeError` (a huge file is refused unread)."""
     try:
         size = os.path.getsize(path)
@@ -106,19 +120,20 @@ def read_file(path: str) -> tuple[ExchangedDesign, ...]:
         content = Path(path).read_bytes()
     except OSError as error:
         raise ExchangeError(f"the file cannot be read: {error.strerror}") from None
-    return read_designs(content)
+    return read_designs(content, progress)
 
 
-def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskClash,
+def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,
                 parent: QWidget | None = None) -> list[ImportChoice] | None:
     """What to write for each design, asking about name clashes; None if cancelled."""
     from carwars_desktop.storage import ImportChoice
 
     own: dict[tuple[str, str], dict[str, int]] = {}
     incoming: dict[tuple[str, str], set[str]] = {}
-    clashes = [d for d in designs
-               if d.name in own.setdefault((d.ruleset_id, d.kind),
-                                           library.own_names(d.ruleset_id, d.kind))]
+    free: dict[tuple[str, str], UniqueNames] = {}
+    for key in dict.fromkeys((d.ruleset_id, d.kind) for d in designs):
+        own[key] = library.own_names(*key)  # one query per kind, not per design
+    clashes = [d for d in designs if d.name in own[(d.ruleset_id, d.kind)]]
     remaining = len(clashes)
     standing: Clash | None = None
     choices: list[ImportChoice] = []
@@ -141,15 +156,17 @@ def plan_import(library: Library, designs: Sequence[ExchangedDesign], ask: AskCl
                 choices.append(ImportChoice(design, replace_id=names[design.name]))
                 taken.add(design.name)
                 continue
-        name = unique_name(design.name, set(names) | taken)
+        if key not in free:
+            free[key] = UniqueNames(names)
+        name = free[key].take(design.name)
         taken.add(name)
         choices.append(ImportChoice(design, name=None if name == design.name else name))
     return choices
 
 
-def import_file(parent: QWidget | None, library: Library, path: str | None = None,
-                ask: AskClash = ask_clash_dialog,
-                warn: Warn = warn_dialog) -> list[DesignRecord] | None:
+def import_file(parent: QWidget | None, library: LibraryService, path: str | None = None,
+                ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
+                initiator: object = None) -> list[DesignRecord] | None:
     """Import a design file: all of its designs, or (refused, cancelled) none."""
     from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
@@ -157,8 +174,13 @@ def import_file(parent: QWidget | None, library: Library, path: str | None = Non
         path, _ = QFileDialog.getOpenFileName(parent, "Import designs", "", FILE_FILTER)
         if not path:
             return None
+    chosen = path
     try:
-        designs = read_file(path)
+        designs = run_with_progress(parent, "Importing designs",
+                                    lambda job: read_file(chosen, job.progress),
+                                    f"Reading {Path(path).name}…")
+    except Cancelled:
+        return None
     except ExchangeError as error:
         warn(parent, "Not imported", f"{Path(path).name} was not imported: {error}. "
              "Nothing was changed.")
@@ -167,7 +189,13 @@ def import_file(parent: QWidget | None, library: Library, path: str | None = Non
     if choices is None:
         return None
     try:
-        return library.import_designs(choices)
+        records = run_with_progress(
+            parent, "Importing designs",
+            lambda job: library.store.import_designs(choices, job.progress),
+            f"Writing {len(choices):,} designs…")
+    except Cancelled:  # rolled back: nothing was imported
+        return None
     except (InvalidDesignError, LibraryWriteError) as error:
         warn(parent, "Not imported", f"Nothing was imported: {error}")
         return None
+    return list(library.imported(choices, records, initiator).records)

@@ -2,12 +2,14 @@
 
 Filtering (ruleset, source, search words) and sorting are done here on plain
 lists, with one folded text per design prepared in advance, so a keystroke of
-search-as-you-type over 10,000 designs costs a few milliseconds.
+search-as-you-type over 10,000 designs costs a few milliseconds. A change to a
+few designs (what the change bus names) updates their rows alone:
+:meth:`LibraryModel.update_entries` inserts, changes and removes rows by id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +59,7 @@ class LibraryModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         self._entries: list[DesignEntry] = []
+        self._index_of: dict[int, int] = {}
         self._haystacks: list[str] = []
         self._order: list[int] = []
         self._rows: list[int] = []
@@ -153,11 +156,184 @@ class LibraryModel(QAbstractTableModel):
     def set_entries(self, entries: Sequence[DesignEntry]) -> None:
         self.beginResetModel()
         self._entries = list(entries)
+        self._index_of = {e.id: n for n, e in enumerate(self._entries)}
         self._haystacks = [haystack(e.name, e.tags) for e in self._entries]
         self._sort_all()
         self._rescope()
         self._rows = self._matching(self._scope)
         self.endResetModel()
+
+    def update_entries(self, entries: Sequence[DesignEntry], removed: Iterable[int]) -> None:
+        """Rows by id: ``entries`` are new or changed designs, ``removed`` the ids gone.
+
+        A changed design keeps its row (``dataChanged``) unless the sort order or the
+        filters move it; new rows are inserted where the sort puts them
+        (``beginInsertRows``), gone ones removed (``beginRemoveRows``). Nothing is reset.
+        Without removals this costs a few binary searches, not a pass over every design.
+        """
+        index_of = self._index_of
+        gone = {i for i in removed if i in index_of}
+        fresh: dict[int, DesignEntry] = {}
+        changed: dict[int, DesignEntry] = {}
+        for entry in entries:
+            gone.discard(entry.id)
+            at = index_of.get(entry.id)
+            if at is None:
+                fresh[entry.id] = entry
+            elif self._entries[at] != entry:
+                changed[entry.id] = entry
+        if gone:
+            self._update_with_removals(list(fresh.values()), changed, gone)
+        elif fresh or changed:
+            self._update_in_place(list(fresh.values()), changed)
+
+    def _before(self) -> Callable[[DesignEntry], tuple[Any, int]]:
+        """The sort key, worked out once per design in one update (an import of a thousand
+        designs places each by binary search: without this, every step folds a name)."""
+        key = _sort_key(self._sort_column)
+        memo: dict[int, tuple[Any, int]] = {}
+
+        def before(entry: DesignEntry) -> tuple[Any, int]:
+            # The entries live in the model's lists for the whole update: id() is stable.
+            found = memo.get(id(entry))
+            if found is None:
+                found = memo[id(entry)] = (key(entry), entry.id)
+            return found
+
+        return before
+
+    def _place(self, seq: Sequence[int], entries: Sequence[DesignEntry], entry: DesignEntry,
+               before: Callable[[DesignEntry], tuple[Any, int]]) -> int:
+        """Where ``entry`` goes in ``seq`` (indices into ``entries``, in the sort order)."""
+        return _insertion_point(seq, before(entry), lambda n: before(entries[n]),
+                                self._sort_order == Qt.SortOrder.DescendingOrder)
+
+    def _matches(self, text: str) -> bool:
+        """A design's folded text matches the search words (any, when there are none)."""
+        return not self._words or matcher(" ".join(self._words))(text)
+
+    def _update_in_place(self, fresh: list[DesignEntry], changed: dict[int, DesignEntry]) -> None:
+        old_entries, old_rows = self._entries, self._rows
+        entries = old_entries.copy()
+        texts = self._haystacks.copy()
+        for design_id, entry in changed.items():
+            at = self._index_of[design_id]
+            entries[at] = entry
+            texts[at] = haystack(entry.name, entry.tags)
+        kept_moving = sorted(self._index_of[i] for i in changed)
+        new_indices: dict[int, int] = {}
+        for entry in fresh:
+            new_indices[entry.id] = len(entries)
+            entries.append(entry)
+            texts.append(haystack(entry.name, entry.tags))
+        moving = kept_moving + sorted(new_indices.values())
+        before = self._before()
+        shown_before = set(old_rows).intersection(kept_moving)
+        # The backbone: what stays in the sort order, the scope and the rows unchanged.
+        order, scope, backbone = self._order.copy(), self._scope.copy(), old_rows.copy()
+        for index in kept_moving:
+            order.remove(index)
+            if self._in_scope(old_entries[index]):
+                scope.remove(index)
+            if index in shown_before:
+                backbone.remove(index)
+        final = backbone.copy()
+        slots_old: dict[int, int] = {n: self._place(backbone, entries, old_entries[n], before)
+                                     for n in shown_before}
+        slots_new: dict[int, int] = {}
+        for index in moving:
+            entry = entries[index]
+            order.insert(self._place(order, entries, entry, before), index)
+            if self._in_scope(entry):
+                scope.insert(self._place(scope, entries, entry, before), index)
+                if self._matches(texts[index]):
+                    final.insert(self._place(final, entries, entry, before), index)
+                    slots_new[index] = self._place(backbone, entries, entry, before)
+        crowded_old = _crowded(slots_old.values())
+        crowded_new = _crowded(slots_new.values())
+        staying = {n for n in shown_before
+                   if n in slots_new and slots_old[n] == slots_new[n]
+                   and slots_old[n] not in crowded_old and slots_new[n] not in crowded_new}
+        # 1. Remove the rows that go (or move), bottom up, on the old contents.
+        rows = old_rows.copy()
+        for row in sorted((rows.index(n) for n in shown_before - staying), reverse=True):
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._rows[row]
+            del rows[row]
+            self.endRemoveRows()
+        # 2. The same rows on the new contents (indices of kept designs do not change).
+        self._entries, self._haystacks, self._order, self._scope = entries, texts, order, scope
+        self._index_of.update(new_indices)
+        # 3. Insert the rows that arrive, top down.
+        present = set(rows)
+        for row in sorted(final.index(n) for n in slots_new if n not in present):
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._rows.insert(row, final[row])
+            self.endInsertRows()
+        # 4. The rows that stayed but show something new.
+        last_column = len(COLUMNS) - 1
+        for index in staying:
+            row = self._rows.index(index)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, last_column))
+
+    def _in_scope(self, entry: DesignEntry) -> bool:
+        """Of the ruleset shown (or any) and of the source shown (mine, the catalog, all)."""
+        return ((self._ruleset is None or entry.ruleset_id == self._ruleset)
+                and (self._source == ALL or entry.is_catalog == (self._source == CATALOG)))
+
+    def _update_with_removals(self, fresh: list[DesignEntry], changed: dict[int, DesignEntry],
+                              gone: set[int]) -> None:
+        old_rows = [self._entries[i].id for i in self._rows]
+        kept = [n for n, e in enumerate(self._entries) if e.id not in gone]
+        new_entries = [changed.get(self._entries[n].id, self._entries[n]) for n in kept] + fresh
+        new_haystacks = [self._haystacks[n] if self._entries[n].id not in changed
+                         else haystack(changed[self._entries[n].id].name,
+                                       changed[self._entries[n].id].tags) for n in kept]
+        new_haystacks += [haystack(e.name, e.tags) for e in fresh]
+        index_of = {e.id: n for n, e in enumerate(new_entries)}
+        moving = set(changed) | {e.id for e in fresh}
+        order = [index_of[self._entries[n].id] for n in self._order
+                 if self._entries[n].id in index_of and self._entries[n].id not in moving]
+        before = self._before()
+        for design_id in sorted(moving, key=index_of.__getitem__):
+            index = index_of[design_id]
+            order.insert(self._place(order, new_entries, new_entries[index], before), index)
+        saved = self._entries, self._haystacks, self._order, self._scope
+        self._entries, self._haystacks, self._order = new_entries, new_haystacks, order
+        self._rescope()
+        target = [self._entries[i].id for i in self._matching(self._scope)]
+        new_state = self._entries, self._haystacks, self._order, self._scope
+        self._entries, self._haystacks, self._order, self._scope = saved
+
+        target_set, old_set = set(target), set(old_rows)
+        staying_old = [i for i in old_rows if i in target_set]
+        staying_new = [i for i in target if i in old_set]
+        moved = ({i for i in changed if i in target_set and i in old_set}
+                 if staying_old != staying_new else set())
+        # 1. Remove the rows that go (or move), bottom up, in runs, on the old contents.
+        doomed = [row for row, design_id in enumerate(old_rows)
+                  if design_id not in target_set or design_id in moved]
+        for first, last in reversed(_runs(doomed)):
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._rows[first:last + 1]
+            del old_rows[first:last + 1]
+            self.endRemoveRows()
+        # 2. The rows left are the same designs in the same order: switch to the new contents.
+        self._entries, self._haystacks, self._order, self._scope = new_state
+        self._index_of = index_of
+        self._rows = [index_of[i] for i in old_rows]
+        # 3. Insert the new (and moved) rows where they belong, top down, in runs.
+        present = set(old_rows)
+        arriving = [row for row, design_id in enumerate(target) if design_id not in present]
+        for first, last in _runs(arriving):
+            self.beginInsertRows(QModelIndex(), first, last)
+            self._rows[first:first] = [index_of[i] for i in target[first:last + 1]]
+            self.endInsertRows()
+        # 4. The rows that stayed but show something new.
+        last_column = len(COLUMNS) - 1
+        for row, design_id in enumerate(target):
+            if design_id in changed and design_id in present:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last_column))
 
     def entries(self) -> list[DesignEntry]:
         return list(self._entries)
@@ -170,6 +346,13 @@ class LibraryModel(QAbstractTableModel):
             if self._entries[index].id == design_id:
                 return row
         return None
+
+    def rows_of(self, design_ids: Sequence[int]) -> list[int]:
+        """The rows showing ``design_ids`` (those shown), in one pass over the rows."""
+        wanted = set(design_ids)
+        found = {self._entries[index].id: row for row, index in enumerate(self._rows)
+                 if self._entries[index].id in wanted}
+        return [found[design_id] for design_id in design_ids if design_id in found]
 
     def total(self) -> int:
         return len(self._scope)
@@ -206,9 +389,13 @@ class LibraryModel(QAbstractTableModel):
         return self._query
 
     def _sort_all(self) -> None:
+        """Sort by the column, then by id (ascending either way): a total order, so that a
+        design changed later finds its place by a binary search."""
         key = _sort_key(self._sort_column)
-        self._order = sorted(range(len(self._entries)), key=lambda i: key(self._entries[i]),
-                             reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+        entries = self._entries
+        self._order = sorted(range(len(entries)), key=lambda i: entries[i].id)
+        self._order.sort(key=lambda i: key(entries[i]),
+                         reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
 
     def _rescope(self) -> None:
         ruleset, source = self._ruleset, self._source
@@ -222,3 +409,42 @@ class LibraryModel(QAbstractTableModel):
         test = matcher(" ".join(self._words))
         haystacks = self._haystacks
         return [i for i in among if test(haystacks[i])]
+
+
+def _insertion_point(order: Sequence[int], wanted: tuple[Any, int],
+                     key: Callable[[int], tuple[Any, int]], descending: bool) -> int:
+    """Where an item of (sort key, id) ``wanted`` goes in ``order``: by the key (descending
+    or not), then by id, ascending either way — as :meth:`LibraryModel._sort_all` sorts."""
+    low, high = 0, len(order)
+    while low < high:
+        middle = (low + high) // 2
+        here = key(order[middle])
+        if wanted[0] == here[0]:
+            goes_before = wanted[1] < here[1]
+        else:
+            goes_before = wanted[0] > here[0] if descending else wanted[0] < here[0]
+        if goes_before:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _crowded(slots: Iterable[int]) -> set[int]:
+    """The slots taken by more than one moving row (their order among them may change)."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for slot in slots:
+        (twice if slot in seen else seen).add(slot)
+    return twice
+
+
+def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs

@@ -2,16 +2,24 @@
 duplicate, rename, tag, delete (restorable until the app closes); import, export, print.
 
 The catalog the rules ship is installed on first start (read-only; "Copy to my
-designs" makes an editable copy). Every change is committed before the list shows it.
+designs" makes an editable copy). Every change is the library service's
+(:class:`~carwars_desktop.services.LibraryService`, which owns the trash): it is
+committed, then published on the change bus, and the list updates the rows of the
+designs it names — whoever made the change (this list, the Workshop).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
-from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,6 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
     AskClash,
     Warn,
@@ -62,13 +72,12 @@ from carwars_desktop.library import (
     tags_text,
 )
 from carwars_desktop.rules import ruleset_ids, ruleset_title
+from carwars_desktop.services import Changes, DesignChanges, LibraryService
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DesignEntry, Library
 
 DELETED = "deleted"
-LEFTOVER_AGE = timedelta(days=1)
-"""Designs deleted by a run that ended without closing normally are removed after this."""
 
 
 def confirm_dialog(parent: QWidget, title: str, text: str) -> bool:
@@ -112,6 +121,7 @@ def shows_refused_writes(
 
 class LibraryWorkspace(Workspace):
     title = "Library"
+    shortcut_context = LIBRARY
 
     def __init__(self, workshop: WorkshopWorkspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -119,8 +129,8 @@ class LibraryWorkspace(Workspace):
         self._database: Database | None = None
         self._ruleset = ruleset_ids()[0]
         self._showing_deleted = False
-        self._deleted_this_run: list[int] = []
-        self._last_deleted: list[int] = []
+        self.service: LibraryService = workshop.services.library
+        self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
         self.ask_clash: AskClash = ask_clash_dialog
         self.warn: Warn = warn_dialog
@@ -258,6 +268,9 @@ class LibraryWorkspace(Workspace):
         self.view.activated.connect(lambda _index: self.open_selected())
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.model.modelReset.connect(self._update_count)
+        self.model.rowsInserted.connect(self._update_count)
+        self.model.rowsRemoved.connect(self._update_count)
+        self.changes.changed.connect(self._heard)
         self.open_button.clicked.connect(self.open_selected)
         self.new_button.clicked.connect(self.new_design)
         self.duplicate_button.clicked.connect(self.duplicate_selected)
@@ -270,18 +283,17 @@ class LibraryWorkspace(Workspace):
         self.export_button.clicked.connect(lambda: self.export_selected())
         self.print_button.clicked.connect(self.print_selected)
         self.pdf_button.clicked.connect(lambda: self.export_pdf())
-        self.workshop.library_changed.connect(self.refresh)
-        self._shortcut("Ctrl+F", self._focus_search)
-        self._shortcut("Ctrl+N", self.new_design)
-        self._shortcut("Ctrl+D", self.duplicate_selected)
-        self._shortcut("F2", lambda: self.rename_selected())
-        self._shortcut("Ctrl+T", lambda: self.tag_selected())
-        self._shortcut("Del", lambda: self.delete_selected())
-        self._shortcut("Ctrl+Z", self.restore_last_deleted)
-        self._shortcut("Ctrl+I", lambda: self.import_designs())
-        self._shortcut("Ctrl+E", lambda: self.export_selected())
-        self._shortcut("Ctrl+P", self.print_selected)
-        self._shortcut("Ctrl+Shift+P", lambda: self.export_pdf())
+        self._shortcut("library.search", self._focus_search)
+        self._shortcut("library.new", self.new_design)
+        self._shortcut("library.duplicate", self.duplicate_selected)
+        self._shortcut("library.rename", lambda: self.rename_selected())
+        self._shortcut("library.tags", lambda: self.tag_selected())
+        self._shortcut("library.delete", lambda: self.delete_selected())
+        self._shortcut("library.restore_last", self.restore_last_deleted)
+        self._shortcut("library.import", lambda: self.import_designs())
+        self._shortcut("library.export", lambda: self.export_selected())
+        self._shortcut("library.print", self.print_selected)
+        self._shortcut("library.pdf", lambda: self.export_pdf())
         application = QCoreApplication.instance()
         if application is not None:
             application.aboutToQuit.connect(self.purge_deleted)
@@ -295,20 +307,37 @@ class LibraryWorkspace(Workspace):
             self.ruleset_box.setCurrentIndex(index)
 
     def attach_database(self, database: Database) -> None:
-        """Install the catalog (first start), drop old leftovers of deleted designs, list."""
+        """Install the catalog (first start), drop old leftovers of deleted designs, list.
+
+        When the catalog is already there (every start but the first), the list is shown at
+        once and the catalog checked against the rules (and old leftovers dropped) on a
+        worker thread afterwards: off the start-up path, the list refreshed if they changed.
+        """
         self._database = database
-        library = database.library
-
-        def tidy() -> int:
-            added = library.install_catalog()
-            library.purge(deleted_before=datetime.now(UTC) - LEFTOVER_AGE)
-            return added
-
-        added = self.write_banner.attempt(tidy) or 0  # a read-only database lists as it is
+        # A read-only database lists as it is (a refused write shows the banner).
+        attached = self.write_banner.attempt(
+            lambda: (self.service.attach(database, defer_check=True),))
+        added = attached[0] if attached is not None else 0
+        if attached is not None and added is None and not database.read_only:
+            # Checked against the rules after the list is shown.
+            QTimer.singleShot(0, lambda: self._tidy_later(database))
         self.refresh()
         if added:
             self._say(f"The catalog the rules ship is in your library: {added} designs "
                       "(read-only; Duplicate copies one into your designs).")
+
+    def _tidy_later(self, database: Database) -> None:
+        from carwars_desktop.gui.background import start
+
+        def tidy(_job: object) -> int:
+            return self.service.tidy(database)
+
+        def done(changed: int) -> None:
+            if changed and self._database is database:
+                self.refresh()
+
+        start(tidy, done, lambda error: self._say(f"⚠ The catalog was not checked: {error}"),
+              parent=self)
 
     @property
     def library(self) -> Library:
@@ -317,6 +346,25 @@ class LibraryWorkspace(Workspace):
         return self._database.library
 
     # --- listing ---------------------------------------------------------------------------
+    def _heard(self, changes: Changes) -> None:
+        if changes.designs:
+            self.update_rows(changes.designs)
+
+    def update_rows(self, designs: DesignChanges) -> None:
+        """Update the rows of the designs a change names (read again, by id), keeping the
+        selection where it can."""
+        if self._database is None:
+            return
+        selected = self.selected_ids()
+        ids = designs.ids
+        entries = self.service.entries(deleted=self._showing_deleted, ids=ids)
+        self.model.update_entries(entries, ids - {e.id for e in entries})
+        if not self._columns_fitted and self.model.rowCount():
+            self._fit_columns()
+        if selected != self.selected_ids():
+            self.select_ids(selected)
+        self._update_actions()
+
     def refresh(self) -> None:
         """Read the list again (after any change), keeping the selection where it can."""
         if self._database is None:
@@ -366,7 +414,11 @@ class LibraryWorkspace(Workspace):
 
     # --- selection -------------------------------------------------------------------------
     def selected_entries(self) -> list[DesignEntry]:
-        rows = sorted({index.row() for index in self.view.selectionModel().selectedRows()})
+        # The selection's ranges, not selectedRows(): that asks the model about every row.
+        selection = self.view.selectionModel().selection()
+        rows = sorted({row for number in range(selection.count())
+                       for row in range(selection.at(number).top(),
+                                        selection.at(number).bottom() + 1)})
         if not rows and self.view.currentIndex().isValid():
             rows = [self.view.currentIndex().row()]
         return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
@@ -375,18 +427,22 @@ class LibraryWorkspace(Workspace):
         return [entry.id for entry in self.selected_entries()]
 
     def select_ids(self, design_ids: list[int]) -> None:
+        """Select the rows of ``design_ids`` in one change (runs of rows as ranges)."""
         selection = self.view.selectionModel()
-        selection.clearSelection()
-        first: QModelIndex | None = None
-        for design_id in design_ids:
-            row = self.model.row_of(design_id)
-            if row is None:
-                continue
-            index = self.model.index(row, 0)
-            first = first or index
-            selection.select(index, QItemSelectionModel.SelectionFlag.Select
-                             | QItemSelectionModel.SelectionFlag.Rows)
-        if first is not None:
+        rows = self.model.rows_of(design_ids)
+        chosen = QItemSelection()
+        last_column = max(self.model.columnCount() - 1, 0)
+        ordered = sorted(set(rows))
+        run_start = 0
+        for position, row in enumerate(ordered):
+            if position + 1 == len(ordered) or ordered[position + 1] != row + 1:
+                chosen.select(self.model.index(ordered[run_start], 0),
+                              self.model.index(row, last_column))
+                run_start = position + 1
+        selection.select(chosen, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
+        if rows:
+            first = self.model.index(rows[0], 0)
             selection.setCurrentIndex(first, QItemSelectionModel.SelectionFlag.NoUpdate)
             self.view.scrollTo(first)
 
@@ -450,9 +506,8 @@ class LibraryWorkspace(Workspace):
         entries = self.selected_entries()
         if len(entries) != 1:
             return False
-        copy = self.library.duplicate(entries[0].id)
+        copy = self.service.duplicate(entries[0].id, initiator=self).record
         self._show_mine_if_hidden()
-        self.refresh()
         self.select_ids([copy.id])
         verb = "Copied into your designs" if entries[0].is_catalog else "Duplicated"
         self._say(f"{verb}: {copy.name}.")
@@ -471,11 +526,10 @@ class LibraryWorkspace(Workspace):
             if name is None:
                 return False
         try:
-            record = self.library.rename(entry.id, name)
+            record = self.service.rename(entry.id, name, initiator=self).record
         except (InvalidDesignError, CatalogDesignError) as error:
             self._say(f"⚠ Not renamed: {error}")
             return False
-        self.refresh()
         self.workshop.reload_if_open(record.id)
         self._say(f"Renamed to {record.name} (revision {record.revision}).")
         return True
@@ -498,12 +552,10 @@ class LibraryWorkspace(Workspace):
             self._say(f"⚠ Tags not set: {error}")
             return False
         try:
-            for entry in entries:
-                self.library.set_tags(entry.id, tags)
+            self.service.set_tags([entry.id for entry in entries], tags, initiator=self)
         except InvalidDesignError as error:
             self._say(f"⚠ Tags not set: {error}")
             return False
-        self.refresh()
         self._say(f"Tags of {len(entries)} design{'s' if len(entries) != 1 else ''}: "
                   f"{tags_text(tags) or 'none'}.")
         return True
@@ -518,13 +570,9 @@ class LibraryWorkspace(Workspace):
                 self, "Delete", f"Delete {names}? You can restore "
                 f"{'it' if len(entries) == 1 else 'them'} until you close the app."):
             return False
+        self.service.delete([entry.id for entry in entries], initiator=self)
         for entry in entries:
-            self.library.delete(entry.id)
             self.workshop.design_removed(entry.id)
-        ids = [entry.id for entry in entries]
-        self._deleted_this_run += ids
-        self._last_deleted = ids
-        self.refresh()
         self.banner_text.setText(f"Deleted {names}. You can restore "
                                  f"{'it' if len(entries) == 1 else 'them'} until you close "
                                  "the app.")
@@ -533,14 +581,11 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def restore_last_deleted(self) -> bool:
-        if not self._last_deleted:
+        result = self.service.restore_last_deleted(initiator=self)
+        if result is None:
             return False
-        ids = self._last_deleted
-        for design_id in ids:
-            self.library.restore(design_id)
-        self._last_deleted = []
+        ids = [record.id for record in result.records]
         self.banner.hide()
-        self.refresh()
         self.select_ids(ids)
         self._say(f"Restored {len(ids)} design{'s' if len(ids) != 1 else ''}.")
         return True
@@ -550,23 +595,17 @@ class LibraryWorkspace(Workspace):
         entries = self.selected_entries()
         if not entries or self.source_box.currentData() != DELETED:
             return False
-        for entry in entries:
-            self.library.restore(entry.id)
-        self._last_deleted = [i for i in self._last_deleted
-                              if i not in {e.id for e in entries}]
-        self.banner.setVisible(bool(self._last_deleted))
-        self.refresh()
+        self.service.restore([entry.id for entry in entries], initiator=self)
+        self.banner.setVisible(bool(self.service.trash.last))
         self._say(f"Restored {', '.join(e.name for e in entries)}.")
         return True
 
     @shows_refused_writes
     def purge_deleted(self) -> int:
         """Remove for good what this run deleted (the app is closing)."""
-        if self._database is None or not self._deleted_this_run:
+        if self._database is None:
             return 0
-        removed = self.library.purge(self._deleted_this_run)
-        self._deleted_this_run = []
-        self._last_deleted = []
+        removed = self.service.empty_trash(initiator=self)
         self.banner.hide()
         return removed
 
@@ -576,12 +615,11 @@ class LibraryWorkspace(Workspace):
 
     # --- files and printing ----------------------------------------------------------------
     def import_designs(self, path: str | None = None) -> int:
-        records = import_file(self, self.library, path, self.ask_clash, self.warn)
+        records = import_file(self, self.service, path, self.ask_clash, self.warn, initiator=self)
         if not records:
             return 0
         self._show_mine_if_hidden()
         self.search.clear()
-        self.refresh()
         self.select_ids([r.id for r in records])
         drafts = sum(1 for r in records if not r.legal)
         self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
@@ -590,7 +628,7 @@ class LibraryWorkspace(Workspace):
 
     def export_selected(self, path: str | None = None) -> str | None:
         ids = self.selected_ids()
-        written = export_designs(self, self.library, ids, path, self.warn)
+        written = export_designs(self, self.service, ids, path, self.warn)
         if written:
             self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
         return written

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.gui.workshop.mcw_armor import ArmorPanel
 from carwars_desktop.rules import Design, Problem
+from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.rules.mini_car_wars.tables import (
@@ -36,10 +37,6 @@ from carwars_desktop.rules.mini_car_wars.tables import (
 )
 
 _KIT_FIELDS = ("targeting_computers", "hi_res_computers")
-
-
-def money(amount: int) -> str:
-    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
 def _right(label: QLabel) -> QLabel:

@@ -17,7 +17,7 @@ WARNING = "warning"
 
 
 class ProblemListModel(QAbstractListModel):
-    """Problems first (⚠, they make the design a draft), then warnings (ⓘ, they do not)."""
+    """Problems first (⚠, they make the design a draft), then warnings (ℹ, they do not)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -31,7 +31,7 @@ class ProblemListModel(QAbstractListModel):
             return None
         problem, severity = self._items[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            mark = "⚠" if severity == PROBLEM else "ⓘ"
+            mark = "⚠" if severity == PROBLEM else "ℹ"
             return f"{mark} {_sentence(problem.message)}\n    {problem.rule}"
         if role == Qt.ItemDataRole.ToolTipRole:
             kind = ("makes the design a draft" if severity == PROBLEM

@@ -46,7 +46,7 @@ class ProblemsPanel(QWidget):
         else:
             heading = "<b>✔ No problems</b> — the design is legal"
         if warnings:
-            heading += f"<br>ⓘ {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+            heading += f"<br>ℹ {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
         elif not problems:
             heading += ("<br><br>Every rule the engine checks is met. Problems appear here as "
                         "you edit, each with its rule; click one to go to its field (F8: the "

@@ -1,56 +1,17 @@
-"""Undo and redo of design edits: each edit is a command holding the design before and after.
+"""Ctrl+Z and Ctrl+Shift+Z in a Workshop field are the design's, not the field's.
 
-Designs are immutable values, so a command is just two designs. Consecutive
-edits of one field (typing a name, spinning armor) merge into one step.
+The undo history itself is the design-editing service's
+(:class:`carwars_desktop.services.DesignEditing`): every edit is a design before
+and after, consecutive edits of one field merged into one step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoCommand
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
-from carwars_desktop.rules import Design
-
-_MERGE_IDS: dict[str, int] = {}
-
-
-def merge_id(key: str) -> int:
-    """A small positive id per merge key (``-1`` for edits that never merge)."""
-    if not key:
-        return -1
-    return _MERGE_IDS.setdefault(key, len(_MERGE_IDS) + 1)
-
-
-class DesignEdit(QUndoCommand):
-    """One edit: ``apply`` shows (and commits) a design; undo applies the one before."""
-
-    def __init__(self, before: Design, after: Design, label: str, key: str,
-                 apply: Callable[[Design], None]) -> None:
-        super().__init__(label)
-        self.before = before
-        self.after = after
-        self._key = key
-        self._apply = apply
-
-    def id(self) -> int:
-        return merge_id(self._key)
-
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
-        if not isinstance(other, DesignEdit) or other._key != self._key or not self._key:
-            return False
-        self.after = other.after
-        if self.after == self.before:
-            self.setObsolete(True)
-        return True
-
-    def redo(self) -> None:
-        self._apply(self.after)
-
-    def undo(self) -> None:
-        self._apply(self.before)
+from carwars_desktop.gui.shortcuts import declared
 
 
 class UndoKeys(QObject):
@@ -71,7 +32,10 @@ class UndoKeys(QObject):
 
 
 def _is_shift_undo(event: QKeyEvent) -> bool:
-    return QKeySequence(event.keyCombination()) == QKeySequence("Ctrl+Shift+Z")
+    """One of the Workshop's own undo or redo keys (Ctrl+Shift+Z, Ctrl+Y…)."""
+    pressed = QKeySequence(event.keyCombination())
+    return any(pressed == sequence for action_id in ("workshop.undo", "workshop.redo")
+               for sequence in declared(action_id).sequences())
 
 
 _INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)

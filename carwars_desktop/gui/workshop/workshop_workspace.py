@@ -3,7 +3,8 @@
 Every edit is committed to the library as the design's unsaved working copy
 before the screen shows its consequences (cost, problems), so nothing typed is
 lost; Save (Ctrl+S) keeps it as a new revision, legal or a draft. Undo and redo
-(Ctrl+Z / Ctrl+Shift+Z) step through every edit.
+(Ctrl+Z / Ctrl+Shift+Z) step through every edit. All of it is the design-editing
+service's (:class:`~carwars_desktop.services.DesignEditing`); this is its screen.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -31,24 +31,24 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.workshop.editor import DesignEditor
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
-from carwars_desktop.gui.workshop.undo import DesignEdit, UndoKeys, route_undo_keys
+from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
-    clean_name,
-    copy_name,
     design_kind,
     kinds_of,
     load_design,
     status_text,
 )
-from carwars_desktop.library.templates import new_design, renamed
+from carwars_desktop.library.templates import renamed
 from carwars_desktop.rules import Design, ruleset_ids
+from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DesignRecord, Library
@@ -89,22 +89,20 @@ def ask_conflict_with_dialog(parent: QWidget, theirs: DesignRecord) -> ConflictC
 
 class WorkshopWorkspace(Workspace):
     title = "Workshop"
+    shortcut_context = WORKSHOP
 
-    library_changed = Signal()
-    """A design was added, saved or changed: the Library list refreshes."""
     show_requested = Signal()
     """Bring the Workshop to the front (a design was opened from elsewhere)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, services: Services | None = None) -> None:
         super().__init__(parent)
         self._ruleset = ruleset_ids()[0]
         self._database: Database | None = None
-        self.record: DesignRecord | None = None
-        self.design: Design | None = None
+        self.services = services if services is not None else Services()
+        self.editing = DesignEditing(self.services.library)
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
-        self.undo_stack = QUndoStack(self)
         self._undo_keys = UndoKeys(self)
 
         # --- header: name, state, actions --------------------------------------------
@@ -207,19 +205,17 @@ class WorkshopWorkspace(Workspace):
         self.problems.field_requested.connect(self.focus_field)
         self.start_page.new_requested.connect(self.new_design)
         self.start_page.open_requested.connect(self.open_design)
-        self.undo_stack.indexChanged.connect(self._update_buttons)
-        self._shortcut("Ctrl+S", self.save)
-        self._shortcut("Ctrl+Z", self.undo)
-        self._shortcut("Ctrl+Shift+Z", self.redo)
-        self._shortcut("Ctrl+Y", self.redo)
-        self._shortcut("Ctrl+N", self._new_default)
-        self._shortcut("Ctrl+H", self.show_revisions)
-        self._shortcut("Ctrl+P", self.print_preview)
-        self._shortcut("Ctrl+Shift+P", self.ask_export_pdf)
-        self._shortcut("Ctrl+E", self.ask_export_file)
-        self._shortcut("Ctrl+W", self.close_design)
-        self._shortcut("F8", self.problems.go_to_next)
-        self._shortcut("Ctrl+L", lambda: self.name_edit.setFocus())
+        self._shortcut("workshop.save", self.save)
+        self._shortcut("workshop.undo", self.undo)
+        self._shortcut("workshop.redo", self.redo)
+        self._shortcut("workshop.new", self._new_default)
+        self._shortcut("workshop.revisions", self.show_revisions)
+        self._shortcut("workshop.print", self.print_preview)
+        self._shortcut("workshop.pdf", self.ask_export_pdf)
+        self._shortcut("workshop.export", self.ask_export_file)
+        self._shortcut("workshop.close", self.close_design)
+        self._shortcut("workshop.next_problem", self.problems.go_to_next)
+        self._shortcut("workshop.name", lambda: self.name_edit.setFocus())
         route_undo_keys(self.header, self._undo_keys)
         self._show_nothing()
 
@@ -231,6 +227,8 @@ class WorkshopWorkspace(Workspace):
 
     def attach_database(self, database: Database) -> None:
         self._database = database
+        if self.services.library.database is not database:
+            self.services.library.database = database
         self._refresh_recent()
 
     @property
@@ -238,6 +236,25 @@ class WorkshopWorkspace(Workspace):
         if self._database is None:
             raise RuntimeError("the database is not open yet")
         return self._database.library
+
+    @property
+    def library_service(self) -> LibraryService:
+        return self.services.library
+
+    @property
+    def record(self) -> DesignRecord | None:
+        """The design open (as stored when it was opened or last saved)."""
+        return self.editing.record
+
+    @property
+    def design(self) -> Design | None:
+        """The design as edited (committed as its working copy)."""
+        return self.editing.design
+
+    @property
+    def undo_stack(self) -> EditHistory:
+        """The open design's edits (undo pops, redo pushes back)."""
+        return self.editing.history
 
     def _refresh_recent(self) -> None:
         if self._database is None:
@@ -250,17 +267,13 @@ class WorkshopWorkspace(Workspace):
     # --- opening ---------------------------------------------------------------------------
     def open_design(self, design_id: int) -> bool:
         """Open a library design (its unsaved edits, if any) in its editor."""
-        record = self.library.get(design_id)
         try:
-            design = load_design(record.ruleset_id, record.kind, record.current)
+            record, design = self.editing.open(design_id)
         except DesignDataError as error:
-            self._say(f"⚠ {record.name} cannot be opened: {error}")
+            self._say(f"⚠ {self.library.get(design_id).name} cannot be opened: {error}")
             return False
         editor = self._editor_for(record.ruleset_id, record.kind)
-        self.record = record
-        self.design = design
         self.editor = editor
-        self.undo_stack.clear()
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
         self._show_page(editor)
@@ -274,19 +287,9 @@ class WorkshopWorkspace(Workspace):
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
         """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""
-        from carwars_desktop.storage import NewDesign
-
         if self._database is None:
             return False
-        taken = self.library.own_names(ruleset_id, kind)
-        design = new_design(ruleset_id, kind)
-        name = design.name
-        number = 2
-        while name in taken:
-            name = f"{design.name} {number}"
-            number += 1
-        record = self.library.add(NewDesign(ruleset_id, renamed(design, name).to_json(), kind))
-        self.library_changed.emit()
+        record = self.library_service.new_design(ruleset_id, kind, initiator=self).record
         opened = self.open_design(record.id)
         self.name_edit.setFocus()
         self.name_edit.selectAll()
@@ -299,10 +302,8 @@ class WorkshopWorkspace(Workspace):
 
     def close_design(self) -> None:
         """Close the open design (its unsaved edits stay committed as its working copy)."""
-        self.record = None
-        self.design = None
+        self.editing.close()
         self.editor = None
-        self.undo_stack.clear()
         self._show_nothing()
         self._refresh_recent()
 
@@ -331,49 +332,36 @@ class WorkshopWorkspace(Workspace):
 
     # --- editing ---------------------------------------------------------------------------
     def _edited(self, design: Design, label: str, key: str) -> None:
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
+
         if self.design is None or self.record is None or self._committing:
             return
         before = self.design
-        if not self._commit(design, lambda: self._retry_edit(design, label, key)):
-            if self.design is before:  # (not when a conflict opened another design)
+        try:
+            self.editing.edit(design, label, key, initiator=self)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not kept: {conflict}")
+            if self.resolve_conflict(conflict, design):
+                self._show_design(design)
+            elif self.design is before:  # (not when a conflict opened another design)
                 assert self.editor is not None
                 self.editor.show_design(before)
             return
-        command = DesignEdit(before, design, label, key, self._apply)
-        self._committing = True
-        try:
-            self.undo_stack.push(command)  # redo() shows what was just committed
-        finally:
-            self._committing = False
+        except (InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not kept: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(
+                    str(error), lambda: self._retry_edit(design, label, key))
+            assert self.editor is not None
+            self.editor.show_design(before)
+            return
+        self._show_design(design)
 
     def _name_edited(self, text: str) -> None:
         if self.design is None or self.editor is None or self.editor.read_only:
             return
         self._edited(renamed(self.design, text), "Name", "name")
-
-    def _commit(self, design: Design, retry: Callable[[], bool] | None = None) -> bool:
-        """Write the working copy; say why and return False if the library refused it.
-
-        A refused write shows the banner, whose Retry commits and shows ``design``; a
-        design saved elsewhere meanwhile asks which one wins (:meth:`resolve_conflict`).
-        """
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-        from carwars_desktop.storage.library import DesignConflictError
-
-        assert self.record is not None
-        try:
-            self.library.set_working(self.record.id, design.to_json(),
-                                     expected_revision=self.record.revision)
-        except DesignConflictError as conflict:
-            self._say(f"⚠ Not kept: {conflict}")
-            return self.resolve_conflict(conflict, design)
-        except (InvalidDesignError, LibraryWriteError) as error:
-            self._say(f"⚠ Not kept: {error}")
-            if isinstance(error, LibraryWriteError):
-                self.write_banner.show_message(
-                    str(error), retry or (lambda: self._retry_commit(design)))
-            return False
-        return True
 
     def _retry_edit(self, design: Design, label: str, key: str) -> bool:
         if self.record is None:
@@ -381,39 +369,52 @@ class WorkshopWorkspace(Workspace):
         self._edited(design, label, key)
         return self.design == design
 
-    def _retry_commit(self, design: Design) -> bool:
-        if self.record is None or not self._commit(design):
-            return False
-        self._show_design(design)
-        self._say("Kept.")
-        return True
-
-    def _apply(self, design: Design) -> None:
-        """Show ``design`` (an undo or redo commits it first; a new edit already is)."""
-        if not self._committing and not self._commit(design):
-            return
-        self._show_design(design)
-
     def _show_design(self, design: Design) -> None:
-        self.design = design
-        assert self.editor is not None
-        self.editor.show_design(design)
-        if self.name_edit.text() != design.name:
-            self.name_edit.setText(design.name)
+        """Show ``design``, already committed, with its consequences."""
+        self._committing = True  # the editor's own signals while it redraws are not edits
+        try:
+            assert self.editor is not None
+            self.editor.show_design(design)
+            if self.name_edit.text() != design.name:
+                self.name_edit.setText(design.name)
+        finally:
+            self._committing = False
         self._show_state()
         self.refresh_problems()
+        self._update_buttons()
+
+    def _step(self, undo: bool) -> bool:
+        """Undo or redo (committed first); False when the library refused it (a refused
+        write shows the banner, whose Retry steps again)."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
+
+        history = self.editing.history
+        target = history.next_undo() if undo else history.next_redo()
+        try:
+            edit = (self.editing.undo if undo else self.editing.redo)(initiator=self)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not kept: {conflict}")
+            if target is not None:
+                self.resolve_conflict(conflict, target.before if undo else target.after)
+            return False
+        except (InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not kept: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), lambda: self._step(undo))
+            return False
+        if edit is None:
+            return True
+        assert self.design is not None
+        self._show_design(self.design)
+        self._say(f"{'Undone' if undo else 'Redone'}: {edit.label}.")
+        return True
 
     def undo(self) -> None:
-        if self.undo_stack.canUndo():
-            text = self.undo_stack.undoText()
-            self.undo_stack.undo()
-            self._say(f"Undone: {text}.")
+        self._step(undo=True)
 
     def redo(self) -> None:
-        if self.undo_stack.canRedo():
-            text = self.undo_stack.redoText()
-            self.undo_stack.redo()
-            self._say(f"Redone: {text}.")
+        self._step(undo=False)
 
     # --- saving ------------------------------------------------------------------------------
     def save(self) -> bool:
@@ -425,9 +426,7 @@ class WorkshopWorkspace(Workspace):
         from carwars_desktop.storage.library import DesignConflictError
 
         try:
-            clean_name(self.design.name)
-            record = self.library.save(self.record.id, self.design.to_json(),
-                                       expected_revision=self.record.revision)
+            record = self.editing.save(initiator=self).record
         except DesignConflictError as conflict:
             self._say(f"⚠ Not saved: {conflict}")
             return self.resolve_conflict(conflict, self.design)
@@ -445,26 +444,18 @@ class WorkshopWorkspace(Workspace):
         Nothing is overwritten without the GM's word. True when ``mine`` was saved as the
         open design's newest revision; a copy or theirs is opened in its place.
         """
-        from carwars_desktop.storage import NewDesign
-
         theirs = conflict.theirs
         choice = self.ask_conflict(theirs)
         assert self.record is not None
         if choice is ConflictChoice.KEEP_MINE:
-            self.record = theirs  # my edit now starts from their revision
-            self.design = mine
-            return self.save()
+            return self._keep_mine(theirs, mine)
         if choice is ConflictChoice.TAKE_THEIRS:
-            self.library.set_working(theirs.id, None)
+            self.editing.take_theirs(theirs, initiator=self)
             self.open_design(theirs.id)
             self._say(f"Took theirs: {theirs.name}, revision {theirs.revision}.")
             return False
         if choice is ConflictChoice.SAVE_COPY:
-            name = copy_name(mine.name, self.library.own_names(theirs.ruleset_id, theirs.kind))
-            copy = self.library.add(NewDesign(theirs.ruleset_id, renamed(mine, name).to_json(),
-                                              theirs.kind, theirs.tags))
-            self.library.set_working(theirs.id, None)
-            self.library_changed.emit()
+            copy = self.editing.save_copy(theirs, mine, initiator=self).record
             self.open_design(copy.id)
             self._say(f"Saved yours as a copy: {copy.name}; {theirs.name} keeps their "
                       "revision.")
@@ -473,10 +464,26 @@ class WorkshopWorkspace(Workspace):
                   f"{theirs.revision}); your edits are still here, save again to choose.")
         return False
 
+    def _keep_mine(self, theirs: DesignRecord, mine: Design) -> bool:
+        """Save ``mine`` as the newest revision after theirs (the services layer's op)."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
+
+        try:
+            record = self.editing.keep_mine(theirs, mine, initiator=self).record
+        except DesignConflictError as conflict:  # saved elsewhere yet again: ask again
+            self._say(f"⚠ Not saved: {conflict}")
+            return self.resolve_conflict(conflict, mine)
+        except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not saved: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), self.save)
+            return False
+        self._saved(record)
+        return True
+
     def _saved(self, record: DesignRecord) -> None:
-        self.record = record
         self._show_header()
-        self.library_changed.emit()
         if record.legal:
             self._say(f"Saved {record.name} as revision {record.revision}.")
         else:
@@ -488,8 +495,7 @@ class WorkshopWorkspace(Workspace):
         """Copy the open catalog design into the GM's own designs and open the copy."""
         if self.record is None:
             return False
-        copy = self.library.duplicate(self.record.id)
-        self.library_changed.emit()
+        copy = self.library_service.duplicate(self.record.id, initiator=self).record
         self.open_design(copy.id)
         self._say(f"Copied into your designs as {copy.name}: edit away.")
         return True
@@ -538,7 +544,7 @@ class WorkshopWorkspace(Workspace):
             return
         summary = self.editor.summary(self.design)
         self.state_label.setText(status_text(summary.legal, len(summary.problems)))
-        unsaved = not record.is_catalog and self.design.to_json() != record.data
+        unsaved = self.editing.unsaved()
         self.unsaved_label.setText("● unsaved changes (kept; Ctrl+S saves a revision)"
                                    if unsaved else f"revision {record.revision}")
 
@@ -552,10 +558,13 @@ class WorkshopWorkspace(Workspace):
         self._show_state()
 
     def _update_buttons(self) -> None:
-        self.undo_button.setEnabled(self.undo_stack.canUndo())
-        self.redo_button.setEnabled(self.undo_stack.canRedo())
-        self.undo_button.setToolTip(f"Undo {self.undo_stack.undoText()} (Ctrl+Z)")
-        self.redo_button.setToolTip(f"Redo {self.undo_stack.redoText()} (Ctrl+Shift+Z)")
+        history = self.editing.history
+        self.undo_button.setEnabled(history.can_undo())
+        self.redo_button.setEnabled(history.can_redo())
+        self.undo_button.setToolTip(f"Undo {history.undo_text()} "
+                                    f"({key_text('workshop.undo')})")
+        self.redo_button.setToolTip(f"Redo {history.redo_text()} "
+                                    f"({key_text('workshop.redo')})")
 
     def focus_field(self, field: str) -> None:
         """Go to the field a problem names (the name is in the header)."""
@@ -629,4 +638,4 @@ class WorkshopWorkspace(Workspace):
         if self.design is not None and self.design.to_json() != self.record.data:
             QMessageBox.information(self, "Export", "The file gets the saved revision; save "
                                     "first (Ctrl+S) to export your latest changes.")
-        export_designs(self, self.library, [self.record.id])
+        export_designs(self, self.library_service, [self.record.id])

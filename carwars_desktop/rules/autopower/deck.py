@@ -48,7 +48,11 @@ class Deck:
                 "deck-size",
                 f"The deck has {len(self.cards)} cards; at least {MINIMUM_DECK} are needed.",
                 rule("1.3"), "cards"))
+        sound: set[int] = set()  # ids of cards (alive in self.cards) that break no rule
         for index, card in enumerate(self.cards):
+            if id(card) in sound:
+                continue
+            found_before = len(found)
             where = f"cards[{index}]"
             if not card.icons:
                 found.append(Problem(
@@ -67,6 +71,8 @@ class Deck:
                     "card-icon-twice",
                     f"Card {index + 1} ({card.title!r}) carries the same icon twice.",
                     rule("0"), where))
+            if len(found) == found_before:
+                sound.add(id(card))
         return tuple(found)
 
     def warnings(self) -> tuple[Problem, ...]:
@@ -96,4 +102,14 @@ class Deck:
             raise DeckFormatError(f"deck name must be text, not {name!r}")
         if not isinstance(cards, list):
             raise DeckFormatError(f"deck cards must be a list, not {cards!r}")
-        return Deck(name, tuple(PowerCard.from_json(card) for card in cards))
+        # A deck repeats a few cards many times (90,000 cards, a dozen kinds): each
+        # distinct card is read once, and the cards equal to it share the same value.
+        read: dict[str, PowerCard] = {}
+        loaded: list[PowerCard] = []
+        for card in cards:
+            key = repr(card)
+            known = read.get(key)
+            if known is None:
+                known = read[key] = PowerCard.from_json(card)
+            loaded.append(known)
+        return Deck(name, tuple(loaded))

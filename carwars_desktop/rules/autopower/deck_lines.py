@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from carwars_desktop.rules.autopower import Deck, PowerCard
 
@@ -29,9 +30,19 @@ class DeckLine:
 
 def group_cards(cards: Iterable[PowerCard]) -> tuple[DeckLine, ...]:
     """Identical cards (same title and icons) as one line each, in first-seen order."""
-    counts: dict[PowerCard, int] = {}
+    # Counted by identity first (a loaded deck shares one value per distinct card, and
+    # hashing a card walks its icons): 90,000 cards hash only their dozen distinct ones.
+    # Each entry keeps its card alive, so no id is reused while counting.
+    by_identity: dict[int, list[Any]] = {}
     for card in cards:
-        counts[card] = counts.get(card, 0) + 1
+        entry = by_identity.get(id(card))
+        if entry is None:
+            by_identity[id(card)] = [card, 1]
+        else:
+            entry[1] += 1
+    counts: dict[PowerCard, int] = {}
+    for card, count in by_identity.values():
+        counts[card] = counts.get(card, 0) + count
     return tuple(DeckLine(count, card) for card, count in counts.items())
 
 

@@ -24,11 +24,18 @@ from carwars_desktop.rules.autopower.tables import (
     SURCHARGE_SPEED_FACTOR,
     ControlPenalty,
 )
+from carwars_desktop.rules.kernel.reader import FIELD, Reader
 
 SHEET_FIELDS: tuple[str, ...] = (
     "car", "hand_size", "declared_speed", "energy_in_play", "strength_in_play", "damage_taken",
     "killed", "next_turn_penalty", "penalty_this_turn", "attacked_this_turn",
 )
+
+
+_WORDING = replace(FIELD, choice="{where}: {key} must be one of {allowed}, not {value!r}")
+
+
+_WORDING = replace(FIELD, choice="{where}: {key} must be one of {allowed}, not {value!r}")
 
 
 def push_target(raw_speed: int, energy: int) -> int | None:
@@ -198,56 +205,23 @@ class CarSheet:
         (:class:`SheetFormatError`, :class:`SheetStateError`) saying why."""
         if not isinstance(data, Mapping):
             raise SheetFormatError(f"a car sheet must be an object, not {data!r}")
-        expected = set(SHEET_FIELDS)
-        missing, unknown = expected - set(data), set(data) - expected
-        if missing:
-            raise SheetFormatError(f"car sheet: missing {', '.join(sorted(missing))}")
-        if unknown:
-            raise SheetFormatError(f"car sheet: unknown field {', '.join(sorted(unknown))}")
+        read = Reader(data, "car sheet", SheetFormatError, _WORDING)
+        read.keys(frozenset(SHEET_FIELDS))
         try:
             car = Car.from_json(data["car"])
         except CarFormatError as error:
             raise SheetFormatError(f"car sheet: {error}") from None
-
-        def whole(key: str) -> int:
-            value = data[key]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise SheetFormatError(f"car sheet: {key} must be a whole number, not {value!r}")
-            return value
-
-        def cards(key: str) -> tuple[int, ...]:
-            value = data[key]
-            if not isinstance(value, list) or any(
-                    isinstance(v, bool) or not isinstance(v, int) for v in value):
-                raise SheetFormatError(f"car sheet: {key} must be a list of whole numbers, "
-                                       f"not {value!r}")
-            return tuple(value)
-
-        def flag(key: str) -> bool:
-            value = data[key]
-            if not isinstance(value, bool):
-                raise SheetFormatError(f"car sheet: {key} must be true or false, not {value!r}")
-            return value
-
-        def penalty(key: str) -> ControlPenalty:
-            try:
-                return ControlPenalty(data[key])
-            except ValueError:
-                known = ", ".join(p.value for p in ControlPenalty)
-                raise SheetFormatError(
-                    f"car sheet: {key} must be one of {known}, not {data[key]!r}") from None
-
         return CarSheet(
             car=car,
-            hand_size=whole("hand_size"),
-            declared_speed=whole("declared_speed"),
-            energy_in_play=cards("energy_in_play"),
-            strength_in_play=cards("strength_in_play"),
-            damage_taken=cards("damage_taken"),
-            killed=flag("killed"),
-            next_turn_penalty=penalty("next_turn_penalty"),
-            penalty_this_turn=penalty("penalty_this_turn"),
-            attacked_this_turn=flag("attacked_this_turn"),
+            hand_size=read.integer("hand_size"),
+            declared_speed=read.integer("declared_speed"),
+            energy_in_play=read.integers("energy_in_play"),
+            strength_in_play=read.integers("strength_in_play"),
+            damage_taken=read.integers("damage_taken"),
+            killed=read.flag("killed"),
+            next_turn_penalty=read.enum("next_turn_penalty", ControlPenalty),
+            penalty_this_turn=read.enum("penalty_this_turn", ControlPenalty),
+            attacked_this_turn=read.flag("attacked_this_turn"),
         )
 
 

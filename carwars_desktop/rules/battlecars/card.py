@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from carwars_desktop.rules.battlecars.errors import CardError
-from carwars_desktop.rules.battlecars.jsonio import Reader, enum_value
 from carwars_desktop.rules.battlecars.options import BC_D9_SPEED_TRACK, CounterSizes
 from carwars_desktop.rules.battlecars.tables import (
     DIE,
@@ -30,6 +29,7 @@ from carwars_desktop.rules.battlecars.terms import (
     Section,
     Weapon,
 )
+from carwars_desktop.rules.kernel.reader import Reader, enum_value
 from carwars_desktop.rules.ruleset import Problem
 
 RULE_CARD = "Battlecars §1.2"

@@ -92,7 +92,8 @@ def _tyre_rolls(sheet: CarSheet, marker: Weapon, dice: DiceSource, options: Opti
                 steps: list[Step]) -> CarSheet:
     before = sheet
     for tyre in working_tyres(sheet):
-        face = dice.roll(DIE, 1, f"{marker.label.lower()} damage to {tyre}")[0]
+        what = "mine" if marker is Weapon.MINES else marker.label.lower()
+        face = dice.roll(DIE, 1, f"{what} damage per working tyre ({tyre})")[0]
         points = max(0, face + MARKER_TYRE_DAMAGE.modifier)
         sheet, covered = damage_tyre(sheet, tyre, points)
         steps.append(Step(f"{marker.label}: {tyre} takes {MARKER_TYRE_DAMAGE}: rolled {face} → "

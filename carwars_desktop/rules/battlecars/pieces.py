@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from carwars_desktop.rules.battlecars.errors import SheetError
-from carwars_desktop.rules.battlecars.jsonio import Reader
 from carwars_desktop.rules.battlecars.tables import (
     OBSTACLE_CAPACITY,
     PEDESTRIAN_BOXES,
@@ -19,6 +18,7 @@ from carwars_desktop.rules.battlecars.tables import (
     PEDESTRIAN_MG_ROUNDS,
 )
 from carwars_desktop.rules.battlecars.terms import ObstacleKind, ObstacleSize
+from carwars_desktop.rules.kernel.reader import Reader
 
 
 class Piece:

@@ -12,7 +12,6 @@ from typing import Any
 
 from carwars_desktop.rules.battlecars.card import Card, Component, Loading
 from carwars_desktop.rules.battlecars.errors import CardError, IllegalActionError, SheetError
-from carwars_desktop.rules.battlecars.jsonio import Reader, enum_value
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
 from carwars_desktop.rules.battlecars.pieces import Piece
 from carwars_desktop.rules.battlecars.tables import (
@@ -35,6 +34,7 @@ from carwars_desktop.rules.battlecars.terms import (
     Surface,
     Weapon,
 )
+from carwars_desktop.rules.kernel.reader import Reader, enum_value
 
 
 def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource, Distribution, dice_sum
 from carwars_desktop.procedures import Chart, Modifier, Outcome, Step
+from carwars_desktop.rules.kernel.formatting import signed
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.model import ControlResult
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
@@ -21,7 +22,6 @@ from carwars_desktop.rules.mini_car_wars.tables import (
     CONTROL_TABLE,
     FISHTAIL_SIDE,
 )
-from carwars_desktop.rules.mini_car_wars.to_hit import signed
 
 CONTROL_RULE = "Mini Car Wars §2.6"
 TABLE_RULE = "Mini Car Wars §3.4"

@@ -10,13 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from carwars_desktop.rules.mini_car_wars._json import (
-    expect_object,
-    get_bool,
-    get_int,
-    get_optional_str,
-    get_str,
-)
+from carwars_desktop.rules.kernel.formatting import money
+from carwars_desktop.rules.kernel.reader import PATH, Reader
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import DesignFormatError, UnknownVehicleError
 from carwars_desktop.rules.mini_car_wars.model import Armor, Role, Side, Size
@@ -67,11 +62,11 @@ class PersonKit:
 
     @staticmethod
     def from_json(data: object, where: str) -> PersonKit:
-        obj = expect_object(data, where, DesignFormatError,
-                            frozenset({"targeting_computers", "hi_res_computers", "body_armor"}))
-        return PersonKit(get_int(obj, "targeting_computers", where, DesignFormatError),
-                         get_int(obj, "hi_res_computers", where, DesignFormatError),
-                         get_bool(obj, "body_armor", where, DesignFormatError))
+        read = Reader(data, where, DesignFormatError, PATH)
+        read.keys(frozenset({"targeting_computers", "hi_res_computers", "body_armor"}))
+        return PersonKit(read.integer("targeting_computers"),
+                         read.integer("hi_res_computers"),
+                         read.flag("body_armor"))
 
 
 @dataclass(frozen=True)
@@ -217,8 +212,8 @@ class MiniDesign:
         found += self._crew_problems(configuration, rules)
         if budget is not None and self.cost() > budget:
             found.append(Problem(
-                "over-budget", f"Costs ${self.cost():,}, over the ${budget:,} budget "
-                f"by ${self.cost() - budget:,}.", _rule("2.1"), "cost"))
+                "over-budget", f"Costs {money(self.cost())}, over the {money(budget)} budget "
+                f"by {money(self.cost() - budget)}.", _rule("2.1"), "cost"))
         return tuple(found)
 
     def _armor_problems(self, configuration: Configuration) -> list[Problem]:
@@ -276,18 +271,20 @@ class MiniDesign:
     def from_json(data: Mapping[str, Any]) -> MiniDesign:
         """Read a design; refuse malformed data with :class:`DesignFormatError`."""
         where = "design"
-        obj = expect_object(data, where, DesignFormatError, frozenset(
+        read = Reader(data, where, DesignFormatError, PATH)
+        read.keys(frozenset(
             {"ruleset", "kind", "name", "stock", "option", "armor", "driver", "gunner"}))
+        obj = read.data
         if obj["ruleset"] != RULESET_ID or obj["kind"] != "design":
             raise DesignFormatError(f"{where}: not a Mini Car Wars design "
                                     f"(ruleset {obj['ruleset']!r}, kind {obj['kind']!r})")
-        stock = get_str(obj, "stock", where, DesignFormatError)
+        stock = read.text("stock")
         if stock not in STOCK:
             raise DesignFormatError(f"{where}.stock: no stock vehicle {stock!r} "
                                     f"(known: {', '.join(STOCK)})")
         return MiniDesign(
-            get_str(obj, "name", where, DesignFormatError), stock,
-            get_optional_str(obj, "option", where, DesignFormatError),
+            read.text("name"), stock,
+            read.optional_text("option"),
             Armor.from_json(obj["armor"], f"{where}.armor", DesignFormatError),
             PersonKit.from_json(obj["driver"], f"{where}.driver"),
             PersonKit.from_json(obj["gunner"], f"{where}.gunner"))

@@ -6,8 +6,13 @@ vehicle's size, Cycle … Luxury (the library sorts by the size order).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
-from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind
+from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
+from carwars_desktop.rules.mini_car_wars.tables import SCENARIOS
+from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind, Problem
 
 SIZE_ORDER = ("Cycle", "Subcompact", "Compact", "Mid-size", "Luxury")
 """Sizes, smallest first: the class order of the library's sort."""
@@ -19,9 +24,7 @@ def _figures(design: MiniDesign) -> DesignFigures:
 
 def cost_text(cost: int | None) -> str:
     """``$13,300``; ``−$950`` for an option that lowers the price."""
-    if cost is None:
-        return "—"
-    return f"−${-cost:,}" if cost < 0 else f"${cost:,}"
+    return "—" if cost is None else money(cost)
 
 
 def class_text(class_value: int | None) -> str:
@@ -34,8 +37,23 @@ def _new(name: str) -> MiniDesign:
     return MiniDesign.stock_design("killer_kart", name=name)
 
 
+def _purchase(designs: Sequence[MiniDesign], scenario: str | None, side: int,
+              budget: int | None) -> tuple[Problem, ...]:
+    """A player's purchase for a §2.15 scenario side, or against a free budget."""
+    chosen = None
+    if scenario is not None:
+        chosen = SCENARIOS.get(scenario)
+        if chosen is None:
+            raise ValueError(f"no scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
+        if not 0 <= side < len(chosen.sides):
+            labels = ", ".join(f"{n} = {s.label}" for n, s in enumerate(chosen.sides))
+            raise ValueError(f"{chosen.name} has no side {side} ({labels})")
+    return purchase_problems(designs, chosen, side, budget)
+
+
 VEHICLE_KIND = DesignKind(
     ruleset_id="mini_car_wars", ruleset_title="Mini Car Wars", kind=VEHICLE, title="Vehicle",
     default_name="New vehicle", design_type=MiniDesign, reader=MiniDesign.from_json, new=_new,
-    figures=_figures, cost_text=cost_text, class_text=class_text,
+    figures=_figures, cost_text=cost_text, class_text=class_text, purchase=_purchase,
+    scenarios={key: scenario.name for key, scenario in SCENARIOS.items()},
 )

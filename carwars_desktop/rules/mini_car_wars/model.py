@@ -5,12 +5,10 @@ Mini Car Wars §0–§1 (digest ``mini-car-wars.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
 
-from carwars_desktop.rules.mini_car_wars._json import expect_object, get_int
+from carwars_desktop.rules.kernel.reader import PATH, Reader
 
 
 class Side(Enum):
@@ -184,8 +182,9 @@ class Armor:
     def from_json(data: object, where: str, error: type[ValueError]) -> Armor:
         """Read ``{"F": 30, "R": 20, "L": 20, "B": 25, "T": 0}``; refuse anything else."""
         keys = frozenset(side.value for side in SIDES)
-        obj: Mapping[str, Any] = expect_object(data, where, error, keys)
-        values = {_FIELD[side]: get_int(obj, side.value, where, error) for side in SIDES}
+        read = Reader(data, where, error, PATH)
+        read.keys(keys)
+        values = {_FIELD[side]: read.integer(side.value) for side in SIDES}
         return Armor(**values)
 
 

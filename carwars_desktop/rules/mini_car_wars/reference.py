@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from carwars_desktop.rules.kernel.formatting import money, percent, signed
 from carwars_desktop.rules.mini_car_wars.control import control_bonus
 from carwars_desktop.rules.mini_car_wars.design import configure
 from carwars_desktop.rules.mini_car_wars.model import CollisionKind
@@ -26,12 +27,8 @@ from carwars_desktop.rules.mini_car_wars.tables import (
     WEAPONS,
     WeaponFit,
 )
-from carwars_desktop.rules.mini_car_wars.to_hit import hit_ways, signed
+from carwars_desktop.rules.mini_car_wars.to_hit import hit_ways
 from carwars_desktop.rules.ruleset import ReferenceTable
-
-
-def _money(amount: int) -> str:
-    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
 def _dice(count: int) -> str:
@@ -84,7 +81,7 @@ def hit_probability() -> ReferenceTable:
         label = "≤3" if need == 3 else ("≥13" if need == 13 else str(need))
         p = Fraction(ways, 36)
         rows.append((label, f"{ways}/36", f"{p.numerator}/{p.denominator}" if ways else "0",
-                     f"{float(p) * 100:.1f}%"))
+                     percent(p)))
     return ReferenceTable("hit_probability", "Hit probability (2d6, natural 2 misses)",
                           "Mini Car Wars §3.3", ("Need", "Ways", "P(hit)", "%"), tuple(rows),
                           "need = to-hit number − total modifier")
@@ -131,7 +128,7 @@ def collision_table() -> ReferenceTable:
 
 
 def accessories_table() -> ReferenceTable:
-    rows = tuple((a.name, _money(a.cost), signed(a.to_hit_bonus) + " to hit" if a.to_hit_bonus
+    rows = tuple((a.name, money(a.cost), signed(a.to_hit_bonus) + " to hit" if a.to_hit_bonus
                   else f"+{a.boxes} boxes") for a in ACCESSORIES)
     return ReferenceTable("accessories", "Accessories", "Mini Car Wars §1.4",
                           ("Accessory", "Cost", "Effect"), rows,
@@ -142,7 +139,7 @@ def stock_car_list() -> ReferenceTable:
     rows = tuple((car.name, car.size.value, str(car.power_plant),
                   *(str(v) for _, v in car.armor.items()), str(car.armor.total),
                   "driver + gunner" if car.gunner else "driver", _weapons(car.weapons),
-                  _money(car.cost)) for car in STOCK_CARS)
+                  money(car.cost)) for car in STOCK_CARS)
     return ReferenceTable("stock", "Stock Car List", "Mini Car Wars §1.5",
                           ("Vehicle", "Size", "PP DP", "F", "R", "L", "B", "T", "Armor",
                            "Crew", "Weapons", "Cost"), rows,
@@ -151,8 +148,8 @@ def stock_car_list() -> ReferenceTable:
 
 def options_table() -> ReferenceTable:
     rows = tuple((car.name, option.key, option.printed,
-                  ("+" if option.delta > 0 else "") + _money(option.delta),
-                  _money(car.cost + option.delta))
+                  ("+" if option.delta > 0 else "") + money(option.delta),
+                  money(car.cost + option.delta))
                  for car in STOCK_CARS for option in car.options)
     return ReferenceTable("options", "Options", "Mini Car Wars §1.5",
                           ("Vehicle", "Option", "Change (as printed)", "Delta", "Cost"), rows,
@@ -167,7 +164,7 @@ def configurations_table() -> ReferenceTable:
             rows.append((f"{car.name} ({option.key})",
                          "driver + gunner" if config.gunner else "driver",
                          _weapons(config.weapons), str(config.armor_points),
-                         _money(config.cost)))
+                         money(config.cost)))
     return ReferenceTable("configurations", "Derived configurations", "Mini Car Wars §1.5",
                           ("Config", "Crew", "Weapons", "Armor total", "Cost"), tuple(rows),
                           "Added armor is placed by the player (MCW-D18).")
@@ -175,7 +172,7 @@ def configurations_table() -> ReferenceTable:
 
 def scenarios_table() -> ReferenceTable:
     rows = tuple((s.name, "; ".join(
-        f"{side.label}: {'agreed budget' if side.budget is None else _money(side.budget)}, "
+        f"{side.label}: {'agreed budget' if side.budget is None else money(side.budget)}, "
         f"{side.min_vehicles}{'' if side.max_vehicles == side.min_vehicles else '+'} "
         f"{'cycles' if side.cycles else 'car'}" for side in s.sides), s.start, s.victory)
         for s in SCENARIOS.values())

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
@@ -34,7 +35,7 @@ def purchase_problems(designs: Sequence[MiniDesign], scenario: Scenario | None =
         wanted = scenario.sides[side]
         budget = wanted.budget if wanted.budget is not None else budget
         if budget is None:
-            suggested = ", ".join(f"${b:,}" for b in scenario.suggested_budgets)
+            suggested = ", ".join(money(b) for b in scenario.suggested_budgets)
             found.append(Problem("budget-missing", f"{scenario.name}: agree a budget first "
                                  f"(suggested: {suggested}).", SCENARIO_RULE, "budget"))
         found += _count_problems(designs, scenario, side)
@@ -46,8 +47,9 @@ def purchase_problems(designs: Sequence[MiniDesign], scenario: Scenario | None =
                                          "alternative).", SCENARIO_RULE + " MCW-D26",
                                          "option"))
     if budget is not None and total > budget:
-        found.append(Problem("over-budget", f"Total ${total:,} is over the ${budget:,} budget by "
-                             f"${total - budget:,}.", SCENARIO_RULE, "cost"))
+        found.append(Problem("over-budget", f"Total {money(total)} is over the "
+                             f"{money(budget)} budget by {money(total - budget)}.",
+                             SCENARIO_RULE, "cost"))
     return tuple(found)
 
 

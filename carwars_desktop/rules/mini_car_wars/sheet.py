@@ -10,14 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from carwars_desktop.rules.mini_car_wars._json import (
-    expect_object,
-    get_bool,
-    get_int,
-    get_optional_int,
-    get_optional_str,
-    get_str,
-)
+from carwars_desktop.rules.kernel.reader import PATH, Reader
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.design import RULESET_ID, MiniDesign
 from carwars_desktop.rules.mini_car_wars.errors import SheetFormatError
@@ -100,16 +93,17 @@ class CrewMember:
     @staticmethod
     def from_json(data: object, where: str) -> CrewMember:
         err = SheetFormatError
-        obj = expect_object(data, where, err, frozenset(
+        read = Reader(data, where, err, PATH)
+        read.keys(frozenset(
             {"role", "hits", "body_armor", "wears_body_armor", "to_hit_bonus", "fired"}))
-        role = get_str(obj, "role", where, err)
+        role = read.text("role")
         if role not in {r.value for r in Role}:
             raise err(f"{where}.role: {role!r} is not driver or gunner")
-        return CrewMember(Role(role), get_int(obj, "hits", where, err),
-                          get_int(obj, "body_armor", where, err),
-                          get_bool(obj, "wears_body_armor", where, err),
-                          get_int(obj, "to_hit_bonus", where, err),
-                          get_bool(obj, "fired", where, err))
+        return CrewMember(Role(role), read.integer("hits"),
+                          read.integer("body_armor"),
+                          read.flag("wears_body_armor"),
+                          read.integer("to_hit_bonus"),
+                          read.flag("fired"))
 
 
 @dataclass(frozen=True)
@@ -146,19 +140,20 @@ class WeaponState:
     @staticmethod
     def from_json(data: object, where: str) -> WeaponState:
         err = SheetFormatError
-        obj = expect_object(data, where, err, frozenset(
+        read = Reader(data, where, err, PATH)
+        read.keys(frozenset(
             {"type", "mount", "link", "destroyed", "fired", "shots_left"}))
-        kind = get_str(obj, "type", where, err)
-        mount = get_str(obj, "mount", where, err)
+        kind = read.text("type")
+        mount = read.text("mount")
         if kind not in {w.value for w in WeaponType}:
             raise err(f"{where}.type: unknown weapon {kind!r}")
         if mount not in {m.value for m in Mount}:
             raise err(f"{where}.mount: unknown mount {mount!r} (F, R, L, B or Turret)")
         return WeaponState(WeaponType(kind), Mount(mount),
-                           get_optional_int(obj, "link", where, err),
-                           get_bool(obj, "destroyed", where, err),
-                           get_bool(obj, "fired", where, err),
-                           get_optional_int(obj, "shots_left", where, err, 0))
+                           read.optional_integer("link"),
+                           read.flag("destroyed"),
+                           read.flag("fired"),
+                           read.optional_integer("shots_left", 0))
 
 
 _SHEET_KEYS = frozenset({
@@ -340,11 +335,13 @@ class MiniSheet:
         """Read a record sheet; refuse malformed data with :class:`SheetFormatError`."""
         err = SheetFormatError
         where = "sheet"
-        obj = expect_object(data, where, err, _SHEET_KEYS)
+        read = Reader(data, where, err, PATH)
+        read.keys(_SHEET_KEYS)
+        obj = read.data
         if obj["ruleset"] != RULESET_ID or obj["kind"] != "sheet":
             raise err(f"{where}: not a Mini Car Wars record sheet "
                       f"(ruleset {obj['ruleset']!r}, kind {obj['kind']!r})")
-        size = get_str(obj, "size", where, err)
+        size = read.text("size")
         if size not in {s.value for s in Size}:
             raise err(f"{where}.size: unknown size {size!r}")
         weapons = obj["weapons"]
@@ -352,20 +349,20 @@ class MiniSheet:
             raise err(f"{where}.weapons: expected a list")
         gunner = obj["gunner"]
         return MiniSheet(
-            name=get_str(obj, "name", where, err), stock=get_str(obj, "stock", where, err),
-            option=get_optional_str(obj, "option", where, err), size=Size(size),
-            turret=get_bool(obj, "turret", where, err),
+            name=read.text("name"), stock=read.text("stock"),
+            option=read.optional_text("option"), size=Size(size),
+            turret=read.flag("turret"),
             armor=Armor.from_json(obj["armor"], f"{where}.armor", err),
             starting_armor=Armor.from_json(obj["starting_armor"], f"{where}.starting_armor", err),
-            power_plant=get_int(obj, "power_plant", where, err),
-            power_plant_max=get_int(obj, "power_plant_max", where, err),
+            power_plant=read.integer("power_plant"),
+            power_plant_max=read.integer("power_plant_max"),
             driver=CrewMember.from_json(obj["driver"], f"{where}.driver"),
             gunner=None if gunner is None else CrewMember.from_json(gunner, f"{where}.gunner"),
             weapons=tuple(WeaponState.from_json(w, f"{where}.weapons[{i}]")
                           for i, w in enumerate(weapons)),
-            speed=get_int(obj, "speed", where, err), reverse=get_bool(obj, "reverse", where, err),
-            previous_speed=get_int(obj, "previous_speed", where, err),
-            phases_used=get_int(obj, "phases_used", where, err),
-            maneuvers=get_int(obj, "maneuvers", where, err),
-            skip_next_move=get_bool(obj, "skip_next_move", where, err),
-            wrecked=get_bool(obj, "wrecked", where, err))
+            speed=read.integer("speed"), reverse=read.flag("reverse"),
+            previous_speed=read.integer("previous_speed"),
+            phases_used=read.integer("phases_used"),
+            maneuvers=read.integer("maneuvers"),
+            skip_next_move=read.flag("skip_next_move"),
+            wrecked=read.flag("wrecked"))

@@ -12,6 +12,7 @@ from functools import cache
 
 from carwars_desktop.dice import dice_sum
 from carwars_desktop.procedures import Modifier
+from carwars_desktop.rules.kernel.formatting import signed
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.errors import RangeFormatError
 from carwars_desktop.rules.mini_car_wars.model import Side, Size, WeaponType
@@ -135,5 +136,3 @@ def modifier_text(stack: tuple[Modifier, ...]) -> str:
     return ", ".join(f"{m.label} {signed(m.value)}" for m in stack)
 
 
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "±0")

@@ -79,7 +79,7 @@ def test_crew_boxes_make_the_car_uncontrolled_with_words(
     assert _mini(table, "v1").driver.hits == 2
     assert "⚠ uncontrolled" in courier.status_text()
     courier.mark_power_plant(0)
-    assert "⛔ power plant destroyed" in courier.status_text()
+    assert "⊗ power plant destroyed" in courier.status_text()
     courier.mark_wreck()
     assert "✖ wrecked" in courier.status_text()
     # A mark that does not fit is refused with its reason, and nothing is written.

@@ -22,14 +22,14 @@ def test_ap_e1_longshot_declares_up_to_energy() -> None:
     assert plan.sheet.raw_speed == 3 and not plan.sheet.pushing
     assert speed_outcomes(plan)[0].probability == 1
     resolution = PROCEDURES["autopower.accelerate"].resolve(
-        {"car": "Longshot", "declared_speed": 2}, EnteredDice([]))
+        {"vehicle": "Longshot", "speed": 2}, EnteredDice([]))
     assert resolution.values["speed"] == 2 and resolution.dice == ()
     assert "declares Speed 2 (0–E3)" in resolution.explain()
 
 
 def test_ap_e2_longshot_plays_energy_1_and_2_for_speed_6_without_a_roll() -> None:
     resolution = PROCEDURES["autopower.accelerate"].resolve(
-        {"car": "Longshot", "play": "1, 2"}, EnteredDice([]))
+        {"vehicle": "Longshot", "play": "1, 2"}, EnteredDice([]))
     assert resolution.values["raw_speed"] == 6 and resolution.values["speed"] == 6
     assert resolution.success is None and resolution.dice == ()
     explained = resolution.explain()
@@ -40,7 +40,7 @@ def test_ap_e2_longshot_plays_energy_1_and_2_for_speed_6_without_a_roll() -> Non
 
 
 def test_ap_e3_black_cat_discards_and_pushes_with_energy_5() -> None:
-    values = {"car": "Black Cat at Speed 6", "discard": "all", "play": "5"}
+    values = {"vehicle": "Black Cat at Speed 6", "discard": "all", "play": "5"}
     procedure = PROCEDURES["autopower.accelerate"]
     odds = procedure.odds(values)
     assert odds.need == 8
@@ -63,7 +63,7 @@ def test_ap_e4_rhino_at_8_needs_10() -> None:
     assert rhino.car.energy == 2
     plan = plan_speed(rhino, play=(6,))
     assert plan.stages[0].raw_speed == 8 and plan.stages[0].target == 10
-    odds = PROCEDURES["autopower.accelerate"].odds({"car": "Rhino", "play": "6"})
+    odds = PROCEDURES["autopower.accelerate"].odds({"vehicle": "Rhino", "play": "6"})
     assert odds.need == 10
     assert odds.probability("push holds at 8 (Speed 8)") == Fraction(1, 6)
 
@@ -97,7 +97,7 @@ def test_ap_e6_to_e8_booster_gold_9_6_12_8_damage_8() -> None:
     assert with_iq.to_hit == 8
     assert p_attack_hit(8) == Fraction(15, 36) == Fraction(5, 12)
     resolution = PROCEDURES["autopower.attack"].resolve(
-        {"attacker": "Booster Gold", "target": "Two Face at Speed 6", "cards": "3, 6",
+        {"firer": "Booster Gold", "target": "Two Face at Speed 6", "cards": "3, 6",
          "iq_cards": "4"}, EnteredDice([6, 2]))
     explained = resolution.explain()
     for line in ("fires Fighting 3 + 6 = 9: base to-hit 9",
@@ -119,10 +119,10 @@ def test_ap_e9_bishop_control_target_9() -> None:
     assert control_target(8, bishop.energy_in_play, bishop.car.iq) == 9
     plan = plan_control(bishop, 8)
     assert plan.target == 9 and "(base E6 not added)" in plan.steps[0].text
-    odds = PROCEDURES["autopower.control"].odds({"car": "Bishop at Speed 10", "damage": 8})
+    odds = PROCEDURES["autopower.control"].odds({"vehicle": "Bishop at Speed 10", "damage": 8})
     assert odds.need == 9 and odds.probability("in control") == Fraction(10, 36)
     with_iq = PROCEDURES["autopower.control"].odds(
-        {"car": "Bishop at Speed 10", "damage": 8, "iq_cards": "3"})
+        {"vehicle": "Bishop at Speed 10", "damage": 8, "iq_cards": "3"})
     assert with_iq.need == 6 and with_iq.probability("in control") == Fraction(26, 36)
 
 
@@ -139,18 +139,18 @@ def test_ap_e10_darkseid_ram_to_hit_minus_1_both_take_12() -> None:
     tougher = replace(nightwing, car=replace(nightwing.car, strength=9))
     assert plan_ram(darkseid, tougher, (5, 7)).to_hit == -1
     resolution = PROCEDURES["autopower.ram"].resolve(
-        {"attacker": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
+        {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
         EnteredDice([1, 2]))
     assert resolution.success is True
     assert "to-hit 7 − 8 (Darkseid base Strength) = −1" in resolution.explain()
     sheets = {e.input_name: e.sheet for e in resolution.effects}
-    assert sheets["target"].damage_taken == (12,) and sheets["attacker"].damage_taken == (12,)
+    assert sheets["target"].damage_taken == (12,) and sheets["rammer"].damage_taken == (12,)
     assert sheets["target"].killed
 
 
 def test_natural_two_misses_even_the_darkseid_ram() -> None:
     resolution = PROCEDURES["autopower.ram"].resolve(
-        {"attacker": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
+        {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
         EnteredDice([1, 1]))
     assert resolution.success is False
     assert "a natural 2 always misses" in resolution.explain()

@@ -35,7 +35,7 @@ def car(name: str, e: int, f: int, s: int, i: int | None = None, **state: Any) -
 # --- accelerate and push ----------------------------------------------------------
 def test_push_chain_re_rolls_while_over_the_limit() -> None:
     racer = car("Racer", 2, 3, 3, energy_in_play=(3, 3, 2))
-    values = {"car": racer}
+    values = {"vehicle": racer}
     procedure = PROCEDURES["autopower.push"]
     odds = procedure.odds(values)
     assert [(o.label, o.probability) for o in odds.outcomes] == [
@@ -48,9 +48,9 @@ def test_push_chain_re_rolls_while_over_the_limit() -> None:
     assert [(n.purpose, n.when) for n in needs] == [
         ("push at 10 (need 12+)", ""), ("push at 8 (need 10+)", "if the push at 10 fails"),
         ("push at 5 (need 5+)", "if the push at 8 fails")]
-    resolution = run("autopower.push", [5, 5, 4, 5, 1, 2], car=racer)
+    resolution = run("autopower.push", [5, 5, 4, 5, 1, 2], vehicle=racer)
     assert resolution.success is False
-    final = sheet_of(resolution, "car")
+    final = sheet_of(resolution, "vehicle")
     assert final.energy_in_play == () and final.raw_speed == 2
     explained = resolution.explain()
     assert "push roll 5 + 5 = 10 < 12" in explained
@@ -61,54 +61,54 @@ def test_push_chain_re_rolls_while_over_the_limit() -> None:
 
 def test_push_holds_after_a_failure() -> None:
     racer = car("Racer", 2, 3, 3, energy_in_play=(3, 3, 2))
-    resolution = run("autopower.push", [1, 1, 6, 4], car=racer)
+    resolution = run("autopower.push", [1, 1, 6, 4], vehicle=racer)
     assert resolution.success is True
-    assert sheet_of(resolution, "car").energy_in_play == (3, 3)
+    assert sheet_of(resolution, "vehicle").energy_in_play == (3, 3)
     assert resolution.values["speed"] == 8
 
 
 def test_target_13_or_more_fails_without_a_roll() -> None:
     flier = car("Flier", 1, 1, 1, energy_in_play=(5, 5))
     procedure = PROCEDURES["autopower.push"]
-    assert [n.purpose for n in procedure.dice_needed({"car": flier})] == ["push at 6 (need 8+)"]
-    odds = procedure.odds({"car": flier})
+    assert [n.purpose for n in procedure.dice_needed({"vehicle": flier})] == ["push at 6 (need 8+)"]
+    odds = procedure.odds({"vehicle": flier})
     assert odds.probability("push holds at 6 (Speed 6)") == Fraction(15, 36)
-    resolution = run("autopower.push", [4, 4], car=flier)
+    resolution = run("autopower.push", [4, 4], vehicle=flier)
     assert "target 13 ≥ 13: the push fails, no roll" in resolution.explain()
     assert resolution.values["raw_speed"] == 6
 
 
 def test_push_with_no_chance_at_all() -> None:
     flier = car("Flier", 1, 1, 1, energy_in_play=(10, 10))
-    odds = PROCEDURES["autopower.push"].odds({"car": flier})
+    odds = PROCEDURES["autopower.push"].odds({"vehicle": flier})
     assert odds.outcomes[-1].probability == 1
     assert "cannot succeed" in odds.summary
-    assert run("autopower.push", [], car=flier).values["raw_speed"] == 1
+    assert run("autopower.push", [], vehicle=flier).values["raw_speed"] == 1
 
 
 @pytest.mark.parametrize(("choice", "left"), [
     ("newest", (4, 1)), ("oldest", (1, 3)), ("largest", (1, 3)), ("smallest", (4, 3))])
 def test_ap_d7_which_card_is_lost(choice: str, left: tuple[int, ...]) -> None:
     racer = car("Racer", 3, 3, 3, energy_in_play=(4, 1, 3))  # 11 > 9: target 13, no roll
-    resolution = run("autopower.push", [6, 6], car=racer, ap_d7_discard=choice)
-    assert sheet_of(resolution, "car").energy_in_play == left
+    resolution = run("autopower.push", [6, 6], vehicle=racer, ap_d7_discard=choice)
+    assert sheet_of(resolution, "vehicle").energy_in_play == left
     assert f"({choice}, AP-D7)" in resolution.explain()
 
 
 def test_no_push_after_losing_control_badly() -> None:
     cat = catalog()["Black Cat at Speed 6"]
     shaken = replace(cat, penalty_this_turn=ControlPenalty.NO_ATTACK)
-    values = {"car": shaken, "play": "5"}
+    values = {"vehicle": shaken, "play": "5"}
     assert PROCEDURES["autopower.accelerate"].dice_needed(values) == ()
     odds = PROCEDURES["autopower.accelerate"].odds(values)
     assert odds.outcomes[0].probability == 1 and "safe at 6" in odds.outcomes[0].label
     resolution = run("autopower.accelerate", [], **values)
-    assert sheet_of(resolution, "car").energy_in_play == (1, 2)
+    assert sheet_of(resolution, "vehicle").energy_in_play == (1, 2)
     assert "no push this turn" in resolution.explain()
 
 
 def test_ap_d17_opening_speed() -> None:
-    values: dict[str, Any] = {"car": "Black Cat", "play": "5", "opening": True}
+    values: dict[str, Any] = {"vehicle": "Black Cat", "play": "5", "opening": True}
     assert len(PROCEDURES["autopower.accelerate"].dice_needed(values)) == 1
     values["ap_d17_opening_push_roll"] = False
     assert PROCEDURES["autopower.accelerate"].dice_needed(values) == ()
@@ -120,31 +120,31 @@ def test_ap_d17_opening_speed() -> None:
 def test_accelerate_refusals() -> None:
     accelerate = PROCEDURES["autopower.accelerate"]
     with pytest.raises(InputError, match="discard rawSpeed|discard cards to slow down"):
-        accelerate.odds({"car": "Longshot at Speed 6", "declared_speed": 2})
+        accelerate.odds({"vehicle": "Longshot at Speed 6", "speed": 2})
     with pytest.raises(InputError, match="no card 4 among 1 \\+ 2"):
-        accelerate.odds({"car": "Longshot at Speed 6", "discard": "4"})
+        accelerate.odds({"vehicle": "Longshot at Speed 6", "discard": "4"})
     with pytest.raises(InputError, match="declare a speed of 0–3"):
-        accelerate.odds({"car": "Longshot", "declared_speed": 4})
+        accelerate.odds({"vehicle": "Longshot", "speed": 4})
     with pytest.raises(InputError, match="holds 1 cards and cannot play 2"):
-        accelerate.odds({"car": car("X", 3, 3, 3, hand_size=1), "play": "1, 1"})
+        accelerate.odds({"vehicle": car("X", 3, 3, 3, hand_size=1), "play": "1, 1"})
     with pytest.raises(InputError, match="'x' is not a card value"):
-        accelerate.odds({"car": "Longshot", "play": "x"})
+        accelerate.odds({"vehicle": "Longshot", "play": "x"})
 
 
 def test_slowing_down_by_discarding() -> None:
-    resolution = run("autopower.accelerate", [], car="Longshot at Speed 6", discard="2")
-    assert sheet_of(resolution, "car").energy_in_play == (1,)
+    resolution = run("autopower.accelerate", [], vehicle="Longshot at Speed 6", discard="2")
+    assert sheet_of(resolution, "vehicle").energy_in_play == (1,)
     assert resolution.values["raw_speed"] == 4
-    dropped = run("autopower.accelerate", [], car="Longshot at Speed 6", discard="all",
-                  declared_speed=1)
+    dropped = run("autopower.accelerate", [], vehicle="Longshot at Speed 6", discard="all",
+                  speed=1)
     assert dropped.values["raw_speed"] == 1
 
 
 def test_push_needed_next_turn_while_still_pushing() -> None:
-    first = run("autopower.accelerate", [6, 6], car="Black Cat", play="5")
-    pushing = sheet_of(first, "car")
+    first = run("autopower.accelerate", [6, 6], vehicle="Black Cat", play="5")
+    pushing = sheet_of(first, "vehicle")
     assert pushing.pushing
-    again = PROCEDURES["autopower.push"].dice_needed({"car": pushing})
+    again = PROCEDURES["autopower.push"].dice_needed({"vehicle": pushing})
     assert [n.purpose for n in again] == ["push at 8 (need 8+)"]
 
 
@@ -153,34 +153,34 @@ def test_armor_cap_refuses_the_card_that_breaks_it() -> None:
     rhino = car("Rhino", 2, 3, 5)
     with pytest.raises(InputError, match="Strength 6 would bring Rhino's added armor to 21, "
                                          "over the cap 10 × E2 = 20"):
-        PROCEDURES["autopower.armor"].odds({"car": rhino, "cards": "8, 7, 6"})
-    resolution = run("autopower.armor", [], car=rhino, cards="8, 7, 5")
-    sheet = sheet_of(resolution, "car")
+        PROCEDURES["autopower.armor"].odds({"vehicle": rhino, "cards": "8, 7, 6"})
+    resolution = run("autopower.armor", [], vehicle=rhino, cards="8, 7, 5")
+    sheet = sheet_of(resolution, "vehicle")
     assert sheet.armor == 25 and sheet.speed_penalty == 2 and sheet.speed == 0
     assert sheet.hand_size == 4
-    odds = PROCEDURES["autopower.armor"].odds({"car": rhino, "cards": "5"})
+    odds = PROCEDURES["autopower.armor"].odds({"vehicle": rhino, "cards": "5"})
     assert odds.outcomes == (odds.outcomes[0],) and odds.outcomes[0].probability == 1
     assert odds.summary == "Armor 10, Speed 2: no roll"
 
 
 # --- the standard attack, laser ------------------------------------------------------------
 def test_attack_miss_discards_and_ends_the_turn() -> None:
-    resolution = run("autopower.attack", [3, 4], attacker="Booster Gold",
+    resolution = run("autopower.attack", [3, 4], firer="Booster Gold",
                      target="Two Face at Speed 6", cards="3, 6")
     assert resolution.success is False and resolution.outcome == "miss"
     explained = resolution.explain()
     assert "rolled 3 + 4 = 7 < 12 → miss" in explained
     assert "are discarded" in explained
-    attacker = sheet_of(resolution, "attacker")
+    attacker = sheet_of(resolution, "firer")
     assert attacker.attacked_this_turn and attacker.hand_size == 5
     with pytest.raises(InputError, match="made this turn's one attack"):
         PROCEDURES["autopower.attack"].odds(
-            {"attacker": attacker, "target": "Two Face", "cards": "1"})
+            {"firer": attacker, "target": "Two Face", "cards": "1"})
 
 
 def test_attack_odds_hand_computed() -> None:
     odds = PROCEDURES["autopower.attack"].odds(
-        {"attacker": "Booster Gold", "target": "Two Face at Speed 6", "cards": "3, 6"})
+        {"firer": "Booster Gold", "target": "Two Face at Speed 6", "cards": "3, 6"})
     assert odds.need == 12 and odds.probability("miss") == Fraction(35, 36)
     assert odds.summary == ("Fighting 9, Booster Gold Intelligence −3, Two Face Speed +6 → "
                             "need 12+ · 1/36 · 2.8%")
@@ -191,48 +191,48 @@ def test_attack_odds_hand_computed() -> None:
 
 def test_attack_at_to_hit_13_cannot_hit() -> None:
     odds = PROCEDURES["autopower.attack"].odds(
-        {"attacker": "Longshot", "target": "Bishop at Speed 10", "cards": "3"})
+        {"firer": "Longshot", "target": "Bishop at Speed 10", "cards": "3"})
     assert odds.need == 3 + 10 - 2 and odds.probability("miss") == Fraction(11, 12)
     hopeless = PROCEDURES["autopower.attack"].odds(
-        {"attacker": "Longshot", "target": "Bishop at Speed 10", "cards": "3, 3"})
+        {"firer": "Longshot", "target": "Bishop at Speed 10", "cards": "3, 3"})
     assert hopeless.need == 14 and hopeless.probability("miss") == 1
     assert "cannot hit" in hopeless.summary
 
 
 def test_kill_needs_damage_above_armor() -> None:
     target = car("Target", 3, 3, 8)
-    equal = run("autopower.attack", [6, 6], attacker=car("Gunner", 3, 4, 3, 0), target=target,
+    equal = run("autopower.attack", [6, 6], firer=car("Gunner", 3, 4, 3, 0), target=target,
                 cards="8")
     assert sheet_of(equal, "target").total_damage == 8
     assert not sheet_of(equal, "target").killed
     assert "8 ≤ Armor 8 → survives" in equal.explain()
     worn = sheet_of(equal, "target")
-    more = run("autopower.attack", [6, 6], attacker=car("Gunner", 3, 4, 3, 0), target=worn,
+    more = run("autopower.attack", [6, 6], firer=car("Gunner", 3, 4, 3, 0), target=worn,
                cards="1")
     assert sheet_of(more, "target").killed
     assert "damage 8 + 1 = 9 > Armor 8 → killed" in more.explain()
     with pytest.raises(InputError, match="Target is already killed"):
         PROCEDURES["autopower.attack"].odds(
-            {"attacker": "Booster Gold", "target": sheet_of(more, "target"), "cards": "1"})
+            {"firer": "Booster Gold", "target": sheet_of(more, "target"), "cards": "1"})
 
 
 def test_armor_lifts_a_damaged_car_out_of_danger() -> None:
     worn = car("Worn", 3, 3, 8, damage_taken=(8,))
-    armored = sheet_of(run("autopower.armor", [], car=worn, cards="4"), "car")
-    hit = run("autopower.attack", [6, 6], attacker=car("Gunner", 3, 4, 3, 0), target=armored,
+    armored = sheet_of(run("autopower.armor", [], vehicle=worn, cards="4"), "vehicle")
+    hit = run("autopower.attack", [6, 6], firer=car("Gunner", 3, 4, 3, 0), target=armored,
               cards="4")
     assert not sheet_of(hit, "target").killed
 
 
 def test_ap_d9_switched_off_counts_the_card_total() -> None:
-    resolution = run("autopower.attack", [6, 6], attacker="Booster Gold",
+    resolution = run("autopower.attack", [6, 6], firer="Booster Gold",
                      target="Two Face at Speed 6", cards="3, 6", ap_d9_capped_damage=False)
     assert resolution.values["damage"] == 9
     assert "counts the card total 9 (AP-D9 switched off)" in resolution.explain()
 
 
 def test_ap_d10_defender_iq_cards() -> None:
-    values: dict[str, Any] = {"attacker": "Booster Gold", "target": "Two Face at Speed 6",
+    values: dict[str, Any] = {"firer": "Booster Gold", "target": "Two Face at Speed 6",
                               "cards": "3, 6", "iq_cards": "4", "defender_iq_cards": "2"}
     with pytest.raises(InputError, match="defender plays no IQ cards"):
         PROCEDURES["autopower.attack"].odds(values)
@@ -245,12 +245,12 @@ def test_ap_d10_defender_iq_cards() -> None:
 def test_ap_d22_iq_cards_off() -> None:
     with pytest.raises(InputError, match="IQ cards are not used in this game"):
         PROCEDURES["autopower.attack"].odds(
-            {"attacker": "Booster Gold", "target": "Two Face", "cards": "3", "iq_cards": "4",
+            {"firer": "Booster Gold", "target": "Two Face", "cards": "3", "iq_cards": "4",
              "iq_cards_in_use": False})
 
 
 def test_ap_d27_raw_speed_of_the_target() -> None:
-    values: dict[str, Any] = {"attacker": "Booster Gold",
+    values: dict[str, Any] = {"firer": "Booster Gold",
                               "target": "Martian Manhunter at Armor 18, Speed 6", "cards": "3"}
     assert PROCEDURES["autopower.attack"].odds(values).need == 3 - 3 + 6
     values["ap_d27_speed_after_armor_penalty"] = False
@@ -259,24 +259,25 @@ def test_ap_d27_raw_speed_of_the_target() -> None:
 
 def test_ap_d28_an_attack_needs_a_card() -> None:
     with pytest.raises(InputError, match="at least one Fighting card"):
-        PROCEDURES["autopower.attack"].odds({"attacker": "Booster Gold", "target": "Two Face"})
+        PROCEDURES["autopower.attack"].odds({"firer": "Booster Gold", "target": "Two Face"})
 
 
 def test_control_penalty_raises_the_to_hit_and_forbids_attacks() -> None:
     shaken = replace(new_sheet(Car("Booster Gold", 4, 4, 4, 3)),
                      penalty_this_turn=ControlPenalty.MINUS_6)
     odds = PROCEDURES["autopower.attack"].odds(
-        {"attacker": shaken, "target": "Two Face at Speed 6", "cards": "3, 6", "iq_cards": "4"})
+        {"firer": shaken, "target": "Two Face at Speed 6", "cards": "3, 6", "iq_cards": "4"})
     assert odds.need == 14 and "control penalty +6" in odds.summary
     stopped = replace(shaken, penalty_this_turn=ControlPenalty.NO_ATTACK)
     for procedure_id in ("autopower.attack", "autopower.laser", "autopower.ram"):
         with pytest.raises(InputError, match="may not attack this turn"):
             PROCEDURES[procedure_id].odds(
-                {"attacker": stopped, "target": "Two Face", "cards": "3"})
+                {PROCEDURES[procedure_id].inputs[0].name: stopped, "target": "Two Face",
+                 "cards": "3"})
 
 
 def test_control_variant_names_the_next_roll() -> None:
-    resolution = run("autopower.attack", [6, 6], attacker="Booster Gold",
+    resolution = run("autopower.attack", [6, 6], firer="Booster Gold",
                      target=car("Big", 3, 3, 20, 1, energy_in_play=(2,)), cards="3",
                      control_rolls=True)
     assert resolution.values["control_target"] == 3 + 2 - 1
@@ -284,7 +285,7 @@ def test_control_variant_names_the_next_roll() -> None:
 
 
 def test_laser_uses_energy_cards_and_the_fighting_cap() -> None:
-    values: dict[str, Any] = {"attacker": "Booster Gold", "target": "Nightwing at Speed 4",
+    values: dict[str, Any] = {"firer": "Booster Gold", "target": "Nightwing at Speed 4",
                               "cards": "5, 6"}
     resolution = run("autopower.laser", [6, 6], **values)
     explained = resolution.explain()
@@ -295,35 +296,36 @@ def test_laser_uses_energy_cards_and_the_fighting_cap() -> None:
     uncapped = run("autopower.laser", [6, 6], ap_d14_laser_damage_cap=False, **values)
     assert uncapped.values["damage"] == 11
     with pytest.raises(InputError, match="at least one Energy card"):
-        PROCEDURES["autopower.laser"].odds({"attacker": "Booster Gold", "target": "Two Face"})
+        PROCEDURES["autopower.laser"].odds({"firer": "Booster Gold", "target": "Two Face"})
 
 
 # --- control ------------------------------------------------------------------------------
 def test_control_roll_shortfalls() -> None:
     bishop = "Bishop at Speed 10"
-    kept = run("autopower.control", [5, 4], car=bishop, damage=8)
-    assert kept.success is True and sheet_of(kept, "car").next_turn_penalty is ControlPenalty.NONE
-    minus_three = run("autopower.control", [4, 4], car=bishop, damage=8)
-    assert sheet_of(minus_three, "car").next_turn_penalty is ControlPenalty.MINUS_3
+    kept = run("autopower.control", [5, 4], vehicle=bishop, damage=8)
+    assert kept.success is True
+    assert sheet_of(kept, "vehicle").next_turn_penalty is ControlPenalty.NONE
+    minus_three = run("autopower.control", [4, 4], vehicle=bishop, damage=8)
+    assert sheet_of(minus_three, "vehicle").next_turn_penalty is ControlPenalty.MINUS_3
     assert "8 < 9, short by 1 → attacks at −3 next turn" in minus_three.explain()
-    minus_six = run("autopower.control", [2, 1], car=bishop, damage=8)
-    assert sheet_of(minus_six, "car").next_turn_penalty is ControlPenalty.MINUS_6
-    lost = run("autopower.control", [1, 1], car=bishop, damage=8)
-    assert sheet_of(lost, "car").next_turn_penalty is ControlPenalty.NO_ATTACK
-    saved = run("autopower.control", [4, 4], car=bishop, damage=8, iq_cards="1")
+    minus_six = run("autopower.control", [2, 1], vehicle=bishop, damage=8)
+    assert sheet_of(minus_six, "vehicle").next_turn_penalty is ControlPenalty.MINUS_6
+    lost = run("autopower.control", [1, 1], vehicle=bishop, damage=8)
+    assert sheet_of(lost, "vehicle").next_turn_penalty is ControlPenalty.NO_ATTACK
+    saved = run("autopower.control", [4, 4], vehicle=bishop, damage=8, iq_cards="1")
     assert saved.success is True and "4 + 4 = 8 + IQ 1 = 9 ≥ 9" in saved.explain()
-    assert sheet_of(saved, "car").hand_size == 6
+    assert sheet_of(saved, "vehicle").hand_size == 6
 
 
 def test_control_keeps_the_worse_pending_penalty() -> None:
     shaken = replace(catalog()["Bishop at Speed 10"], next_turn_penalty=ControlPenalty.NO_ATTACK)
-    resolution = run("autopower.control", [4, 4], car=shaken, damage=8)
-    assert sheet_of(resolution, "car").next_turn_penalty is ControlPenalty.NO_ATTACK
+    resolution = run("autopower.control", [4, 4], vehicle=shaken, damage=8)
+    assert sheet_of(resolution, "vehicle").next_turn_penalty is ControlPenalty.NO_ATTACK
 
 
 def test_control_target_two_or_less_needs_no_roll_and_ap_d15() -> None:
     calm = car("Calm", 3, 3, 9, 5)
-    values: dict[str, Any] = {"car": calm, "damage": 4}
+    values: dict[str, Any] = {"vehicle": calm, "damage": 4}
     assert PROCEDURES["autopower.control"].dice_needed(values) == ()
     odds = PROCEDURES["autopower.control"].odds(values)
     assert odds.probability("in control") == 1
@@ -338,7 +340,7 @@ def test_control_target_two_or_less_needs_no_roll_and_ap_d15() -> None:
 
 # --- ram -----------------------------------------------------------------------------------
 def test_ram_iq_cards_from_both_sides_and_ap_d13() -> None:
-    values: dict[str, Any] = {"attacker": "Darkseid at Speed 9", "target": "Nightwing at Speed 4",
+    values: dict[str, Any] = {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4",
                               "cards": "5, 7", "iq_cards": "1", "defender_iq_cards": "6, 4"}
     odds = PROCEDURES["autopower.ram"].odds(values)
     assert odds.need == -1 - 1 + 10
@@ -348,13 +350,13 @@ def test_ram_iq_cards_from_both_sides_and_ap_d13() -> None:
     resolution = run("autopower.ram", [2, 3], **values)
     assert resolution.success is False
     assert sheet_of(resolution, "target").hand_size == 5
-    assert sheet_of(resolution, "attacker").hand_size == 4
+    assert sheet_of(resolution, "rammer").hand_size == 4
 
 
 def test_ram_control_rolls_for_both_cars_ap_d25() -> None:
     rammer = car("Rammer", 4, 3, 30, 1, energy_in_play=(2,), strength_in_play=(5,))
     victim = car("Victim", 4, 3, 30, 2, energy_in_play=(3,))
-    values: dict[str, Any] = {"attacker": rammer, "target": victim, "cards": "4",
+    values: dict[str, Any] = {"rammer": rammer, "target": victim, "cards": "4",
                               "control_rolls": True}
     both = run("autopower.ram", [6, 6], **values)
     assert both.values["control_targets"] == {"Victim": 4 + 3 - 2, "Rammer": 4 + 2 - 1}
@@ -364,7 +366,7 @@ def test_ram_control_rolls_for_both_cars_ap_d25() -> None:
 
 def test_ram_odds_label_both_kills() -> None:
     odds = PROCEDURES["autopower.ram"].odds(
-        {"attacker": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"})
+        {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"})
     assert odds.outcomes[0].label == ("hit: 12 damage to both cars, kills Nightwing and "
                                       "Darkseid")
     assert odds.expected == (("damage to each car", Fraction(35 * 12, 36)),)
@@ -408,26 +410,26 @@ def test_first_player_by_speed_then_stats() -> None:
 def test_draw_refills_and_starts_the_turn() -> None:
     spent = car("Booster Gold", 4, 4, 4, 3, hand_size=2, attacked_this_turn=True,
                 next_turn_penalty=ControlPenalty.MINUS_3)
-    resolution = run("autopower.draw", [], car=spent)
-    sheet = sheet_of(resolution, "car")
+    resolution = run("autopower.draw", [], vehicle=spent)
+    sheet = sheet_of(resolution, "vehicle")
     assert sheet.hand_size == 7 and resolution.values["drawn"] == 5
     assert sheet.penalty_this_turn is ControlPenalty.MINUS_3
     assert sheet.next_turn_penalty is ControlPenalty.NONE and not sheet.attacked_this_turn
     assert "last control failure in force this turn: attacks at −3" in \
         resolution.explain()
     attack = PROCEDURES["autopower.attack"].odds(
-        {"attacker": sheet, "target": "Two Face at Speed 6", "cards": "3, 6", "iq_cards": "4"})
+        {"firer": sheet, "target": "Two Face at Speed 6", "cards": "3, 6", "iq_cards": "4"})
     assert attack.need == 11
 
 
 @pytest.mark.parametrize(("hand", "iq", "drawn"), [(2, 3, 3), (6, 3, 1), (2, 0, 1), (7, 5, 0)])
 def test_drawing_on_skills(hand: int, iq: int, drawn: int) -> None:
-    resolution = run("autopower.draw", [], car=car("X", 3, 3, 3, iq, hand_size=hand),
+    resolution = run("autopower.draw", [], vehicle=car("X", 3, 3, 3, iq, hand_size=hand),
                      drawing_on_skills=True)
     assert resolution.values["drawn"] == drawn
     assert f"max(1, I{iq})" in resolution.explain()
     odds = PROCEDURES["autopower.draw"].odds(
-        {"car": car("X", 3, 3, 3, iq, hand_size=hand), "drawing_on_skills": True})
+        {"vehicle": car("X", 3, 3, 3, iq, hand_size=hand), "drawing_on_skills": True})
     assert odds.outcomes[0].probability == 1
 
 
@@ -442,9 +444,10 @@ def test_victory_and_the_double_kill_draw() -> None:
 def test_killed_cars_take_no_turns() -> None:
     dead = car("Dead", 3, 3, 1, killed=True, damage_taken=(5,))
     for procedure_id, values in (
-            ("autopower.draw", {"car": dead}), ("autopower.accelerate", {"car": dead}),
-            ("autopower.armor", {"car": dead}), ("autopower.control", {"car": dead, "damage": 1}),
-            ("autopower.attack", {"attacker": dead, "target": "Rhino", "cards": "1"})):
+            ("autopower.draw", {"vehicle": dead}), ("autopower.accelerate", {"vehicle": dead}),
+            ("autopower.armor", {"vehicle": dead}),
+            ("autopower.control", {"vehicle": dead, "damage": 1}),
+            ("autopower.attack", {"firer": dead, "target": "Rhino", "cards": "1"})):
         with pytest.raises(InputError, match="is killed"):
             PROCEDURES[procedure_id].odds(values)
 
@@ -452,19 +455,19 @@ def test_killed_cars_take_no_turns() -> None:
 # --- command-line style values ------------------------------------------------------------
 def test_values_parse_from_text_like_the_command_line() -> None:
     procedure = PROCEDURES["autopower.attack"]
-    values = procedure.parse({"attacker": "booster gold", "target": "Two Face at Speed 6",
+    values = procedure.parse({"firer": "booster gold", "target": "Two Face at Speed 6",
                               "cards": "3,6", "iq_cards": "4", "control_rolls": "yes"})
-    assert values["attacker"].name == "Booster Gold" and values["control_rolls"] is True
+    assert values["firer"].name == "Booster Gold" and values["control_rolls"] is True
     resolution = procedure.resolve(values, EnteredDice([4, 4]))
     assert resolution.to_json()["effects"][1]["sheet"]["damage_taken"] == [8]
     with pytest.raises(InputError, match="not a valid CarSheet"):
-        procedure.parse({"attacker": '{"car": 1}', "target": "Rhino", "cards": "1"})
+        procedure.parse({"firer": '{"vehicle": 1}', "target": "Rhino", "cards": "1"})
     with pytest.raises(InputError, match="no catalog vehicle named 'Galactus'"):
-        procedure.parse({"attacker": "Galactus", "target": "Rhino", "cards": "1"})
+        procedure.parse({"firer": "Galactus", "target": "Rhino", "cards": "1"})
 
 
 def test_sheet_json_goes_through_a_sheet_input() -> None:
     sheet = catalog()["Bishop at Speed 10"]
     values = PROCEDURES["autopower.control"].parse(
-        {"car": json.dumps(sheet.to_json()), "damage": "8"})
-    assert values["car"] == sheet
+        {"vehicle": json.dumps(sheet.to_json()), "damage": "8"})
+    assert values["vehicle"] == sheet

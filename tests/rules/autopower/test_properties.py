@@ -94,13 +94,13 @@ def check_procedure(procedure_id: str, values: dict[str, Any], seed: int) -> lis
 @given(sheets(), cards, st.booleans(), st.integers(0, 10**6))
 def test_accelerate_and_push(sheet: CarSheet, play: tuple[int, ...], drop: bool,
                              seed: int) -> None:
-    values = {"car": sheet, "play": ", ".join(map(str, play)), "discard": "all" if drop else ""}
+    values = {"vehicle": sheet, "play": ", ".join(map(str, play)), "discard": "all" if drop else ""}
     for after in check_procedure("autopower.accelerate", values, seed):
         if after.pushing and not sheet.penalty_this_turn.forbids_attack_and_push:
             assert after.push_target is not None and after.push_target <= 12
         elif sheet.penalty_this_turn.forbids_attack_and_push:
             assert not after.pushing
-    check_procedure("autopower.push", {"car": sheet}, seed)
+    check_procedure("autopower.push", {"vehicle": sheet}, seed)
 
 
 @FAST
@@ -108,7 +108,7 @@ def test_accelerate_and_push(sheet: CarSheet, play: tuple[int, ...], drop: bool,
        st.sampled_from(["autopower.attack", "autopower.laser", "autopower.ram"]))
 def test_attacks(attacker: CarSheet, target: CarSheet, played: tuple[int, ...],
                  iq: tuple[int, ...], seed: int, procedure_id: str) -> None:
-    values = {"attacker": attacker, "target": target, "cards": ", ".join(map(str, played)),
+    values = {"firer": attacker, "target": target, "cards": ", ".join(map(str, played)),
               "iq_cards": ", ".join(map(str, iq)), "control_rolls": True}
     after = check_procedure(procedure_id, values, seed)
     for sheet in after:
@@ -119,7 +119,7 @@ def test_attacks(attacker: CarSheet, target: CarSheet, played: tuple[int, ...],
 @given(sheets(), st.integers(0, 30), cards, st.booleans(), st.integers(0, 10**6))
 def test_control(sheet: CarSheet, damage: int, iq: tuple[int, ...], strict: bool,
                  seed: int) -> None:
-    values = {"car": sheet, "damage": damage, "iq_cards": ", ".join(map(str, iq)),
+    values = {"vehicle": sheet, "damage": damage, "iq_cards": ", ".join(map(str, iq)),
               "ap_d15_natural_two_fails_control": strict}
     for after in check_procedure("autopower.control", values, seed):
         assert after.next_turn_penalty.severity >= sheet.next_turn_penalty.severity
@@ -128,8 +128,9 @@ def test_control(sheet: CarSheet, damage: int, iq: tuple[int, ...], strict: bool
 @FAST
 @given(sheets(), cards, st.booleans())
 def test_armor_and_draw(sheet: CarSheet, strength: tuple[int, ...], skills: bool) -> None:
-    check_procedure("autopower.armor", {"car": sheet, "cards": ", ".join(map(str, strength))}, 1)
-    for after in check_procedure("autopower.draw", {"car": sheet, "drawing_on_skills": skills},
+    check_procedure("autopower.armor",
+                    {"vehicle": sheet, "cards": ", ".join(map(str, strength))}, 1)
+    for after in check_procedure("autopower.draw", {"vehicle": sheet, "drawing_on_skills": skills},
                                  1):
         assert after.hand_size == max(sheet.hand_size, 7) or skills
 

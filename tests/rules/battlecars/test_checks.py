@@ -23,14 +23,14 @@ def bare(car: CarSheet) -> CarSheet:
     ("rocket", 1, Fraction(1, 8)), ("shell", 3, Fraction(3, 8)), ("rocket", 0, Fraction(0)),
 ])
 def test_fuel_tank_check_odds(car: CarSheet, trigger: str, tank_hits: int, p: Fraction) -> None:
-    values = {"car": bare(car).with_hits("Fuel Tank", tank_hits), "trigger": trigger}
+    values = {"vehicle": bare(car).with_hits("Fuel Tank", tank_hits), "trigger": trigger}
     odds = FUEL_TANK.odds(values)
     assert odds.probability("explodes") == p
     assert odds.probability("explodes") + odds.probability("no explosion") == 1
 
 
 def test_fuel_tank_explodes(car: CarSheet) -> None:
-    values = {"car": bare(car).with_hits("Fuel Tank", 3), "trigger": "shell"}
+    values = {"vehicle": bare(car).with_hits("Fuel Tank", 3), "trigger": "shell"}
     resolution = FUEL_TANK.resolve(values, EnteredDice([6]))
     assert resolution.steps[0].text == (
         "Shell triggers the check: fuel-tank check rolled 6 + 3 − 2 = 7 ≥ 7 → the fuel tank "
@@ -41,7 +41,7 @@ def test_fuel_tank_explodes(car: CarSheet) -> None:
 
 
 def test_fire_extinguisher_prevents_the_check(car: CarSheet) -> None:
-    values = {"car": car.with_hits("Fuel Tank", 3), "trigger": "flame"}
+    values = {"vehicle": car.with_hits("Fuel Tank", 3), "trigger": "flame"}
     assert FUEL_TANK.dice_needed(values) == ()
     resolution = FUEL_TANK.resolve(values, EnteredDice([]))
     assert resolution.outcome == "fuel tank: no check (Fire Extinguisher)"
@@ -50,11 +50,11 @@ def test_fire_extinguisher_prevents_the_check(car: CarSheet) -> None:
 
 def test_fuel_tank_refusals(car: CarSheet) -> None:
     with pytest.raises(InputError, match="already exploded"):
-        FUEL_TANK.resolve({"car": replace(car, exploded=True)}, EnteredDice([]))
+        FUEL_TANK.resolve({"vehicle": replace(car, exploded=True)}, EnteredDice([]))
 
 
 def test_detonation_of_pod_rounds(car: CarSheet) -> None:
-    values = {"car": bare(car), "mount": "Pod A", "weapon": "rocket", "rounds": 2}
+    values = {"vehicle": bare(car), "mount": "Pod A", "weapon": "rocket", "rounds": 2}
     resolution = DETONATION.resolve(values, EnteredDice([8, 6]))
     texts = [s.text for s in resolution.steps]
     assert texts[0] == "Rocket in Pod A: rolled 8 (7–8) → detonates, fires off out of the front " \
@@ -68,7 +68,7 @@ def test_detonation_of_pod_rounds(car: CarSheet) -> None:
 
 
 def test_detonation_of_turret_rounds_rolls_a_direction(car: CarSheet) -> None:
-    values = {"car": bare(car), "mount": "Turret", "weapon": "mg", "rounds": 1}
+    values = {"vehicle": bare(car), "mount": "Turret", "weapon": "mg", "rounds": 1}
     assert [d.purpose for d in DETONATION.dice_needed(values)] == [
         "ammunition", "turret detonation direction"]
     resolution = DETONATION.resolve(values, EnteredDice([7, 2]))
@@ -76,11 +76,11 @@ def test_detonation_of_turret_rounds_rolls_a_direction(car: CarSheet) -> None:
 
 
 def test_no_detonation_with_a_gunnery_computer_or_other_sources(car: CarSheet) -> None:
-    values = {"car": car, "mount": "Turret", "weapon": "mg", "rounds": 3}
+    values = {"vehicle": car, "mount": "Turret", "weapon": "mg", "rounds": 3}
     resolution = DETONATION.resolve(values, EnteredDice([]))
     assert resolution.steps[0].text.startswith("a working Gunnery Computer stops detonation")
     assert DETONATION.odds(values).probability("0 detonate") == 1
-    mg = DETONATION.resolve({"car": bare(car), "mount": "Turret", "weapon": "mg", "rounds": 1,
+    mg = DETONATION.resolve({"vehicle": bare(car), "mount": "Turret", "weapon": "mg", "rounds": 1,
                              "hit_by": "mg"}, EnteredDice([]))
     assert "without a roll" in mg.steps[0].text and "BC-D21" in mg.steps[0].rule
     with pytest.raises(InputError, match="not a pod or turret"):
@@ -88,7 +88,7 @@ def test_no_detonation_with_a_gunnery_computer_or_other_sources(car: CarSheet) -
 
 
 def test_record_damage_procedure(car: CarSheet) -> None:
-    values = {"car": car, "area": "left-centre", "amount": 6, "line": "right-angle"}
+    values = {"vehicle": car, "area": "left-centre", "amount": 6, "line": "right-angle"}
     resolution = DAMAGE.resolve(values, EnteredDice([1]))
     assert resolution.outcome == "6 damage on left side-centre: 4 armour, 2 interior, 0 lost"
     assert resolution.effects[0].sheet.hits("Driver") == 2
@@ -98,7 +98,7 @@ def test_record_damage_procedure(car: CarSheet) -> None:
 
 def test_record_damage_with_rocket_checks(car: CarSheet) -> None:
     sheet = bare(car).with_armour_hits(Block.REAR, 6)
-    values = {"car": sheet, "area": "rear", "amount": 3, "line": "from-rear",
+    values = {"vehicle": sheet, "area": "rear", "amount": 3, "line": "from-rear",
               "source": "rocket"}
     resolution = DAMAGE.resolve(values, EnteredDice([5, 8]))
     assert resolution.effects[0].sheet.exploded

@@ -40,7 +40,7 @@ def test_relative_velocity() -> None:
 
 def test_crash_into_a_building(car: CarSheet) -> None:
     building = obstacle_catalog()["small building"]
-    values = {"car": replace(car, speed=5), "obstacle": building}
+    values = {"vehicle": replace(car, speed=5), "obstacle": building}
     resolution = CRASH.resolve(values, EnteredDice([4]))
     texts = [s.text for s in resolution.steps]
     assert texts[1] == "the small building takes 1 damage automatically (1/4)"
@@ -55,7 +55,7 @@ def test_crash_into_a_building(car: CarSheet) -> None:
 
 def test_crash_in_reverse_damages_the_rear_and_stuns_from_14(car: CarSheet) -> None:
     backing = replace(car, speed=3, direction=Direction.REVERSE)
-    resolution = CRASH.resolve({"car": backing, "speed": 14}, EnteredDice([1, 1, 1]))
+    resolution = CRASH.resolve({"vehicle": backing, "speed": 14}, EnteredDice([1, 1, 1]))
     sheet = resolution.effects[0].sheet
     assert sheet.armour_left(Block.REAR) == 2 and sheet.stunned
     assert any(s.text.endswith("RV ≥ 14: driver stunned") for s in resolution.steps)
@@ -65,20 +65,20 @@ def test_crash_in_reverse_damages_the_rear_and_stuns_from_14(car: CarSheet) -> N
 def test_crash_into_a_full_wreck_hurts_the_driver_sheltering(car: CarSheet) -> None:
     wreck = replace(obstacle_catalog()["wreck"], hits=2)
     walker = PedestrianSheet("Ann", damage=2)
-    resolution = CRASH.resolve({"car": replace(car, speed=1), "obstacle": wreck,
+    resolution = CRASH.resolve({"vehicle": replace(car, speed=1), "obstacle": wreck,
                                 "sheltering": walker}, EnteredDice([3]))
     assert resolution.effects[2].sheet.dead
     assert "already full" in resolution.steps[1].text
 
 
 def test_crash_odds(car: CarSheet) -> None:
-    odds = CRASH.odds({"car": replace(car, speed=3)})   # 1d8 on 6 front armour boxes
+    odds = CRASH.odds({"vehicle": replace(car, speed=3)})   # 1d8 on 6 front armour boxes
     assert odds.probability("armour only") == Fraction(3, 4)
     assert odds.probability("interior damage") == Fraction(1, 4)
     assert sum(o.probability for o in odds.outcomes) == 1
     assert dict(odds.expected)["damage"] == Fraction(9, 2)
-    assert CRASH.odds({"car": car}).outcomes[0].label == "no damage"   # RV 0 (BC-D18)
-    assert CRASH.dice_needed({"car": car})[0].purpose == "hit location"
+    assert CRASH.odds({"vehicle": car}).outcomes[0].label == "no damage"   # RV 0 (BC-D18)
+    assert CRASH.dice_needed({"vehicle": car})[0].purpose == "hit location"
 
 
 def test_head_on_ram_both_take_full(car: CarSheet, other: CarSheet) -> None:

@@ -81,7 +81,7 @@ def test_stunned_or_dead_driver_keeps_the_speed(car: CarSheet) -> None:
 
 
 def test_speed_procedure_records_the_new_speed(car: CarSheet) -> None:
-    resolution = SPEED.resolve({"car": replace(car, speed=3), "speed": 6}, EnteredDice([]))
+    resolution = SPEED.resolve({"vehicle": replace(car, speed=3), "speed": 6}, EnteredDice([]))
     assert resolution.success is True and resolution.outcome == "speed 6 forward: allowed"
     sheet = resolution.effects[0].sheet
     assert (sheet.speed, sheet.previous_speed) == (6, 3)
@@ -89,21 +89,21 @@ def test_speed_procedure_records_the_new_speed(car: CarSheet) -> None:
                                         "(Super-Charger +1 acceleration, Power Brakes +1 "
                                         "deceleration)")
     assert resolution.steps[1].text == "from 3: 0–6 (max speed 9)"
-    assert SPEED.odds({"car": car, "speed": 2}).outcomes[0].probability == 1
+    assert SPEED.odds({"vehicle": car, "speed": 2}).outcomes[0].probability == 1
 
 
 def test_speed_procedure_refuses_too_much_acceleration(car: CarSheet) -> None:
-    resolution = SPEED.resolve({"car": plain(car), "speed": 3}, EnteredDice([]))
+    resolution = SPEED.resolve({"vehicle": plain(car), "speed": 3}, EnteredDice([]))
     assert resolution.success is False and resolution.effects == ()
     assert resolution.outcome == "speed 3 forward: not allowed (outside 0–2)"
-    odds = SPEED.odds({"car": plain(car), "speed": 3, "surface": "grass"})
+    odds = SPEED.odds({"vehicle": plain(car), "speed": 3, "surface": "grass"})
     assert odds.outcomes[0].label == "not allowed"
     assert "forward 0–1" in odds.summary and "reverse 0–1" in odds.summary
 
 
 def test_three_point_turn(car: CarSheet) -> None:
-    assert THREE_POINT_TURN.resolve({"car": car}, EnteredDice([])).success is True
-    moving = THREE_POINT_TURN.resolve({"car": replace(car, speed=1)}, EnteredDice([]))
+    assert THREE_POINT_TURN.resolve({"vehicle": car}, EnteredDice([])).success is True
+    moving = THREE_POINT_TURN.resolve({"vehicle": replace(car, speed=1)}, EnteredDice([]))
     assert moving.success is False and "needs speed 0" in moving.outcome
 
 
@@ -118,7 +118,7 @@ def test_corner_safe_speeds(car: CarSheet, angle: int, surface: Surface, plain_s
 
 
 def test_corner_at_a_safe_speed_needs_no_dice(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=6), "angle": "90"}
+    values = {"vehicle": replace(car, speed=6), "angle": "90"}
     resolution = CORNER.resolve(values, EnteredDice([]))
     assert resolution.success is True and resolution.outcome == "90° corner at speed 6: safe"
     assert CORNER.dice_needed(values) == ()
@@ -126,7 +126,7 @@ def test_corner_at_a_safe_speed_needs_no_dice(car: CarSheet) -> None:
 
 
 def test_corner_too_fast_makes_the_skid_test(car: CarSheet) -> None:
-    values = {"car": replace(plain(car), speed=7), "angle": "90"}   # safe 4 → SD 3
+    values = {"vehicle": replace(plain(car), speed=7), "angle": "90"}   # safe 4 → SD 3
     odds = CORNER.odds(values)
     # SD 3: drift 1d8 − 6; final facing 1d8 + 3 at speed 7: continues on 1 only
     assert odds.probability("continues") == Fraction(1, 8)

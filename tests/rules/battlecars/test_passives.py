@@ -15,7 +15,7 @@ from carwars_desktop.rules.battlecars.terms import Weapon
 
 
 def test_drop_a_marker(car: CarSheet) -> None:
-    resolution = DROP.resolve({"car": car, "mount": "Pod C", "weapon": "oil"}, EnteredDice([]))
+    resolution = DROP.resolve({"vehicle": car, "mount": "Pod C", "weapon": "oil"}, EnteredDice([]))
     sheet = resolution.effects[0].sheet
     assert sheet.load("Pod C") == (Weapon.SMOKE, Weapon.SPIKES, Weapon.MINES)
     assert sheet.drops_this_turn == ("Pod C",)
@@ -33,20 +33,20 @@ def test_drop_a_marker(car: CarSheet) -> None:
 ])
 def test_drop_refusals(car: CarSheet, values: dict[str, object], message: str) -> None:
     with pytest.raises(InputError, match=message):
-        DROP.resolve({"car": car} | values, EnteredDice([]))
+        DROP.resolve({"vehicle": car} | values, EnteredDice([]))
 
 
 def test_one_drop_per_pod_per_turn_and_markers_may_share_a_point(car: CarSheet) -> None:
     dropped = replace(car, drops_this_turn=("Pod C",))
     with pytest.raises(InputError, match="already dropped a round this Turn"):
-        DROP.resolve({"car": dropped, "mount": "Pod C", "weapon": "oil"}, EnteredDice([]))
-    shared = DROP.resolve({"car": car, "mount": "Pod C", "weapon": "smoke",
+        DROP.resolve({"vehicle": dropped, "mount": "Pod C", "weapon": "oil"}, EnteredDice([]))
+    shared = DROP.resolve({"vehicle": car, "mount": "Pod C", "weapon": "smoke",
                            "point_has_marker": True}, EnteredDice([]))
     assert shared.success is True   # BC-D27: a marker does not make a point occupied
 
 
 def test_spikes_then_skid(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=4), "spikes": True}
+    values = {"vehicle": replace(car, speed=4), "spikes": True}
     resolution = PASSIVE.resolve(values, EnteredDice([5, 3, 8, 1, 5, 1]))
     texts = [s.text for s in resolution.steps]
     assert texts[0] == ("Spikes: Tyre FL takes 1d8-3: rolled 5 → 2, 2 covered (no carry-over "
@@ -62,7 +62,7 @@ def test_spikes_then_skid(car: CarSheet) -> None:
 
 
 def test_mines_ignore_armour(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=3), "mines": True}
+    values = {"vehicle": replace(car, speed=3), "mines": True}
     # tyres 1, 1, 1, 1 (no damage); section die 7 → rear; location 5 → Fuel Tank; 1d8 − 2 = 6
     # → 3 on the tank, 3 carried: location 3 → Engine
     resolution = PASSIVE.resolve(values, EnteredDice([1, 1, 1, 1, 7, 5, 8, 3]))
@@ -77,14 +77,14 @@ def test_mines_ignore_armour(car: CarSheet) -> None:
 
 
 def test_mines_destroy_counters_without_detonation(car: CarSheet) -> None:
-    values = {"car": car, "mines": True}
+    values = {"vehicle": car, "mines": True}
     resolution = PASSIVE.resolve(values, EnteredDice([1, 1, 1, 1, 8, 7, 3]))
     texts = [s.text for s in resolution.steps]
     assert "counters hit by the mine are destroyed without a roll: Shell" in texts
 
 
 def test_bc_d42_order_and_the_greatest_sd(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=2), "mines": True, "spikes": True, "oil": True,
+    values = {"vehicle": replace(car, speed=2), "mines": True, "spikes": True, "oil": True,
               "smoke": True}
     needs = [d.purpose for d in PASSIVE.dice_needed(values)]
     assert needs[:2] == ["mine damage per working tyre", "mine section"]
@@ -96,18 +96,18 @@ def test_bc_d42_order_and_the_greatest_sd(car: CarSheet) -> None:
 
 
 def test_bc_d14_no_skid_while_drifting(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=6), "oil": True, "drifting": True}
+    values = {"vehicle": replace(car, speed=6), "oil": True, "drifting": True}
     resolution = PASSIVE.resolve(values, EnteredDice([]))
     assert resolution.outcome == "Oil: no skid test"
     assert PASSIVE.odds(values).outcomes[0].label == "no skid test"
 
 
 def test_oil_skid_odds(car: CarSheet) -> None:
-    odds = PASSIVE.odds({"car": replace(car, speed=3), "oil": True})   # SD 5, speed 3
+    odds = PASSIVE.odds({"vehicle": replace(car, speed=3), "oil": True})   # SD 5, speed 3
     assert odds.probability("continues") == Fraction(1, 2)
     assert dict(odds.expected)["P(any drift)"] == Fraction(4, 8)
 
 
 def test_a_marker_is_required(car: CarSheet) -> None:
     with pytest.raises(InputError, match="tick at least one marker"):
-        PASSIVE.resolve({"car": car}, EnteredDice([]))
+        PASSIVE.resolve({"vehicle": car}, EnteredDice([]))

@@ -83,7 +83,7 @@ def test_fire_odds_sum_to_one(mount: str, area: tuple[Block, Bearing], range_: i
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 9), st.integers(0, 9), st.sampled_from(["front", "left-side", "rear"]))
 def test_collision_odds_sum_to_one(speed: int, other: int, approach: str) -> None:
-    crash = CRASH.odds({"car": replace(CAR, speed=speed)})
+    crash = CRASH.odds({"vehicle": replace(CAR, speed=speed)})
     assert sum(o.probability for o in crash.outcomes) == 1
     ram = RAM.odds({"rammer": replace(CAR, speed=speed), "target": replace(TARGET, speed=other),
                     "approach": approach})
@@ -95,7 +95,7 @@ def test_collision_odds_sum_to_one(speed: int, other: int, approach: str) -> Non
        st.one_of(st.none(), st.integers(0, 8)))
 def test_skid_odds_sum_to_one(speed: int, excess: int, oil: bool, cap: bool,
                               clear: int | None) -> None:
-    values = {"car": CAR, "speed": speed, "corner_excess": excess, "oil": oil,
+    values = {"vehicle": CAR, "speed": speed, "corner_excess": excess, "oil": oil,
               "smoke": not oil, "clear_points": clear, "bc_d10_cap_sd": cap}
     odds = SKID.odds(values)
     assert sum((o.probability for o in odds.outcomes), Fraction(0)) == 1

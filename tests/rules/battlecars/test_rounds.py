@@ -69,20 +69,20 @@ def test_entry_order_needs_2_to_4_players() -> None:
 
 def test_start_turn_resets_tallies(car: CarSheet) -> None:
     busy = replace(car, speed=4, targets_this_turn=("x", "y"), drops_this_turn=("Pod C",))
-    resolution = START_TURN.resolve({"car": busy}, EnteredDice([]))
+    resolution = START_TURN.resolve({"vehicle": busy}, EnteredDice([]))
     sheet = resolution.effects[0].sheet
     assert sheet.targets_this_turn == () and sheet.drops_this_turn == ()
     assert resolution.outcome == "move 4"
 
 
 def test_start_turn_of_a_stunned_driver(car: CarSheet) -> None:
-    resolution = START_TURN.resolve({"car": replace(car, stunned=True)}, EnteredDice([]))
+    resolution = START_TURN.resolve({"vehicle": replace(car, stunned=True)}, EnteredDice([]))
     assert "does not move or fire this Turn" in resolution.steps[-1].text
 
 
 def test_dead_driver_skids_at_the_start_of_the_turn(car: CarSheet) -> None:
     dead = replace(car.with_hits("Driver", 3), speed=6)
-    values = {"car": dead}
+    values = {"vehicle": dead}
     assert [d.purpose for d in START_TURN.dice_needed(values)] == ["drift", "final facing"]
     resolution = START_TURN.resolve(values, EnteredDice([8, 1]))   # SD 6: drift 5
     assert resolution.effects[0].sheet.speed == 0

@@ -57,7 +57,7 @@ def test_street_combat_winner(car: CarSheet, other: CarSheet) -> None:
 def test_rearm_bc_d38(car: CarSheet) -> None:
     used = (car.without_round("Pod A", Weapon.ROCKET).without_round("Pod A", Weapon.ROCKET)
             .with_hits("Pod A", 5).with_hits("Engine", 1))
-    resolution = REARM.resolve({"car": used}, EnteredDice([]))
+    resolution = REARM.resolve({"vehicle": used}, EnteredDice([]))
     sheet = resolution.effects[0].sheet
     assert sheet.load("Pod A") == ()   # 3 boxes left: no room for a 4-box Rocket
     assert sheet.load("Pod D") == (Weapon.SHELL,) * 4
@@ -68,27 +68,27 @@ def test_rearm_bc_d38(car: CarSheet) -> None:
 
 def test_leave_the_car(car: CarSheet) -> None:
     hurt = car.with_hits("Driver", 2)
-    resolution = LEAVE_CAR.resolve({"car": hurt, "pedestrian": PedestrianSheet("Ann")},
+    resolution = LEAVE_CAR.resolve({"vehicle": hurt, "pedestrian": PedestrianSheet("Ann")},
                                    EnteredDice([]))
     vacated, walker = (e.sheet for e in resolution.effects)
     assert not vacated.occupied and (walker.damage, walker.mg_rounds) == (2, 3)
     with pytest.raises(InputError, match="leaves only at speed 0"):
-        LEAVE_CAR.resolve({"car": replace(car, speed=2), "pedestrian": "pedestrian"},
+        LEAVE_CAR.resolve({"vehicle": replace(car, speed=2), "pedestrian": "pedestrian"},
                           EnteredDice([]))
 
 
 def test_commandeer(car: CarSheet) -> None:
     dead = car.with_hits("Driver", 3)
-    resolution = COMMANDEER.resolve({"car": dead, "pedestrian": PedestrianSheet("Bo", 1)},
+    resolution = COMMANDEER.resolve({"vehicle": dead, "pedestrian": PedestrianSheet("Bo", 1)},
                                     EnteredDice([]))
     sheet = resolution.effects[0].sheet
     assert sheet.occupied and sheet.driver_hits == 1 and not sheet.driver_dead
     with pytest.raises(InputError, match="still has a living driver"):
-        COMMANDEER.resolve({"car": car, "pedestrian": PedestrianSheet("Bo")}, EnteredDice([]))
+        COMMANDEER.resolve({"vehicle": car, "pedestrian": PedestrianSheet("Bo")}, EnteredDice([]))
     immobile = dead.with_hits("Engine", 4).with_hits("Tyre FL", 2).with_hits(
         "Tyre FR", 2).with_hits("Tyre RL", 2)
     with pytest.raises(InputError, match="a wreck"):
-        COMMANDEER.resolve({"car": immobile, "pedestrian": PedestrianSheet("Bo")},
+        COMMANDEER.resolve({"vehicle": immobile, "pedestrian": PedestrianSheet("Bo")},
                            EnteredDice([]))
 
 

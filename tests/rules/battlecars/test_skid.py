@@ -74,7 +74,7 @@ def test_drifting_into_an_obstruction_stops_before_it(car: CarSheet) -> None:
 
 
 def test_skid_procedure_with_oil_and_smoke(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=2), "oil": True, "smoke": True}
+    values = {"vehicle": replace(car, speed=2), "oil": True, "smoke": True}
     resolution = SKID.resolve(values, EnteredDice([8, 2]))
     texts = [s.text for s in resolution.steps]
     assert texts[0] == "SD from Smoke: max(3, speed 2) = 3"
@@ -91,19 +91,19 @@ def test_skid_procedure_with_oil_and_smoke(car: CarSheet) -> None:
 
 def test_skid_procedure_driver_killed(car: CarSheet) -> None:
     dead = replace(car.with_hits("Driver", 3), speed=5)
-    resolution = SKID.resolve({"car": dead, "driver_killed": True}, EnteredDice([1, 1]))
+    resolution = SKID.resolve({"vehicle": dead, "driver_killed": True}, EnteredDice([1, 1]))
     assert resolution.effects[0].sheet.speed == 0 and resolution.success is False
     assert any("nobody drives the car on" in s.text for s in resolution.steps)
-    assert SKID.odds({"car": dead, "driver_killed": True}).probability("stops") == 1
+    assert SKID.odds({"vehicle": dead, "driver_killed": True}).probability("stops") == 1
 
 
 def test_skid_procedure_needs_a_cause(car: CarSheet) -> None:
     with pytest.raises(ValueError, match="no cause of a skid"):
-        SKID.resolve({"car": car}, EnteredDice([]))
+        SKID.resolve({"vehicle": car}, EnteredDice([]))
 
 
 def test_sd_1_rolls_only_the_facing(car: CarSheet) -> None:
-    values = {"car": replace(car, speed=5), "corner_excess": 1}
+    values = {"vehicle": replace(car, speed=5), "corner_excess": 1}
     assert [d.purpose for d in SKID.dice_needed(values)] == ["final facing"]
     resolution = SKID.resolve(values, EnteredDice([2]))
     assert resolution.steps[1].text == "Drift Table SD 1: no drift, no tyre damage"

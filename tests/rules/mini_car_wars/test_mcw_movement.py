@@ -91,7 +91,7 @@ def test_forced_deceleration_and_cycles() -> None:
 def test_speed_procedure_starts_the_turn(roadie: MiniSheet) -> None:
     fired = replace(roadie, phases_used=4, maneuvers=2,
                     driver=replace(roadie.driver, fired=True))
-    resolution = SPEED_SELECTION.resolve({"vehicle": fired, "new_speed": 50}, EnteredDice([]))
+    resolution = SPEED_SELECTION.resolve({"vehicle": fired, "speed": 50}, EnteredDice([]))
     assert resolution.success and resolution.outcome == "Roadie: 40 mph → 50 mph"
     new = resolution.effects[0].sheet
     assert (new.speed, new.previous_speed, new.phases_used, new.maneuvers) == (50, 40, 0, 0)
@@ -102,33 +102,33 @@ def test_speed_procedure_starts_the_turn(roadie: MiniSheet) -> None:
 
 
 def test_illegal_speed_changes_nothing(roadie: MiniSheet) -> None:
-    resolution = SPEED_SELECTION.resolve({"vehicle": roadie, "new_speed": 70}, EnteredDice([]))
+    resolution = SPEED_SELECTION.resolve({"vehicle": roadie, "speed": 70}, EnteredDice([]))
     assert not resolution.success and resolution.effects == ()
     assert resolution.outcome == "70 mph is not allowed"
-    odds = SPEED_SELECTION.odds({"vehicle": roadie, "new_speed": 70})
+    odds = SPEED_SELECTION.odds({"vehicle": roadie, "speed": 70})
     assert odds.outcomes[0].label == "not allowed"
 
 
 def test_forced_deceleration_in_the_procedure(roadie: MiniSheet) -> None:
     dead_plant = replace(roadie, power_plant=0)
-    steps = SPEED_SELECTION.resolve({"vehicle": dead_plant, "new_speed": 40}, EnteredDice([])).steps
+    steps = SPEED_SELECTION.resolve({"vehicle": dead_plant, "speed": 40}, EnteredDice([])).steps
     assert "must lose at least 10 mph" in steps[0].text and "legal new speeds 20, 30" in \
         steps[1].text
 
 
 def test_reverse_needs_a_turn_at_zero_and_cycles_never_reverse() -> None:
     car = stock_sheet("Courier")
-    backing = SPEED_SELECTION.resolve({"vehicle": car, "new_speed": 10, "reverse": True},
+    backing = SPEED_SELECTION.resolve({"vehicle": car, "speed": 10, "reverse": True},
                                       EnteredDice([]))
     sheet = backing.effects[0].sheet
     assert sheet.reverse and sheet.speed == 10
-    forward = SPEED_SELECTION.resolve({"vehicle": sheet, "new_speed": 10}, EnteredDice([]))
+    forward = SPEED_SELECTION.resolve({"vehicle": sheet, "speed": 10}, EnteredDice([]))
     assert not forward.success
-    bike = SPEED_SELECTION.resolve({"vehicle": stock_sheet("Shogun 100"), "new_speed": 10,
+    bike = SPEED_SELECTION.resolve({"vehicle": stock_sheet("Shogun 100"), "speed": 10,
                           "reverse": True}, EnteredDice([]))
     assert not bike.success and "cycles cannot reverse" in bike.steps[-1].text
 
 
 def test_speed_input_range() -> None:
     with pytest.raises(InputError, match="out of range"):
-        SPEED_SELECTION.bind({"vehicle": "Courier", "new_speed": 110})
+        SPEED_SELECTION.bind({"vehicle": "Courier", "speed": 110})

@@ -20,6 +20,7 @@ from carwars_desktop.procedures import (
     Result,
     TextInput,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text, parse_card_values
 from carwars_desktop.rules.autopower.odds import at_least_chart, chance, p_at_least
@@ -30,8 +31,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     car_input,
     cards,
     change,
-    checked,
     options_of,
+    planned,
 )
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.speed import (
@@ -49,19 +50,19 @@ def _discard_text(text: str) -> object:
 
 
 def _plan(values: Values) -> SpeedPlan:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     options = options_of(values)
     if "play" not in values:  # autopower.push: the cards stay as they are
         return plan_speed(sheet, options=options)
     discard_text: str = values["discard"]
     discard_all = discard_text.strip().lower() == "all"
     return plan_speed(sheet, () if discard_all else cards(values, "discard"),
-                      cards(values, "play"), values["declared_speed"], options,
+                      cards(values, "play"), values["speed"], options,
                       values["opening"], discard_all)
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     sheet, steps, held = resolve_speed(plan, dice, options_of(values).ap_d7_discard)
     if held is None:
         how = "holds without a roll" if sheet.pushing else "safe"
@@ -70,7 +71,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     outcome = f"{sheet.name}: {how}, rawSpeed {sheet.raw_speed}, Speed {sheet.speed}"
     energy = cards_text(sheet.energy_in_play)
     return Result(outcome=outcome, steps=steps, success=held,
-                  effects=[change("car", sheet, f"{sheet.name}: Energy in play {energy}, "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: Energy in play {energy}, "
                                                 f"Speed {sheet.speed}")],
                   values={"raw_speed": sheet.raw_speed, "speed": sheet.speed,
                           "pushing": sheet.pushing, "push_held": held,
@@ -78,7 +79,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     outcomes = speed_outcomes(plan)
     sheet = plan.sheet
     modifiers = [Modifier(f"E{sheet.car.energy}", sheet.car.energy, rule("2.4"))]
@@ -109,7 +110,7 @@ def _odds(values: Values) -> Odds:
 def _dice(values: Values) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
     previous: int | None = None
-    for stage in rolled_stages(_plan(values)):
+    for stage in rolled_stages(plan_of(values, _plan)):
         when = "" if previous is None else f"if the push at {previous} fails"
         needs.append(DiceNeed(f"push at {stage.raw_speed} (need {stage.target}+)",
                               DICE_COUNT, DICE_SIDES, when))
@@ -117,10 +118,11 @@ def _dice(values: Values) -> list[DiceNeed]:
     return needs
 
 
-CAR = car_input("car", "Car")
+CAR = car_input("vehicle", "Car")
 
 ACCELERATE = Procedure(
     id="autopower.accelerate",
+    aliases={"car": "vehicle", "declared_speed": "speed"},
     title="Accelerate (speed, Energy cards, push the engine)",
     ruleset=RULESET,
     rule=rule("2.4"),
@@ -132,7 +134,7 @@ ACCELERATE = Procedure(
                   help="values such as 1, 2; or all", validate=_discard_text),
         TextInput("play", "Energy cards played from the hand", "",
                   help="values such as 5", validate=parse_card_values),
-        IntInput("declared_speed", "Declared speed (no Energy card in play)", None, 0, 99,
+        IntInput("speed", "Declared speed (no Energy card in play)", None, 0, 99,
                  optional=True, help="0 to E; empty keeps the declared speed"),
         BoolInput("opening", "Opening plays at setup (§2.2 step 3)", False),
         AP_D7,
@@ -141,11 +143,12 @@ ACCELERATE = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )
 
 PUSH = Procedure(
     id="autopower.push",
+    aliases={"car": "vehicle"},
     title="Push the engine (roll again while over twice Energy)",
     ruleset=RULESET,
     rule=rule("2.4"),
@@ -155,5 +158,5 @@ PUSH = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

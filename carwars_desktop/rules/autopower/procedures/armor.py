@@ -9,7 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
-from carwars_desktop.procedures import Modifier, Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.procedures import (
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    Step,
+    Values,
+    plan_of,
+)
 from carwars_desktop.rules.autopower.armor import play_armor
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.procedures.common import (
@@ -18,15 +27,20 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
+    planned,
 )
+from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
 
 
+def _plan(values: Values) -> tuple[CarSheet, list[Step]]:
+    return play_armor(values["vehicle"], cards(values, "cards"))
+
+
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    sheet, steps = play_armor(values["car"], cards(values, "cards"))
+    sheet, steps = plan_of(values, _plan)
     return Result(outcome=f"{sheet.name}: Armor {sheet.armor}, Speed {sheet.speed}", steps=steps,
-                  effects=[change("car", sheet, f"{sheet.name}: Strength in play "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: Strength in play "
                                                 f"{cards_text(sheet.strength_in_play)}, Armor "
                                                 f"{sheet.armor}, Speed {sheet.speed}")],
                   values={"armor": sheet.armor, "added_armor": sheet.added_armor,
@@ -34,7 +48,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    sheet, _ = play_armor(values["car"], cards(values, "cards"))
+    sheet, _ = plan_of(values, _plan)
     label = f"Armor {sheet.armor}, Speed {sheet.speed}"
     modifiers = (Modifier(f"base S{sheet.car.strength}", sheet.car.strength, rule("2.5")),
                  Modifier(f"Strength cards {cards_text(sheet.strength_in_play)}",
@@ -46,14 +60,15 @@ def _odds(values: Values) -> Odds:
 
 ARMOR = Procedure(
     id="autopower.armor",
+    aliases={"car": "vehicle"},
     title="Armor (play Strength cards, speed penalty)",
     ruleset=RULESET,
     rule=rule("2.5"),
     summary="Strength cards from the hand add to S for good; the added total stays ≤ 10E and "
             "every full 10 of it costs 1 Speed.",
-    inputs=(car_input("car", "Car"),
+    inputs=(car_input("vehicle", "Car"),
             cards_input("cards", "Strength cards played", "values such as 5, 6")),
     resolve_fn=_resolve,
     odds_fn=_odds,
-    check_fn=checked(lambda values: play_armor(values["car"], cards(values, "cards"))),
+    plan_fn=planned(_plan),
 )

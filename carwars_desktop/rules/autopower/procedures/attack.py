@@ -16,6 +16,7 @@ from carwars_desktop.procedures import (
     Procedure,
     Result,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
@@ -39,15 +40,15 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
     to_hit_summary,
 )
 from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
 
 
 def _plan(values: Values, laser: bool) -> AttackPlan:
-    return plan_attack(values["attacker"], values["target"], cards(values, "cards"),
+    return plan_attack(values["firer"], values["target"], cards(values, "cards"),
                        cards(values, "iq_cards"), cards(values, "defender_iq_cards"),
                        options_of(values), laser, values["control_rolls"])
 
@@ -60,10 +61,10 @@ def _hit_label(plan: AttackPlan) -> str:
 
 
 def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
-    plan = _plan(values, laser)
+    plan = plan_of(values, lambda v: _plan(v, laser))
     result = resolve_attack(plan, dice)
     target = result.target
-    effects = [change("attacker", result.attacker,
+    effects = [change("firer", result.attacker,
                       f"{result.attacker.name}: hand {result.attacker.hand_size}, attack made")]
     if result.hit:
         outcome = (f"hit: {plan.damage} damage to {target.name}"
@@ -84,7 +85,7 @@ def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
 
 
 def _odds(values: Values, laser: bool) -> Odds:
-    plan = _plan(values, laser)
+    plan = plan_of(values, lambda v: _plan(v, laser))
     p = p_attack_hit(plan.to_hit)
     base = Modifier(f"{plan.ammunition} cards {cards_text(plan.cards)}", plan.base,
                     rule(plan.section))
@@ -102,7 +103,7 @@ def _dice(values: Values) -> list[DiceNeed]:
 def _procedure(laser: bool) -> Procedure:
     ammunition = "Energy" if laser else "Fighting"
     inputs: list[Input] = [
-        car_input("attacker", "Attacker"),
+        car_input("firer", "Attacker"),
         car_input("target", "Target"),
         cards_input("cards", f"{ammunition} cards played",
                     f"the {ammunition} cards from the hand, such as 3, 6"),
@@ -119,6 +120,7 @@ def _procedure(laser: bool) -> Procedure:
         inputs.append(AP_D14)
     return Procedure(
         id="autopower.laser" if laser else "autopower.attack",
+        aliases={"attacker": "firer"},
         title=("Laser attack (Energy cards instead of Fighting)" if laser
                else "Attack with Fighting cards (to hit, damage, kill)"),
         ruleset=RULESET,
@@ -129,7 +131,7 @@ def _procedure(laser: bool) -> Procedure:
         resolve_fn=lambda values, dice: _resolve(values, dice, laser),
         odds_fn=lambda values: _odds(values, laser),
         dice_fn=_dice,
-        check_fn=checked(lambda values: _plan(values, laser)),
+        plan_fn=planned(lambda values: _plan(values, laser)),
     )
 
 

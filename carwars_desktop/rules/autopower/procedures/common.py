@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from carwars_desktop.procedures import (
     BoolInput,
     ChoiceInput,
     InputError,
     Modifier,
+    Refusal,
+    RulesRefusal,
     SheetChange,
     SheetInput,
     TextInput,
@@ -20,6 +23,9 @@ from carwars_desktop.rules.autopower.catalog import sheet_catalog
 from carwars_desktop.rules.autopower.errors import AutopowerError
 from carwars_desktop.rules.autopower.options import DiscardChoice, Options
 from carwars_desktop.rules.autopower.sheet import CarSheet
+from carwars_desktop.rules.autopower.tables import rule
+
+T = TypeVar("T")
 
 RULESET = "autopower"
 
@@ -91,14 +97,24 @@ def options_of(values: Values) -> Options:
         raise InputError(str(error)) from None
 
 
-def checked(plan: Callable[[Values], Any]) -> Callable[[Values], None]:
-    """A check function that runs ``plan`` and reports any rule error as an InputError."""
-    def check(values: Values) -> None:
+def planned(plan: Callable[[Values], T]) -> Callable[[Values], T]:
+    """A procedure's plan function: ``plan``, with any rule error raised as a refusal.
+
+    The framework runs it once when the inputs are bound (it is the check, too);
+    resolve and odds read its result back with ``plan_of``.
+    """
+    def plan_fn(values: Values) -> T:
         try:
-            plan(values)
+            return plan(values)
         except AutopowerError as error:
-            raise InputError(str(error)) from None
-    return check
+            raise RulesRefusal(Refusal(str(error), _cited(error))) from None
+    return plan_fn
+
+
+def _cited(error: AutopowerError) -> str:
+    """The section an AUTOpower error message cites (``… (§2.5)``), as a citation."""
+    found = re.findall(r"§(\d+\.\d+)", str(error))
+    return rule(found[-1]) if found else ""
 
 
 def change(input_name: str, sheet: CarSheet, summary: str) -> SheetChange:

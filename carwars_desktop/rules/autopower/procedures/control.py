@@ -17,6 +17,7 @@ from carwars_desktop.procedures import (
     Procedure,
     Result,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.control import (
@@ -35,8 +36,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
 )
 from carwars_desktop.rules.autopower.tables import (
     DICE_COUNT,
@@ -48,23 +49,23 @@ from carwars_desktop.rules.autopower.tables import (
 
 
 def _plan(values: Values) -> ControlPlan:
-    return plan_control(values["car"], values["damage"], cards(values, "iq_cards"),
+    return plan_control(values["vehicle"], values["damage"], cards(values, "iq_cards"),
                         options_of(values))
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     sheet, steps, penalty = resolve_control(plan, dice)
     kept = penalty is ControlPenalty.NONE
     return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
-                  effects=[change("car", sheet, f"{sheet.name}: next turn "
+                  effects=[change("vehicle", sheet, f"{sheet.name}: next turn "
                                                 f"{sheet.next_turn_penalty.label}")],
                   values={"target": plan.target, "penalty": penalty.value,
                           "next_turn_penalty": sheet.next_turn_penalty.value})
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     car = plan.sheet.car
     energy = plan.sheet.energy_in_play
     modifiers = [Modifier("damage taken", plan.damage, rule("2.8")),
@@ -83,19 +84,20 @@ def _odds(values: Values) -> Odds:
 
 
 def _dice(values: Values) -> list[DiceNeed]:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     return [] if plan.automatic else [DiceNeed("control", DICE_COUNT, DICE_SIDES)]
 
 
 CONTROL = Procedure(
     id="autopower.control",
+    aliases={"car": "vehicle"},
     title="Control roll after damage (−3 / −6 / no attack)",
     ruleset=RULESET,
     rule=rule("2.8"),
     summary="Target = damage + Energy cards in play − I; 2d6 + IQ cards; short by 1–3: −3, "
             "4–6: −6, 7+: no attack and no push, on the car's next turn.",
     inputs=(
-        car_input("car", "Car that took damage"),
+        car_input("vehicle", "Car that took damage"),
         IntInput("damage", "Damage just taken", None, 0, 999,
                  help="the damage of the hit (both cars use the ram's total after a ram)"),
         cards_input("iq_cards", "IQ cards played before the roll", "each adds its value"),
@@ -105,5 +107,5 @@ CONTROL = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

@@ -9,7 +9,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource
-from carwars_desktop.procedures import DiceNeed, Modifier, Odds, Outcome, Procedure, Result, Values
+from carwars_desktop.procedures import (
+    DiceNeed,
+    Modifier,
+    Odds,
+    Outcome,
+    Procedure,
+    Result,
+    Values,
+    plan_of,
+)
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import need_text
 from carwars_desktop.rules.autopower.damage import is_killed
@@ -25,8 +34,8 @@ from carwars_desktop.rules.autopower.procedures.common import (
     cards,
     cards_input,
     change,
-    checked,
     options_of,
+    planned,
     to_hit_summary,
 )
 from carwars_desktop.rules.autopower.ram import RamPlan, plan_ram, resolve_ram
@@ -35,7 +44,7 @@ from carwars_desktop.rules.autopower.tables import DICE_COUNT, DICE_SIDES, rule
 
 
 def _plan(values: Values) -> RamPlan:
-    return plan_ram(values["attacker"], values["target"], cards(values, "cards"),
+    return plan_ram(values["rammer"], values["target"], cards(values, "cards"),
                     cards(values, "iq_cards"), cards(values, "defender_iq_cards"),
                     options_of(values), values["control_rolls"])
 
@@ -46,18 +55,18 @@ def _state(sheet: CarSheet) -> str:
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     result = resolve_ram(plan, dice)
     attacker, target = result.attacker, result.target
     if result.hit:
         dead = [s.name for s in (target, attacker) if s.killed]
         outcome = (f"the ram hits: {plan.damage} damage to both cars"
                    + (f"; killed: {', '.join(dead)}" if dead else ""))
-        effects = [change("attacker", attacker, _state(attacker)),
+        effects = [change("rammer", attacker, _state(attacker)),
                    change("target", target, _state(target))]
     else:
         outcome = "miss"
-        effects = [change("attacker", attacker, f"{attacker.name}: attack made")]
+        effects = [change("rammer", attacker, f"{attacker.name}: attack made")]
         if plan.defender_iq_cards:
             effects.append(change("target", target, f"{target.name}: IQ cards spent"))
     return Result(outcome=outcome, steps=result.steps, success=result.hit, effects=effects,
@@ -75,7 +84,7 @@ def _hit_label(plan: RamPlan) -> str:
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     p = p_attack_hit(plan.to_hit)
     base = Modifier(f"Strength cards {cards_text(plan.cards)}", plan.base, rule("2.9"))
     summary = to_hit_summary("Strength", plan.base, plan.modifiers, need_text(plan.to_hit))
@@ -91,13 +100,14 @@ def _dice(values: Values) -> list[DiceNeed]:
 
 RAM = Procedure(
     id="autopower.ram",
+    aliases={"attacker": "rammer"},
     title="Ram (Strength cards, both cars damaged)",
     ruleset=RULESET,
     rule=rule("2.9"),
     summary="Strength cards C from the hand; to-hit C + target Speed − own Speed − own S − own "
             "IQ cards + defender's IQ cards; a hit does C to both cars, no cap.",
     inputs=(
-        car_input("attacker", "Rammer"),
+        car_input("rammer", "Rammer"),
         car_input("target", "Rammed car"),
         cards_input("cards", "Strength cards played", "from the hand, such as 5, 7 (AP-D20)"),
         cards_input("iq_cards", "Rammer's IQ cards", "each lowers the to-hit"),
@@ -112,5 +122,5 @@ RAM = Procedure(
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
-    check_fn=checked(_plan),
+    plan_fn=planned(_plan),
 )

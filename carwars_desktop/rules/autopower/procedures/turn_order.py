@@ -103,7 +103,7 @@ def _dice(values: Values, first_turn: bool) -> list[DiceNeed]:
     if not first_turn and not values["one_big_deck"]:
         return []
     return [DiceNeed(f"tie-break roll for {sheet.name}", DICE_COUNT, DICE_SIDES,
-                     "tied on every stat; again while tied")
+                     "tied on every stat; again while tied", repeat=True)
             for group in tied_groups([s for _, s in cars], _key(values, first_turn))
             if len(group) > 1 for sheet in group]
 

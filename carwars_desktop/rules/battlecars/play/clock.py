@@ -66,7 +66,7 @@ def set_speeds(sheets: Mapping[str, CarSheet],
     for key, sheet in sheets.items():
         speed, direction, surface = choices.get(key, (sheet.speed, sheet.direction.value,
                                                       Surface.ROAD.value))
-        resolution = SPEED.resolve({"car": sheet, "speed": speed, "direction": direction,
+        resolution = SPEED.resolve({"vehicle": sheet, "speed": speed, "direction": direction,
                                     "surface": surface}, EnteredDice([]))
         if not resolution.effects:
             reasons[key] = f"{names[key]}: {resolution.outcome}"

@@ -54,7 +54,7 @@ from carwars_desktop.rules.battlecars.terms import MISSILES, Block, Kind, Line, 
 
 # --- record damage ------------------------------------------------------------------------
 def _damage_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     options = options_from(values)
     area = Block(values["area"])
     amount = values["amount"]
@@ -65,13 +65,13 @@ def _damage_resolve(values: Values, dice: DiceSource) -> Result:
     after, fired, summary = after_hit_checks(sheet, after, report, dice, options, steps)
     return Result(f"{amount} damage on {area.label}: {report.armour} armour, "
                   f"{report.components} interior, {report.lost} lost{summary}", steps, None,
-                  [SheetChange("car", after, f"{amount} damage on {area.label}{summary}")],
+                  [SheetChange("vehicle", after, f"{amount} damage on {area.label}{summary}")],
                   {"armour": report.armour, "components": report.components,
                    "lost": report.lost, "fired_off": [f.describe() for f in fired]})
 
 
 def _damage_odds(values: Values) -> Odds:
-    odds = dict(car_hit_odds(values["car"], Block(values["area"]), values["amount"],
+    odds = dict(car_hit_odds(values["vehicle"], Block(values["area"]), values["amount"],
                              Line(values["line"]), Source(values["source"]),
                              options_from(values)))
     return Odds(outcomes=tuple(Outcome(k, p) for k, p in odds.items()),
@@ -80,6 +80,7 @@ def _damage_odds(values: Values) -> Odds:
 
 DAMAGE = Procedure(
     id="battlecars.damage",
+    aliases={"car": "vehicle"},
     title="Record damage (armour, hit location, pass-through)",
     ruleset=RULESET,
     rule=f"{RULE_RECORD} · §2.14 · §2.15",
@@ -100,7 +101,7 @@ DAMAGE = Procedure(
     resolve_fn=_damage_resolve,
     odds_fn=_damage_odds,
     dice_fn=lambda values: [DiceNeed("hit location", 1, DIE, "per interior hit, again for a "
-                                                            "destroyed component")],
+                                                            "destroyed component", repeat=True)],
 )
 
 
@@ -109,7 +110,7 @@ TRIGGERS = (Weapon.FLAME.value, Weapon.ROCKET.value, Weapon.SHELL.value)
 
 
 def _fuel(values: Values) -> FuelCheck:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     tank = fuel_tank_of(sheet)
     if tank is None:
         raise InputError(f"{sheet.name} has no fuel tank")
@@ -120,16 +121,16 @@ def _fuel(values: Values) -> FuelCheck:
 
 
 def _fuel_check(values: Values) -> None:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     refuse([f"{sheet.name} has already exploded"] if sheet.exploded else [])
     _fuel(values)
 
 
 def _fuel_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     check = _fuel(values)
     after, exploded, step = roll_fuel_check(sheet, check, dice)
-    effects = [SheetChange("car", after, "fuel tank exploded: car destroyed, driver "
+    effects = [SheetChange("vehicle", after, "fuel tank exploded: car destroyed, driver "
                                          "killed")] if exploded else []
     outcome = "explodes" if exploded else ("no check (Fire Extinguisher)" if check.extinguisher
                                            else "no explosion")
@@ -150,6 +151,7 @@ def _fuel_odds(values: Values) -> Odds:
 
 FUEL_TANK = Procedure(
     id="battlecars.fuel_tank",
+    aliases={"car": "vehicle"},
     title="Fuel tank explosion check",
     ruleset=RULESET,
     rule=RULE_FUEL,
@@ -172,7 +174,7 @@ def _rounds(values: Values) -> tuple[tuple[str, Weapon], ...]:
 
 
 def _detonation_check(values: Values) -> None:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     try:
         component = sheet.card.component(values["mount"])
     except KeyError:
@@ -181,13 +183,13 @@ def _detonation_check(values: Values) -> None:
 
 
 def _rolls_made(values: Values) -> bool:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     return (Source(values["hit_by"]).detonates_ammunition
             and not sheet.working(Kind.GUNNERY_COMPUTER))
 
 
 def _detonation_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     fired, steps = ammunition_check(sheet, _rounds(values), Source(values["hit_by"]), dice)
     all_steps = list(steps) + [Step(f.describe(), f"{RULE_AMMO} step 4") for f in fired]
     return Result(f"{len(fired)} of {values['rounds']} round(s) detonate", all_steps,
@@ -213,15 +215,17 @@ def _detonation_odds(values: Values) -> Odds:
 def _detonation_dice(values: Values) -> list[DiceNeed]:
     if not _rolls_made(values):
         return []
-    needs = [DiceNeed("ammunition", 1, DIE, "per round hit")]
-    sheet: CarSheet = values["car"]
+    needs = [DiceNeed("ammunition", 1, DIE, "per round hit", repeat=True)]
+    sheet: CarSheet = values["vehicle"]
     if sheet.card.component(values["mount"]).kind is Kind.TURRET:
-        needs.append(DiceNeed("turret detonation direction", 1, DIE, "after each 7–8"))
+        needs.append(DiceNeed("turret detonation direction", 1, DIE, "after each 7–8",
+                              repeat=True))
     return needs
 
 
 DETONATION = Procedure(
     id="battlecars.detonation",
+    aliases={"car": "vehicle"},
     title="Ammunition detonation",
     ruleset=RULESET,
     rule=RULE_AMMO,

@@ -50,22 +50,23 @@ DAMAGE_DECISIONS = ("bc_d18_extend_table", "bc_d22_interior_only", "bc_d24_stack
 def _damage_needs(roll_count: int, purpose: str) -> list[DiceNeed]:
     needs = [DiceNeed(purpose, roll_count, DIE)] if roll_count else []
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit once the armour is "
-                                                  "breached; again for a destroyed component"))
+                                                  "breached; again for a destroyed component",
+                          repeat=True))
     return needs
 
 
 # --- crash --------------------------------------------------------------------------------
 def _crash_dice(values: Values) -> list[DiceNeed]:
-    roll, _ = crash_damage(speed_of(values, values["car"]), options_from(values))
+    roll, _ = crash_damage(speed_of(values, values["vehicle"]), options_from(values))
     return _damage_needs(0 if roll is None else roll.count, "crash damage")
 
 
 def _crash_resolve(values: Values, dice: DiceSource) -> Result:
-    car: CarSheet = values["car"]
+    car: CarSheet = values["vehicle"]
     speed = speed_of(values, car)
     result = resolve_crash(car, speed, dice, values["obstacle"], values["sheltering"],
                            options_from(values))
-    effects = [SheetChange("car", result.car, f"{result.damage} crash damage, speed 0"
+    effects = [SheetChange("vehicle", result.car, f"{result.damage} crash damage, speed 0"
                            + (", stunned" if result.stunned else ""))]
     if result.obstacle is not None:
         effects.append(SheetChange("obstacle", result.obstacle,
@@ -80,7 +81,7 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _crash_odds(values: Values) -> Odds:
-    car: CarSheet = values["car"]
+    car: CarSheet = values["vehicle"]
     speed = speed_of(values, car)
     options = options_from(values)
     damage = crash_damage_distribution(speed, options)
@@ -96,6 +97,7 @@ def _crash_odds(values: Values) -> Odds:
 
 CRASH = Procedure(
     id="battlecars.crash",
+    aliases={"car": "vehicle"},
     title="Crash into a tree, building or wreck",
     ruleset=RULESET,
     rule="Battlecars §2.6 · §2.8 · §3.5",
@@ -173,7 +175,8 @@ def _ram_dice(values: Values) -> list[DiceNeed]:
         if not options.bc_d16_one_roll:
             needs.append(DiceNeed("rammer's ram damage", roll.count, DIE, "BC-D16 alternative"))
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit (target, then rammer), "
-                                                  "again for a destroyed component"))
+                                                  "again for a destroyed component",
+                          repeat=True))
     return needs
 
 

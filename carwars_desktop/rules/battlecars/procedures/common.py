@@ -14,6 +14,8 @@ from carwars_desktop.procedures import (
     IntInput,
     Odds,
     Outcome,
+    Refusal,
+    RulesRefusal,
     SheetInput,
     Values,
     odds_text,
@@ -33,7 +35,7 @@ from carwars_desktop.rules.battlecars.terms import BLOCKS, Surface
 RULESET = "battlecars"
 
 
-def car_input(name: str = "car", label: str = "Battlecar", help: str = "",
+def car_input(name: str = "vehicle", label: str = "Battlecar", help: str = "",
               optional: bool = False) -> SheetInput:
     return SheetInput(name, label, CarSheet, CarSheet.from_json, car_catalog,
                       help=help or "the car's record sheet", optional=optional)
@@ -142,7 +144,15 @@ def odds_line(odds: Mapping[str, Fraction], total: int | None = None) -> str:
     return " · ".join(f"{label} {odds_text(p, total)}" for label, p in odds.items())
 
 
-def refuse(problems: Iterable[str]) -> None:
+def refuse(problems: Iterable[str], rule: str = "") -> None:
+    """The rules refuse these inputs, for the ``problems`` given (none: nothing refused)."""
+    found = list(problems)
+    if found:
+        raise RulesRefusal(Refusal("; ".join(found), rule))
+
+
+def need(problems: Iterable[str]) -> None:
+    """Inputs that are missing or malformed (bad input, not a refusal of the rules)."""
     found = list(problems)
     if found:
         raise InputError("; ".join(found))

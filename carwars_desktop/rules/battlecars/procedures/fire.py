@@ -42,6 +42,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
     area_input,
     decisions,
+    need,
     odds_line,
     outcomes,
     pedestrian_input,
@@ -84,7 +85,7 @@ def _order(values: Values) -> FireOrder:
 
 def _check(values: Values) -> None:
     if values["next_target"] is not None and values["next_points_between"] is None:
-        refuse(["give next_points_between for the next target"])
+        need(["give next_points_between for the next target"])
     refuse(fire_problems(_order(values), options_from(values)))
 
 
@@ -141,14 +142,14 @@ def _dice(values: Values) -> list[DiceNeed]:
         needs.append(DiceNeed("to hit", row.to_hit.count, DIE))
     needs.append(DiceNeed("damage", row.damage.count, DIE, "on a hit"))
     needs.append(DiceNeed("hit location", 1, DIE, "per interior hit on a car, again for a "
-                                                  "destroyed component"))
+                                                  "destroyed component", repeat=True))
     if row.explodes_fuel_tank:
         needs.append(DiceNeed("fuel tank", 1, DIE, "if the hit triggers the check"))
     if row.detonates_ammunition:
         needs.append(DiceNeed("ammunition", 1, DIE, "per missile round hit, without a working "
-                                                    "Gunnery Computer"))
+                                                    "Gunnery Computer", repeat=True))
         needs.append(DiceNeed("turret detonation direction", 1, DIE,
-                              "per detonating turret round"))
+                              "per detonating turret round", repeat=True))
     if order.next_shot is not None:
         needs.append(DiceNeed("to hit (next target), then damage and locations", 1, DIE,
                               "on a miss"))

@@ -13,6 +13,7 @@ from carwars_desktop.procedures import (
     IntInput,
     Odds,
     Procedure,
+    Refusal,
     Result,
     SheetChange,
     Step,
@@ -57,7 +58,7 @@ SKID_DECISIONS = ("bc_d10_cap_sd", "bc_d11_fallback_facing", "bc_d12_turn_to_int
 
 # --- speed --------------------------------------------------------------------------------
 def _speed_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     new = values["speed"]
     direction = Direction(values["direction"])
     limits = speed_range(sheet, direction, Surface(values["surface"]), options_from(values))
@@ -67,17 +68,18 @@ def _speed_resolve(values: Values, dice: DiceSource) -> Result:
                           RULE_SPEED))
         after = replace(sheet, previous_speed=sheet.speed, speed=new, direction=direction)
         return Result(f"speed {new} {direction.value}: allowed", steps, True,
-                      [SheetChange("car", after, f"speed {sheet.speed} → {new} "
+                      [SheetChange("vehicle", after, f"speed {sheet.speed} → {new} "
                                                  f"{direction.value}")],
                       {"low": limits.low, "high": limits.high})
     why = limits.refusal or f"outside {limits.low}–{limits.high}"
     steps.append(Step(f"speed {new} {direction.value}: {why}", RULE_SPEED))
-    return Result(f"speed {new} {direction.value}: not allowed ({why})", steps, False,
-                  values={"low": limits.low, "high": limits.high})
+    return Result(steps=steps, values={"low": limits.low, "high": limits.high},
+                  refusal=Refusal(why, RULE_SPEED,
+                                  f"speed {new} {direction.value}: not allowed ({why})"))
 
 
 def _speed_odds(values: Values) -> Odds:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     surface = Surface(values["surface"])
     options = options_from(values)
     ranges = [speed_range(sheet, d, surface, options) for d in Direction]
@@ -90,6 +92,7 @@ def _speed_odds(values: Values) -> Odds:
 
 SPEED = Procedure(
     id="battlecars.speed",
+    aliases={"car": "vehicle"},
     title="Speed selection (acceleration, deceleration, reverse)",
     ruleset=RULESET,
     rule="Battlecars §2.3 · §3.1",
@@ -108,7 +111,7 @@ SPEED = Procedure(
 
 # --- three-point turn ---------------------------------------------------------------------
 def _turn_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     refusal = three_point_turn(sheet)
     if refusal is not None:
         return Result(f"no three-point turn: {refusal}", [Step(refusal, RULE_SPEED)], False)
@@ -120,20 +123,21 @@ def _turn_resolve(values: Values, dice: DiceSource) -> Result:
 
 THREE_POINT_TURN = Procedure(
     id="battlecars.three_point_turn",
+    aliases={"car": "vehicle"},
     title="Three-point turn",
     ruleset=RULESET,
     rule="Battlecars §2.3 step 5",
     summary="A car at speed 0 rotates on its point to face any direction.",
     inputs=(car_input(),),
     resolve_fn=_turn_resolve,
-    odds_fn=lambda values: certain("allowed" if three_point_turn(values["car"]) is None
+    odds_fn=lambda values: certain("allowed" if three_point_turn(values["vehicle"]) is None
                                    else "not allowed", "speed 0 needed"),
 )
 
 
 # --- cornering ----------------------------------------------------------------------------
 def _corner(values: Values) -> tuple[CarSheet, int, int]:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     speed = speed_of(values, sheet)
     check = corner_check(sheet, int(values["angle"]), Surface(values["surface"]), speed)
     return sheet, speed, check.speed_difference
@@ -155,7 +159,7 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
     steps += skid.steps
     return Result(f"{angle}° corner at speed {speed} (safe {check.safe}): skid — {skid.outcome}",
                   steps, skid.continues,
-                  [SheetChange("car", skid.sheet, _skid_summary(sheet, skid.sheet))],
+                  [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"safe_speed": check.safe, "sd": sd, "drift": skid.drift,
                    "facing": skid.facing})
 
@@ -207,6 +211,7 @@ def skid_dice(sd: int, values: Values) -> list[DiceNeed]:
 
 CORNER = Procedure(
     id="battlecars.corner",
+    aliases={"car": "vehicle"},
     title="Cornering (safe speed, skid test)",
     ruleset=RULESET,
     rule="Battlecars §2.4 · §3.2",
@@ -224,7 +229,7 @@ CORNER = Procedure(
 
 # --- skid test ----------------------------------------------------------------------------
 def _skid_sd(values: Values) -> tuple[CarSheet, int, int, tuple[str, ...]]:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     speed = speed_of(values, sheet)
     markers = tuple(w for w in (Weapon.SMOKE, Weapon.OIL, Weapon.SPIKES) if values[w.value])
     sd, causes = speed_difference(speed, values["corner_excess"], markers,
@@ -251,7 +256,7 @@ def _skid_resolve(values: Values, dice: DiceSource) -> Result:
                         options_from(values))
     steps += skid.steps
     return Result(skid.outcome, steps, skid.continues,
-                  [SheetChange("car", skid.sheet, _skid_summary(sheet, skid.sheet))],
+                  [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"sd": sd, "drift": skid.drift, "facing": skid.facing,
                    "collided": skid.collided})
 
@@ -263,6 +268,7 @@ def _skid_odds_fn(values: Values) -> Odds:
 
 SKID = Procedure(
     id="battlecars.skid",
+    aliases={"car": "vehicle"},
     title="Skid test (drift, tyre damage, final facing)",
     ruleset=RULESET,
     rule="Battlecars §2.5 · §3.3 · §3.4",

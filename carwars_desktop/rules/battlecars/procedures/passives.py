@@ -53,21 +53,22 @@ from carwars_desktop.rules.battlecars.terms import PASSIVES, Weapon
 
 # --- drop ---------------------------------------------------------------------------------
 def _drop_problems(values: Values) -> list[str]:
-    return drop_problems(values["car"], values["mount"], Weapon(values["weapon"]),
+    return drop_problems(values["vehicle"], values["mount"], Weapon(values["weapon"]),
                          values["point_blocked"], values["point_has_marker"],
                          options_from(values))
 
 
 def _drop_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     weapon = Weapon(values["weapon"])
     after, steps = drop_passive(sheet, values["mount"], weapon, DropLine(values["line"]))
     return Result(f"{weapon.label} dropped from {values['mount']}", steps, True,
-                  [SheetChange("car", after, f"{weapon.label} counter left {values['mount']}")])
+                  [SheetChange("vehicle", after, f"{weapon.label} counter left {values['mount']}")])
 
 
 DROP = Procedure(
     id="battlecars.drop",
+    aliases={"car": "vehicle"},
     title="Drop passive weapon (smoke, oil, spikes, mines)",
     ruleset=RULESET,
     rule="Battlecars §2.9 · §2.12 · BC-D27",
@@ -97,13 +98,13 @@ def _markers(values: Values) -> tuple[Weapon, ...]:
 def _passive_sd(values: Values) -> int:
     if values["drifting"]:
         return 0
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     skidding = tuple(m for m in _markers(values) if m in MARKER_SD)
     return speed_difference(speed_of(values, sheet), markers=skidding)[0]
 
 
 def _passive_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     corner = values["intended_corner"]
     result = enter_markers(sheet, _markers(values), speed_of(values, sheet), dice,
                            values["drifting"], values["clear_points"],
@@ -112,7 +113,7 @@ def _passive_resolve(values: Values, dice: DiceSource) -> Result:
     changed = sum(result.sheet.component_hits) - sum(sheet.component_hits)
     return Result(f"{', '.join(m.label for m in _markers(values))}: {outcome}", result.steps,
                   None if result.skid is None else result.skid.continues,
-                  [SheetChange("car", result.sheet, f"{changed} damage, speed "
+                  [SheetChange("vehicle", result.sheet, f"{changed} damage, speed "
                                                     f"{result.sheet.speed}")],
                   {"sd": result.sd})
 
@@ -122,7 +123,7 @@ def _mean(modifier: int) -> Fraction:
 
 
 def _passive_odds(values: Values) -> Odds:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     markers = _markers(values)
     expected: list[tuple[str, Fraction]] = []
     if Weapon.MINES in markers or Weapon.SPIKES in markers:
@@ -141,19 +142,20 @@ def _passive_odds(values: Values) -> Odds:
 
 
 def _passive_dice(values: Values) -> list[DiceNeed]:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     markers = _markers(values)
     tyres = len(working_tyres(sheet))
     needs: list[DiceNeed] = []
     if Weapon.MINES in markers:
         needs += [DiceNeed("mine damage per working tyre", tyres, DIE),
                   DiceNeed("mine section", 1, DIE),
-                  DiceNeed("hit location", 1, DIE, "again for a destroyed component"),
+                  DiceNeed("hit location", 1, DIE, "again for a destroyed component",
+                           repeat=True),
                   DiceNeed("mine interior damage", 1, DIE),
-                  DiceNeed("hit location", 1, DIE, "per carried-over hit")]
+                  DiceNeed("hit location", 1, DIE, "per carried-over hit", repeat=True)]
     if Weapon.SPIKES in markers:
-        needs.append(DiceNeed("spikes damage per working tyre", tyres, DIE,
-                              "tyres left after the mines"))
+        needs.append(DiceNeed("spikes damage per working tyre", 1, DIE,
+                              f"for each of the {tyres} tyres left after the mines", repeat=True))
     sd = _passive_sd(values)
     if sd > 0:
         needs += skid_dice(sd, values)
@@ -162,6 +164,7 @@ def _passive_dice(values: Values) -> list[DiceNeed]:
 
 PASSIVE = Procedure(
     id="battlecars.passive",
+    aliases={"car": "vehicle"},
     title="Drive onto markers (mines, spikes, oil, smoke)",
     ruleset=RULESET,
     rule=f"{RULE_PASSIVE} · §2.4 step 4 · BC-D42",

@@ -28,14 +28,15 @@ from carwars_desktop.rules.battlecars.tables import PEDESTRIAN_MAX_SPEED
 
 
 def _leave_resolve(values: Values, dice: DiceSource) -> Result:
-    car, walker, steps = leave_car(values["car"], values["pedestrian"])
+    car, walker, steps = leave_car(values["vehicle"], values["pedestrian"])
     return Result(f"{walker.name} is on foot", steps, True,
-                  [SheetChange("car", car, "vacated"),
+                  [SheetChange("vehicle", car, "vacated"),
                    SheetChange("pedestrian", walker, f"damage {walker.damage}/3, 3 MG rounds")])
 
 
 LEAVE_CAR = Procedure(
     id="battlecars.leave_car",
+    aliases={"car": "vehicle"},
     title="Driver leaves the car",
     ruleset=RULESET,
     rule=f"{RULE_PEDESTRIANS} steps 1–2 · BC-D28",
@@ -43,18 +44,19 @@ LEAVE_CAR = Procedure(
     inputs=(car_input(), pedestrian_input()),
     resolve_fn=_leave_resolve,
     odds_fn=lambda values: certain("on foot", "no dice"),
-    check_fn=lambda values: refuse(leave_problems(values["car"])),
+    check_fn=lambda values: refuse(leave_problems(values["vehicle"])),
 )
 
 
 def _commandeer_resolve(values: Values, dice: DiceSource) -> Result:
-    car, steps = commandeer(values["car"], values["pedestrian"])
+    car, steps = commandeer(values["vehicle"], values["pedestrian"])
     return Result(f"{values['pedestrian'].name} drives {car.name} from next Turn", steps, True,
-                  [SheetChange("car", car, f"new driver, damage {car.driver_hits}/3")])
+                  [SheetChange("vehicle", car, f"new driver, damage {car.driver_hits}/3")])
 
 
 COMMANDEER = Procedure(
     id="battlecars.commandeer",
+    aliases={"car": "vehicle"},
     title="Commandeer a car",
     ruleset=RULESET,
     rule=f"{RULE_PEDESTRIANS} step 4 · §2.16 step 3",
@@ -64,7 +66,7 @@ COMMANDEER = Procedure(
     + decisions("bc_d22_interior_only", "bc_d24_stack_reductions"),
     resolve_fn=_commandeer_resolve,
     odds_fn=lambda values: certain("commandeered", "no dice"),
-    check_fn=lambda values: refuse(commandeer_problems(values["car"], values["pedestrian"],
+    check_fn=lambda values: refuse(commandeer_problems(values["vehicle"], values["pedestrian"],
                                                        options_from(values))),
 )
 

@@ -27,7 +27,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     certain,
     clear_points_input,
     decisions,
-    refuse,
+    need,
 )
 from carwars_desktop.rules.battlecars.procedures.movement import (
     SKID_DECISIONS,
@@ -126,7 +126,7 @@ def _dead_moving(sheet: CarSheet) -> bool:
 
 
 def _start_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     after = start_turn(sheet)
     steps = [Step(f"{sheet.name}'s Turn: targets fired at and pods dropped from are counted "
                   "afresh", "Battlecars §2.9")]
@@ -138,7 +138,7 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
                             True, options_from(values))
         steps += skid.steps
         return Result(f"dead driver's skid: {skid.outcome}", steps, None,
-                      [SheetChange("car", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
+                      [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")])
     blocked = sheet.cannot_act()
     if blocked is not None:
         steps.append(Step(f"{blocked}: the car does not move or fire this Turn",
@@ -148,11 +148,11 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
         steps.append(Step(f"move exactly {sheet.speed} point(s), the first straight ahead; fire "
                           "on entering each point", "Battlecars §2.2 step 2 · §2.4"))
         outcome = f"move {sheet.speed}"
-    return Result(outcome, steps, None, [SheetChange("car", after, "Turn tallies reset")])
+    return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")])
 
 
 def _start_odds(values: Values) -> Odds:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     if _dead_moving(sheet):
         return skid_odds(sheet.speed, sheet.speed, values["clear_points"], True, values,
                          "dead driver's skid ")
@@ -161,6 +161,7 @@ def _start_odds(values: Values) -> Odds:
 
 START_TURN = Procedure(
     id="battlecars.start_turn",
+    aliases={"car": "vehicle"},
     title="Start of a car's Turn (dead driver skid, stun)",
     ruleset=RULESET,
     rule="Battlecars §2.2 step 2 · §2.16",
@@ -169,8 +170,8 @@ START_TURN = Procedure(
     inputs=(car_input(), clear_points_input()) + decisions(*SKID_DECISIONS),
     resolve_fn=_start_resolve,
     odds_fn=_start_odds,
-    dice_fn=lambda values: skid_dice(values["car"].speed, values)
-    if _dead_moving(values["car"]) else [],
+    dice_fn=lambda values: skid_dice(values["vehicle"].speed, values)
+    if _dead_moving(values["vehicle"]) else [],
 )
 
 
@@ -181,7 +182,7 @@ def _players(values: Values) -> tuple[str, ...]:
 
 def _order_check(values: Values) -> None:
     players = _players(values)
-    refuse([] if 2 <= len(players) <= 4 and len(set(players)) == len(players)
+    need([] if 2 <= len(players) <= 4 and len(set(players)) == len(players)
            else ["name 2–4 different players, separated by commas, in seating order"])
 
 
@@ -196,6 +197,15 @@ def _order_resolve(values: Values, dice: DiceSource) -> Result:
                                     "Battlecars §2.1 step 7 · §2.19")]
     return Result(f"{text}: {', '.join(order)}", all_steps, None,
                   values={"first": players[first], "order": order})
+
+
+def _order_dice(values: Values) -> list[DiceNeed]:
+    """One 1d8 per player, then again for each player still tied highest (BC-D6, BC-D40)."""
+    players = _players(values)
+    purpose = "arena entry" if values["scenario"] == "arena" else "order"
+    return ([DiceNeed(f"{purpose}: {name}", 1, DIE) for name in players]
+            + [DiceNeed(f"{purpose}: {name}", 1, DIE, "again while tied highest", repeat=True)
+               for name in players])
 
 
 def _order_odds(values: Values) -> Odds:
@@ -218,7 +228,6 @@ ENTRY_ORDER = Procedure(
                         help="street combat (BC-D6) or arena entry (BC-D40)")),
     resolve_fn=_order_resolve,
     odds_fn=_order_odds,
-    dice_fn=lambda values: [DiceNeed("order", len(_players(values)), DIE,
-                                     "one per player, then again for tied highest")],
+    dice_fn=_order_dice,
     check_fn=_order_check,
 )

@@ -23,7 +23,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
     car_input,
     certain,
     decisions,
-    refuse,
+    need,
 )
 from carwars_desktop.rules.battlecars.scenarios import (
     RULE_SCENARIOS,
@@ -91,19 +91,20 @@ WINNER = Procedure(
     resolve_fn=_winner_resolve,
     odds_fn=lambda values: certain(street_winner(_cars(values), options_from(values))[0],
                                    "no dice"),
-    check_fn=lambda values: refuse([] if len(_cars(values)) >= 2 else ["give at least 2 cars"]),
+    check_fn=lambda values: need([] if len(_cars(values)) >= 2 else ["give at least 2 cars"]),
 )
 
 
 def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
-    sheet: CarSheet = values["car"]
+    sheet: CarSheet = values["vehicle"]
     after, steps = rearm(sheet)
     return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
-                  [SheetChange("car", after, "weapons restored, speed 3")])
+                  [SheetChange("vehicle", after, "weapons restored, speed 3")])
 
 
 REARM = Procedure(
     id="battlecars.rearm",
+    aliases={"car": "vehicle"},
     title="Arena: leave, re-arm and re-enter",
     ruleset=RULESET,
     rule=f"{RULE_SCENARIOS} (Arena variations) · BC-D38",

@@ -49,7 +49,7 @@ def status(record: RecordSheet) -> tuple[StatusFlag, ...]:
         elif person.hits == 1:
             flags.append(StatusFlag(f"{person.role.value} wounded", "✚", Level.INFO))
     if sheet.power_plant_destroyed and not sheet.wrecked:
-        flags.append(StatusFlag("power plant destroyed", "⛔", Level.WARNING,
+        flags.append(StatusFlag("power plant destroyed", "⊗", Level.WARNING,
                                 "must lose at least 10 mph every turn (§2.12)"))
     if sheet.skip_next_move:
         flags.append(StatusFlag("skids: skips its next move", "↯", Level.WARNING, "§2.7"))

@@ -78,7 +78,7 @@ def start_turn(sheets: Mapping[str, MiniSheet], speeds: Mapping[str, str],
             reasons[key] = f"{names[key]}: {error}"
             continue
         resolution = SPEED_SELECTION.resolve(
-            {"vehicle": sheet, "new_speed": velocity.mph, "reverse": velocity.reverse},
+            {"vehicle": sheet, "speed": velocity.mph, "reverse": velocity.reverse},
             EnteredDice([]))
         if not resolution.effects:
             legal = ", ".join(legal_speeds(sheet))

@@ -11,11 +11,10 @@ from carwars_desktop.procedures import (
     ChoiceInput,
     Odds,
     Outcome,
-    Result,
     SheetInput,
-    Step,
     Values,
 )
+from carwars_desktop.rules.kernel.refusal import refused, refused_odds
 from carwars_desktop.rules.mini_car_wars.catalog import sheet_catalog
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules, Rounding
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
@@ -48,7 +47,7 @@ def get_optional_sheet(values: Values, name: str) -> MiniSheet | None:
 
 D2 = BoolInput("mcw_d2_skid_carries_over", "MCW-D2: skid on the last move skips next turn's "
                "first move", DEFAULT_RULES.d2_skid_carries_over,
-               help="default no: nothing carries into the next turn")
+               help="off, the digest's default: nothing carries into the next turn")
 D3 = BoolInput("mcw_d3_skid_from_post_maneuver", "MCW-D3: skid starts where the maneuver ended",
                DEFAULT_RULES.d3_skid_from_post_maneuver)
 D5 = BoolInput("mcw_d5_roll_only_when_wounded_conscious", "MCW-D5: wounded-driver control roll "
@@ -67,6 +66,8 @@ D20 = BoolInput("mcw_d20_bare_side_loses_weapons", "MCW-D20: weapons on a 0-armo
 D31 = BoolInput("mcw_d31_fixed_object_stops", "MCW-D31: hitting a fixed object stops the vehicle",
                 DEFAULT_RULES.d31_fixed_object_stops)
 
+__all__ = ["refused", "refused_odds"]
+
 _FIELDS = {f.name for f in fields(MiniRules)}
 
 
@@ -78,15 +79,6 @@ def rules_from(values: Values) -> MiniRules:
         if key.startswith("mcw_") and field_name in _FIELDS:
             changes[field_name] = Rounding(value) if field_name == "d6_cycle_rounding" else value
     return replace(DEFAULT_RULES, **changes)
-
-
-def refused(reason: str, rule: str) -> Result:
-    """A procedure that cannot be carried out: no dice, no effect, the reason explained."""
-    return Result(outcome=f"not allowed: {reason}", steps=[Step(reason, rule)], success=False)
-
-
-def refused_odds(reason: str) -> Odds:
-    return Odds(outcomes=(Outcome("not allowed", Fraction(1)),), summary=f"not allowed: {reason}")
 
 
 def certain(label: str, summary: str) -> Odds:

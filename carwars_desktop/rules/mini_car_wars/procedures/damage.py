@@ -21,6 +21,7 @@ from carwars_desktop.procedures import (
     Values,
     percent,
 )
+from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.damage import ALLOCATION, apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, damage_odds
@@ -40,7 +41,8 @@ def _check(values: Values) -> None:
         raise InputError("damage: give either the damage or the number of dice to roll")
     sheet = get_sheet(values, "vehicle")
     if not sheet.can_be_targeted(Side(values["side"])):
-        raise InputError(f"side: {sheet.name} has no turret, so its top cannot be hit (§2.9)")
+        raise refuse(f"side: {sheet.name} has no turret, so its top cannot be hit (§2.9)",
+                     "Mini Car Wars §2.9")
 
 
 def _damage_distribution(values: Values) -> Distribution:

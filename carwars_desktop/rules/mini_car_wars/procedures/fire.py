@@ -30,7 +30,9 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
     odds_text,
+    plan_of,
 )
+from carwars_desktop.rules.kernel.refusal import refuse
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.errors import WeaponChoiceError
 from carwars_desktop.rules.mini_car_wars.firing import (
@@ -112,7 +114,7 @@ def _plan(values: Values) -> _Plan:
 
 
 def _check(values: Values) -> None:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     if plan.role is Role.GUNNER and plan.firer.gunner is None:
         raise InputError(f"person: {plan.firer.name} has no gunner")
     if plan.kind is WeaponType.SMOKESCREEN:
@@ -120,8 +122,8 @@ def _check(values: Values) -> None:
     if plan.target is None:
         raise InputError("target: a target vehicle is needed (all but a smokescreen)")
     if not plan.target.can_be_targeted(plan.side):
-        raise InputError(f"side: {plan.target.name} has no turret; only a turret car exposes "
-                         "its top (§2.9)")
+        raise refuse(f"side: {plan.target.name} has no turret; only a turret car exposes "
+                     "its top (§2.9)", "Mini Car Wars §2.9")
 
 
 def _labels(plan: _Plan) -> list[str]:
@@ -132,7 +134,7 @@ def _labels(plan: _Plan) -> list[str]:
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     reason = fire_restriction(plan.firer, plan.role, plan.indices, plan.smoke)
     if reason is not None:
         return refused(reason, RULE)
@@ -218,7 +220,7 @@ def _damage_summary(target: MiniSheet, side: Side, hits: list[tuple[str, int]]) 
 
 
 def _odds(values: Values) -> Odds:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     reason = fire_restriction(plan.firer, plan.role, plan.indices, plan.smoke)
     if reason is not None:
         return refused_odds(reason)
@@ -243,7 +245,7 @@ def _odds(values: Values) -> Odds:
 
 
 def _dice(values: Values) -> list[DiceNeed]:
-    plan = _plan(values)
+    plan = plan_of(values, _plan)
     if plan.kind is WeaponType.SMOKESCREEN:
         return []
     count = plan.firer.weapons[plan.indices[0]].spec.damage_dice
@@ -300,4 +302,5 @@ FIRE = Procedure(
     odds_fn=_odds,
     dice_fn=_dice,
     check_fn=_check,
+    plan_fn=_plan,
 )

@@ -39,7 +39,8 @@ MAX_LISTED_ORDERS = 720
 def _roll_order(group: tuple[Mover, ...], dice: DiceSource, steps: list[Step]) -> list[Mover]:
     if len(group) < 2:
         return list(group)
-    rolls = {m.name: dice.roll(6, 1, f"tie order ({m.name})")[0] for m in group}
+    rolls = {m.name: dice.roll(6, 1, f"tie order at {m.velocity.mph} mph ({m.name})")[0]
+             for m in group}
     steps.append(Step(f"tie at {group[0].velocity.mph} mph: " + ", ".join(
         f"{m.name} rolls {rolls[m.name]}" for m in group), RULE))
     ordered: list[Mover] = []
@@ -112,7 +113,7 @@ def _dice(values: Values) -> list[DiceNeed]:
     if not values["roll_ties"]:
         return []
     return [DiceNeed(f"tie order at {g[0].velocity.mph} mph", len(g), 6,
-                     "one per tied vehicle; equal dice roll again")
+                     "one per tied vehicle; equal dice roll again", repeat=True)
             for g in tie_groups(parse_movers(values["speeds"])) if len(g) > 1]
 
 

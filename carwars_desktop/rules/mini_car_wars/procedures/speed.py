@@ -15,6 +15,7 @@ from carwars_desktop.procedures import (
     Odds,
     Outcome,
     Procedure,
+    Refusal,
     Result,
     SheetChange,
     Step,
@@ -34,7 +35,7 @@ RULE = "Mini Car Wars §2.3"
 
 
 def _wanted(values: Values) -> Velocity:
-    return Velocity(values["new_speed"], values["reverse"] and values["new_speed"] > 0)
+    return Velocity(values["speed"], values["reverse"] and values["speed"] > 0)
 
 
 def _constraints(sheet: MiniSheet) -> list[Step]:
@@ -62,8 +63,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         why = "cycles cannot reverse" if wanted.reverse and sheet.is_cycle else \
             "not one of them"
         steps.append(Step(f"{wanted.text} is {why}", RULE))
-        return Result(outcome=f"{wanted.text} is not allowed", steps=steps, success=False,
-                      values={"legal": tuple(str(v) for v in legal)})
+        return Result(steps=steps, values={"legal": tuple(str(v) for v in legal)},
+                      refusal=Refusal(why, RULE, f"{wanted.text} is not allowed"))
     keep_skip = rules_from(values).d2_skid_carries_over
     new = sheet.started_turn(wanted.mph, wanted.reverse, keep_skip=keep_skip)
     steps.append(Step(f"new speed {wanted.text}: moves in phases "
@@ -99,6 +100,7 @@ def _odds(values: Values) -> Odds:
 
 SPEED_SELECTION = Procedure(
     id="mini.speed",
+    aliases={"new_speed": "speed"},
     title="Speed selection (accelerate, decelerate, reverse)",
     ruleset=RULESET,
     rule="Mini Car Wars §2.3",
@@ -106,7 +108,7 @@ SPEED_SELECTION = Procedure(
             "cars after a turn at 0, forced deceleration; starts the vehicle's new turn.",
     inputs=(
         sheet_input("vehicle", "Vehicle"),
-        IntInput("new_speed", "New speed (mph)", 0, 0, 100, help="a multiple of 10"),
+        IntInput("speed", "New speed (mph)", 0, 0, 100, help="a multiple of 10"),
         BoolInput("reverse", "Reverse", False, help="cars only, 10 or 20 mph"),
         D2,
     ),

@@ -1,0 +1,155 @@
+"""Design files through the Library: import, "keep both" renaming, export.
+
+    .venv/bin/python benchmarks/exchange.py [--designs 20000] [--copies 5000] [--quick]
+
+Offscreen, in this process, through the Library workspace (what the GM's click does):
+
+1. import a file of ``--designs`` varied designs (the documented limit is 20,000) into an
+   empty library — target ≤ 10 s, with progress shown;
+2. import 1,000 designs all named "Courier" into a library holding ``--copies`` of them,
+   "keep both" for every clash (the renaming that used to be quadratic);
+3. export every design of the library to one file.
+
+While each runs, a 10 ms timer on the GUI thread records the longest gap between two
+of its turns: the longest the window was frozen (target < 100 ms). Figures are
+printed, with the ratio of each to the baseline (reading the file's JSON alone).
+``--quick``: small sizes, one run (./dev test runs it so the benchmark keeps working).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_HOME = tempfile.mkdtemp(prefix="carwars-bench-exchange-")
+os.environ["XDG_CONFIG_HOME"] = str(Path(_HOME) / "config")
+os.environ["XDG_DATA_HOME"] = str(Path(_HOME) / "data")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from library import designs  # noqa: E402
+from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from carwars_desktop.gui.main_window import MainWindow  # noqa: E402
+from carwars_desktop.gui.workshop import LibraryWorkspace  # noqa: E402
+from carwars_desktop.gui.workshop.exchange_actions import Clash  # noqa: E402
+from carwars_desktop.library import FORMAT, VERSION  # noqa: E402
+from carwars_desktop.rules.mini_car_wars import MiniDesign  # noqa: E402
+from carwars_desktop.storage import NewDesign  # noqa: E402
+
+
+class Freezes:
+    """The longest gap between two turns of a 10 ms timer on the GUI thread."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._last = time.perf_counter()
+        self._timer = QTimer()
+        self._timer.setInterval(10)
+        self._timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
+
+    def __enter__(self) -> Freezes:
+        self._last = time.perf_counter()
+        self._timer.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._tick()
+        self._timer.stop()
+
+
+def write_file(path: Path, count: int) -> None:
+    items = [{"ruleset": d.ruleset_id, "kind": d.kind, "tags": list(d.tags), "design": d.data}
+             for d in designs(count, seed=2026)]
+    path.write_text(json.dumps({"format": FORMAT, "version": VERSION, "designs": items}))
+
+
+def courier_file(path: Path, count: int) -> None:
+    data = MiniDesign.stock_design("courier", "b", name="Courier").to_json()
+    items = [{"ruleset": "mini_car_wars", "kind": "vehicle", "design": data}] * count
+    path.write_text(json.dumps({"format": FORMAT, "version": VERSION, "designs": items}))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.0f} ms"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--designs", type=int, default=20_000)
+    parser.add_argument("--copies", type=int, default=5_000)
+    parser.add_argument("--incoming", type=int, default=1_000)
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.designs, arguments.copies, arguments.incoming = 300, 200, 50
+    app = QApplication(sys.argv[:1])
+    folder = Path(_HOME)
+    big, couriers = folder / "big.carwars.json", folder / "couriers.carwars.json"
+    write_file(big, arguments.designs)
+    courier_file(couriers, arguments.incoming)
+    started = time.perf_counter()
+    json.loads(big.read_bytes())
+    baseline = time.perf_counter() - started
+    print(f"{arguments.designs:,} designs in {big.stat().st_size / 1024 / 1024:.1f} MiB; "
+          f"baseline (json.loads of the file) {ms(baseline)}; offscreen, "
+          f"Python {sys.version.split()[0]}")
+
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=str(folder / "exchange.sqlite3"), interactive=False,
+                        settings=settings)
+    window.show()
+    assert window.finish_startup()
+    app.processEvents()
+    library = next(w for w in window.workspaces if isinstance(w, LibraryWorkspace))
+    library.ask_clash = lambda *_: (Clash.KEEP_BOTH, True)  # type: ignore[method-assign]
+
+    def report(label: str, seconds: float, freezes: Freezes, target: str) -> None:
+        print(f"{label:52} {ms(seconds)}   ratio {seconds / baseline:7.1f}   "
+              f"longest freeze {ms(freezes.longest)}   ({target})")
+
+    with Freezes() as freezes:
+        started = time.perf_counter()
+        imported = library.import_designs(str(big))
+        took = time.perf_counter() - started
+    assert imported == arguments.designs, imported
+    report(f"import {arguments.designs:,} designs", took, freezes, "target ≤ 10 s")
+
+    library.library.add_many([NewDesign("mini_car_wars", MiniDesign.stock_design(
+        "courier", "b", name="Courier").to_json())] * arguments.copies)
+    with Freezes() as freezes:
+        started = time.perf_counter()
+        imported = library.import_designs(str(couriers))
+        took = time.perf_counter() - started
+    assert imported == arguments.incoming, imported
+    report(f"import {arguments.incoming:,} × Courier into {arguments.copies:,} copies",
+           took, freezes, "keep both")
+
+    library.ruleset_box.setCurrentIndex(0)
+    library.source_box.setCurrentIndex(0)
+    library.search.clear()
+    library.refresh()
+    library.view.selectAll()
+    with Freezes() as freezes:
+        started = time.perf_counter()
+        written = library.export_selected(str(folder / "all.carwars.json"))
+        took = time.perf_counter() - started
+    assert written is not None
+    report(f"export {len(library.selected_ids()):,} designs", took, freezes, "")
+    window.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

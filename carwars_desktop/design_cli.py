@@ -1,0 +1,352 @@
+"""``carwars-desktop design``: check, list, export and import designs from the command line.
+
+    carwars-desktop design check FILE|NAME [--ruleset ID] [--kind KIND]
+                                 [--scenario KEY [--side N]] [--budget DOLLARS] [--json]
+    carwars-desktop design list [--ruleset ID] [--json]
+    carwars-desktop design export NAME [--ruleset ID] [--kind KIND] [-o FILE]
+    carwars-desktop design import FILE
+
+``FILE`` is a design exchange file (``*.carwars.json``, docs/design-format.md);
+``NAME`` is a design of the library the app uses (``--db URL`` / ``$CARWARS_DB``,
+else the default file), or of the rules' catalog. Every number comes from the
+engines, as in the Library: cost, class (size, top speed, division), legality
+with every problem and its rule, and a purchase checked against a scenario or a
+budget. Exit status: 0 done (every design legal), 2 bad input (unknown name,
+malformed file, unusable database), 3 refused by the rules (a design or the
+purchase has problems: they are all listed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.library import (
+    DesignSummary,
+    ExchangedDesign,
+    ExchangeError,
+    UnknownKindError,
+    design_kind,
+    dumps_designs,
+    read_designs,
+    summarize_design,
+    unique_name,
+)
+from carwars_desktop.rules import (
+    VEHICLE,
+    Design,
+    DesignDataError,
+    Problem,
+    UnknownRulesetError,
+    find_ruleset,
+    ruleset_ids,
+)
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+
+OK, BAD_INPUT, REFUSED = 0, 2, 3
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+class UsageError(ValueError):
+    """Bad input (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One design to check: where it came from, and the engine's object."""
+
+    ruleset_id: str
+    kind: str
+    design: Design
+    source: str
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="carwars-desktop design",
+                                     description="Check, list, export and import designs.")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="the library's database (default: $CARWARS_DB, else the app's)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="cost, class, legality and every problem")
+    check.add_argument("source", help="an exchange file, or a design's name")
+    _selectors(check)
+    check.add_argument("--scenario", help="check the purchase for this scenario "
+                       "(Mini Car Wars: road-duel, pack-attack)")
+    check.add_argument("--side", type=int, default=0,
+                       help="with --scenario: the side bought for (0 first, 1 second)")
+    check.add_argument("--budget", type=int, default=None,
+                       help="the budget the purchase must fit (dollars)")
+    check.add_argument("--json", action="store_true", help="print JSON")
+
+    listing = commands.add_parser("list", help="every design of the library")
+    listing.add_argument("--ruleset", help="only this ruleset's designs")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+
+    export = commands.add_parser("export", help="write a design as an exchange file")
+    export.add_argument("name", help="the design's name in the library")
+    _selectors(export)
+    export.add_argument("-o", "--output", help="file to write (default: standard output)")
+
+    imported = commands.add_parser("import", help="add an exchange file's designs")
+    imported.add_argument("file", help="the exchange file")
+    return parser
+
+
+def _selectors(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ruleset", help="the design's ruleset, when a name is ambiguous")
+    parser.add_argument("--kind", help="the design's kind (vehicle, deck…), when ambiguous")
+
+
+# --- finding designs ---------------------------------------------------------------------
+
+def _read_file(path: Path) -> tuple[ExchangedDesign, ...]:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        return read_designs(path.read_bytes())
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    except ExchangeError as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
+def _loaded(item: ExchangedDesign, source: str) -> Found:
+    try:
+        design = design_kind(item.ruleset_id, item.kind).load(item.data)
+    except (DesignDataError, UnknownKindError) as error:
+        raise UsageError(f"{source}: {error}") from None
+    return Found(item.ruleset_id, item.kind, design, source)
+
+
+def _by_name(name: str, ruleset: str | None, kind: str | None,
+             database: Database | None) -> Found:
+    """The design called ``name`` in the library, else in the rules' catalog."""
+    wanted = name.casefold()
+    matches: list[Found] = []
+    if database is not None:
+        records = database.library.all(ruleset, kind=kind)
+        for record in sorted(records, key=lambda r: r.is_catalog):  # the GM's own first
+            if record.name.casefold() == wanted:
+                item = ExchangedDesign(record.ruleset_id, record.kind, record.name,
+                                       record.current, ())
+                matches.append(_loaded(item, f"library design #{record.id}"))
+    if not matches:
+        for ruleset_id in (ruleset,) if ruleset else ruleset_ids():
+            if kind not in (None, VEHICLE):
+                continue
+            for catalog_name, design in find_ruleset(ruleset_id).catalog().items():
+                if catalog_name.casefold() == wanted:
+                    matches.append(Found(ruleset_id, VEHICLE, design, "the rules' catalog"))
+    if not matches:
+        raise UsageError(f"no design called {name!r}" + (f" in {ruleset}" if ruleset else ""))
+    if len({(m.ruleset_id, m.kind) for m in matches}) > 1:
+        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for m in matches}))
+        raise UsageError(f"{name!r} names designs of {where}: add --ruleset (and --kind)")
+    return matches[0]
+
+
+def _designs(source: str, ruleset: str | None, kind: str | None,
+             database: Database | None) -> list[Found]:
+    path = Path(source)
+    if path.is_file():
+        found = [_loaded(item, f"{path} #{n}")
+                 for n, item in enumerate(_read_file(path), start=1)]
+        return [f for f in found if (ruleset is None or f.ruleset_id == ruleset)
+                and (kind is None or f.kind == kind)]
+    return [_by_name(source, ruleset, kind, database)]
+
+
+# --- check -------------------------------------------------------------------------------
+
+def _problem_json(problem: Problem) -> dict[str, str]:
+    return problem.to_json()
+
+
+def _summary_json(found: Found, summary: DesignSummary) -> dict[str, Any]:
+    return {
+        "ruleset": found.ruleset_id,
+        "ruleset_title": find_ruleset(found.ruleset_id).title,
+        "kind": found.kind,
+        "name": summary.name,
+        "source": found.source,
+        "cost": summary.cost,
+        "cost_text": summary.cost_text,
+        "class": summary.class_value,
+        "class_text": summary.class_text,
+        "legal": summary.legal,
+        "problems": [_problem_json(p) for p in summary.problems],
+        "warnings": [_problem_json(p) for p in summary.warnings],
+    }
+
+
+def _purchase(found: Sequence[Found], scenario: str | None, side: int,
+              budget: int | None) -> tuple[Problem, ...] | None:
+    """The purchase check of every design together, or ``None`` when none was asked."""
+    if scenario is None and budget is None:
+        return None
+    kinds = {(f.ruleset_id, f.kind) for f in found}
+    if len(kinds) != 1:
+        raise UsageError("a purchase is checked for designs of one ruleset and kind")
+    ruleset_id, kind = kinds.pop()
+    design_kind_ = design_kind(ruleset_id, kind)
+    if design_kind_.purchase is None:
+        raise UsageError(f"{design_kind_.ruleset_title} {design_kind_.title.lower()}s have "
+                         "no purchase rules (no --scenario or --budget)")
+    key = None
+    if scenario is not None:
+        key = scenario.strip().lower().replace("-", "_").replace(" ", "_")
+        if key not in design_kind_.scenarios:
+            known = ", ".join(k.replace("_", "-") for k in design_kind_.scenarios)
+            raise UsageError(f"{design_kind_.ruleset_title} has no scenario {scenario!r} "
+                             f"(known: {known})")
+    if budget is not None and budget < 0:
+        raise UsageError(f"--budget {budget}: a budget is at least 0")
+    try:
+        return design_kind_.purchase([f.design for f in found], key, side, budget)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def check(options: argparse.Namespace, database: Database | None) -> int:
+    found = _designs(options.source, options.ruleset, options.kind, database)
+    if not found:
+        raise UsageError(f"{options.source}: no design of that ruleset/kind in the file")
+    summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design)) for f in found]
+    purchase = _purchase(found, options.scenario, options.side, options.budget)
+    legal = all(s.legal for _, s in summaries) and not purchase
+    if options.json:
+        document: dict[str, Any] = {
+            "designs": [_summary_json(f, s) for f, s in summaries], "legal": legal}
+        if purchase is not None:
+            document["purchase"] = {
+                "scenario": options.scenario, "side": options.side, "budget": options.budget,
+                "total": sum(s.cost or 0 for _, s in summaries),
+                "problems": [_problem_json(p) for p in purchase]}
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        for f, summary in summaries:
+            title = find_ruleset(f.ruleset_id).title
+            print(f"{summary.name} — {title} {design_kind(f.ruleset_id, f.kind).title.lower()}"
+                  f" ({f.source})")
+            print(f"  cost {summary.cost_text} · class {summary.class_text} · "
+                  f"{summary.status_text}")
+            for problem in summary.problems:
+                print(f"  ⚠ {problem}")
+            for warning in summary.warnings:
+                print(f"  note: {warning}")
+        if purchase is not None:
+            what = options.scenario or f"a ${options.budget:,} budget"
+            print(f"purchase for {what}: " + ("✔ fits" if not purchase else
+                                              f"⚠ {len(purchase)} problem(s)"))
+            for problem in purchase:
+                print(f"  ⚠ {problem}")
+    return OK if legal else REFUSED
+
+
+# --- list, export, import ----------------------------------------------------------------
+
+def list_designs(options: argparse.Namespace, database: Database) -> int:
+    if options.ruleset is not None:
+        find_ruleset(options.ruleset)
+    entries = database.library.entries(options.ruleset)
+    if options.json:
+        print(json.dumps([{
+            "id": e.id, "ruleset": e.ruleset_id, "kind": e.kind, "name": e.name,
+            "tags": list(e.tags), "catalog": e.is_catalog, "cost": e.cost,
+            "class": e.class_value, "legal": e.legal, "problems": e.problem_count,
+        } for e in entries], indent=2, ensure_ascii=False))
+        return OK
+    for e in entries:
+        state = "✔ legal" if e.legal else f"⚠ draft · {e.problem_count}"
+        print(f"{e.id:6} {e.ruleset_id:14} {e.kind:8} {e.name:40} {state}")
+    return OK
+
+
+def export(options: argparse.Namespace, database: Database) -> int:
+    wanted = options.name.casefold()
+    records = [r for r in database.library.all(options.ruleset, kind=options.kind)
+               if r.name.casefold() == wanted]
+    if not records:
+        raise UsageError(f"no design called {options.name!r} in the library")
+    if len({(r.ruleset_id, r.kind) for r in records}) > 1:
+        raise UsageError(f"{options.name!r} names designs of several rulesets or kinds: "
+                         "add --ruleset (and --kind)")
+    text = dumps_designs(database.library.exported([records[0].id]))
+    if options.output:
+        try:
+            Path(options.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {options.output}: {error.strerror}") from None
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return OK
+
+
+def import_file(options: argparse.Namespace, database: Database) -> int:
+    from carwars_desktop.storage.library import ImportChoice
+
+    path = Path(options.file)
+    items = _read_file(path)
+    for n, item in enumerate(items, start=1):
+        _loaded(item, f"{path} #{n}")
+    taken: dict[tuple[str, str], set[str]] = {}
+    choices = []
+    for item in items:
+        names = taken.setdefault((item.ruleset_id, item.kind),
+                                 set(database.library.own_names(item.ruleset_id, item.kind)))
+        name = unique_name(item.name, names)
+        names.add(name)
+        choices.append(ImportChoice(item, name=name if name != item.name else None))
+    records = database.library.import_designs(choices)
+    for record in records:
+        print(f"added #{record.id}: {record.name} ({record.ruleset_id}/{record.kind})")
+    return OK
+
+
+# --- entry point -------------------------------------------------------------------------
+
+def _open(db: str | None) -> Database:
+    import os
+
+    from carwars_desktop.storage import open_database, resolve_url
+
+    database = open_database(resolve_url(db, os.environ))
+    database.library.install_catalog()  # as the app does at start: the same library
+    return database
+
+
+def _run(options: argparse.Namespace) -> int:
+    from carwars_desktop.storage import DatabaseError
+
+    database: Database | None = None
+    try:
+        if options.command == "check":
+            if not Path(options.source).is_file():
+                database = _open(options.db)
+            return check(options, database)
+        database = _open(options.db)
+        commands = {"list": list_designs, "export": export, "import": import_file}
+        return commands[options.command](options, database)
+    except DatabaseError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        if database is not None:
+            database.close()
+
+
+def design_main(argv: Sequence[str]) -> int:
+    options = _parser().parse_args(list(argv))
+    try:
+        return _run(options)
+    except (UsageError, UnknownRulesetError, UnknownKindError, ValueError) as error:
+        message = error.args[0] if error.args else str(error)
+        print(f"carwars-desktop design: {message}", file=sys.stderr)
+        return BAD_INPUT

@@ -1,0 +1,329 @@
+"""File › Connect to a club database…: the dialog, the recent connections, the password.
+
+The settings file (QSettings) keeps the recent connections (host, port, database, user, TLS)
+and whether the laptop was last on a club database or on its own file; never a password.
+Passwords go to the system keyring (:class:`~carwars_desktop.storage.credentials.PasswordStore`)
+when the GM ticks "Remember", and only after a connection succeeded; with no keyring on this
+computer the dialog says that the password is asked every time.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.storage.club import DEFAULT_PORT, ClubConnection
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+    from carwars_desktop.storage.club import ClubConnectionError
+    from carwars_desktop.storage.credentials import PasswordStore
+
+RECENT_KEY = "club/recent"
+LAST_KIND_KEY = "database/last-kind"
+LAST_CLUB_KEY = "club/last"
+LAST_LOCAL_KEY = "database/last-local"
+RECENT_MAX = 8
+CLUB, LOCAL = "club", "local"
+
+
+class ClubSettings:
+    """Recent connections and the last database, in the app's QSettings (no password)."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self._settings = settings
+
+    def recent(self) -> list[ClubConnection]:
+        raw = self._settings.value(RECENT_KEY, "[]")
+        try:
+            values = json.loads(str(raw))
+            return [ClubConnection.from_settings(v) for v in values if isinstance(v, dict)]
+        except (ValueError, KeyError, TypeError):
+            return []
+
+    def remember(self, connection: ClubConnection) -> None:
+        """``connection`` succeeded: first in the recent list, and the one to reopen."""
+        recent = [connection, *(c for c in self.recent() if c.key != connection.key)]
+        self._settings.setValue(RECENT_KEY, json.dumps(
+            [c.to_settings() for c in recent[:RECENT_MAX]]))
+        self._settings.setValue(LAST_CLUB_KEY, json.dumps(connection.to_settings()))
+        self._settings.setValue(LAST_KIND_KEY, CLUB)
+        self._settings.sync()
+
+    def remember_local(self, url: str) -> None:
+        self._settings.setValue(LAST_LOCAL_KEY, url)
+        self._settings.setValue(LAST_KIND_KEY, LOCAL)
+        self._settings.sync()
+
+    def last_local(self) -> str | None:
+        value = self._settings.value(LAST_LOCAL_KEY)
+        return str(value) if value else None
+
+    def startup_club(self) -> ClubConnection | None:
+        """The club connection to reopen at start-up, if the laptop was last on one."""
+        if self._settings.value(LAST_KIND_KEY) != CLUB:
+            return None
+        try:
+            values: Any = json.loads(str(self._settings.value(LAST_CLUB_KEY, "")))
+            return ClubConnection.from_settings(values)
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+class ConnectDialog(QDialog):
+    """Host, port, database, user, password, TLS; Test connection; recent connections."""
+
+    def __init__(self, settings: ClubSettings, passwords: PasswordStore,
+                 initial: ClubConnection | None = None, message: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Connect to a club database")
+        self._settings = settings
+        self._passwords = passwords
+        self._tls_touched = False
+        self.database: Database | None = None
+
+        self.recent_list = QListWidget()
+        self.recent_list.setAccessibleName("Recent connections")
+        for connection in settings.recent():
+            item = QListWidgetItem(connection.display())
+            item.setData(Qt.ItemDataRole.UserRole, connection)
+            self.recent_list.addItem(item)
+        self.recent_list.currentItemChanged.connect(self._recent_chosen)
+
+        self.host_edit = QLineEdit()
+        self.host_edit.setPlaceholderText("club.example.org")
+        self.host_edit.textEdited.connect(self._host_edited)
+        self.port_box = QSpinBox()
+        self.port_box.setRange(1, 65535)
+        self.port_box.setValue(DEFAULT_PORT)
+        self.database_edit = QLineEdit("carwars")
+        self.user_edit = QLineEdit()
+        self.password_edit = QLineEdit()
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.tls_box = QCheckBox("Require an encrypted connection (TLS)")
+        self.tls_box.setChecked(True)
+        self.tls_box.clicked.connect(self._tls_clicked)
+        self.remember_box = QCheckBox("Remember the password in this computer's keyring")
+        self.keyring_note = QLabel()
+        self.keyring_note.setWordWrap(True)
+        if passwords.available():
+            self.remember_box.setChecked(True)
+        else:
+            self.remember_box.setChecked(False)
+            self.remember_box.setEnabled(False)
+            self.keyring_note.setText("This computer has no keyring: the password is asked "
+                                      "every time you connect, and never written down.")
+
+        form = QFormLayout()
+        form.addRow("Host:", self.host_edit)
+        form.addRow("Port:", self.port_box)
+        form.addRow("Database:", self.database_edit)
+        form.addRow("User:", self.user_edit)
+        form.addRow("Password:", self.password_edit)
+        form.addRow("", self.tls_box)
+        form.addRow("", self.remember_box)
+        if self.keyring_note.text():
+            form.addRow("", self.keyring_note)
+
+        self.result_label = QLabel(message)
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.connect_button = buttons.addButton("Connect",
+                                                QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.test_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.accepted.connect(self.connect_now)
+        buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        if self.recent_list.count():
+            layout.addWidget(QLabel("Recent connections:"))
+            layout.addWidget(self.recent_list)
+        layout.addLayout(form)
+        layout.addWidget(self.result_label)
+        layout.addWidget(buttons)
+        if initial is not None:
+            self.fill(initial)
+
+    # --- fields --------------------------------------------------------------------------
+    def fill(self, connection: ClubConnection) -> None:
+        self.host_edit.setText(connection.host)
+        self.port_box.setValue(connection.port)
+        self.database_edit.setText(connection.database)
+        self.user_edit.setText(connection.user)
+        self.tls_box.setChecked(connection.require_tls)
+        self._tls_touched = True
+        self.password_edit.setText(self._passwords.get(connection.key) or "")
+
+    def _recent_chosen(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            self.fill(item.data(Qt.ItemDataRole.UserRole))
+
+    def _host_edited(self, host: str) -> None:
+        if not self._tls_touched:
+            self.tls_box.setChecked(ClubConnection.tls_by_default(host))
+
+    def _tls_clicked(self) -> None:
+        self._tls_touched = True
+
+    def connection(self) -> ClubConnection:
+        return ClubConnection(host=self.host_edit.text().strip(),
+                              database=self.database_edit.text().strip(),
+                              user=self.user_edit.text().strip(), port=self.port_box.value(),
+                              require_tls=self.tls_box.isChecked())
+
+    def _missing(self) -> str | None:
+        connection = self.connection()
+        for name, value in (("host", connection.host), ("database", connection.database),
+                            ("user", connection.user)):
+            if not value:
+                return f"Fill in the {name}."
+        return None
+
+    # --- actions -------------------------------------------------------------------------
+    def test_connection(self) -> bool:
+        from carwars_desktop.storage.club import ClubConnectionError, check_connection
+
+        missing = self._missing()
+        if missing:
+            self.result_label.setText(missing)
+            return False
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            check = check_connection(self.connection(), self.password_edit.text())
+        except ClubConnectionError as error:
+            self.result_label.setText(f"⚠ {error}")
+            return False
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self.result_label.setText(f"✓ {check.summary()}")
+        return True
+
+    def connect_now(self) -> bool:
+        """Open the club database; on success keep the connection (and maybe the password)."""
+        from carwars_desktop.storage.club import ClubConnectionError, open_club_database
+
+        missing = self._missing()
+        if missing:
+            self.result_label.setText(missing)
+            return False
+        connection = self.connection()
+        password = self.password_edit.text()
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.database = open_club_database(connection, password)
+        except ClubConnectionError as error:
+            self.result_label.setText(f"⚠ {error}")
+            return False
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self._settings.remember(connection)
+        if self.remember_box.isChecked() and password:
+            self._passwords.set(connection.key, password)
+        elif not self.remember_box.isChecked():
+            self._passwords.delete(connection.key)
+        self.password_edit.clear()
+        self.accept()
+        return True
+
+
+# --- start-up -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StartupPlan:
+    connection: ClubConnection | None
+    """The club to start on: the --db URL when it names a server, else the last one used."""
+    password: str | None
+    local_url: str | None
+    """What to open when there is no club, or the GM takes the local database instead."""
+
+
+def startup_plan(hint: str | None, settings: ClubSettings) -> StartupPlan:
+    from sqlalchemy.engine import make_url
+
+    from carwars_desktop.storage.club import is_server_url
+    from carwars_desktop.storage.credentials import PasswordStore
+
+    if hint is not None and "://" in hint and is_server_url(hint):
+        return StartupPlan(ClubConnection.from_url(hint), make_url(hint).password,
+                           settings.last_local())
+    if hint is not None:
+        return StartupPlan(None, None, hint)
+    club = settings.startup_club()
+    if club is None:
+        return StartupPlan(None, None, settings.last_local())
+    return StartupPlan(club, PasswordStore().get(club.key), settings.last_local())
+
+
+Connect = Callable[[ClubConnection, str, bool], "Database | None"]
+
+
+def open_startup_club(plan: StartupPlan, interactive: bool, connect: Connect,
+                      offer_local: Callable[[ClubConnectionError], bool],
+                      ) -> tuple[Database | None, bool]:
+    """(the club database, or None; whether to open ``plan.local_url`` instead).
+
+    An unreachable server is said (stderr, and ``offer_local`` asks the GM); another refusal
+    reopens the dialog with the reason (under ``--smoke``: start-up fails).
+    """
+    from carwars_desktop.storage.club import (
+        ClubConnectionError,
+        ClubUnreachableError,
+        open_club_database,
+    )
+    from carwars_desktop.storage.credentials import PasswordStore
+
+    connection = plan.connection
+    if connection is None:
+        return None, True
+    if plan.password is None and interactive and not PasswordStore().available():
+        database = connect(connection, "This computer has no keyring: enter the password "
+                           f"for {connection.display()}.", False)
+        return database, database is None
+    try:
+        return open_club_database(connection, plan.password), False
+    except ClubUnreachableError as error:
+        print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+        return None, offer_local(error)
+    except ClubConnectionError as error:
+        print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+        if not interactive:
+            return None, False
+        database = connect(connection, f"⚠ {error}", False)
+        return database, database is None
+
+
+def offer_local_database(parent: QWidget, error: ClubConnectionError, local: str) -> bool:
+    """Say the club server is unreachable; True: the GM takes the local database (``local``)."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("The club server cannot be reached")
+    box.setText(str(error))
+    box.setInformativeText(f"Open your local database ({local}) instead?")
+    open_local = box.addButton("Open the local database", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
+    box.exec()
+    return box.clickedButton() is open_local

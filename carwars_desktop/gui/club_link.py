@@ -1,0 +1,175 @@
+"""A session on the club server that loses its connection: the banner, the queue, the retries.
+
+:class:`ClubLink` (one per main window) wraps the event store of each running session opened
+from a club database in a :class:`~carwars_desktop.storage.offline_queue.QueuedEventStore`:
+entries made while the server is away wait, in order, in the queue file on the laptop. The
+:class:`OfflineBanner` says so; every :data:`RETRY_MS` (and on Retry) the link replays them.
+A conflict with another client's entries is shown in the banner, and the GM may set the
+laptop's entries aside (they stay in the queue file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database, SessionEvents
+    from carwars_desktop.storage.offline_queue import (
+        OfflineQueue,
+        QueuedEventStore,
+        QueueState,
+        ReplayResult,
+    )
+
+RETRY_MS = 10_000
+
+
+class ClubLink(QObject):
+    """The offline queue of the club database attached to the main window (if it is one)."""
+
+    state_changed = Signal(object)
+    """A :class:`QueueState` (offline, entries waiting, conflict)."""
+    reopen_requested = Signal(int)
+    """Reopen this session as the server has it: entries were sent or set aside (its id)."""
+
+    def __init__(self, queue_path: Path | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._queue_path = queue_path
+        self._queue: OfflineQueue | None = None
+        self._target: str | None = None
+        self._url = ""
+        self.store: QueuedEventStore | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(RETRY_MS)
+        self._timer.timeout.connect(self.retry)
+
+    def attach_database(self, database: Database) -> None:
+        from carwars_desktop.storage.club import ClubConnection, is_server_url
+
+        self._timer.stop()
+        self.store = None
+        self._url = database.url
+        self._target = (ClubConnection.from_url(database.url).key
+                        if is_server_url(database.url) else None)
+        self.state_changed.emit(None)
+
+    def _offline_queue(self) -> OfflineQueue:
+        from carwars_desktop.storage.offline_queue import OfflineQueue, default_queue_path
+
+        if self._queue is None:
+            self._queue = OfflineQueue(self._queue_path or default_queue_path())
+        return self._queue
+
+    def guard(self, events: SessionEvents) -> SessionEvents | QueuedEventStore:
+        """The store a running session writes through (the events as they are on SQLite)."""
+        if self._target is None:
+            return events
+        from carwars_desktop.storage.club import is_connection_lost
+        from carwars_desktop.storage.offline_queue import QueuedEventStore
+
+        store = QueuedEventStore(events, self._offline_queue(), self._target,
+                                 is_connection_lost, self._on_state)
+        self.store = store
+        self._on_state(store.state())
+        if store.offline and store.replay().sent:
+            # Entries left from an earlier evening: the session was read before they landed.
+            QTimer.singleShot(0, lambda: self.reopen_requested.emit(store.session_id))
+        return store
+
+    def _on_state(self, state: QueueState) -> None:
+        if state.offline and state.conflict is None:
+            if not self._timer.isActive():
+                self._timer.start()
+        else:
+            self._timer.stop()
+        self.state_changed.emit(state)
+
+    def stop(self) -> None:
+        """No more retries (the window closes); what waits stays in the queue file."""
+        self._timer.stop()
+        self.store = None
+
+    def retry(self) -> ReplayResult | None:
+        """Send what waits. A refusal other than a dropped connection (the password was
+        changed, say) is shown in the banner in words; the entries keep waiting."""
+        from carwars_desktop.storage.club import ClubConnection, translate
+
+        store = self.store
+        if store is None or not store.offline:
+            self._timer.stop()
+            return None
+        try:
+            return store.replay()
+        except Exception as error:  # the timer's slot: never let it escape to the event loop
+            connection = ClubConnection.from_url(self._url)
+            problem = str(translate(error, connection))
+            self.state_changed.emit(replace(store.state(), problem=problem))
+            return None
+
+    def set_aside(self) -> int:
+        if self.store is None:
+            return 0
+        count = self.store.set_aside()
+        self.reopen_requested.emit(self.store.session_id)
+        return count
+
+
+@runtime_checkable
+class HasClubLink(Protocol):
+    club_link: ClubLink
+
+
+def guarded(widget: QWidget, events: SessionEvents) -> SessionEvents | QueuedEventStore:
+    """``events`` through the window's :class:`ClubLink`, when the window has one."""
+    window = widget.window()
+    return window.club_link.guard(events) if isinstance(window, HasClubLink) else events
+
+
+class OfflineBanner(QFrame):
+    """Shown while entries wait for the club server, or when they met another client's."""
+
+    def __init__(self, link: ClubLink, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("club-offline-banner")
+        self.setStyleSheet("QFrame#club-offline-banner { background: #fff3cd; "
+                           "border-bottom: 1px solid #d6b656; }")
+        self._link = link
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.retry_button = QPushButton("Retry now")
+        self.retry_button.clicked.connect(link.retry)
+        self.set_aside_button = QPushButton("Set my entries aside")
+        self.set_aside_button.setToolTip("Stop sending them; they stay in the queue file on "
+                                         "this laptop")
+        self.set_aside_button.clicked.connect(link.set_aside)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 6, 12, 6)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.retry_button)
+        row.addWidget(self.set_aside_button)
+        link.state_changed.connect(self.show_state)
+        self.show_state(None)
+
+    def show_state(self, state: QueueState | None) -> None:
+        if state is None or (not state.offline and state.conflict is None):
+            self.hide()
+            return
+        if state.conflict is not None:
+            self.label.setText(f"⚠ {state.conflict}")
+        elif state.problem is not None:
+            self.label.setText(f"⚠ Not sent yet, kept on this laptop ({state.pending} waiting): "
+                               f"{state.problem}")
+        else:
+            waiting = state.pending
+            self.label.setText(
+                f"⚠ The club server cannot be reached. {waiting} "
+                f"entr{'y waits' if waiting == 1 else 'ies wait'} on this laptop, in order, and "
+                "will be written when the connection returns. Nothing you see is lost.")
+        self.set_aside_button.setVisible(state.conflict is not None)
+        self.retry_button.setVisible(state.conflict is None)
+        self.show()

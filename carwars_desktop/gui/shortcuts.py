@@ -1,0 +1,176 @@
+"""Every keyboard shortcut of the app, declared once: action id → keys, context, description.
+
+Each QAction and QShortcut of the GUI takes its keys from :data:`SHORTCUTS`
+(:func:`shortcut`, :func:`set_action_keys`). A *context* is where a key works:
+
+- ``global`` — the main window's actions (the rail, the ruleset switch, Quit): they
+  work everywhere in the main window, so their keys conflict with every context;
+- ``library``, ``workshop``, ``table``, ``resolver``, ``dice`` — one workspace each,
+  its shortcuts live while it (or a child) has the focus. The workspaces are pages
+  of one stack, of which only one is ever shown: they are :data:`EXCLUSIVE`, so
+  one key may do different things in two of them (Ctrl+P prints in the Library
+  and the Workshop, and plays a phase at the Table);
+- ``table dialog`` — the Table's procedure dialog, a window of its own (modal over
+  the main window while it is open).
+
+``tests/gui/test_shortcuts.py`` checks that no key is taken twice in one context
+(counting the global ones in every context) and that every shortcut the window
+builds comes from this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import QWidget
+
+GLOBAL = "global"
+LIBRARY = "library"
+WORKSHOP = "workshop"
+TABLE = "table"
+RESOLVER = "resolver"
+DICE = "dice"
+TABLE_DIALOG = "table dialog"
+
+CONTEXTS = (GLOBAL, LIBRARY, WORKSHOP, TABLE, RESOLVER, DICE, TABLE_DIALOG)
+EXCLUSIVE = frozenset({LIBRARY, WORKSHOP, TABLE, RESOLVER, DICE})
+"""Pages of the main window's workspace stack: never two active at once."""
+WINDOWS = frozenset({TABLE_DIALOG})
+"""Contexts in a window of their own: the main window's keys do not reach them."""
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """One action's keys (the first is the one shown), where it works, what it does."""
+
+    id: str
+    keys: tuple[str, ...]
+    context: str
+    description: str
+    standard: QKeySequence.StandardKey | None = None
+    """A platform's standard key instead of ``keys`` (Quit is Ctrl+Q on Linux)."""
+
+    def sequences(self) -> list[QKeySequence]:
+        if self.standard is not None:
+            return QKeySequence.keyBindings(self.standard)
+        return [QKeySequence(keys) for keys in self.keys]
+
+
+def _s(action_id: str, keys: str | tuple[str, ...], context: str, description: str,
+       standard: QKeySequence.StandardKey | None = None) -> Shortcut:
+    return Shortcut(action_id, (keys,) if isinstance(keys, str) else keys, context,
+                    description, standard)
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    # The main window.
+    _s("global.library", "Ctrl+1", GLOBAL, "Show the Library"),
+    _s("global.workshop", "Ctrl+2", GLOBAL, "Show the Workshop"),
+    _s("global.table", "Ctrl+3", GLOBAL, "Show the Table"),
+    _s("global.resolver", "Ctrl+4", GLOBAL, "Show the Resolver"),
+    _s("global.dice", "Ctrl+5", GLOBAL, "Show the Dice"),
+    _s("global.next_ruleset", "Ctrl+Shift+R", GLOBAL, "Switch to the next ruleset"),
+    _s("global.quit", (), GLOBAL, "Quit", QKeySequence.StandardKey.Quit),
+    # The Library.
+    _s("library.search", "Ctrl+F", LIBRARY, "Search names and tags"),
+    _s("library.new", "Ctrl+N", LIBRARY, "A new design of the ruleset shown"),
+    _s("library.duplicate", "Ctrl+D", LIBRARY, "Duplicate (copy a catalog design to mine)"),
+    _s("library.rename", "F2", LIBRARY, "Rename"),
+    _s("library.tags", "Ctrl+T", LIBRARY, "Set the tags"),
+    _s("library.delete", "Del", LIBRARY, "Delete (restorable until the app closes)"),
+    _s("library.restore_last", "Ctrl+Z", LIBRARY, "Restore the designs deleted last"),
+    _s("library.import", "Ctrl+I", LIBRARY, "Import a design file"),
+    _s("library.export", "Ctrl+E", LIBRARY, "Export the selected designs"),
+    _s("library.print", "Ctrl+P", LIBRARY, "Print preview of the selected sheets"),
+    _s("library.pdf", "Ctrl+Shift+P", LIBRARY, "Save the selected sheets as PDF"),
+    # The Workshop.
+    _s("workshop.save", "Ctrl+S", WORKSHOP, "Save a revision"),
+    _s("workshop.undo", "Ctrl+Z", WORKSHOP, "Undo the last edit"),
+    _s("workshop.redo", ("Ctrl+Shift+Z", "Ctrl+Y"), WORKSHOP, "Redo"),
+    _s("workshop.new", "Ctrl+N", WORKSHOP, "A new design of the same kind"),
+    _s("workshop.revisions", "Ctrl+H", WORKSHOP, "Earlier revisions"),
+    _s("workshop.print", "Ctrl+P", WORKSHOP, "Print preview of the record sheet"),
+    _s("workshop.pdf", "Ctrl+Shift+P", WORKSHOP, "Save the record sheet as PDF"),
+    _s("workshop.export", "Ctrl+E", WORKSHOP, "Export the design file"),
+    _s("workshop.close", "Ctrl+W", WORKSHOP, "Close the design"),
+    _s("workshop.next_problem", "F8", WORKSHOP, "Go to the next problem"),
+    _s("workshop.name", "Ctrl+L", WORKSHOP, "Go to the name"),
+    # The Table.
+    _s("table.undo", "Ctrl+Z", TABLE, "Undo the last event"),
+    _s("table.redo", ("Ctrl+Shift+Z", "Ctrl+Y"), TABLE, "Redo"),
+    _s("table.new_session", "Ctrl+N", TABLE, "Start a session"),
+    _s("table.sessions", "Ctrl+O", TABLE, "All sessions"),
+    _s("table.log", "Ctrl+L", TABLE, "Show or hide the session log"),
+    _s("table.next_phase", "Ctrl+.", TABLE, "Next phase"),
+    _s("table.play_phase", "Ctrl+P", TABLE, "Play the phase (movement, fire)"),
+    # The Resolver.
+    _s("resolver.search", "Ctrl+K", RESOLVER, "Find a procedure"),
+    _s("resolver.dice", "Ctrl+D", RESOLVER, "Type the dice thrown"),
+    _s("resolver.roll", "Ctrl+R", RESOLVER, "Roll the dice not typed"),
+    _s("resolver.apply", ("Ctrl+Return", "Ctrl+Enter"), RESOLVER, "Apply to the sheets"),
+    _s("resolver.discard", "Escape", RESOLVER, "Discard (the roll stays in the log)"),
+    # The Dice.
+    _s("dice.roll", "Ctrl+R", DICE, "Roll in the app"),
+    # The Table's procedure dialog.
+    _s("dialog.roll", "Ctrl+R", TABLE_DIALOG, "Roll the dice not typed"),
+    _s("dialog.apply", "Ctrl+Return", TABLE_DIALOG, "Apply to the sheets"),
+    _s("dialog.apply_enter", "Ctrl+Enter", TABLE_DIALOG, "Apply to the sheets (keypad)"),
+)
+
+BY_ID: dict[str, Shortcut] = {s.id: s for s in SHORTCUTS}
+
+
+def declared(action_id: str) -> Shortcut:
+    try:
+        return BY_ID[action_id]
+    except KeyError:
+        raise KeyError(f"no shortcut {action_id!r} in carwars_desktop.gui.shortcuts") from None
+
+
+def key_text(action_id: str) -> str:
+    """The first key, as shown in a tooltip ("Ctrl+K")."""
+    sequences = declared(action_id).sequences()
+    return sequences[0].toString() if sequences else ""
+
+
+def shortcut(action_id: str, parent: QWidget, slot: Callable[[], object],
+             context: Qt.ShortcutContext = Qt.ShortcutContext.WindowShortcut) -> QShortcut:
+    """A QShortcut on ``parent`` with the declared keys of ``action_id``."""
+    item = QShortcut(parent)
+    item.setKeys(declared(action_id).sequences())
+    item.setContext(context)
+    item.setObjectName(action_id)
+    item.activated.connect(slot)
+    return item
+
+
+def set_action_keys(action: QAction, action_id: str) -> QAction:
+    """Give ``action`` the declared keys of ``action_id``."""
+    action.setShortcuts(declared(action_id).sequences())
+    action.setObjectName(action_id)
+    return action
+
+
+def conflicts() -> list[str]:
+    """Every key taken twice in one context (global keys count in every main-window
+    context), in words; empty when the table is sound."""
+    found: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    for item in SHORTCUTS:
+        if item.context not in CONTEXTS:
+            found.append(f"{item.id}: unknown context {item.context!r}")
+            continue
+        reach = ([c for c in CONTEXTS if c not in WINDOWS] if item.context == GLOBAL
+                 else [item.context])
+        for sequence in item.sequences():
+            text = sequence.toString(QKeySequence.SequenceFormat.PortableText)
+            for context in reach:
+                other = seen.get((context, text))
+                if other is not None:
+                    found.append(f"{text} is {other} and {item.id} in {context}")
+                else:
+                    seen[(context, text)] = item.id
+    return found

@@ -1,0 +1,115 @@
+"""What an operation changed, and the one bus that tells every view about it.
+
+Every operation of the services publishes one :class:`Changes` (Anki's
+``OpChanges``): the designs added, changed or removed (by id), the sheets and
+clock of the game in play, whether a session was opened, closed or the list of
+sessions changed, and who asked for it (the *initiator*, an opaque object a view
+compares with itself to skip its own echoes). Views subscribe and redraw only
+what a :class:`Changes` names. Pure Python: a Qt adapter re-emits it as a signal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from carwars_desktop.session import Changes as GameChanges
+
+_log = logging.getLogger(__name__)
+
+
+def _ids(values: Iterable[int]) -> frozenset[int]:
+    return frozenset(values)
+
+
+@dataclass(frozen=True)
+class DesignChanges:
+    """The library designs an operation added, changed or removed (from the lists shown)."""
+
+    added: frozenset[int] = frozenset()
+    changed: frozenset[int] = frozenset()
+    removed: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, added: Iterable[int] = (), changed: Iterable[int] = (),
+           removed: Iterable[int] = ()) -> DesignChanges:
+        return cls(_ids(added), _ids(changed), _ids(removed))
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def __or__(self, other: DesignChanges) -> DesignChanges:
+        return DesignChanges(self.added | other.added, self.changed | other.changed,
+                             self.removed | other.removed)
+
+    @property
+    def ids(self) -> frozenset[int]:
+        return self.added | self.changed | self.removed
+
+
+@dataclass(frozen=True)
+class Changes:
+    """One operation's changes, as the bus publishes them.
+
+    Attributes:
+        initiator: who asked (a view, the command line…); ``None`` when nobody said.
+        designs: library designs added, changed, removed.
+        game: the sheets and clock an event, undo or redo changed in the open game.
+        session_id: the session ``game`` (or ``session``) is about.
+        session: a session was opened, closed or finished (the Table and the Resolver
+            rebuild what they show of it).
+        sessions: the list of sessions changed (one was created or finished).
+        resolution_logged: a result was kept in the roll log (applied or discarded).
+    """
+
+    initiator: object = None
+    designs: DesignChanges = field(default_factory=DesignChanges)
+    game: GameChanges | None = None
+    session_id: int | None = None
+    session: bool = False
+    sessions: bool = False
+    resolution_logged: bool = False
+
+    @property
+    def vehicles(self) -> frozenset[str]:
+        """The vehicles (keys) whose sheets changed."""
+        return self.game.vehicles if self.game is not None else frozenset()
+
+
+Subscriber = Callable[[Changes], None]
+
+
+class ChangeBus:
+    """Publish :class:`Changes` to every subscriber, in the order they subscribed.
+
+    Delivery is synchronous, on the publisher's thread. A subscriber that raises
+    does not keep the others from hearing: its error is logged, then raised again
+    once everybody has been told (a test sees it; the GUI's excepthook reports it).
+    """
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback`` with every :class:`Changes`; returns the unsubscribe function."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def publish(self, changes: Changes) -> Changes:
+        """Tell every subscriber; returns ``changes``."""
+        first_error: BaseException | None = None
+        for callback in list(self._subscribers):
+            try:
+                callback(changes)
+            except Exception as error:  # reported below, once the others heard
+                _log.exception("a change subscriber failed")
+                first_error = first_error or error
+        if first_error is not None:
+            raise first_error
+        return changes

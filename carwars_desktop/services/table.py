@@ -1,0 +1,476 @@
+"""The Table's operations: open, start and finish sessions; resolve, apply or discard; undo.
+
+One place for the lifecycle every roll goes through, whichever screen asked for
+it (the Resolver, a Table dialog, a sheet's quick action): :meth:`TableService.resolve`
+gives a :class:`PendingResolution`; its :meth:`~PendingResolution.apply` writes the
+effects to the running session as one event (committed before anybody is told),
+its :meth:`~PendingResolution.discard` keeps only the roll; either way the result
+goes into the roll log with its exact P(success), for the luck chart. Every
+change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, RulesRefusal
+from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
+from carwars_desktop.services.changes import ChangeBus, Changes
+from carwars_desktop.session import Changes as GameChanges
+from carwars_desktop.session import (
+    Clock,
+    EventKind,
+    EventPages,
+    EventStore,
+    Game,
+    GameError,
+    StaleSessionError,
+    StoredEvent,
+)
+
+if TYPE_CHECKING:
+    from carwars_desktop.session.history import Luck, SessionHistory
+    from carwars_desktop.session.setup import Setup
+    from carwars_desktop.storage import Database, LoadedSession, SessionEvents
+    from carwars_desktop.storage.game_sessions import Lease, SessionInfo
+
+CHART_PAGE = 1000
+
+Handler = Callable[[Resolution, Mapping[str, str]], None]
+"""Applies a result some other way than its effects (a clock move through the service)."""
+
+
+class ResolveError(ValueError):
+    """Why nothing was resolved (bad dice, a refused input, dice left over).
+
+    ``refused`` is set when the rules refused the inputs (a :class:`RulesRefusal`):
+    its message is the refusal's text, as the log and the command line show it.
+    """
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
+
+
+class SessionOpenError(ValueError):
+    """A session the rules cannot read (a sheet from a changed engine, say): it stays as
+    it is in the database."""
+
+
+def resolve_dice(procedure: Procedure, inputs: Mapping[str, Any],
+                 dice: DiceSource) -> Resolution:
+    """Resolve ``procedure`` with ``dice``; typed dice that were not needed are refused
+    (the GM probably mistyped), so nothing is resolved."""
+    try:
+        resolution = procedure.resolve(inputs, dice)
+    except RulesRefusal as refused:
+        raise ResolveError(refused.refusal.text(), refused=True) from None
+    except (InputError, DiceError, GameError) as error:
+        raise ResolveError(str(error)) from None
+    if isinstance(dice, EnteredDice):
+        unused = dice.unused()
+        if unused:
+            were = "die was" if len(unused) == 1 else "dice were"
+            raise ResolveError(f"{len(unused)} typed {were} not needed: "
+                               f"{' '.join(map(str, unused))}. Nothing was resolved.")
+    return resolution
+
+
+def typed_dice(typed: str, roll: bool = False) -> EnteredDice:
+    """The dice the GM typed ("5 4"), and with ``roll`` a seeded RNG for the rest."""
+    from carwars_desktop.dice import parse_dice_values
+
+    try:
+        return EnteredDice(parse_dice_values(typed), SeededDice() if roll else None)
+    except DiceError as error:
+        raise ResolveError(str(error)) from None
+
+
+class PendingState(Enum):
+    PENDING = "pending"
+    APPLYING = "applying"
+    APPLIED = "applied"
+    DISCARDED = "discarded"
+
+
+class PendingResolution:
+    """A result on screen, not yet applied nor discarded (see the module docstring)."""
+
+    def __init__(self, table: TableService, resolution: Resolution,
+                 bindings: Mapping[str, str], odds: Odds | None, ruleset_id: str,
+                 seed: int | None, initiator: object) -> None:
+        self.table = table
+        self.resolution = resolution
+        self.bindings: dict[str, str] = dict(bindings)
+        self.odds = odds
+        self.ruleset_id = ruleset_id
+        self.seed = seed
+        self.initiator = initiator
+        self.state = PendingState.PENDING
+        self.logged = False
+        """The result's line is in the roll log (an apply whose log write was refused
+        has it False: :meth:`retry_log`)."""
+
+    @property
+    def pending(self) -> bool:
+        return self.state is PendingState.PENDING
+
+    def p_success(self) -> str | None:
+        """The exact chance of success, as logged ("5/6"), or None (no odds, no success)."""
+        p = self.odds.p_success() if self.odds is not None else None
+        return None if p is None else str(p)
+
+    def can_apply(self) -> bool:
+        """There are effects, a running session of this ruleset, and a vehicle for each."""
+        return (self.pending and bool(self.resolution.effects)
+                and self.table.playing(self.ruleset_id) is not None
+                and all(e.input_name in self.bindings for e in self.resolution.effects))
+
+    def apply(self, handler: Handler | None = None,
+              initiator: object = None) -> GameChanges | None:
+        """Write the effects as one event (or hand the result to ``handler``), then log it.
+
+        Raises what the game refused (:class:`GameError`, a handler's ``ValueError``);
+        the result then stays pending. While it is being applied it is no longer
+        pending: a redraw the event causes cannot discard it.
+        """
+        if not self.pending:
+            raise GameError(f"this result was {self.state.value} already")
+        self.state = PendingState.APPLYING
+        who = initiator if initiator is not None else self.initiator
+        try:
+            if handler is not None:
+                handler(self.resolution, self.bindings)
+                changes = None
+            else:
+                changes = self.table.apply_resolution(self.resolution, self.bindings, who)
+        except BaseException:
+            self.state = PendingState.PENDING
+            raise
+        self.state = PendingState.APPLIED
+        self.logged = False
+        self.table.log(self, applied=True, initiator=who)
+        self.logged = True
+        return changes
+
+    def discard(self, initiator: object = None) -> bool:
+        """Keep only the roll in the log; False when it was not pending any more.
+
+        A refused write (the storage error) leaves the result pending.
+        """
+        if not self.pending:
+            return False
+        self.state = PendingState.DISCARDED
+        try:
+            self.table.log(self, applied=False,
+                           initiator=initiator if initiator is not None else self.initiator)
+        except BaseException:
+            self.state = PendingState.PENDING
+            raise
+        self.logged = True
+        return True
+
+    def retry_log(self, initiator: object = None) -> bool:
+        """Write the roll-log line an applied result is missing (its write was refused);
+        True once it is in the log."""
+        if self.state is PendingState.APPLIED and not self.logged:
+            self.table.log(self, applied=True,
+                           initiator=initiator if initiator is not None else self.initiator)
+            self.logged = True
+        return self.logged
+
+
+class SessionStore(EventStore, EventPages, Protocol):
+    """Where a game's events go and are read back (the database's, or a wrapper of it)."""
+
+
+StoreWrapper = Callable[["SessionEvents"], SessionStore]
+"""Wraps a running session's events (a club connection queues them while it is down)."""
+
+
+@dataclass(frozen=True)
+class OpenedSession:
+    """A session just opened: its game and what the Table shows of it.
+
+    ``store`` is where the game writes and the log reads (``events`` or its wrapper).
+    """
+
+    session_id: int
+    game: Game
+    ruleset: Ruleset
+    loaded: LoadedSession
+    events: SessionEvents
+    read_only: bool
+    store: SessionStore
+
+    @property
+    def title(self) -> str:
+        info = self.loaded.info
+        return info.name + (f" — {info.scenario}" if info.scenario else "")
+
+
+def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
+    offset = 0
+    while True:
+        page = events.page(offset, CHART_PAGE)
+        yield from page
+        if len(page) < CHART_PAGE:
+            return
+        offset += len(page)
+
+
+class TableService:
+    """The open game (or none) and every operation on it; see the module docstring."""
+
+    def __init__(self, bus: ChangeBus | None = None, database: Database | None = None) -> None:
+        self.bus = bus if bus is not None else ChangeBus()
+        self.database = database
+        self.game: Game | None = None
+        self.session_id: int | None = None
+        self.read_only = False
+        self.on_stale: Callable[[StaleSessionError], object] | None = None
+        """Told when another copy of the app wrote first or took the session over (nothing
+        was written; the Table reloads); the error is raised after it."""
+
+    # --- the open game ---------------------------------------------------------------------
+    def playing(self, ruleset_id: str) -> Game | None:
+        """The open game if it is of ``ruleset_id`` and can be changed."""
+        if self.game is None or self.read_only or self.game.ruleset.id != ruleset_id:
+            return None
+        return self.game
+
+    def running(self) -> Game:
+        if self.game is None or self.read_only:
+            raise GameError("no running session to change")
+        return self.game
+
+    def _database(self) -> Database:
+        if self.database is None:
+            raise RuntimeError("the database is not open yet")
+        return self.database
+
+    def show(self, game: Game, session_id: int, read_only: bool = False,
+             initiator: object = None) -> None:
+        """Make ``game`` the open one (already built) and tell everybody."""
+        self.game = game
+        self.session_id = session_id
+        self.read_only = read_only
+        self.bus.publish(Changes(initiator, session_id=session_id, session=True))
+
+    def close(self, initiator: object = None) -> None:
+        session_id = self.session_id
+        self.game = None
+        self.session_id = None
+        self.read_only = False
+        self.bus.publish(Changes(initiator, session_id=session_id, session=True))
+
+    # --- sessions --------------------------------------------------------------------------
+    def start(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
+              initiator: object = None) -> int:
+        """Create a session (one transaction); :meth:`open` it next."""
+        from carwars_desktop.storage import NewVehicle
+
+        session_id = self._database().game_sessions.create(
+            ruleset_id, name, scenario,
+            [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
+            setup.clock.to_json())
+        self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
+        return session_id
+
+    def open(self, session_id: int, initiator: object = None,
+             wrap: StoreWrapper | None = None, lease: Lease | None = None,
+             follow: bool = False) -> OpenedSession:
+        """Resume a running session, or open a finished one read-only.
+
+        Reads its vehicles, current sheets and clock, never its events, so a long
+        evening opens at once. ``wrap`` wraps a running session's events (the club
+        link's queue). Its events append only under ``lease`` (this copy's hold on it,
+        compare-and-append); ``follow`` opens a running session read-only (another copy
+        plays it). Raises :class:`SessionOpenError` and changes nothing when the
+        rules cannot read it.
+        """
+        from carwars_desktop.session.setup import build_game
+
+        sessions = self._database().game_sessions
+        try:
+            loaded = sessions.load(session_id)
+            ruleset = find_ruleset(loaded.info.ruleset_id)
+            events = sessions.events(session_id, None if follow else lease,
+                                     loaded.info.version)
+            store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
+                                   and not follow else events)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store)
+        except (LookupError, ValueError, TypeError) as error:
+            raise SessionOpenError(str(error)) from error
+        read_only = not loaded.info.running or follow
+        self.show(game, session_id, read_only, initiator)
+        return OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
+
+    def last_running(self) -> int | None:
+        last = self._database().game_sessions.last_running()
+        return None if last is None else last.id
+
+    def finish(self, initiator: object = None, lease: Lease | None = None) -> int | None:
+        """End the running session (it can then be opened read-only); its id, or None.
+
+        Raises :class:`StaleSessionError` when another copy took it over meanwhile
+        (``lease`` is no longer this copy's), and the storage error of a refused write.
+        """
+        if self.database is None or self.session_id is None or self.read_only:
+            return None
+        session_id = self.session_id
+        self.database.game_sessions.finish(session_id, lease)
+        self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
+        return session_id
+
+    # --- one writer at a time (issue 15) -------------------------------------------------
+    def session_info(self, session_id: int) -> SessionInfo:
+        return self._database().game_sessions.load(session_id).info
+
+    def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
+        """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""
+        return self._database().game_sessions.acquire(session_id, take_over=take_over)
+
+    def renew_lease(self, lease: Lease) -> bool:
+        """Tell the other copies this one still plays; False once taken over."""
+        return self._database().game_sessions.renew(lease)
+
+    def release_lease(self, lease: Lease) -> None:
+        self._database().game_sessions.release(lease)
+
+    def session_version(self, session_id: int) -> int:
+        """The session's write counter (a followed session reloads when it moves)."""
+        return self._database().game_sessions.version(session_id)
+
+    def history(self, opened: OpenedSession) -> tuple[SessionHistory, Luck]:
+        """The charts of a session: every sheet's history and the luck of the rolls."""
+        from carwars_desktop.session.history import charts_from_json
+
+        stored = self.stored_charts(opened)
+        if stored is not None:
+            try:
+                return charts_from_json(stored)
+            except (KeyError, TypeError, ValueError):  # kept by another version: again
+                pass
+        return charts_from_json(self.aggregate_charts(opened))
+
+    def stored_charts(self, opened: OpenedSession) -> dict[str, Any] | None:
+        """The aggregates kept with a finished session (``None`` until first made)."""
+        stored: dict[str, Any] | None = self._database().game_sessions.charts(opened.session_id)
+        return stored
+
+    def aggregate_charts(self, opened: OpenedSession,
+                         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Replay the events once and keep the aggregates with the session (safe on a worker
+        thread: it only reads the events and writes the aggregates)."""
+        from carwars_desktop.rules.play import play_rules
+        from carwars_desktop.session.history import charts_to_json, luck, replay_history
+
+        total = opened.events.count()
+
+        def counted() -> Iterator[StoredEvent]:
+            for number, stored in enumerate(all_events(opened.events), 1):
+                if progress is not None and number % CHART_PAGE == 0:
+                    progress(number, total)
+                yield stored
+
+        sessions = self._database().game_sessions
+        history = replay_history(opened.ruleset, play_rules(opened.ruleset.id),
+                                 opened.loaded.vehicles, opened.loaded.initial_sheets, counted())
+        aggregates = charts_to_json(history, luck(sessions.resolutions(opened.session_id)))
+        sessions.store_charts(opened.session_id, aggregates)
+        return aggregates
+
+    # --- events ----------------------------------------------------------------------------
+    def _commit(self, operation: Callable[[], GameChanges],
+                initiator: object = None) -> GameChanges:
+        """Run a game operation and announce it; a stale write is told, then raised."""
+        try:
+            changes = operation()
+        except StaleSessionError as error:
+            if self.on_stale is not None:
+                self.on_stale(error)
+            raise
+        return self.announce(changes, initiator)
+
+    def announce(self, changes: GameChanges, initiator: object = None) -> GameChanges:
+        """Tell everybody about a change the game already committed."""
+        self.bus.publish(Changes(initiator, game=changes, session_id=self.session_id))
+        return changes
+
+    def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
+                         initiator: object = None) -> GameChanges:
+        if self.game is None or self.read_only:
+            raise GameError("no running session to apply the result to")
+        game = self.game
+        return self._commit(lambda: game.apply_resolution(resolution, bindings), initiator)
+
+    def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
+             initiator: object = None) -> GameChanges:
+        """A hand mark on one sheet, committed, then announced."""
+        game = self.running()
+        return self._commit(lambda: game.mark(key, sheet, summary, steps), initiator)
+
+    def set_clock(self, clock: Clock, summary: str,
+                  sheets: Mapping[str, RecordSheet] | None = None,
+                  steps: Sequence[str] = (), initiator: object = None) -> GameChanges:
+        """The clock moves (with any sheets the move changes), committed, then announced."""
+        game = self.running()
+        return self._commit(lambda: game.set_clock(clock, summary, sheets, steps),
+                            initiator)
+
+    def note(self, summary: str, steps: Sequence[str] = (),
+             initiator: object = None) -> GameChanges:
+        """A line in the log that changes no sheet."""
+        game = self.running()
+        return self._commit(lambda: game.record(EventKind.NOTE, summary, {}, steps),
+                            initiator)
+
+    def undo(self, initiator: object = None) -> GameChanges:
+        """Pop the last event (its sheets and clock as they were before it)."""
+        return self._commit(self.running().undo, initiator)
+
+    def redo(self, initiator: object = None) -> GameChanges:
+        return self._commit(self.running().redo, initiator)
+
+    # --- resolving -------------------------------------------------------------------------
+    def resolve(self, procedure: Procedure, inputs: Mapping[str, Any], dice: DiceSource, *,
+                bindings: Mapping[str, str] | None = None, odds: Odds | None = None,
+                ruleset_id: str | None = None, initiator: object = None) -> PendingResolution:
+        """Resolve with ``dice``: a result waiting for :meth:`~PendingResolution.apply` or
+        :meth:`~PendingResolution.discard`.
+
+        ``bindings`` maps each sheet input to the vehicle in play it is; ``odds`` are the
+        exact odds shown before the dice (computed when not given) whose P(success) goes
+        into the log; ``ruleset_id`` the ruleset the log files it under (the game's, else
+        the procedure's). Raises :class:`ResolveError` and resolves nothing when the dice
+        or the inputs do not fit.
+        """
+        resolution = resolve_dice(procedure, inputs, dice)
+        if odds is None:
+            try:
+                odds = procedure.odds(inputs)
+            except (InputError, DiceError, ValueError):
+                odds = None
+        seeded = dice.fallback if isinstance(dice, EnteredDice) else None
+        if ruleset_id is None:
+            ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
+        return PendingResolution(self, resolution, bindings or {}, odds, ruleset_id,
+                                 seeded.seed if seeded is not None else None, initiator)
+
+    def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
+        """Keep a result in the roll log (with its dice, steps and exact P(success))."""
+        if self.database is None:
+            return
+        resolution = pending.resolution
+        self.database.game_sessions.log_resolution(
+            self.session_id, pending.ruleset_id, resolution.procedure_id,
+            {"dice": [d.to_json() for d in resolution.dice],
+             "steps": [s.to_json() for s in resolution.steps]},
+            resolution.outcome, resolution.success, pending.p_success(), applied)
+        self.bus.publish(Changes(initiator, session_id=self.session_id,
+                                 resolution_logged=True))

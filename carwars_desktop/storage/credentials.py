@@ -1,0 +1,84 @@
+"""Club passwords in the operating system's keyring, never in a file of the app's.
+
+The ``keyring`` library picks the system's store: Secret Service on Linux, Credential
+Manager on Windows, the Keychain on macOS. Where there is none (a headless Linux without a
+Secret Service, say) :meth:`PasswordStore.available` is False and the app asks for the
+password every time it connects. ``keyring`` is imported on first use, off the start-up path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+SERVICE = "carwars-desktop club database"
+
+
+class PasswordStore:
+    """Get, keep and forget the password of a club connection, by its key (user@host:port/db)."""
+
+    def __init__(self, service: str = SERVICE) -> None:
+        self.service = service
+
+    @staticmethod
+    def _backend() -> Any | None:
+        try:
+            import keyring
+            from keyring.backends import fail
+        except ImportError:
+            return None
+        backend = keyring.get_keyring()
+        if isinstance(backend, fail.Keyring):
+            return None
+        try:
+            from keyring.backends import null
+
+            if isinstance(backend, null.Keyring):
+                return None
+        except ImportError:
+            pass
+        if getattr(backend, "backends", None) == []:  # a chainer with nothing in it
+            return None
+        return backend
+
+    def available(self) -> bool:
+        """Whether a keyring exists here (otherwise: ask every time)."""
+        return self._backend() is not None
+
+    def backend_name(self) -> str:
+        backend = self._backend()
+        return "none" if backend is None else type(backend).__name__
+
+    def get(self, key: str) -> str | None:
+        backend = self._backend()
+        if backend is None:
+            return None
+        from keyring.errors import KeyringError
+
+        try:
+            value = backend.get_password(self.service, key)
+        except KeyringError:  # locked, refused, or gone since start-up
+            return None
+        return None if value is None else str(value)
+
+    def set(self, key: str, password: str) -> bool:
+        """Keep ``password``; False when there is no keyring or it refused."""
+        backend = self._backend()
+        if backend is None:
+            return False
+        from keyring.errors import KeyringError
+
+        try:
+            backend.set_password(self.service, key, password)
+        except KeyringError:
+            return False
+        return True
+
+    def delete(self, key: str) -> None:
+        backend = self._backend()
+        if backend is None:
+            return
+        from keyring.errors import KeyringError, PasswordDeleteError
+
+        with contextlib.suppress(PasswordDeleteError, KeyringError):
+            backend.delete_password(self.service, key)

@@ -1,0 +1,56 @@
+"""Start-up puts off what the first screen does not need: the hidden workspaces' heavy
+parts, and (on every start but the first) checking the catalog against the rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from sqlalchemy import select
+
+from carwars_desktop.gui.dice_workspace import DiceWorkspace
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+from carwars_desktop.gui.workshop import LibraryWorkspace
+from carwars_desktop.storage import open_database
+from carwars_desktop.storage.models import DesignRow
+
+
+def _window(qtbot, url: str, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup(defer_hidden=True)
+    return window
+
+
+def test_hidden_workspaces_load_after_the_first_screen(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, sqlite_url, tmp_path)
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
+    assert not dice._loaded and resolver.procedure_model.rowCount() == 0
+    qtbot.waitUntil(lambda: dice._loaded and resolver.procedure_model.rowCount() > 0)
+    window.shutdown()
+
+
+def test_an_installed_catalog_is_checked_after_start_up(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with open_database(sqlite_url) as database:
+        assert database.library.install_catalog() > 0
+        with database.sessions.begin() as session:  # as an older version wrote it
+            row = session.scalars(select(DesignRow)
+                                  .where(DesignRow.catalog_name == "Courier")).one()
+            row.data = json.dumps(json.loads(row.data), indent=1)
+            row.cost = 1
+    window = _window(qtbot, sqlite_url, tmp_path)
+    library = next(w for w in window.workspaces if isinstance(w, LibraryWorkspace))
+
+    def courier_cost() -> object:
+        return next(e.cost for e in library.model.entries()
+                    if e.is_catalog and e.name == "Courier")
+
+    qtbot.waitUntil(lambda: courier_cost() != 1)  # brought up to date, list refreshed
+    window.shutdown()

@@ -1,0 +1,95 @@
+"""The outcome table: short odds, combined outcomes grouped by vehicle, long names elided."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTableWidget
+
+from carwars_desktop.gui.outcome_table import (
+    exact_text,
+    fill_outcome_table,
+    outcome_rows,
+    percent_text,
+)
+from carwars_desktop.procedures import Outcome
+from carwars_desktop.rules import find_procedure, find_ruleset
+
+
+def test_percent_never_rounds_to_a_misleading_zero_or_hundred() -> None:
+    assert percent_text(Fraction(5, 18)) == "27.8%"
+    assert percent_text(Fraction(1, 2048)) == "< 0.1%"
+    assert percent_text(Fraction(2047, 2048)) == "> 99.9%"
+    assert percent_text(Fraction(0)) == "0%" and percent_text(Fraction(1)) == "100%"
+
+
+def test_exact_odds_short_or_approximate() -> None:
+    assert exact_text(Fraction(10, 36)) == "5/18"
+    assert exact_text(Fraction(1)) == "1"
+    assert exact_text(Fraction(77395649, 816293376)) == "≈ 1 in 11"
+    assert exact_text(Fraction(2, 3) + Fraction(1, 3 ** 20)) == "≈ 2/3"
+    assert exact_text(Fraction(1006143437, 49358138940850176)) == "≈ 1 in 4.9e+07"
+    assert exact_text(Fraction(945901, 120932352)) == "≈ 1 in 128"
+
+
+@given(st.fractions(min_value=0, max_value=1))
+def test_every_probability_reads_short(p: Fraction) -> None:
+    assert len(percent_text(p)) <= 7
+    assert len(exact_text(p)) <= 21 or p.denominator <= 10_000
+    if 0 < p < 1:
+        assert percent_text(p) not in ("0.0%", "100.0%")
+
+
+def _collision_outcomes() -> tuple[Outcome, ...]:
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    mover = replace(ruleset.sheet_for_design(catalog["Courier"]), speed=60,
+                    name="Roadie's Courier with a very long name indeed")
+    other = replace(ruleset.sheet_for_design(catalog["Killer Kart"]), speed=50)
+    procedure = find_procedure("mini.collision")
+    return procedure.odds(procedure.bind({"mover": mover, "other": other})).outcomes
+
+
+def test_a_collision_is_grouped_under_each_vehicle() -> None:
+    outcomes = _collision_outcomes()
+    assert len(outcomes) == 40
+    rows = outcome_rows(outcomes)
+    headings = [row.label for row in rows if row.heading]
+    assert headings == ["Roadie's Courier with a very long name indeed", "Killer Kart"]
+    second = rows.index(next(row for row in rows if row.label == "Killer Kart"))
+    for section in (rows[1:second], rows[second + 1:]):
+        assert sum(row.probability or 0 for row in section) == 1
+        assert len({row.label for row in section}) == len(section)
+    assert [row.label for row in rows[second + 1:]] == [
+        "driver killed", "power plant destroyed", "power plant damaged",
+        "front armor gone (its weapons destroyed)"]
+    assert len(rows) == 2 + 10 + 4
+    assert all("/" not in row.label or row.heading for row in rows)
+    assert not any(row.percent == "0.0%" for row in rows)
+
+
+def test_plain_outcomes_stay_one_row_each() -> None:
+    outcomes = (Outcome("hit: 3 damage", Fraction(1, 3)), Outcome("miss", Fraction(2, 3)))
+    rows = outcome_rows(outcomes)
+    assert [(r.label, r.exact, r.percent) for r in rows] == [
+        ("hit: 3 damage", "1/3", "33.3%"), ("miss", "2/3", "66.7%")]
+
+
+def test_long_names_elide_in_the_middle_with_the_whole_in_the_tooltip(qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = QTableWidget(0, 3)
+    qtbot.addWidget(table)
+    outcomes = _collision_outcomes()
+    fill_outcome_table(table, outcomes)
+    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert table.horizontalHeaderItem(1).text() == "Odds"
+    rows = outcome_rows(outcomes)
+    assert table.rowCount() == len(rows)
+    assert [table.item(r, 0).text().strip() for r in range(table.rowCount())] == \
+        [row.label for row in rows]
+    heading = table.item(0, 0)
+    assert heading.font().bold() and heading.toolTip() == rows[0].label
+    assert table.item(1, 2).toolTip().startswith(rows[1].label + "\nexactly ")
