@@ -107,7 +107,7 @@ BUNDLED_DISTRIBUTIONS = (
     "PySide6_Essentials", "shiboken6", "SQLAlchemy", "alembic", "Mako", "MarkupSafe",
     "pyqtgraph", "numpy", "platformdirs", "typing_extensions",
     "psycopg", "psycopg-binary", "keyring", "jaraco.classes", "jaraco.functools",
-    "jaraco.context",
+    "jaraco.context", "segno",
 )
 LINUX_DISTRIBUTIONS = ("SecretStorage", "jeepney", "cryptography")
 """keyring's Secret Service backend and what it needs (Linux only)."""

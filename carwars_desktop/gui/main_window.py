@@ -28,6 +28,7 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.players_display import PlayerDisplay
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
             self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
 
+        self.player_display: PlayerDisplay | None = None
         self._db_label = QLabel("Opening the database…")
         self.statusBar().addPermanentWidget(self._db_label)
         self._build_menus()
@@ -305,6 +307,8 @@ class MainWindow(QMainWindow):
         return True
 
     def shutdown(self) -> None:
+        if self.player_display is not None:
+            self.player_display.close()
         if self.workspaces:
             self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
@@ -332,6 +336,16 @@ class MainWindow(QMainWindow):
         cycle = view_menu.addAction("Next &ruleset")
         set_action_keys(cycle, "global.next_ruleset")
         cycle.triggered.connect(self._cycle_ruleset)
+        view_menu.addSeparator()
+        display = view_menu.addAction("&Player display")
+        set_action_keys(display, "global.player_display")
+        display.setToolTip("A second window for the table's TV: what the players may see")
+        display.triggered.connect(self.open_player_display)
+        full = view_menu.addAction("Player display &full screen")
+        set_action_keys(full, "global.player_display_full_screen")
+        full.triggered.connect(self._player_display_full_screen)
+        self._players_menu = view_menu.addMenu("What the players &see")
+        self._players_menu.aboutToShow.connect(self._fill_players_menu)
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About Carwars Desktop")
         about.triggered.connect(self._show_about)
@@ -365,6 +379,63 @@ class MainWindow(QMainWindow):
             return False
         self.statusBar().showMessage(f"Backed up to {copy}", 30000)
         return True
+    # --- the players' display ---------------------------------------------------------
+    def open_player_display(self) -> PlayerDisplay:
+        """Open (or raise) the players' display, on the screen it was on last time."""
+        from carwars_desktop.gui.players_display import PlayerDisplay
+
+        if self.player_display is None:
+            self.player_display = PlayerDisplay(self.services, self._settings)
+            self.player_display.destroyed.connect(self._player_display_gone)
+            self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.player_display.open()
+        return self.player_display
+
+    def _player_display_gone(self) -> None:
+        self.player_display = None
+
+    def _player_display_full_screen(self) -> None:
+        if self.player_display is None:
+            self.open_player_display()
+        assert self.player_display is not None
+        self.player_display.toggle_full_screen()
+
+    def _fill_players_menu(self) -> None:
+        """The session's visibility: each choice is an event of the session (undoable)."""
+        from carwars_desktop.session.visibility import Visibility
+
+        menu = self._players_menu
+        menu.clear()
+        table = self.services.table
+        game = table.game
+        if game is None or table.read_only:
+            menu.addAction("Open a running session at the Table first").setEnabled(False)
+            return
+        visibility = Visibility.of(game.settings)
+
+        def choose(new: Visibility) -> None:
+            try:
+                table.set_visibility(new, initiator=self)
+            except ValueError as error:
+                QMessageBox.warning(self, "Players' display", str(error))
+
+        sheets = menu.addAction("Players see each other's record sheets")
+        sheets.setCheckable(True)
+        sheets.setChecked(visibility.sheets_open)
+        sheets.triggered.connect(lambda checked: choose(
+            Visibility(checked, visibility.odds_shown, visibility.hidden_vehicles)))
+        odds = menu.addAction("Show the odds before the dice")
+        odds.setCheckable(True)
+        odds.setChecked(visibility.odds_shown)
+        odds.triggered.connect(lambda checked: choose(
+            Visibility(visibility.sheets_open, checked, visibility.hidden_vehicles)))
+        menu.addSeparator()
+        for vehicle in game.vehicles:
+            hide = menu.addAction(f"Hide {vehicle.name} (an ambush)")
+            hide.setCheckable(True)
+            hide.setChecked(not visibility.shows(vehicle.key))
+            hide.triggered.connect(lambda checked, key=vehicle.key: choose(
+                visibility.with_hidden(key, checked)))
 
     def _show_about(self) -> None:
         QMessageBox.about(self, "About Carwars Desktop", self.about_html())
@@ -395,7 +466,8 @@ class MainWindow(QMainWindow):
                 ("SQLAlchemy", "MIT License"), ("Alembic", "MIT License"),
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
                 ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
-                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"))),
+                ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"),
+                ("segno", "BSD 3-Clause License"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table.actions import TableActions
     from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
     from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import Game, VehicleInPlay
@@ -38,6 +39,17 @@ class ClockPanel(Protocol):
     def next_phase(self) -> None: ...
 
 
+def print_any_sheet(flow: PageFlow, item: SheetToPrint) -> None:
+    """A sheet in play as a list of its boxes and values (for a ruleset without a painter)."""
+    from carwars_desktop.gui.workshop.printing.live import paint_generic
+
+    paint_generic(flow, item)
+
+
+def never_small(sheet: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class RulesetUI:
     """The screens of one ruleset.
@@ -48,6 +60,10 @@ class RulesetUI:
         sheet_widget: the Table's record sheet of one vehicle in play.
         clock_panel: the Table's clock panel (a QWidget that is a :class:`ClockPanel`).
         print_pages: design kind → the painter of its paper record sheet.
+        print_sheet: the painter of a vehicle's sheet in play, as it stands or blank (from
+            the top of a cell 1,900 units across; the session layout scales it to its place).
+        sheet_layouts: how many sheets in play may share a printed page (1 first).
+        small_sheet: whether a sheet in play takes half a place on a shared page (a cycle).
     """
 
     ruleset_id: str
@@ -55,6 +71,9 @@ class RulesetUI:
     sheet_widget: Callable[[VehicleInPlay, PlayRules, Explain], SheetFrame]
     clock_panel: Callable[[TableActions], QWidget]
     print_pages: Mapping[str, Callable[[PageFlow, Any], None]]
+    print_sheet: Callable[[PageFlow, SheetToPrint], None] = print_any_sheet
+    sheet_layouts: tuple[int, ...] = (1,)
+    small_sheet: Callable[[Any], bool] = never_small
 
     def editor(self, kind: str, parent: QWidget | None = None) -> DesignEditor:
         self._check_kind(self.editors, kind, "editor")

@@ -74,6 +74,10 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("global.dice", "Ctrl+5", GLOBAL, "Show the Dice"),
     _s("global.next_ruleset", "Ctrl+Shift+R", GLOBAL, "Switch to the next ruleset"),
     _s("global.quit", (), GLOBAL, "Quit", QKeySequence.StandardKey.Quit),
+    _s("global.player_display", "Ctrl+Shift+D", GLOBAL,
+       "Open the players' display (a second window for the table's TV)"),
+    _s("global.player_display_full_screen", "F11", GLOBAL,
+       "The players' display full screen, or back to a window"),
     # The Library.
     _s("library.search", "Ctrl+F", LIBRARY, "Search names and tags"),
     _s("library.new", "Ctrl+N", LIBRARY, "A new design of the ruleset shown"),
@@ -86,6 +90,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("library.export", "Ctrl+E", LIBRARY, "Export the selected designs"),
     _s("library.print", "Ctrl+P", LIBRARY, "Print preview of the selected sheets"),
     _s("library.pdf", "Ctrl+Shift+P", LIBRARY, "Save the selected sheets as PDF"),
+    _s("library.copy_text", "Ctrl+Shift+C", LIBRARY, "Copy the selected designs as a text code"),
+    _s("library.paste_design", "Ctrl+Shift+V", LIBRARY, "Paste a design's text code"),
     # The Workshop.
     _s("workshop.save", "Ctrl+S", WORKSHOP, "Save a revision"),
     _s("workshop.undo", "Ctrl+Z", WORKSHOP, "Undo the last edit"),
@@ -106,6 +112,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("table.log", "Ctrl+L", TABLE, "Show or hide the session log"),
     _s("table.next_phase", "Ctrl+.", TABLE, "Next phase"),
     _s("table.play_phase", "Ctrl+P", TABLE, "Play the phase (movement, fire)"),
+    _s("table.print_session", "Ctrl+Shift+P", TABLE,
+       "Print the session: every sheet as it stands, or blank"),
     # The Resolver.
     _s("resolver.search", "Ctrl+K", RESOLVER, "Find a procedure"),
     _s("resolver.dice", "Ctrl+D", RESOLVER, "Type the dice thrown"),

@@ -3,8 +3,10 @@
 A :class:`PlayRules` bundles, for one ruleset, the small pure functions the
 Table needs around the engine: what to say about a sheet at a glance, which
 boxes are crossed (to explain them on hover), how much damage it has taken and
-what its armor and DP stand at (for the charts), and the scenarios a session
-can start with. Every change a mark makes is the engine's own function.
+what its armor and DP stand at (for the charts), the scenarios a session
+can start with, what the players at the table may know of a sheet (the players'
+display) and who moves now and next. Every change a mark makes is the engine's
+own function.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.ruleset import RecordSheet
 
 
@@ -71,6 +74,57 @@ class Gauge:
 
 
 @dataclass(frozen=True)
+class PublicFact:
+    """One thing the players may know of a vehicle: ``front armor 7``, ``speed 40 mph``.
+
+    ``number`` marks a figure (drawn large, tabular); ``lost`` something gone for
+    good (a weapon, a destroyed component: drawn struck through, with a word).
+    """
+
+    label: str
+    value: str
+    number: bool = False
+    lost: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        return {"label": self.label, "value": self.value, "number": self.number,
+                "lost": self.lost}
+
+
+PublicFacts = Callable[[RecordSheet, bool], tuple[PublicFact, ...]]
+"""``(sheet, sheets_open)`` → what the players may know of it.
+
+With ``sheets_open`` False (MCW §2.15: the scenario keeps record sheets secret) a
+ruleset gives only what is seen or announced at the table: the speed once
+revealed and the damage announced as it landed, never what is left nor the
+weapons. Speeds on a sheet are always revealed ones: secret speeds are set for
+every car at once at the reveal (Battlecars ``set_speeds``), Mini Car Wars
+speeds once every vehicle's is chosen.
+"""
+
+
+def no_public_facts(sheet: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
+    """A ruleset that says nothing: the display shows the name and status only."""
+    return ()
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """Who moves now and who next, as vehicle keys (empty: nobody / not known)."""
+
+    now: tuple[str, ...] = ()
+    next: tuple[str, ...] = ()
+
+
+TurnOrderOf = Callable[[Clock, Mapping[str, tuple[str, RecordSheet]]], TurnOrder]
+"""``(clock, key → (name, sheet))`` → :class:`TurnOrder`."""
+
+
+def no_turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
+    return TurnOrder()
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """The Table's view of one ruleset (see the module docstring)."""
 
@@ -87,6 +141,10 @@ class PlayRules:
     start_sheet: Callable[[RecordSheet, str], RecordSheet] = field(
         default=lambda sheet, scenario: sheet)
     """The sheet as the scenario puts the vehicle on the table (its start speed)."""
+    public: PublicFacts = no_public_facts
+    """What the players may know of a sheet (see :data:`PublicFacts`)."""
+    turn_order: TurnOrderOf = no_turn_order
+    """Who moves now and next at this clock."""
 
 
 class TurnError(ValueError):

@@ -12,7 +12,14 @@ publishes it on the one :class:`ChangeBus` every view listens to.
   with push/pop undo and redo.
 """
 
-from carwars_desktop.services.changes import ChangeBus, Changes, DesignChanges, Subscriber
+from carwars_desktop.services.changes import (
+    ChangeBus,
+    Changes,
+    DesignChanges,
+    RollNotice,
+    RollState,
+    Subscriber,
+)
 from carwars_desktop.services.design_editing import DesignEdit, DesignEditing, EditHistory
 from carwars_desktop.services.library import LibraryResult, LibraryService, Trash
 from carwars_desktop.services.table import (
@@ -51,6 +58,8 @@ __all__ = [
     "PendingResolution",
     "PendingState",
     "ResolveError",
+    "RollNotice",
+    "RollState",
     "Services",
     "SessionOpenError",
     "Subscriber",

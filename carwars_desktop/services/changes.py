@@ -13,8 +13,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from carwars_desktop.session import Changes as GameChanges
+
+if TYPE_CHECKING:
+    from carwars_desktop.services.table import PendingResolution
 
 _log = logging.getLogger(__name__)
 
@@ -48,6 +53,21 @@ class DesignChanges:
         return self.added | self.changed | self.removed
 
 
+class RollState(StrEnum):
+    SHOWN = "shown"
+    """Resolved, on the GM's screen, not yet applied nor discarded."""
+    APPLIED = "applied"
+    DISCARDED = "discarded"
+
+
+@dataclass(frozen=True)
+class RollNotice:
+    """A roll in progress (the players' display shows it): the result and its state."""
+
+    state: RollState
+    pending: PendingResolution
+
+
 @dataclass(frozen=True)
 class Changes:
     """One operation's changes, as the bus publishes them.
@@ -61,6 +81,7 @@ class Changes:
             rebuild what they show of it).
         sessions: the list of sessions changed (one was created or finished).
         resolution_logged: a result was kept in the roll log (applied or discarded).
+        roll: a roll was resolved (shown), applied or discarded.
     """
 
     initiator: object = None
@@ -70,6 +91,7 @@ class Changes:
     session: bool = False
     sessions: bool = False
     resolution_logged: bool = False
+    roll: RollNotice | None = None
 
     @property
     def vehicles(self) -> frozenset[str]:

@@ -234,6 +234,12 @@ class LibraryService:
             return None
         return self.restore(list(self.trash.last), initiator)
 
+    def discard_new(self, design_id: int, initiator: object = None) -> LibraryResult:
+        """Remove for good a design New made and nobody touched (New then Close)."""
+        record = self.store.delete(design_id)
+        self.store.purge([design_id])
+        return self._done([record], initiator, removed=[design_id])
+
     def empty_trash(self, initiator: object = None) -> int:
         """Remove for good what this run deleted (the app is closing); how many were."""
         if self.database is None or not self.trash.this_run:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, RulesRefusal
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
-from carwars_desktop.services.changes import ChangeBus, Changes
+from carwars_desktop.services.changes import ChangeBus, Changes, RollNotice, RollState
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import (
     Clock,
@@ -31,6 +31,7 @@ from carwars_desktop.session import (
     StaleSessionError,
     StoredEvent,
 )
+from carwars_desktop.session.visibility import Visibility
 
 if TYPE_CHECKING:
     from carwars_desktop.session.history import Luck, SessionHistory
@@ -235,6 +236,10 @@ class TableService:
         self.on_stale: Callable[[StaleSessionError], object] | None = None
         """Told when another copy of the app wrote first or took the session over (nothing
         was written; the Table reloads); the error is raised after it."""
+        self.title = ""
+        """The open session's name (and scenario), for the players' display."""
+        self.roll: RollNotice | None = None
+        """The last roll shown, applied or discarded (a display opened late shows it)."""
 
     # --- the open game ---------------------------------------------------------------------
     def playing(self, ruleset_id: str) -> Game | None:
@@ -259,6 +264,7 @@ class TableService:
         self.game = game
         self.session_id = session_id
         self.read_only = read_only
+        self.roll = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     def close(self, initiator: object = None) -> None:
@@ -266,6 +272,8 @@ class TableService:
         self.game = None
         self.session_id = None
         self.read_only = False
+        self.title = ""
+        self.roll = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     # --- sessions --------------------------------------------------------------------------
@@ -303,12 +311,15 @@ class TableService:
                                      loaded.info.version)
             store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
                                    and not follow else events)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store,
+                              loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         read_only = not loaded.info.running or follow
+        opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
+        self.title = opened.title
         self.show(game, session_id, read_only, initiator)
-        return OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
+        return opened
 
     def last_running(self) -> int | None:
         last = self._database().game_sessions.last_running()
@@ -430,6 +441,24 @@ class TableService:
         return self._commit(lambda: game.record(EventKind.NOTE, summary, {}, steps),
                             initiator)
 
+    def change_settings(self, settings: Mapping[str, Any], summary: str,
+                        steps: Sequence[str] = (), initiator: object = None) -> GameChanges:
+        """Replace the session's settings: one event, undone like any other."""
+        return self.announce(self.running().change_settings(settings, summary, steps),
+                             initiator)
+
+    def set_visibility(self, visibility: Visibility,
+                       initiator: object = None) -> GameChanges | None:
+        """What the players see (a settings event); None when nothing changes."""
+        game = self.running()
+        before = Visibility.of(game.settings)
+        lines = visibility.changes_from(before, {v.key: v.name for v in game.vehicles})
+        if not lines:
+            return None
+        return self.change_settings(visibility.into(game.settings),
+                                    "Players' display: " + "; ".join(lines),
+                                    initiator=initiator)
+
     def undo(self, initiator: object = None) -> GameChanges:
         """Pop the last event (its sheets and clock as they were before it)."""
         return self._commit(self.running().undo, initiator)
@@ -459,12 +488,19 @@ class TableService:
         seeded = dice.fallback if isinstance(dice, EnteredDice) else None
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
-        return PendingResolution(self, resolution, bindings or {}, odds, ruleset_id,
-                                 seeded.seed if seeded is not None else None, initiator)
+        pending = PendingResolution(self, resolution, bindings or {}, odds, ruleset_id,
+                                    seeded.seed if seeded is not None else None, initiator)
+        self.roll = RollNotice(RollState.SHOWN, pending)
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
+        return pending
 
     def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
-        """Keep a result in the roll log (with its dice, steps and exact P(success))."""
+        """Keep a result in the roll log (with its dice, steps and exact P(success)) and
+        tell everybody the roll was applied or discarded."""
+        notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
+        self.roll = notice
         if self.database is None:
+            self.bus.publish(Changes(initiator, session_id=self.session_id, roll=notice))
             return
         resolution = pending.resolution
         self.database.game_sessions.log_resolution(
@@ -473,4 +509,4 @@ class TableService:
              "steps": [s.to_json() for s in resolution.steps]},
             resolution.outcome, resolution.success, pending.p_success(), applied)
         self.bus.publish(Changes(initiator, session_id=self.session_id,
-                                 resolution_logged=True))
+                                 resolution_logged=True, roll=notice))

@@ -23,6 +23,8 @@ class EventKind(StrEnum):
     """The turn/phase clock moved (with any per-turn resets of the sheets)."""
     NOTE = "note"
     """A line in the log, changing nothing."""
+    SETTINGS = "settings"
+    """The session's settings changed (what the players' display shows, house rules…)."""
 
 
 class EventFormatError(ValueError):
@@ -60,6 +62,9 @@ class Event:
     """The turn (round) in which it happened, as the clock stood before it."""
     phase: str | None = None
     """The phase in which it happened (``phase 3``, ``Kart's turn``)."""
+    settings_before: Mapping[str, Any] | None = None
+    settings_after: Mapping[str, Any] | None = None
+    """The session's whole settings before and after, when the event changed them."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)
@@ -78,6 +83,9 @@ class Event:
             "bindings": dict(self.bindings),
             "turn": self.turn,
             "phase": self.phase,
+            **({} if self.settings_after is None else {
+                "settings_before": dict(self.settings_before or {}),
+                "settings_after": dict(self.settings_after)}),
         }
 
     @staticmethod
@@ -97,9 +105,19 @@ class Event:
                 bindings={str(k): str(v) for k, v in (data.get("bindings") or {}).items()},
                 turn=None if data.get("turn") is None else int(data["turn"]),
                 phase=None if data.get("phase") is None else str(data["phase"]),
+                settings_before=_mapping_or_none(data.get("settings_before")),
+                settings_after=_mapping_or_none(data.get("settings_after")),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise EventFormatError(f"unreadable session event: {error!r}") from None
+
+
+def _mapping_or_none(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"settings must be a JSON object, not {type(value).__name__}")
+    return dict(value)
 
 
 @dataclass(frozen=True)

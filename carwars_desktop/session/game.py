@@ -40,14 +40,20 @@ class Changes:
     clock: bool = False
     event: StoredEvent | None = None
     undone: bool = False
+    settings: bool = False
+    """The session's settings changed (:attr:`Game.settings`)."""
 
 
 class Game:
     """The live state of one session, kept in step with its :class:`EventStore`."""
 
     def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
-                 sheets: Mapping[str, RecordSheet], clock: Clock, store: EventStore) -> None:
+                 sheets: Mapping[str, RecordSheet], clock: Clock, store: EventStore,
+                 settings: Mapping[str, Any] | None = None) -> None:
         self.ruleset = ruleset
+        self.settings: Mapping[str, Any] = dict(settings or {})
+        """The session's settings, a JSON object kept on the session (what the players'
+        display shows, the house rules…); changed only by :meth:`change_settings`."""
         self.vehicles = tuple(vehicles)
         self._sheets = dict(sheets)
         self.clock = clock
@@ -148,6 +154,20 @@ class Game:
         """The GM changed a sheet by hand (an event like any other)."""
         return self.record(EventKind.MARK, summary, {key: sheet}, steps)
 
+    def change_settings(self, settings: Mapping[str, Any], summary: str,
+                        steps: Sequence[str] = ()) -> Changes:
+        """Replace the session's settings (an event: undo puts the old ones back)."""
+        import json
+
+        after = json.loads(json.dumps(dict(settings)))  # a JSON object, copied
+        event = Event(kind=EventKind.SETTINGS, summary=summary, steps=tuple(steps),
+                      turn=self.clock.turn, phase=self.clock.phase_name,
+                      settings_before=dict(self.settings), settings_after=after)
+        stored = self.store.append(event, {}, self.clock.to_json(), after)
+        self.settings = after
+        self._last_active, self._redoable = stored.seq, False
+        return Changes(event=stored, settings=True)
+
     def set_clock(self, clock: Clock, summary: str,
                   new_sheets: Mapping[str, RecordSheet] | None = None,
                   steps: Sequence[str] = ()) -> Changes:
@@ -173,14 +193,20 @@ class Game:
         clock_json = event.clock_before if undo else event.clock_after
         clock = Clock.from_json(clock_json) if clock_json is not None else self.clock
         sheets_json = {key: sheet.to_json() for key, sheet in sheets.items()}
+        settings = None
+        if event.settings_after is not None:
+            settings = dict(event.settings_before or {}) if undo else dict(event.settings_after)
         if undo:
-            self.store.mark_undone(stored.seq, sheets_json, clock.to_json())
+            self.store.mark_undone(stored.seq, sheets_json, clock.to_json(), settings)
         else:
-            self.store.mark_redone(stored.seq, sheets_json, clock.to_json())
+            self.store.mark_redone(stored.seq, sheets_json, clock.to_json(), settings)
         self._sheets.update(sheets)
         self.clock = clock
+        if settings is not None:
+            self.settings = settings
         if undo:
             self._last_active, self._redoable = stored.seq - 1, True
         else:
             self._last_active, self._redoable = stored.seq, None
-        return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo)
+        return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo,
+                       settings=settings is not None)

@@ -89,8 +89,9 @@ def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "") -> S
 
 def build_game(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
                sheets: Mapping[str, Mapping[str, Any]], clock: Mapping[str, Any],
-               store: EventStore) -> Game:
-    """The game of a stored session, from its current sheets and clock (no event is read)."""
+               store: EventStore, settings: Mapping[str, Any] | None = None) -> Game:
+    """The game of a stored session, from its current sheets, clock and settings (no
+    event is read)."""
     return Game(ruleset, vehicles, {key: ruleset.sheet_from_json(data)
                                     for key, data in sheets.items()},
-                Clock.from_json(clock), store)
+                Clock.from_json(clock), store, settings)

@@ -29,20 +29,27 @@ class StaleSessionError(Exception):
         self.holder = holder
 
 
+SettingsJson = Mapping[str, Any]
+
+
 class EventStore(Protocol):
     """Each write may raise :class:`StaleSessionError` (nothing written: reload)."""
 
-    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any]) -> StoredEvent:
+    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
+               settings: SettingsJson | None = None) -> StoredEvent:
         """Add ``event`` after the last active one (forgetting any undone events) and
-        save the resulting ``sheets`` (only those it changed) and ``clock``."""
+        save the resulting ``sheets`` (only those it changed), ``clock`` and, when
+        given, the session's whole ``settings``."""
         ...
 
-    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
-        """Event ``seq`` is undone; save the sheets and clock as they are now."""
+    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
+                    settings: SettingsJson | None = None) -> None:
+        """Event ``seq`` is undone; save the sheets, clock (and settings) as they are now."""
         ...
 
-    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
-        """Event ``seq`` is active again; save the sheets and clock as they are now."""
+    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
+                    settings: SettingsJson | None = None) -> None:
+        """Event ``seq`` is active again; save the sheets, clock (and settings) as they are now."""
         ...
 
     def last_active(self) -> StoredEvent | None:
@@ -70,30 +77,37 @@ class MemoryEventStore:
         self.events: list[StoredEvent] = []
         self.sheets: dict[str, dict[str, Any]] = {}
         self.clock: dict[str, Any] = {}
+        self.settings: dict[str, Any] = {}
 
-    def _save(self, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+    def _save(self, sheets: SheetsJson, clock: Mapping[str, Any],
+              settings: SettingsJson | None) -> None:
         self.sheets.update({key: dict(value) for key, value in sheets.items()})
         self.clock = dict(clock)
+        if settings is not None:
+            self.settings = dict(settings)
 
-    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any]) -> StoredEvent:
+    def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
+               settings: SettingsJson | None = None) -> StoredEvent:
         self.events = [e for e in self.events if not e.undone]
         seq = self.events[-1].seq + 1 if self.events else 1
         stored = StoredEvent(seq, event, datetime.now(UTC))
         self.events.append(stored)
-        self._save(sheets, clock)
+        self._save(sheets, clock, settings)
         return stored
 
     def _set(self, seq: int, undone: bool) -> None:
         self.events = [StoredEvent(e.seq, e.event, e.created_at, undone) if e.seq == seq else e
                        for e in self.events]
 
-    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+    def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
+                    settings: SettingsJson | None = None) -> None:
         self._set(seq, True)
-        self._save(sheets, clock)
+        self._save(sheets, clock, settings)
 
-    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any]) -> None:
+    def mark_redone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
+                    settings: SettingsJson | None = None) -> None:
         self._set(seq, False)
-        self._save(sheets, clock)
+        self._save(sheets, clock, settings)
 
     def last_active(self) -> StoredEvent | None:
         active = [e for e in self.events if not e.undone]

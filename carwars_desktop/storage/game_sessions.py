@@ -22,7 +22,7 @@ import os
 import socket
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -177,6 +177,7 @@ class LoadedSession:
     sheets: Mapping[str, Mapping[str, Any]]
     initial_sheets: Mapping[str, Mapping[str, Any]]
     clock: Mapping[str, Any]
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,7 @@ class GameSessions:
                 sheets={v.key: json.loads(v.current_sheet) for v in vehicle_rows},
                 initial_sheets={v.key: json.loads(v.initial_sheet) for v in vehicle_rows},
                 clock=json.loads(row.clock),
+                settings=_settings(row.settings),
             )
 
     def finish(self, session_id: int, lease: Lease | None = None) -> None:
@@ -431,6 +433,13 @@ class GameSessions:
                 existing.computed_at = _now()
 
 
+def _settings(text: str | None) -> dict[str, Any]:
+    value = json.loads(text or "{}")
+    if not isinstance(value, dict):
+        raise SessionDataError(f"the session's settings are not a JSON object: {text!r}")
+    return value
+
+
 def _stored(row: SessionEventRow) -> StoredEvent:
     return StoredEvent(row.seq, Event.from_json(json.loads(row.body)), row.created_at,
                        undone=row.status == UNDONE)
@@ -487,18 +496,22 @@ class SessionEvents:
                                 "your change was not saved. The session was reloaded.")
 
     def _save_state(self, session: Session, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
+                    clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:
         for key, sheet in sheets.items():
             session.execute(update(SessionVehicleRow)
                             .where(SessionVehicleRow.session_id == self.session_id,
                                    SessionVehicleRow.key == key)
                             .values(current_sheet=_dumps(sheet)))
+        values: dict[str, Any] = {"clock": _dumps(clock), "updated_at": _now()}
+        if settings is not None:
+            values["settings"] = _dumps(dict(settings))
         session.execute(update(GameSessionRow).where(GameSessionRow.id == self.session_id)
-                        .values(clock=_dumps(clock))
+                        .values(**values)
                         .execution_options(synchronize_session=False))
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
-               clock: Mapping[str, Any]) -> StoredEvent:
+               clock: Mapping[str, Any],
+               settings: Mapping[str, Any] | None = None) -> StoredEvent:
         now = _now()
         with writing(self._sessions, f"“{event.summary[:60]}”") as session:
             self._claim(session)
@@ -511,12 +524,12 @@ class SessionEvents:
                                   kind=event.kind.value, summary=event.summary,
                                   body=_dumps(event.to_json()), created_at=now)
             session.add(row)
-            self._save_state(session, sheets, clock)
+            self._save_state(session, sheets, clock, settings)
         self.version += 1
         return StoredEvent(row.seq, event, now)
 
     def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
+                    clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:
         what = "The undo" if status == UNDONE else "The redo"
         with writing(self._sessions, what) as session:
             self._claim(session)
@@ -524,16 +537,16 @@ class SessionEvents:
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.seq == seq)
                             .values(status=status))
-            self._save_state(session, sheets, clock)
+            self._save_state(session, sheets, clock, settings)
         self.version += 1
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
-        self._set_status(seq, UNDONE, sheets, clock)
+                    clock: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:
+        self._set_status(seq, UNDONE, sheets, clock, settings)
 
     def mark_redone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
-        self._set_status(seq, ACTIVE, sheets, clock)
+                    clock: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:
+        self._set_status(seq, ACTIVE, sheets, clock, settings)
 
     def _one(self, status: str, newest: bool) -> StoredEvent | None:
         order = SessionEventRow.seq.desc() if newest else SessionEventRow.seq.asc()

@@ -413,13 +413,12 @@ class Library:
     def duplicate(self, design_id: int) -> DesignRecord:
         """A new design of the GM's own, copied from any design's saved state.
 
-        A catalog design keeps its name when the GM has no design of that name;
-        otherwise the copy is called ``… (copy)``.
+        The copy is called ``… (copy)`` (then ``… (copy) (2)``…), a catalog design's too:
+        the list never shows two rows of one name.
         """
         source = self.get(design_id)
         taken = self.own_names(source.ruleset_id, source.kind)
-        name = (source.name if source.is_catalog and source.name not in taken
-                else copy_name(source.name, taken))
+        name = copy_name(source.name, {*taken, source.name})
         data = dict(source.data)
         data["name"] = name
         return self.add(NewDesign(source.ruleset_id, data, source.kind, source.tags))

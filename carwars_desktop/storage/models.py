@@ -178,6 +178,8 @@ class GameSessionRow(Base):
     lease_host: Mapped[str | None] = mapped_column(String(200))
     lease_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     lease_renewed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    settings: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    """The session's settings as a JSON object (revision 0005), kept current like ``clock``."""
 
 
 class SessionVehicleRow(Base):

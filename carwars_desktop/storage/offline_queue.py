@@ -152,13 +152,16 @@ class ServerEvents(Protocol):
     session_id: int
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
-               clock: Mapping[str, Any]) -> StoredEvent: ...
+               clock: Mapping[str, Any],
+               settings: Mapping[str, Any] | None = None) -> StoredEvent: ...
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None: ...
+                    clock: Mapping[str, Any],
+                    settings: Mapping[str, Any] | None = None) -> None: ...
 
     def mark_redone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None: ...
+                    clock: Mapping[str, Any],
+                    settings: Mapping[str, Any] | None = None) -> None: ...
 
     def last_active(self) -> StoredEvent | None: ...
 
@@ -285,8 +288,11 @@ class QueuedEventStore:
 
     # --- EventStore -----------------------------------------------------------------------
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
-               clock: Mapping[str, Any]) -> StoredEvent:
-        done, stored = self._try_server(lambda: self.server.append(event, sheets, clock))
+               clock: Mapping[str, Any],
+               settings: Mapping[str, Any] | None = None) -> StoredEvent:
+        # Queued, a settings event's settings travel in its body (``settings_after``).
+        done, stored = self._try_server(lambda: self.server.append(event, sheets, clock,
+                                                                   settings))
         if done:
             self._known = {s: e for s, e in self._known.items() if s < stored.seq}
             self._remember(stored)
@@ -296,9 +302,9 @@ class QueuedEventStore:
         return StoredEvent(entry.seq, event, entry.created_at)
 
     def _mark(self, op: str, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-              clock: Mapping[str, Any]) -> None:
+              clock: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:
         write = self.server.mark_undone if op == UNDO else self.server.mark_redone
-        done, _ = self._try_server(lambda: write(seq, sheets, clock))
+        done, _ = self._try_server(lambda: write(seq, sheets, clock, settings))
         if done:
             self._apply_locally(QueuedEntry(0, self.target, self.session_id, op, seq, 0, None,
                                             sheets, clock, datetime.now(UTC)))
@@ -306,12 +312,14 @@ class QueuedEventStore:
         self._enqueue(op, seq, None, sheets, clock)
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
-        self._mark(UNDO, seq, sheets, clock)
+                    clock: Mapping[str, Any],
+                    settings: Mapping[str, Any] | None = None) -> None:
+        self._mark(UNDO, seq, sheets, clock, settings)
 
     def mark_redone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
-                    clock: Mapping[str, Any]) -> None:
-        self._mark(REDO, seq, sheets, clock)
+                    clock: Mapping[str, Any],
+                    settings: Mapping[str, Any] | None = None) -> None:
+        self._mark(REDO, seq, sheets, clock, settings)
 
     def last_active(self) -> StoredEvent | None:
         if not self._pending:
@@ -406,12 +414,21 @@ class QueuedEventStore:
     def _send(self, entry: QueuedEntry) -> None:
         if entry.op == APPEND:
             assert entry.event is not None
-            stored = self.server.append(entry.event, entry.sheets, entry.clock)
+            stored = self.server.append(entry.event, entry.sheets, entry.clock,
+                                        entry.event.settings_after)
             self._known[stored.seq] = stored
-        elif entry.op == UNDO:
-            self.server.mark_undone(entry.seq, entry.sheets, entry.clock)
+            return
+        # A settings event undone or redone puts its settings before or after back.
+        known = self._known.get(entry.seq)
+        event = known.event if known is not None else None
+        settings = None
+        if event is not None and event.settings_after is not None:
+            settings = (dict(event.settings_before or {}) if entry.op == UNDO
+                        else dict(event.settings_after))
+        if entry.op == UNDO:
+            self.server.mark_undone(entry.seq, entry.sheets, entry.clock, settings)
         else:
-            self.server.mark_redone(entry.seq, entry.sheets, entry.clock)
+            self.server.mark_redone(entry.seq, entry.sheets, entry.clock, settings)
 
     def _conflict_before(self, entry: QueuedEntry) -> str | None:
         """Words for what another client wrote since the laptop last saw the server, or None."""

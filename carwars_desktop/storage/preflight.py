@@ -53,19 +53,24 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
     for name, table in Base.metadata.tables.items()
 }
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
+# The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004.
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
 }
+_ADDED_BY_0005 = {"game_sessions": frozenset({"settings"})}
 _TABLES_ADDED_BY_0003 = frozenset({"session_charts"})
-_SCHEMA_0003 = {name: columns - _ADDED_BY_0004.get(name, frozenset())
+_SCHEMA_0005 = {name: columns - _ADDED_BY_0004.get(name, frozenset())
                 for name, columns in _HEAD_SCHEMA.items()}
+_SCHEMA_0003 = {name: columns - _ADDED_BY_0005.get(name, frozenset())
+                for name, columns in _SCHEMA_0005.items()}
 _SCHEMA_0002 = {name: columns for name, columns in _SCHEMA_0003.items()
                 if name not in _TABLES_ADDED_BY_0003}
 _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0001": {"dice_rolls": _SCHEMA_0002["dice_rolls"]},
     "0002": _SCHEMA_0002,
     "0003": _SCHEMA_0003,
+    "0005": _SCHEMA_0005,
 }
 
 

@@ -5,7 +5,7 @@ Only columns are added (``ALTER TABLE … ADD COLUMN``): no table is rebuilt, so
 rows that reference ``game_sessions`` are never touched.
 
 Revision ID: 0004
-Revises: 0003
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004"
-down_revision: str | Sequence[str] | None = "0003"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

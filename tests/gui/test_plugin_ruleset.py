@@ -168,3 +168,21 @@ def test_the_plug_in_prints_its_own_page(tiny: str, qtbot) -> None:  # type: ign
     sheet = ruleset.sheet_for_design(racer)  # a sheet is not a design: refused, not drawn
     with pytest.raises(TypeError, match="expected a Tiny Dice Derby racer"):
         page_images([("tiny_dice", "vehicle", sheet)])  # type: ignore[list-item]
+
+
+def test_the_plug_in_prints_a_session_without_a_painter_of_its_own(tiny: str, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
+    from carwars_desktop.gui.workshop.printing.page import DrawnBox
+    from carwars_desktop.gui.workshop.printing.session import SessionPrint, session_images
+
+    ruleset = find_ruleset("tiny_dice")
+    ui = ruleset_ui("tiny_dice")
+    assert ui.sheet_layouts == (1,)
+    rules = ruleset.play()
+    sheet = ruleset.sheet_for_design(ruleset.catalog()["Red Racer"])
+    hit = type(sheet)(sheet.name, sheet.armor, 2)  # type: ignore[call-arg, attr-defined]
+    job = SessionPrint("Derby night", "as it stands", "none",
+                       (("tiny_dice", SheetToPrint("Red Racer", "Ann", hit, rules)),))
+    drawn: list[DrawnBox] = []
+    assert len(session_images(job, 400, drawn)) == 1
+    assert [box.crossed for box in drawn] == [True, True, False]

@@ -128,10 +128,14 @@ def test_the_catalog_is_installed_once_read_only_and_copyable(database_url: str)
                 change()
         assert library.set_tags(courier.id, ["laser"]).tags == ("laser",)
         mine = library.duplicate(courier.id)
-        assert (mine.name, mine.catalog_name, mine.tags) == ("Courier (b)", None, ("laser",))
-        assert library.duplicate(courier.id).name == "Courier (b) (copy)"
-        assert library.own_names("mini_car_wars") == {"Courier (b)": mine.id,
-                                                       "Courier (b) (copy)": mine.id + 1}
+        # Issue 20: a copy of a catalog design is named apart from it (no two identical rows).
+        assert (mine.name, mine.catalog_name, mine.tags) == ("Courier (b) (copy)", None,
+                                                             ("laser",))
+        assert library.duplicate(courier.id).name == "Courier (b) (2)"
+        assert library.own_names("mini_car_wars") == {"Courier (b) (copy)": mine.id,
+                                                       "Courier (b) (2)": mine.id + 1}
+        names = [e.name for e in library.entries("mini_car_wars")]
+        assert len(names) == len(set(names))
 
 
 def test_a_changed_catalog_entry_is_updated_and_keeps_its_tags(database_url: str) -> None:

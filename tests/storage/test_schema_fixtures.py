@@ -84,3 +84,11 @@ def test_schema_0002_finished_session_upgrades_without_stored_charts(tmp_path: P
         assert database.game_sessions.charts(info.id) is None  # aggregated when first shown
         database.game_sessions.store_charts(info.id, {"format": 1})
         assert database.game_sessions.charts(info.id) == {"format": 1}
+
+
+def test_schema_0005_session_settings_read_back(tmp_path: Path) -> None:
+    with open_database(str(_copy(FIXTURES / "schema_0005.sqlite3", tmp_path))) as database:
+        loaded = database.game_sessions.load(1)
+    assert loaded.info.name == "Friday duel"
+    assert loaded.settings == {"visibility": {"sheets_open": False, "odds_shown": False,
+                                              "hidden_vehicles": ["v2"]}}

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table.actions import TableActions
     from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
     from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
@@ -55,5 +56,12 @@ def _print_deck(flow: PageFlow, design: Any) -> None:
     paint_deck(flow, design)
 
 
+def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
+    from carwars_desktop.gui.workshop.printing.ap_live import paint_car_live
+
+    paint_car_live(flow, item)
+
+
 UI = RulesetUI("autopower", {VEHICLE: _car_editor, DECK: _deck_editor}, _sheet, _clock,
-               {VEHICLE: _print_car, DECK: _print_deck})
+               {VEHICLE: _print_car, DECK: _print_deck},
+               print_sheet=_print_live, sheet_layouts=(1, 2))

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table.actions import TableActions
     from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
     from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
@@ -42,4 +43,11 @@ def _print(flow: PageFlow, design: Any) -> None:
     paint_card(flow, design)
 
 
-UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print})
+def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
+    from carwars_desktop.gui.workshop.printing.bc_live import paint_card_live
+
+    paint_card_live(flow, item)
+
+
+UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
+               print_sheet=_print_live, sheet_layouts=(1, 2))

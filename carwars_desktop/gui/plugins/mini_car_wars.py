@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table.actions import TableActions
     from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
     from carwars_desktop.gui.workshop.editor import DesignEditor
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
@@ -42,4 +43,17 @@ def _print(flow: PageFlow, design: Any) -> None:
     paint_mini_sheet(flow, design)
 
 
-UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print})
+def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
+    from carwars_desktop.gui.workshop.printing.mcw_live import paint_mini_live
+
+    paint_mini_live(flow, item)
+
+
+def _small(sheet: Any) -> bool:
+    from carwars_desktop.gui.workshop.printing.mcw_live import small_sheet
+
+    return small_sheet(sheet)
+
+
+UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
+               print_sheet=_print_live, sheet_layouts=(1, 2, 4), small_sheet=_small)

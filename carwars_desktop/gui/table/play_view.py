@@ -46,6 +46,7 @@ class PlayView(QMainWindow):
         self.setWindowFlags(Qt.WindowType.Widget)
         self.actions_hub = actions
         self.game: Game | None = None
+        self.session_title = ""
         self.read_only = False
         self.provenance: Provenance | None = None
         self.sheets: dict[str, SheetFrame] = {}
@@ -66,6 +67,9 @@ class PlayView(QMainWindow):
         self.undo_action.setToolTip("Undo the last event (Ctrl+Z)")
         self.redo_action = QAction("↷ Redo", self)
         self.redo_action.setToolTip("Redo (Ctrl+Shift+Z)")
+        self.print_action = QAction("▤ Print session…", self)
+        self.print_action.setToolTip("Print or save as PDF every sheet as it stands, or blank "
+                                     "(Ctrl+Shift+P)")
         self.finish_action = QAction("■ Finish session", self)
         self.finish_action.setToolTip("End the session: it stays readable, with its charts")
         toolbar.addAction(self.sessions_action)
@@ -78,6 +82,7 @@ class PlayView(QMainWindow):
         self.log_action.setText("☰ Session log")
         self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
         toolbar.addAction(self.log_action)
+        toolbar.addAction(self.print_action)
         toolbar.addAction(self.finish_action)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.clock_area = QScrollArea()
@@ -113,6 +118,7 @@ class PlayView(QMainWindow):
                      charts: Callable[[], None] | None) -> None:
         """Build the sheets and clock of ``game``; ``charts`` draws them when first shown."""
         self.game = game
+        self.session_title = title
         self.read_only = read_only
         rules = game.ruleset.play()
         screens = ruleset_ui(game.ruleset.id)

@@ -120,6 +120,7 @@ class TableWorkspace(Workspace):
         self._follow_timer.timeout.connect(self.follow_tick)
         self.hub.write_failed.connect(self.banner.show_message)
         self.context.stale.connect(self._stale)
+        self.print_dialog: QWidget | None = None
 
         self.sessions_page.new_requested.connect(self.new_session)
         self.sessions_page.open_requested.connect(self.open_session)
@@ -127,6 +128,7 @@ class TableWorkspace(Workspace):
         self.play.undo_action.triggered.connect(self.undo)
         self.play.redo_action.triggered.connect(self.redo)
         self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
+        self.play.print_action.triggered.connect(self.print_session)
         self.context.changed.connect(self._changed)
 
         for action_id, slot in (("table.undo", self.undo), ("table.redo", self.redo),
@@ -134,7 +136,8 @@ class TableWorkspace(Workspace):
                                 ("table.sessions", self.show_sessions),
                                 ("table.log", self.toggle_log),
                                 ("table.next_phase", self.next_phase),
-                                ("table.play_phase", self.play_phase)):
+                                ("table.play_phase", self.play_phase),
+                                ("table.print_session", self.print_session)):
             self._shortcut(action_id, slot)
 
     # --- Workspace hooks ----------------------------------------------------------------
@@ -390,6 +393,19 @@ class TableWorkspace(Workspace):
         clock = self.play.clock
         if clock is not None and hasattr(clock, "play_phase"):
             clock.play_phase()
+
+    def print_session(self) -> QWidget | None:
+        """The print dialog of the open session (all vehicles or one, blank or as they stand)."""
+        from carwars_desktop.gui.table.print_session import PrintSessionDialog
+
+        game = self.play.game
+        if game is None or self.pages.currentWidget() is not self.play:
+            return None
+        dialog = PrintSessionDialog(game, self.play.session_title, self)
+        dialog.finished.connect(dialog.deleteLater)
+        self.print_dialog = dialog
+        dialog.open()
+        return dialog
 
     def toggle_log(self) -> None:
         self.play.log_action.trigger()

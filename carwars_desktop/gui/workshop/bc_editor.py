@@ -2,7 +2,7 @@
 front to rear with their components and d8 hit-location tables, the eight armour blocks
 around them, and the weapon counters loaded into the pods and the turret.
 
-Every edit makes a new card (``library.card_edits``); ``Card.problems`` judges it.
+Every edit makes a new card (``rules.battlecars.card_edits``); ``Card.problems`` judges it.
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ from carwars_desktop.library import (
     UniqueNames,
     design_kind,
     dumps_designs,
-    read_designs,
 )
 from carwars_desktop.library.exchange import MAX_BYTES, SUFFIX
+from carwars_desktop.library.text_code import read_designs_or_code
 
 if TYPE_CHECKING:
     from carwars_desktop.services import LibraryService
@@ -120,7 +120,7 @@ def read_file(path: str,
         content = Path(path).read_bytes()
     except OSError as error:
         raise ExchangeError(f"the file cannot be read: {error.strerror}") from None
-    return read_designs(content, progress)
+    return read_designs_or_code(content, progress)
 
 
 def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,

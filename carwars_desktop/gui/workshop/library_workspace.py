@@ -10,7 +10,7 @@ designs it names — whoever made the change (this list, the Workshop).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from PySide6.QtCore import (
@@ -58,6 +58,7 @@ from carwars_desktop.gui.workshop.library_model import (
     LibraryModel,
 )
 from carwars_desktop.gui.workshop.printing import PrintItem
+from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
@@ -75,7 +76,7 @@ from carwars_desktop.rules import ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import Database, DesignEntry, Library
+    from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
 
 DELETED = "deleted"
 
@@ -90,6 +91,10 @@ def confirm_dialog(parent: QWidget, title: str, text: str) -> bool:
 def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str | None:
     value, accepted = QInputDialog.getText(parent, title, label, QLineEdit.EchoMode.Normal, text)
     return value if accepted else None
+
+
+BULK_ROWS = 200
+"""More changed designs than this (an import) read the list again instead of row by row."""
 
 
 P = ParamSpec("P")
@@ -182,15 +187,17 @@ class LibraryWorkspace(Workspace):
                                    "(Ctrl+P)")
         self.pdf_button = button("PD&F…", "Save the selected designs' sheets as PDF "
                                  "(Ctrl+Shift+P)")
+        self.share_button = ShareButton(self)
         actions = QHBoxLayout()
         for widget in (self.open_button, self.new_button, self.duplicate_button,
                        self.rename_button, self.tags_button, self.delete_button,
                        self.restore_button):
             actions.addWidget(widget)
         actions.addStretch(1)
-        for widget in (self.import_button, self.export_button, self.print_button,
-                       self.pdf_button):
-            actions.addWidget(widget)
+        files: tuple[QWidget, ...] = (self.import_button, self.export_button,
+                                      self.share_button, self.print_button, self.pdf_button)
+        for file_widget in files:
+            actions.addWidget(file_widget)
 
         # --- the list ------------------------------------------------------------------
         self.model = LibraryModel()
@@ -294,6 +301,8 @@ class LibraryWorkspace(Workspace):
         self._shortcut("library.export", lambda: self.export_selected())
         self._shortcut("library.print", self.print_selected)
         self._shortcut("library.pdf", lambda: self.export_pdf())
+        self._shortcut("library.copy_text", lambda: self.share_button.copy_as_text())
+        self._shortcut("library.paste_design", lambda: self.share_button.paste_design())
         application = QCoreApplication.instance()
         if application is not None:
             application.aboutToQuit.connect(self.purge_deleted)
@@ -354,6 +363,9 @@ class LibraryWorkspace(Workspace):
         """Update the rows of the designs a change names (read again, by id), keeping the
         selection where it can."""
         if self._database is None:
+            return
+        if len(designs.ids) > BULK_ROWS:  # an import of hundreds: one sorted list is quicker
+            self.refresh()
             return
         selected = self.selected_ids()
         ids = designs.ids
@@ -467,6 +479,7 @@ class LibraryWorkspace(Workspace):
         self.restore_button.setEnabled(deleted_view and any_selected)
         for widget in (self.export_button, self.print_button, self.pdf_button):
             widget.setEnabled(any_selected and not deleted_view)
+        self.share_button.set_selection(any_selected and not deleted_view)
         self.new_button.setEnabled(self._database is not None)
 
     def _show_preview(self) -> None:
@@ -618,13 +631,17 @@ class LibraryWorkspace(Workspace):
         records = import_file(self, self.service, path, self.ask_clash, self.warn, initiator=self)
         if not records:
             return 0
+        self.show_imported(records)
+        return len(records)
+
+    def show_imported(self, records: Sequence[DesignRecord]) -> None:
+        """List and select what was just imported (a file, a pasted code), and say so."""
         self._show_mine_if_hidden()
         self.search.clear()
         self.select_ids([r.id for r in records])
         drafts = sum(1 for r in records if not r.legal)
         self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
-        return len(records)
 
     def export_selected(self, path: str | None = None) -> str | None:
         ids = self.selected_ids()
@@ -668,4 +685,7 @@ class LibraryWorkspace(Workspace):
 
     def _say(self, text: str) -> None:
         self.message.setText(text)
+
+    def say(self, text: str) -> None:
+        self._say(text)
 

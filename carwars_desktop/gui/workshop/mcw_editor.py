@@ -7,6 +7,7 @@ configuration an option makes (``MiniDesign.configuration``), costs
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
@@ -34,6 +35,7 @@ from carwars_desktop.rules.mini_car_wars.tables import (
     CYCLE_ARMOR_SIDES,
     SCENARIOS,
     STOCK_CARS,
+    OptionSpec,
 )
 
 _KIT_FIELDS = ("targeting_computers", "hi_res_computers")
@@ -54,6 +56,16 @@ def scenario_budgets() -> list[tuple[str, int]]:
         budgets += [(f"{scenario.name}: ${amount:,} (suggested)", amount)
                     for amount in scenario.suggested_budgets]
     return budgets
+
+
+def option_label(option: OptionSpec) -> str:
+    """``(a) −$1,500 — Replace both MGs with one RL (Front), and 25 points of armor
+    anywhere``: the key, the change in cost, what the option does (its cost said once)."""
+    description = option.printed.strip().rstrip(".")
+    head, _, tail = description.rpartition(";")
+    if head and re.match(r"\s*(saves|costs)\b", tail):
+        description = head
+    return f"({option.key}) {money(option.delta)} — {description}"
 
 
 class MiniEditor(DesignEditor):
@@ -184,10 +196,17 @@ class MiniEditor(DesignEditor):
         self.option_box.clear()
         self.option_box.addItem("No option", None)
         for option in vehicle.options:
-            self.option_box.addItem(f"({option.key}) {money(option.delta)}", option.key)
+            self.option_box.addItem(option_label(option), option.key)
+            self.option_box.setItemData(self.option_box.count() - 1, option.printed,
+                                        Qt.ItemDataRole.ToolTipRole)
         if design.option is not None and vehicle.option(design.option) is None:
             self.option_box.addItem(f"({design.option}) — not offered", design.option)
         self.option_box.blockSignals(False)
+        # The list shows each option's whole description, wider than the closed box.
+        metrics = self.option_box.view().fontMetrics()
+        widest = max(metrics.horizontalAdvance(self.option_box.itemText(i))
+                     for i in range(self.option_box.count()))
+        self.option_box.view().setMinimumWidth(widest + 40)
         self._set_combo(self.option_box, design.option)
         spec = design.option_spec
         self.option_text.setText(spec.printed if spec else

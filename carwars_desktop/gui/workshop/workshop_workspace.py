@@ -103,6 +103,8 @@ class WorkshopWorkspace(Workspace):
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
+        self._untouched_new: tuple[int, str] | None = None
+        """(id, name) of a design New just made, until it is edited, renamed or tagged."""
         self._undo_keys = UndoKeys(self)
 
         # --- header: name, state, actions --------------------------------------------
@@ -267,6 +269,8 @@ class WorkshopWorkspace(Workspace):
     # --- opening ---------------------------------------------------------------------------
     def open_design(self, design_id: int) -> bool:
         """Open a library design (its unsaved edits, if any) in its editor."""
+        if self._untouched_new is not None and self._untouched_new[0] != design_id:
+            self.drop_untouched_new()
         try:
             record, design = self.editing.open(design_id)
         except DesignDataError as error:
@@ -291,6 +295,7 @@ class WorkshopWorkspace(Workspace):
             return False
         record = self.library_service.new_design(ruleset_id, kind, initiator=self).record
         opened = self.open_design(record.id)
+        self._untouched_new = (record.id, record.name) if opened else None
         self.name_edit.setFocus()
         self.name_edit.selectAll()
         return opened
@@ -301,7 +306,11 @@ class WorkshopWorkspace(Workspace):
         self.new_design(ruleset_id, kind)
 
     def close_design(self) -> None:
-        """Close the open design (its unsaved edits stay committed as its working copy)."""
+        """Close the open design (its unsaved edits stay committed as its working copy).
+
+        A design New made and nobody touched is removed: New then Close leaves nothing.
+        """
+        self.drop_untouched_new()
         self.editing.close()
         self.editor = None
         self._show_nothing()
@@ -310,8 +319,25 @@ class WorkshopWorkspace(Workspace):
     def design_removed(self, design_id: int) -> None:
         """The Library deleted a design: close it if it is the one open."""
         if self.record is not None and self.record.id == design_id:
+            self._untouched_new = None  # deleted by the GM: restorable, not removed here
             self.close_design()
             self._say("The design was deleted in the Library; restore it there to reopen it.")
+
+    def drop_untouched_new(self) -> bool:
+        """Remove the design New made if it is still as made (no edit, name or tag)."""
+        untouched, self._untouched_new = self._untouched_new, None
+        if untouched is None or self._database is None:
+            return False
+        design_id, name = untouched
+        try:
+            record = self.library.get(design_id)
+        except LookupError:
+            return False
+        if (record.working is not None or record.revision != 1 or record.name != name
+                or record.tags or record.deleted_at is not None):
+            return False
+        self.library_service.discard_new(design_id, initiator=self)
+        return True
 
     def reload_if_open(self, design_id: int) -> None:
         """The Library changed a design (renamed, tagged): show the stored state."""

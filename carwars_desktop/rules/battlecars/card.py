@@ -153,7 +153,12 @@ class Card:
         found += self._component_problems()
         found += self._hit_location_problems()
         found += self.loading_problems()
-        return tuple(found)
+        # One problem once: two passives in a front pod, two components of one name or a
+        # pod loaded twice say the same thing twice otherwise (issue 20).
+        unique: dict[tuple[str, str], Problem] = {}
+        for problem in found:
+            unique.setdefault((problem.code, problem.message), problem)
+        return tuple(unique.values())
 
     def _card_problems(self) -> list[Problem]:
         found: list[Problem] = []
@@ -301,13 +306,16 @@ class Card:
                                      RULE_LOADING, where))
             return found
         if mount.facing is not None:
+            forbidden: dict[str, None] = {}
             for weapon in sorted(kinds):
                 if mount.facing not in POD_FACINGS_ALLOWED[weapon]:
                     rule = ("Rockets and Shells go only in front- or rear-firing pods "
                             "(loading rule 6)" if weapon.is_missile else
                             "passive weapons may not go in a front-firing pod (loading rule 8)")
-                    found.append(Problem("pod-facing-forbidden", f"{mount.name} fires "
-                                         f"{mount.facing.value}: {rule}", RULE_LOADING, where))
+                    forbidden[rule] = None
+            for rule in forbidden:
+                found.append(Problem("pod-facing-forbidden", f"{mount.name} fires "
+                                     f"{mount.facing.value}: {rule}", RULE_LOADING, where))
         missiles = sorted(w for w in kinds if w.is_missile)
         if len(missiles) > 1 or (missiles and len(kinds) > len(missiles)):
             found.append(Problem("pod-mixed", f"{mount.name} holds "

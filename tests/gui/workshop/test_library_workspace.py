@@ -76,8 +76,9 @@ def test_sort_by_name_cost_class_and_last_change(library: LibraryWorkspace) -> N
     _select(library, "Killer Kart")
     library.duplicate_selected()
     library.view.sortByColumn(CHANGED, Qt.SortOrder.DescendingOrder)
-    assert library.model.entry(0).name == "Killer Kart" and not library.model.entry(0).is_catalog
-    assert library.selected_entries()[0].name == "Killer Kart"  # the selection followed
+    assert (library.model.entry(0).name == "Killer Kart (copy)"
+            and not library.model.entry(0).is_catalog)
+    assert library.selected_entries()[0].name == "Killer Kart (copy)"  # the selection followed
     library.view.sortByColumn(STATUS, Qt.SortOrder.AscendingOrder)
 
 
@@ -88,7 +89,7 @@ def test_copy_rename_tag_delete_and_restore(library: LibraryWorkspace,
     assert library.duplicate_button.text() == "&Copy to my designs"
     assert library.duplicate_selected()
     copy = library.selected_entries()[0]
-    assert (copy.name, copy.is_catalog) == ("Rocket Special (b)", False)
+    assert (copy.name, copy.is_catalog) == ("Rocket Special (b) (copy)", False)
     assert library.rename_selected("Hammer")
     assert library.selected_entries()[0].name == "Hammer"
     assert library.library.get(copy.id).data["name"] == "Hammer"
@@ -145,9 +146,9 @@ def test_catalog_designs_are_read_only_in_the_workshop(library: LibraryWorkspace
     assert not workshop.save()
     assert workshop.copy_to_mine()
     assert workshop.record is not None and workshop.record.id != catalog_id
-    assert not workshop.record.is_catalog and workshop.record.name == "Darkseid"
+    assert not workshop.record.is_catalog and workshop.record.name == "Darkseid (copy)"
     assert workshop.editor.stats["energy"].isEnabled()  # type: ignore[union-attr]
-    assert "Darkseid" in [e.name for e in library.model.entries() if not e.is_catalog]
+    assert "Darkseid (copy)" in [e.name for e in library.model.entries() if not e.is_catalog]
 
 
 def test_the_list_follows_workshop_saves(library: LibraryWorkspace,

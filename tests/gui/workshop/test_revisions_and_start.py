@@ -56,6 +56,9 @@ def test_the_start_page_offers_new_designs_and_recent_ones(workshop: WorkshopWor
     buttons[1].click()
     assert workshop.record is not None and workshop.record.kind == "deck"
     record_id = workshop.record.id
+    # Issue 20: a new design closed untouched is removed, so touch it (rename) first.
+    workshop.name_edit.setText("New deck for Friday")
+    workshop.name_edit.textEdited.emit("New deck for Friday")
     workshop.close_design()
     assert workshop.editor_stack.currentWidget() is workshop.start_page
     recent = workshop.start_page.recent

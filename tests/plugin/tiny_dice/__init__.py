@@ -34,7 +34,7 @@ from carwars_desktop.rules import (
     ReferenceTable,
     Ruleset,
 )
-from carwars_desktop.rules.play import Gauge, Level, PlayRules, StatusFlag
+from carwars_desktop.rules.play import Gauge, Level, PlayRules, PublicFact, StatusFlag
 
 RULE = "TINY §1"
 
@@ -143,11 +143,18 @@ def _boxes(sheet: Any) -> dict[str, str]:
     return {f"armor:{n}": "x" if n <= sheet.hits else "" for n in range(1, sheet.armor + 1)}
 
 
+def _public(sheet: Any, sheets_open: bool) -> tuple[PublicFact, ...]:
+    if sheets_open:
+        return (PublicFact("armor left", str(sheet.armor - sheet.hits), number=True),)
+    return (PublicFact("hits", str(sheet.hits), number=True),)
+
+
 RULES = PlayRules(
     ruleset_id="tiny_dice", status=_status, boxes=_boxes,
     damage_points=lambda sheet: int(sheet.hits),
     gauges=lambda sheet: (Gauge("armor", sheet.armor - sheet.hits),),
     out_of_play=lambda sheet: bool(sheet.wrecked),
+    public=_public,
 )
 
 VEHICLE_KIND = DesignKind(

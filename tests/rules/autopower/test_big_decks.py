@@ -3,9 +3,8 @@ every card's problems still reported at its own place, the deck list grouped ali
 
 from __future__ import annotations
 
-from carwars_desktop.library.deck_lines import group_cards
-
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
+from carwars_desktop.rules.autopower.deck_lines import group_cards
 
 
 def test_a_big_deck_reads_shares_and_checks_every_card() -> None:

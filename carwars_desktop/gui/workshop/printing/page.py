@@ -4,6 +4,7 @@ A4), whatever the paper, printer or PDF resolution. Text, boxes and reference ta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
@@ -94,11 +95,26 @@ A4_RATIO = 277 / 190
 """Height over width of an A4 page's printable area (10 mm margins)."""
 
 
+@dataclass(frozen=True)
+class DrawnBox:
+    """A box a sheet drew: its id, where it is on the device (pixels), whether crossed, the
+    counter's label printed in it."""
+
+    id: str
+    rect: QRectF
+    crossed: bool
+    label: str = ""
+
+
 class PageFlow:
-    """Where the next thing goes: a cursor down the page, new pages when one is full."""
+    """Where the next thing goes: a cursor down the page, new pages when one is full.
+
+    ``drawn``, when a list, notes every box a sheet in play draws (what tests count).
+    """
 
     def __init__(self, target: PageTarget, footer: str = "") -> None:
         self.target = target
+        self.drawn: list[DrawnBox] | None = None
         self.pages = 1
         self.footer = footer
         width, height = target.size()
@@ -307,8 +323,7 @@ def draw_table(flow: PageFlow, table: ReferenceTable, x: float = 0.0,
     y = flow.y
     y += draw_text(painter, QRectF(x, y, width, 80), f"{table.title}  ({table.rule})",
                    font(BODY, True)) + 8
-    numeric = [all(_numeric(row[i]) for row in table.rows if i < len(row))
-               for i in range(len(table.columns))]
+    aligns = column_aligns(table)
     for number, cells in enumerate([table.columns, *table.rows]):
         height = _row_height(painter, cells, widths, bold if number == 0 else qfont)
         painter.save()
@@ -319,8 +334,7 @@ def draw_table(flow: PageFlow, table: ReferenceTable, x: float = 0.0,
         painter.restore()
         cx = x
         for index, (cell, w) in enumerate(zip(cells, widths, strict=False)):
-            align = (Qt.AlignmentFlag.AlignRight if numeric[index] and number
-                     else Qt.AlignmentFlag.AlignLeft)
+            align = aligns[index] if index < len(aligns) else Qt.AlignmentFlag.AlignLeft
             draw_text(painter, QRectF(cx + _CELL_PAD, y + _CELL_PAD - 2, w - 2 * _CELL_PAD,
                                       height), cell, bold if number == 0 else qfont, align)
             cx += w
@@ -331,6 +345,22 @@ def draw_table(flow: PageFlow, table: ReferenceTable, x: float = 0.0,
                        font(size - 2, italic=True), color=GREY)
     flow.y = y + 24
     return total
+
+
+PLACEHOLDERS = frozenset({"", "—", "–", "-"})
+"""Cells that say "nothing here": they do not make a column of numbers a column of text."""
+
+
+def column_aligns(table: ReferenceTable) -> list[Qt.AlignmentFlag]:
+    """Each column's alignment, its header's too: right for numbers (a dash for "none" among
+    them included), left for text, so a header sits over its values."""
+    aligns = []
+    for index in range(len(table.columns)):
+        cells = [row[index] for row in table.rows if index < len(row)]
+        values = [cell for cell in cells if cell.strip() not in PLACEHOLDERS]
+        numeric = bool(values) and all(_numeric(cell) for cell in values)
+        aligns.append(Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft)
+    return aligns
 
 
 def _numeric(cell: str) -> bool:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui.workshop.printing import PrintItem, paint_document, prepare
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.workshop.printing.session import SessionPrint
 
 
 class SheetPrintPreview(QPrintPreviewDialog):
@@ -26,3 +30,27 @@ class SheetPrintPreview(QPrintPreviewDialog):
 
     def _paint(self, printer: QPrinter) -> None:
         self.pages = paint_document(printer, self.items)
+
+
+class SessionPrintPreview(QPrintPreviewDialog):
+    """A session's sheets in Qt's print preview: the page setup there (paper, margins)
+    is what the pages are laid out on."""
+
+    def __init__(self, job: SessionPrint, paper: str = "A4",
+                 parent: QWidget | None = None) -> None:
+        from carwars_desktop.gui.workshop.printing.session import prepare_paper
+
+        self.sheet_printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        prepare_paper(self.sheet_printer, paper)
+        self.sheet_printer.setDocName(job.title[:200])
+        super().__init__(self.sheet_printer, parent)
+        self.job = job
+        self.pages = 0
+        self.setWindowTitle(f"Print preview — {job.title}")
+        self.paintRequested.connect(self._paint)
+        self.resize(1000, 900)
+
+    def _paint(self, printer: QPrinter) -> None:
+        from carwars_desktop.gui.workshop.printing.session import paint_session_document
+
+        self.pages = paint_session_document(printer, self.job)

@@ -6,8 +6,11 @@ penalties); nothing here decides a rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
-from carwars_desktop.rules.play import Gauge, Level, PlayRules, StatusFlag
+from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.play import Gauge, Level, PlayRules, PublicFact, StatusFlag, TurnOrder
 from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = "autopower"
@@ -71,6 +74,33 @@ def out_of_play(record: RecordSheet) -> bool:
     return car_sheet(record).killed
 
 
+def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
+    """Speed, Armor and the damage taken (cards in play lie face up, AP-D27); with
+    secret sheets the Speed and the damage announced."""
+    sheet = car_sheet(record)
+    facts = [PublicFact("speed", str(sheet.speed), number=True)]
+    if sheets_open:
+        facts.append(PublicFact("armor", str(sheet.armor), number=True))
+    facts.append(PublicFact("damage", str(sheet.total_damage), number=True))
+    return tuple(facts)
+
+
+def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
+    """The car whose turn it is, and the next car in the turn order not killed (§2.3)."""
+    from carwars_desktop.rules.autopower.play.clock import current, order
+
+    keys = {name: key for key, (name, _sheet) in vehicles.items()}
+    out = {key for key, (_name, sheet) in vehicles.items() if out_of_play(sheet)}
+    name, _step = current(clock)
+    cars = order(clock)
+    now = (keys[name],) if name in keys else ()
+    if name not in cars:
+        return TurnOrder(now)
+    start = cars.index(name)
+    later = [keys[n] for n in cars[start + 1:] + cars[:start] if n in keys]
+    return TurnOrder(now, tuple(k for k in later if k not in out)[:1])
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -78,4 +108,6 @@ RULES = PlayRules(
     damage_points=damage_points,
     gauges=gauges,
     out_of_play=out_of_play,
+    public=public,
+    turn_order=turn_order,
 )

@@ -6,16 +6,21 @@ Read off the engine's :class:`CarSheet` (``is_wreck``, ``driver_dead``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
+from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     FREE_PLAY,
     Gauge,
     Level,
     PlayRules,
+    PublicFact,
     Scenario,
     StatusFlag,
+    TurnOrder,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
@@ -98,6 +103,44 @@ def out_of_play(record: RecordSheet) -> bool:
     return not sheet.mobile_with_driver()
 
 
+def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
+    """The revealed speed, then the armour boxes left per block and the components
+    destroyed; with secret cards only the speed and the hits announced so far.
+
+    The sheet's speed is always a revealed one: every car's secret speed is set at
+    once, at the reveal (``set_speeds``, §2.2 step 1).
+    """
+    sheet = car_sheet(record)
+    speed = f"{sheet.speed}" + (" reverse" if sheet.direction is Direction.REVERSE else "")
+    facts = [PublicFact("speed", speed, number=True)]
+    if not sheets_open:
+        hits = sum(sheet.armour_hits) + sum(sheet.component_hits)
+        facts.append(PublicFact("hits taken", str(hits), number=True))
+        return tuple(facts)
+    facts += [PublicFact(block.value, str(sheet.armour_left(block)), number=True,
+                         lost=sheet.armour_left(block) <= 0)
+              for block in BLOCKS if sheet.card.armour_boxes(block)]
+    facts += [PublicFact(component.label, "destroyed", lost=True)
+              for component in sheet.card.components if sheet.destroyed(component.name)]
+    return tuple(facts)
+
+
+def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
+    """The car whose turn it is and the next one still mobile (§2.2); at the secret
+    speeds, every car chooses and the first in order moves next."""
+    from carwars_desktop.rules.battlecars.play.clock import car_of, is_speeds
+
+    keys = {name: key for key, (name, _sheet) in vehicles.items()}
+    out = {key for key, (_name, sheet) in vehicles.items() if out_of_play(sheet)}
+    following = [keys[name] for name in (car_of(p) for p in clock.phases[clock.phase + 1:])
+                 if name in keys and keys[name] not in out]
+    if is_speeds(clock):
+        return TurnOrder((), tuple(following[:1]))
+    name = car_of(clock.phase_name)
+    now = (keys[name],) if name in keys else ()
+    return TurnOrder(now, tuple(following[:1]))
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -106,4 +149,6 @@ RULES = PlayRules(
     gauges=gauges,
     out_of_play=out_of_play,
     scenarios=(FREE_PLAY, *SCENARIOS),
+    public=public,
+    turn_order=turn_order,
 )

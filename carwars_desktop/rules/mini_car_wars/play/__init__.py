@@ -6,6 +6,9 @@ Everything is read off the engine's :class:`MiniSheet` (its derived states
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
@@ -14,8 +17,10 @@ from carwars_desktop.rules.play import (
     Gauge,
     Level,
     PlayRules,
+    PublicFact,
     Scenario,
     StatusFlag,
+    TurnOrder,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
@@ -115,6 +120,47 @@ def start_sheet(record: RecordSheet, scenario: str) -> RecordSheet:
     return sheet.started_turn(SCENARIOS[scenario].start_speed, False)
 
 
+SIDE_WORDS = {"F": "front", "R": "right", "L": "left", "B": "back", "T": "top"}
+
+
+def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
+    """Speed, then armor left per side, weapons and crew; with secret sheets (§2.15)
+    only the speed and the hits each side took, as announced when they landed."""
+    sheet = mini_sheet(record)
+    facts = [PublicFact("speed (mph, reverse)" if sheet.reverse else "speed (mph)",
+                        str(sheet.speed),
+                        number=True)]
+    if not sheets_open:
+        facts += [PublicFact(f"{SIDE_WORDS[side.value]} hits", str(armor_crossed(sheet, side)),
+                             number=True)
+                  for side in SIDES]
+        return tuple(facts)
+    facts += [PublicFact(f"{SIDE_WORDS[side.value]} armor", str(sheet.armor.get(side)),
+                         number=True)
+              for side in SIDES if sheet.starting_armor.get(side)]
+    facts += [PublicFact(weapon.label, "lost" if weapon.destroyed else "ready",
+                         lost=weapon.destroyed) for weapon in sheet.weapons]
+    facts += [PublicFact(person.role.value, person.state.value, lost=person.is_dead)
+              for person in sheet.crew]
+    facts.append(PublicFact("power plant", f"{sheet.power_plant}/{sheet.power_plant_max} DP",
+                            lost=sheet.power_plant_destroyed))
+    return tuple(facts)
+
+
+def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
+    """The vehicles still to move in this phase, fastest first (§2.4); when all have,
+    those of the next phase."""
+    from carwars_desktop.rules.mini_car_wars.play.clock import PHASES, has_moved, phase_movers
+
+    sheets = {key: mini_sheet(sheet) for key, (_name, sheet) in vehicles.items()}
+    phase = clock.phase + 1
+    still = [key for key in phase_movers(sheets, phase) if not has_moved(sheets[key], phase)]
+    if still:
+        return TurnOrder(tuple(still[:1]), tuple(still[1:]))
+    following = phase_movers(sheets, phase + 1) if phase < PHASES else ()
+    return TurnOrder((), tuple(following))
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -125,4 +171,6 @@ RULES = PlayRules(
     scenarios=(FREE_PLAY, *(Scenario(s.key, s.name, f"{s.start} {s.victory}")
                             for s in SCENARIOS.values())),
     start_sheet=start_sheet,
+    public=public,
+    turn_order=turn_order,
 )

@@ -1,0 +1,259 @@
+"""Hand a design to a friend: "Copy as text" (a ``CWD1:…`` line for a chat), "Paste design…"
+(a code or a design file's text, checked as it is typed; refused with the reason, nothing
+written), and "Show QR code…" (the same line for a phone's camera, drawn by segno).
+
+The Library's "Share ▾" button holds the three; imports go through the same name-clash
+questions and the one transaction as a file's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QPixmap
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.library import ExchangedDesign, ExchangeError, design_kind
+from carwars_desktop.library.text_code import (
+    encode_designs,
+    looks_like_code,
+    qr_fits,
+    read_designs_or_code,
+)
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.workshop.exchange_actions import AskClash, Warn
+    from carwars_desktop.services import LibraryService
+    from carwars_desktop.storage import DesignRecord
+
+QR_SCALE = 6
+"""Pixels per QR module on screen."""
+
+
+class ShareHost(Protocol):
+    """What the share actions need of the Library workspace."""
+
+    ask_clash: AskClash
+    warn: Warn
+
+    service: LibraryService
+
+    def selected_ids(self) -> list[int]: ...
+
+    def show_imported(self, records: Sequence[DesignRecord]) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+
+def designs_text(designs: Sequence[ExchangedDesign]) -> str:
+    """``Night Courier (Mini Car Wars vehicle)``, or ``3 designs: …``."""
+    names = [f"{d.name} ({design_kind(d.ruleset_id, d.kind).ruleset_title} "
+             f"{design_kind(d.ruleset_id, d.kind).title.lower()})" for d in designs]
+    if len(names) == 1:
+        return names[0]
+    shown = ", ".join(names[:4]) + ("…" if len(names) > 4 else "")
+    return f"{len(names)} designs: {shown}"
+
+
+def qr_png(code: str, scale: int = QR_SCALE) -> bytes:
+    """The QR code of ``code`` as PNG bytes (segno, error correction M, 4-module border)."""
+    import io
+
+    import segno
+
+    qr = segno.make_qr(code, error="m", boost_error=False, mode="byte")
+    out = io.BytesIO()
+    qr.save(out, kind="png", scale=scale, border=4)
+    return out.getvalue()
+
+
+def import_exchanged(parent: QWidget | None, library: LibraryService,
+                     designs: Sequence[ExchangedDesign], ask: AskClash,
+                     warn: Warn) -> list[DesignRecord] | None:
+    """Write the designs as an import does (clashes asked, one transaction), or none."""
+    from carwars_desktop.gui.workshop.exchange_actions import plan_import
+    from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+    choices = plan_import(library, designs, ask, parent)
+    if choices is None:
+        return None
+    try:
+        return list(library.import_designs(choices, initiator=parent).records)
+    except (InvalidDesignError, LibraryWriteError) as error:
+        warn(parent, "Not imported", f"Nothing was imported: {error}")
+        return None
+
+
+class PasteDesignDialog(QDialog):
+    """A text box for a design code (or a design file's text), read as it changes."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Paste design")
+        self.designs: tuple[ExchangedDesign, ...] = ()
+        intro = QLabel("Paste a design code (CWD1:…) from a chat, or the text of a design "
+                       "file. It is checked before anything is written.")
+        intro.setWordWrap(True)
+        self.edit = QPlainTextEdit()
+        self.edit.setAccessibleName("Design code")
+        self.edit.setPlaceholderText("CWD1:…")
+        self.edit.setTabChangesFocus(True)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.import_button = QPushButton("&Import")
+        self.buttons.addButton(self.import_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.buttons)
+        self.resize(560, 300)
+        self.edit.textChanged.connect(self._check)
+        self.edit.setPlainText(text)
+        self._check()
+
+    def _check(self) -> None:
+        text = self.edit.toPlainText()
+        self.designs = ()
+        if not text.strip():
+            self.verdict.setText("Nothing pasted yet.")
+        else:
+            try:
+                self.designs = read_designs_or_code(text)
+            except ExchangeError as error:
+                self.verdict.setText(f"⚠ Refused: {error}. Nothing will be written.")
+            else:
+                self.verdict.setText(f"✔ {designs_text(self.designs)}")
+        self.import_button.setEnabled(bool(self.designs))
+
+
+class QrDialog(QDialog):
+    """The design code as a QR code, with the code itself to copy."""
+
+    def __init__(self, code: str, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"QR code — {title}")
+        self.code = code
+        self.picture = QLabel()
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.picture.setAccessibleName("QR code of the design")
+        caption = QLabel(f"{title}. A phone's camera reads it as text: paste that in "
+                         "Carwars Desktop (Library → Share → Paste design…).")
+        caption.setWordWrap(True)
+        if qr_fits(code):
+            pixmap = QPixmap()
+            pixmap.loadFromData(qr_png(code), "PNG")
+            self.picture.setPixmap(pixmap)
+        else:
+            self.picture.setText(f"⚠ The code is {len(code):,} characters: more than one QR "
+                                 "code holds. Share fewer designs, or copy the text or "
+                                 "export a file instead.")
+            self.picture.setWordWrap(True)
+        text = QPlainTextEdit(code)
+        text.setReadOnly(True)
+        text.setMaximumHeight(80)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        copy = QPushButton("&Copy the text")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(code))
+        buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.picture, 1)
+        layout.addWidget(caption)
+        layout.addWidget(text)
+        layout.addWidget(buttons)
+
+
+class ShareButton(QToolButton):
+    """"Share ▾": copy as text, paste a design, show the QR code (see the module docstring)."""
+
+    def __init__(self, host: ShareHost, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.host = host
+        self.setText("S&hare ▾")
+        self.setToolTip("Hand designs to a friend as a line of text or a QR code")
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.copy_action = QAction("Copy as text (Ctrl+Shift+C)", menu)
+        self.copy_action.setToolTip("The selected designs as one line (CWD1:…) for a chat")
+        self.copy_action.triggered.connect(lambda: self.copy_as_text())
+        self.paste_action = QAction("Paste design… (Ctrl+Shift+V)", menu)
+        self.paste_action.triggered.connect(lambda: self.paste_design())
+        self.qr_action = QAction("Show QR code…", menu)
+        self.qr_action.triggered.connect(lambda: self.show_qr())
+        menu.addActions([self.copy_action, self.paste_action, self.qr_action])
+        self.setMenu(menu)
+        self.dialog: QDialog | None = None
+        # Tests replace it (the paste dialog is modal): text → the designs to import, or None.
+        self.ask_paste: Callable[[str], tuple[ExchangedDesign, ...] | None] = self._ask_paste
+
+    def set_selection(self, any_selected: bool) -> None:
+        self.copy_action.setEnabled(any_selected)
+        self.qr_action.setEnabled(any_selected)
+
+    def code(self) -> str | None:
+        ids = self.host.selected_ids()
+        if not ids:
+            return None
+        return encode_designs(self.host.service.exported(ids))
+
+    def copy_as_text(self) -> str | None:
+        """Put the selected designs' code on the clipboard; return it."""
+        code = self.code()
+        if code is None:
+            return None
+        QGuiApplication.clipboard().setText(code)
+        count = len(self.host.selected_ids())
+        self.host.say(f"Copied {count} design{'s' if count != 1 else ''} as text "
+                      f"({len(code):,} characters): paste it in a chat.")
+        return code
+
+    def show_qr(self) -> QrDialog | None:
+        code = self.code()
+        if code is None:
+            return None
+        designs = self.host.service.exported(self.host.selected_ids())
+        dialog = QrDialog(code, designs_text(designs), self.window())
+        dialog.finished.connect(dialog.deleteLater)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _ask_paste(self, text: str) -> tuple[ExchangedDesign, ...] | None:
+        dialog = PasteDesignDialog(text, self.window())
+        self.dialog = dialog
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        designs = dialog.designs
+        dialog.deleteLater()
+        return designs if accepted and designs else None
+
+    def paste_design(self, text: str | None = None) -> int:
+        """Import pasted designs (the clipboard's code is offered); return how many."""
+        if text is None:
+            clipboard = QGuiApplication.clipboard().text()
+            text = clipboard if looks_like_code(clipboard) else ""
+        designs = self.ask_paste(text)
+        if not designs:
+            return 0
+        records = import_exchanged(self.window(), self.host.service, designs,
+                                   self.host.ask_clash, self.host.warn)
+        if not records:
+            return 0
+        self.host.show_imported(records)
+        return len(records)
