@@ -180,6 +180,11 @@ def is_connection_lost(error: BaseException) -> bool:
     """The server could not be reached or the connection dropped (not a refused statement)."""
     from sqlalchemy.exc import DBAPIError, OperationalError
 
+    from carwars_desktop.storage.errors import WriteFailedError
+
+    if isinstance(error, WriteFailedError) and error.__cause__ is not None:
+        # A refused write (issue 15's banner) says why in words; the driver's error is below.
+        return is_connection_lost(error.__cause__)
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return True
     if not isinstance(error, OperationalError | DBAPIError):
