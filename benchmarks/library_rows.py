@@ -35,7 +35,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--designs", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--quick", action="store_true",
+                        help="one run over 200 designs, so the benchmark cannot rot (CI)")
     arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.designs, arguments.runs = 200, 1
     url = str(Path(_HOME) / "rows.sqlite3")
     app = QApplication(sys.argv[:1])
     with open_database(url) as database:

@@ -62,3 +62,17 @@ class ReadOnlySwitch:
 def switch(window: MainWindow) -> ReadOnlySwitch:
     assert window.database is not None
     return ReadOnlySwitch(window.database)
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage() -> Iterator[None]:
+    """Collect each GUI test's garbage on the main thread when it ends.
+
+    A window a test closed can stay in a reference cycle; left to the cyclic collector, it
+    may be freed later on whatever thread allocates, a worker included (the import and odds
+    workers of gui/background.py), and Qt aborts when widgets die off the GUI thread.
+    """
+    yield
+    import gc
+
+    gc.collect()
