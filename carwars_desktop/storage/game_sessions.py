@@ -12,6 +12,16 @@ sees who holds it and may follow it read-only or take it over. Every write is a
 compare-and-append on the session's ``version``: it names the version it read, so
 a stale writer never overwrites a newer sheet; it gets
 :class:`~carwars_desktop.session.StaleSessionError` and reloads.
+
+A lease this installation took (its token starts with the installation's id, see
+:mod:`~carwars_desktop.storage.installation`) whose copy no longer plays the session is
+this installation's own to resume, at once, without waiting for it to lapse: the copy's
+process has ended (a crash), or the copy closed but could not write the release (a club
+laptop that shut down while the server was away). The next start re-takes it, renews it,
+and replays the offline queue through the normal compare-and-append, so an entry another
+GM made meanwhile is reported as a conflict, never written over. A lease held by another
+copy that still runs, on this installation or any other, is never resumed: it is followed
+read-only or taken over explicitly.
 """
 
 from __future__ import annotations
@@ -19,8 +29,9 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import secrets
 import socket
-import uuid
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,6 +41,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import Event, StaleSessionError, StoredEvent, VehicleInPlay
+from carwars_desktop.storage.installation import installation_id
 from carwars_desktop.storage.models import (
     GameSessionRow,
     ResolutionLogRow,
@@ -105,25 +117,45 @@ def this_holder() -> tuple[str, str]:
     return user[:TEXT_MAX], socket.gethostname()[:TEXT_MAX]
 
 
+_live_tokens: set[str] = set()
+"""The leases this process holds now (taken, not yet let go): a token of this process
+that is not here was let go, even if the release could not be written."""
+
+
 def _new_token() -> str:
-    """Unique, and naming this process: a copy that crashed on this machine is seen gone."""
-    return f"{uuid.uuid4().hex}-{os.getpid()}"
+    """Unique; naming this installation and this process (at most 64 characters)."""
+    return f"{installation_id()}.{secrets.token_hex(12)}-{os.getpid()}"
+
+
+def _process_runs(pid: int) -> bool:
+    """Whether a process of this machine runs; True when it cannot be told."""
+    if sys.platform == "win32":
+        # os.kill(pid, 0) would send CTRL_C_EVENT there: an own lease lapses instead.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it runs, under another user
+        return True
+    return True
 
 
 def _holder_gone(row: GameSessionRow) -> bool:
-    """The lease was taken on this machine by a process that no longer runs."""
-    if row.lease_host != socket.gethostname()[:TEXT_MAX] or not row.lease_token:
+    """The lease is this installation's own (same id, same machine) and the copy that took
+    it no longer plays the session: its process has ended, or it is this process and it
+    let the lease go (see the module's notes on resuming an own lease)."""
+    token = row.lease_token
+    if not token or row.lease_host != socket.gethostname()[:TEXT_MAX]:
         return False
-    _, _, pid_text = row.lease_token.rpartition("-")
-    if not pid_text.isdigit() or int(pid_text) == os.getpid():
+    owner, _, rest = token.partition(".")
+    _, _, pid_text = rest.rpartition("-")
+    if owner != installation_id() or not pid_text.isdigit():
         return False
-    try:
-        os.kill(int(pid_text), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # it runs, under another user
-        return False
-    return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return token not in _live_tokens
+    return not _process_runs(pid)
 
 
 def _lease_info(row: GameSessionRow, now: datetime) -> LeaseInfo | None:
@@ -290,6 +322,8 @@ class GameSessions:
             row.version += 1
             row.lease_token = row.lease_holder = row.lease_host = None
             row.lease_since = row.lease_renewed_at = None
+        if lease is not None:
+            _live_tokens.discard(lease.token)
 
     def delete(self, session_id: int) -> None:
         with writing(self._sessions, "Deleting the session") as session:
@@ -361,6 +395,7 @@ class GameSessions:
                 if row.status != RUNNING or info is None:
                     raise SessionNotFoundError(f"session {session_id} is not running")
                 raise SessionHeldError(info)
+        _live_tokens.add(token)
         return Lease(session_id, token, user, host)
 
     def renew(self, lease: Lease) -> bool:
@@ -371,10 +406,18 @@ class GameSessions:
                                              GameSessionRow.lease_token == lease.token)
                 .values(lease_renewed_at=_now())
                 .execution_options(synchronize_session=False))
-            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+            still = bool(result.rowcount == 1)  # type: ignore[attr-defined]
+        if not still:
+            _live_tokens.discard(lease.token)
+        return still
 
     def release(self, lease: Lease) -> None:
-        """Let the session go (closing it, quitting): another copy may take it freely."""
+        """Let the session go (closing it, quitting): another copy may take it freely.
+
+        Let go here even when the write fails (a club server away): the lease is then this
+        installation's own to resume at its next start, and lapses for the others.
+        """
+        _live_tokens.discard(lease.token)
         with writing(self._sessions, "Letting the session go") as session:
             session.execute(
                 update(GameSessionRow).where(GameSessionRow.id == lease.session_id,

@@ -3,7 +3,10 @@
 Sessions live in the database (``game_sessions``): opening one reads its
 vehicles, current sheets and clock — never its events — so a long evening opens
 at once. The last running session reopens at start-up, unless another copy of the
-app holds it.
+app holds it. A lease this installation took and no copy of it plays any more (a club
+laptop that closed while the server was away could not write its release) is its own:
+start-up resumes it, and the offline queue's entries land through the normal
+compare-and-append (``storage/game_sessions.py`` says how an own lease is told).
 
 One copy of the app writes a running session at a time: opening one takes its lease
 (renewed while it is open). A session another copy holds asks first ("open on
@@ -169,7 +172,8 @@ class TableWorkspace(Workspace):
             return False
         last = self.context.service.session_info(last_id)
         if last.lease is not None:
-            # Never resume a game another copy of the app is playing.
+            # Never resume a game another copy of the app is playing. (An own lease left
+            # behind reads as no lease: it is resumed, see storage/game_sessions.py.)
             self.show_sessions()
             self.sessions_page.message.setText(
                 f"“{last.name}” is {last.lease.describe()}: open it to follow it read-only "

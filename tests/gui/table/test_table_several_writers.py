@@ -14,6 +14,7 @@ from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
 from carwars_desktop.gui.table.workspace import LeaseChoice
 from carwars_desktop.rules.autopower import CarSheet
+from carwars_desktop.storage import open_database
 
 State = Callable[[TableWorkspace], str]
 
@@ -137,3 +138,31 @@ def test_a_new_session_on_a_read_only_database(window: MainWindow, switch: Any, 
     assert not table.banner.isVisible() and table.context.game is not None
     assert [s.name for s in window.database.game_sessions.all()] == ["Club night"]
     assert table.lease is not None
+
+
+def test_a_copy_that_closed_without_letting_go_resumes_its_own_session(  # type: ignore[no-untyped-def]
+        start_session, window: MainWindow, switch: Any, state: State, qtbot,
+        settings: QSettings, sqlite_url: str) -> None:
+    first = start_session("autopower", [("Ann", "Longshot"), ("Bo", "Rhino")])
+    session_id = first.session_id
+    first.play.sheets["v2"].mark_damage(2)  # type: ignore[attr-defined]
+    shown = state(first)
+    switch.read_only()
+    window.shutdown()  # the release cannot be written: the lease stays recorded
+    switch.writable()
+    with open_database(sqlite_url) as database:
+        assert session_id is not None
+        assert database.game_sessions.load(session_id).info.lease is None  # its own: free
+    again = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
+    qtbot.addWidget(again)
+    again.show()
+    assert again.finish_startup()
+    try:
+        table = again.table
+        assert table.session_id == session_id and table.lease is not None
+        assert not table.context.read_only and not table.following
+        assert state(table) == shown
+        table.play.sheets["v1"].mark_damage(1)  # type: ignore[attr-defined]
+        assert not table.banner.isVisible() and _events(table) == 2
+    finally:
+        again.shutdown()
