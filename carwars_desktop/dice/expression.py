@@ -16,6 +16,18 @@ MAX_DICE = 100
 """The most dice one expression may roll (no table game needs more)."""
 MAX_SIDES = 100
 MAX_CONSTANT = 10_000
+_MAX_DIGITS = 12
+"""Longer numbers are refused before ``int()`` (which refuses beyond 4,300 digits in
+Python's own words): every limit above has far fewer digits."""
+
+
+def _number(digits: str, source: str) -> int:
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > _MAX_DIGITS:
+        raise DiceExpressionError(
+            f"{source[:40]!r}…: a number of {len(significant):,} digits is far beyond any "
+            "dice limit")
+    return int(significant)
 
 _TERM = re.compile(r"(?P<count>\d*)d(?P<sides>\d*)|(?P<const>\d+)")
 
@@ -130,7 +142,7 @@ def parse(text: str) -> DiceExpression:
                 f"found {char!r}"
             )
         if match.group("const") is not None:
-            value = int(match.group("const"))
+            value = _number(match.group("const"), source)
             if value > MAX_CONSTANT:
                 raise DiceExpressionError(
                     f"{source!r}: modifier {value} is larger than {MAX_CONSTANT}"
@@ -142,8 +154,8 @@ def parse(text: str) -> DiceExpression:
                 raise DiceExpressionError(
                     f"{source!r}: 'd' must be followed by the number of sides, as in d6"
                 )
-            count = int(count_text) if count_text else 1
-            sides = int(sides_text)
+            count = _number(count_text, source) if count_text else 1
+            sides = _number(sides_text, source)
             if count == 0:
                 raise DiceExpressionError(f"{source!r}: cannot roll zero dice")
             if sides < 2:

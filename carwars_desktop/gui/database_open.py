@@ -2,8 +2,9 @@
 
 A file that is not SQLite, is truncated, or was written by a newer version is
 refused by the storage layer with the reason. Here the GM is told why (a dialog
-and stderr) and chooses: open another file, start a new one, or quit. Under
-``--smoke`` nobody can answer, so the reason goes to stderr and start-up fails.
+and stderr) and chooses: open another file, start a new one, or quit; a file that
+cannot be written may also be browsed read-only. Under ``--smoke`` nobody can
+answer, so the reason goes to stderr and start-up fails.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 class Choice(Enum):
     OPEN_OTHER = "open another file"
     START_NEW = "start a new database"
+    BROWSE_READ_ONLY = "browse it read-only"
     QUIT = "quit"
 
 
@@ -32,11 +34,18 @@ def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choic
     box.setWindowTitle("Cannot use this database")
     box.setText(str(error))
     box.setInformativeText("The file was left exactly as it is. What would you like to do?")
+    from carwars_desktop.storage.errors import ReadOnlyDatabaseError
+
+    browse = None
+    if isinstance(error, ReadOnlyDatabaseError) and "browse" in str(error):
+        browse = box.addButton("&Browse read-only", QMessageBox.ButtonRole.YesRole)
     open_other = box.addButton("Open another file…", QMessageBox.ButtonRole.AcceptRole)
     start_new = box.addButton("Start a new database…", QMessageBox.ButtonRole.ActionRole)
     box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
     box.exec()
     clicked = box.clickedButton()
+    if browse is not None and clicked is browse:
+        return Choice.BROWSE_READ_ONLY, ""
     if clicked is open_other:
         path, _ = QFileDialog.getOpenFileName(parent, "Open a Carwars database", "",
                                               "Carwars databases (*.sqlite3 *.db);;All files (*)")
@@ -60,14 +69,20 @@ def open_with_recovery(url: str | None, ask: Asker | None) -> Database | None:
 
     from carwars_desktop.storage import DatabaseError, open_database, resolve_url
 
+    read_only = False
     while True:
+        resolved = url if read_only and url is not None else resolve_url(url, os.environ)
         try:
-            return open_database(resolve_url(url, os.environ))
+            return open_database(resolved, read_only=read_only)
         except DatabaseError as error:
             print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
             if ask is None:
                 return None
             choice, path = ask(error)
+            read_only = choice is Choice.BROWSE_READ_ONLY
+            if read_only:
+                url = resolved  # the same file, browsed: every write shows why it failed
+                continue
             if choice is Choice.QUIT or path is None:
                 return None
             # A chosen file that already has content is opened as it is (and refused

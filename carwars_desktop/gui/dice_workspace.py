@@ -47,6 +47,7 @@ from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
 from carwars_desktop.gui.shortcuts import DICE
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
 
@@ -223,7 +224,9 @@ class DiceWorkspace(Workspace):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([700, 460])
+        self.banner = WriteBanner()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
         layout.addWidget(splitter)
 
         self.expression_edit.textChanged.connect(self._refresh_odds)
@@ -355,24 +358,37 @@ class DiceWorkspace(Workspace):
         self._keep(resolution, seed=dice.seed)
         self.seed_edit.clear()
 
-    def _keep(self, resolution: Resolution, seed: int | None) -> None:
-        from carwars_desktop.storage import NewDiceRoll
+    def _keep(self, resolution: Resolution, seed: int | None) -> bool:
+        """Store the roll, then show it; a refused write shows the banner (Retry keeps it)."""
+        from carwars_desktop.storage import InvalidDiceRollError, NewDiceRoll
 
         assert self._database is not None
+        history = self._database.dice_history
         values = resolution.values
-        record = self._database.dice_history.add(NewDiceRoll(
-            ruleset_id=self._ruleset,
-            expression=resolution.inputs["expression"],
-            target=resolution.inputs["target"],
-            natural_two_misses=resolution.inputs["natural_two_misses"],
-            dice_values=tuple(d.value for d in resolution.dice),
-            sides=tuple(d.sides for d in resolution.dice),
-            natural=values["natural"],
-            total=values["total"],
-            success=resolution.success,
-            seed=seed,
-            entered=seed is None,
-        ))
+        try:
+            roll = NewDiceRoll(
+                ruleset_id=self._ruleset,
+                expression=resolution.inputs["expression"],
+                target=resolution.inputs["target"],
+                natural_two_misses=resolution.inputs["natural_two_misses"],
+                dice_values=tuple(d.value for d in resolution.dice),
+                sides=tuple(d.sides for d in resolution.dice),
+                natural=values["natural"],
+                total=values["total"],
+                success=resolution.success,
+                seed=seed,
+                entered=seed is None,
+            )
+        except InvalidDiceRollError as error:
+            self.dice_error.setText(f"⚠ Not kept in the history: {error}")
+            return False
+        record = self.banner.attempt(lambda: history.add(roll))
+        if record is None:
+            self.dice_error.setText("⚠ Not kept: the roll was not saved (see above).")
+            self.result_label.setText("")
+            self.banner.show_message(self.banner.label.text().removeprefix("⚠ "),
+                                     lambda: self._keep(resolution, seed))
+            return False
         # Committed: now it may be shown.
         self.history_model.prepend(record)
         self.history_view.scrollToTop()
@@ -381,6 +397,7 @@ class DiceWorkspace(Workspace):
         how = "entered" if seed is None else f"rolled with seed {seed}"
         steps = "<br>".join(step.text for step in resolution.steps)
         self.result_label.setText(f"<b>{resolution.outcome}</b> ({how})<br>{steps}")
+        return True
 
 
 def _decimal(value: Fraction) -> str:

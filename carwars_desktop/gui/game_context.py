@@ -29,12 +29,16 @@ class GameContext(QObject):
     """A session was opened or closed."""
     changed = Signal(object)
     """A :class:`~carwars_desktop.session.Changes` after an event, undo or redo."""
+    stale = Signal(object)
+    """A :class:`~carwars_desktop.session.StaleSessionError`: another copy of the app wrote
+    first or took the session over; nothing was written and the Table reloads."""
 
     def __init__(self, parent: QObject | None = None,
                  service: TableService | None = None) -> None:
         super().__init__(parent)
         self.service = service if service is not None else TableService()
         unsubscribe = self.service.bus.subscribe(self._heard)
+        self.service.on_stale = self.stale.emit
         self.destroyed.connect(lambda *_args: unsubscribe())
 
     def _heard(self, changes: BusChanges) -> None:

@@ -254,6 +254,7 @@ class MainWindow(QMainWindow):
 
         switching = self.database is not None and self.database is not database
         if switching:
+            self.table.release_lease()
             if self.game_context.game is not None:
                 self.game_context.close()
                 self.table.show_sessions()
@@ -263,8 +264,12 @@ class MainWindow(QMainWindow):
         self.game_context.database = database
         self.club_link.attach_database(database)
         shown = display_url(database.url)
-        self._db_label.setText(f"Database: {shown}")
+        self._db_label.setText(f"Database: {shown}" + (" (read-only)" if database.read_only
+                                                       else ""))
         self._db_label.setToolTip(shown)
+        if database.backup is not None:
+            self.statusBar().showMessage(
+                f"Before upgrading the database, a copy was made: {database.backup}", 30000)
         self.setWindowTitle(f"Carwars Desktop — {shown}" if is_server_url(database.url)
                             else "Carwars Desktop")
         if not is_server_url(database.url):
@@ -304,6 +309,8 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         if self.player_display is not None:
             self.player_display.close()
+        if self.workspaces:
+            self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
         from carwars_desktop.gui.background import wait_for_workers
 
@@ -315,6 +322,8 @@ class MainWindow(QMainWindow):
     # --- menus ---------------------------------------------------------
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        backup_action = file_menu.addAction("&Back up database…")
+        backup_action.triggered.connect(lambda: self.back_up_database())
         club = file_menu.addAction("&Connect to a club database…")
         club.triggered.connect(lambda: self.connect_to_club())
         local = file_menu.addAction("Open &local database")
@@ -341,6 +350,35 @@ class MainWindow(QMainWindow):
         about = help_menu.addAction("&About Carwars Desktop")
         about.triggered.connect(self._show_about)
 
+    def back_up_database(self, target: str | None = None) -> bool:
+        """File › Back up database…: a consistent copy of the SQLite file, where the GM says."""
+        from datetime import datetime
+        from pathlib import Path
+
+        from PySide6.QtWidgets import QFileDialog
+
+        from carwars_desktop.storage import DatabaseError
+        from carwars_desktop.storage.database import sqlite_file_path
+
+        if self.database is None:
+            return False
+        source = sqlite_file_path(self.database.url)
+        if target is None:
+            suggested = "" if source is None else str(source.with_name(
+                f"{source.stem}-{datetime.now():%Y-%m-%d-%H%M}.backup{source.suffix}"))
+            target, _ = QFileDialog.getSaveFileName(self, "Back up the database", suggested,
+                                                    "Carwars databases (*.sqlite3)")
+            if not target:
+                return False
+        try:
+            copy = self.database.back_up(Path(target))
+        except DatabaseError as error:
+            self.statusBar().showMessage(f"⚠ Not backed up: {error}", 30000)
+            if self._interactive:
+                QMessageBox.warning(self, "Back up database", str(error))
+            return False
+        self.statusBar().showMessage(f"Backed up to {copy}", 30000)
+        return True
     # --- the players' display ---------------------------------------------------------
     def open_player_display(self) -> PlayerDisplay:
         """Open (or raise) the players' display, on the screen it was on last time."""

@@ -44,10 +44,11 @@ from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTab
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
-from carwars_desktop.services import PendingResolution, ResolveError, typed_dice
-from carwars_desktop.session import GameError
+from carwars_desktop.services import PendingResolution, PendingState, ResolveError, typed_dice
+from carwars_desktop.session import GameError, StaleSessionError
 
 
 def _right(text: str) -> QTableWidgetItem:
@@ -217,7 +218,9 @@ class ResolverWorkspace(Workspace):
         main.addWidget(left)
         main.addWidget(right)
         main.setSizes([400, 880])
+        self.banner = WriteBanner()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
         layout.addWidget(main)
 
         self.search.textChanged.connect(self._filter)
@@ -501,15 +504,38 @@ class ResolverWorkspace(Workspace):
             self.pending = pending
             self.status_label.setText(f"⚠ Not applied: {error}")
             return
+        except StaleSessionError as error:  # the Table reloads the session and says so
+            self.pending = pending
+            self.status_label.setText(f"⚠ Not applied: {error}")
+            return
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            if pending.state is not PendingState.APPLIED:
+                self.pending = pending
+                self.status_label.setText(f"⚠ Not applied: {text}")
+                self.banner.show_message(text, self._retry_apply)
+                return
+            # Applied; only its line in the roll log is missing.
+            self.banner.show_message(f"{text} (the result was applied; only its line in the "
+                                     "roll log is missing)",
+                                     lambda: self.banner.attempt(pending.retry_log) is not None)
         self.status_label.setText(f"Applied: {pending.resolution.outcome}")
         self.apply_button.setEnabled(False)
         self.discard_button.setEnabled(False)
+
+    def _retry_apply(self) -> bool:
+        self.apply()
+        return self.pending is None
 
     def discard(self) -> None:
         pending = self.pending
         if pending is None:
             return
-        pending.discard(initiator=self)
+        if self.banner.attempt(lambda: pending.discard(initiator=self)) is None:
+            self.status_label.setText("⚠ Not discarded: the roll could not be logged.")
+            return
         self._set_result(None)
         self.status_label.setText("Discarded: the roll stays in the log.")
 

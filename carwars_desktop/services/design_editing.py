@@ -136,7 +136,8 @@ class DesignEditing:
     def _commit(self, design: Design, initiator: object) -> None:
         if self.record is None:
             raise RuntimeError("no design is open")
-        self.library.set_working(self.record.id, design.to_json(), initiator)
+        self.library.set_working(self.record.id, design.to_json(), initiator,
+                                 expected_revision=self.record.revision)
 
     def edit(self, design: Design, label: str, key: str = "",
              initiator: object = None) -> DesignEdit:
@@ -179,9 +180,35 @@ class DesignEditing:
         if self.record is None or self.design is None:
             raise RuntimeError("no design is open")
         clean_name(self.design.name)
-        result = self.library.save(self.record.id, self.design.to_json(), initiator)
+        result = self.library.save(self.record.id, self.design.to_json(), initiator,
+                                   expected_revision=self.record.revision)
         self.record = result.record
         return result
+
+    # --- another copy saved it meanwhile (issue 15) ---------------------------------------------
+    def keep_mine(self, theirs: DesignRecord, mine: Design,
+                  initiator: object = None) -> LibraryResult:
+        """Save ``mine`` as the newest revision, after ``theirs`` (their revision is kept)."""
+        self.record = theirs  # my edit now starts from their revision
+        self.design = mine
+        return self.save(initiator)
+
+    def take_theirs(self, theirs: DesignRecord, initiator: object = None) -> None:
+        """Drop my unsaved edits of the design (theirs is then opened)."""
+        self.library.set_working(theirs.id, None, initiator)
+
+    def save_copy(self, theirs: DesignRecord, mine: Design,
+                  initiator: object = None) -> LibraryResult:
+        """Save ``mine`` as a new design under a free name; the design keeps theirs."""
+        from carwars_desktop.library import copy_name
+        from carwars_desktop.library.templates import renamed
+        from carwars_desktop.storage import NewDesign
+
+        name = copy_name(mine.name, self.library.own_names(theirs.ruleset_id, theirs.kind))
+        copy = self.library.add(NewDesign(theirs.ruleset_id, renamed(mine, name).to_json(),
+                                          theirs.kind, theirs.tags), initiator)
+        self.library.set_working(theirs.id, None, initiator)
+        return copy
 
     def unsaved(self) -> bool:
         return (self.record is not None and self.design is not None

@@ -151,14 +151,21 @@ class LibraryService:
         return self.add(NewDesign(ruleset_id, renamed(design, name).to_json(), kind), initiator)
 
     def save(self, design_id: int, data: dict[str, Any],
-             initiator: object = None) -> LibraryResult:
-        """A new revision (legal or a draft); the unsaved edits are cleared."""
-        return self._done([self.store.save(design_id, data)], initiator, changed=[design_id])
+             initiator: object = None, expected_revision: int | None = None) -> LibraryResult:
+        """A new revision (legal or a draft); the unsaved edits are cleared.
+
+        With ``expected_revision``, raises ``DesignConflictError`` (and writes nothing)
+        when another copy of the app saved the design since that revision.
+        """
+        record = self.store.save(design_id, data, expected_revision=expected_revision)
+        return self._done([record], initiator, changed=[design_id])
 
     def set_working(self, design_id: int, data: dict[str, Any] | None,
-                    initiator: object = None) -> LibraryResult:
-        """Commit the Workshop's unsaved edits (``None``: there are none)."""
-        self.store.set_working(design_id, data)
+                    initiator: object = None,
+                    expected_revision: int | None = None) -> LibraryResult:
+        """Commit the Workshop's unsaved edits (``None``: there are none); a conflict as
+        in :meth:`save`."""
+        self.store.set_working(design_id, data, expected_revision=expected_revision)
         return self._done([], initiator, changed=[design_id])
 
     def rename(self, design_id: int, name: str, initiator: object = None) -> LibraryResult:

@@ -28,6 +28,7 @@ from carwars_desktop.session import (
     EventStore,
     Game,
     GameError,
+    StaleSessionError,
     StoredEvent,
 )
 from carwars_desktop.session.visibility import Visibility
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from carwars_desktop.session.history import Luck, SessionHistory
     from carwars_desktop.session.setup import Setup
     from carwars_desktop.storage import Database, LoadedSession, SessionEvents
+    from carwars_desktop.storage.game_sessions import Lease, SessionInfo
 
 CHART_PAGE = 1000
 
@@ -110,6 +112,9 @@ class PendingResolution:
         self.seed = seed
         self.initiator = initiator
         self.state = PendingState.PENDING
+        self.logged = False
+        """The result's line is in the roll log (an apply whose log write was refused
+        has it False: :meth:`retry_log`)."""
 
     @property
     def pending(self) -> bool:
@@ -148,17 +153,36 @@ class PendingResolution:
             self.state = PendingState.PENDING
             raise
         self.state = PendingState.APPLIED
+        self.logged = False
         self.table.log(self, applied=True, initiator=who)
+        self.logged = True
         return changes
 
     def discard(self, initiator: object = None) -> bool:
-        """Keep only the roll in the log; False when it was not pending any more."""
+        """Keep only the roll in the log; False when it was not pending any more.
+
+        A refused write (the storage error) leaves the result pending.
+        """
         if not self.pending:
             return False
         self.state = PendingState.DISCARDED
-        self.table.log(self, applied=False,
-                       initiator=initiator if initiator is not None else self.initiator)
+        try:
+            self.table.log(self, applied=False,
+                           initiator=initiator if initiator is not None else self.initiator)
+        except BaseException:
+            self.state = PendingState.PENDING
+            raise
+        self.logged = True
         return True
+
+    def retry_log(self, initiator: object = None) -> bool:
+        """Write the roll-log line an applied result is missing (its write was refused);
+        True once it is in the log."""
+        if self.state is PendingState.APPLIED and not self.logged:
+            self.table.log(self, applied=True,
+                           initiator=initiator if initiator is not None else self.initiator)
+            self.logged = True
+        return self.logged
 
 
 class SessionStore(EventStore, EventPages, Protocol):
@@ -209,6 +233,9 @@ class TableService:
         self.game: Game | None = None
         self.session_id: int | None = None
         self.read_only = False
+        self.on_stale: Callable[[StaleSessionError], object] | None = None
+        """Told when another copy of the app wrote first or took the session over (nothing
+        was written; the Table reloads); the error is raised after it."""
         self.title = ""
         """The open session's name (and scenario), for the players' display."""
         self.roll: RollNotice | None = None
@@ -263,12 +290,15 @@ class TableService:
         return session_id
 
     def open(self, session_id: int, initiator: object = None,
-             wrap: StoreWrapper | None = None) -> OpenedSession:
+             wrap: StoreWrapper | None = None, lease: Lease | None = None,
+             follow: bool = False) -> OpenedSession:
         """Resume a running session, or open a finished one read-only.
 
         Reads its vehicles, current sheets and clock, never its events, so a long
         evening opens at once. ``wrap`` wraps a running session's events (the club
-        link's queue). Raises :class:`SessionOpenError` and changes nothing when the
+        link's queue). Its events append only under ``lease`` (this copy's hold on it,
+        compare-and-append); ``follow`` opens a running session read-only (another copy
+        plays it). Raises :class:`SessionOpenError` and changes nothing when the
         rules cannot read it.
         """
         from carwars_desktop.session.setup import build_game
@@ -277,14 +307,15 @@ class TableService:
         try:
             loaded = sessions.load(session_id)
             ruleset = find_ruleset(loaded.info.ruleset_id)
-            events = sessions.events(session_id)
+            events = sessions.events(session_id, None if follow else lease,
+                                     loaded.info.version)
             store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
-                                   else events)
+                                   and not follow else events)
             game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store,
                               loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
-        read_only = not loaded.info.running
+        read_only = not loaded.info.running or follow
         opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
         self.title = opened.title
         self.show(game, session_id, read_only, initiator)
@@ -294,14 +325,37 @@ class TableService:
         last = self._database().game_sessions.last_running()
         return None if last is None else last.id
 
-    def finish(self, initiator: object = None) -> int | None:
-        """End the running session (it can then be opened read-only); its id, or None."""
+    def finish(self, initiator: object = None, lease: Lease | None = None) -> int | None:
+        """End the running session (it can then be opened read-only); its id, or None.
+
+        Raises :class:`StaleSessionError` when another copy took it over meanwhile
+        (``lease`` is no longer this copy's), and the storage error of a refused write.
+        """
         if self.database is None or self.session_id is None or self.read_only:
             return None
         session_id = self.session_id
-        self.database.game_sessions.finish(session_id)
+        self.database.game_sessions.finish(session_id, lease)
         self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
         return session_id
+
+    # --- one writer at a time (issue 15) -------------------------------------------------
+    def session_info(self, session_id: int) -> SessionInfo:
+        return self._database().game_sessions.load(session_id).info
+
+    def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
+        """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""
+        return self._database().game_sessions.acquire(session_id, take_over=take_over)
+
+    def renew_lease(self, lease: Lease) -> bool:
+        """Tell the other copies this one still plays; False once taken over."""
+        return self._database().game_sessions.renew(lease)
+
+    def release_lease(self, lease: Lease) -> None:
+        self._database().game_sessions.release(lease)
+
+    def session_version(self, session_id: int) -> int:
+        """The session's write counter (a followed session reloads when it moves)."""
+        return self._database().game_sessions.version(session_id)
 
     def history(self, opened: OpenedSession) -> tuple[SessionHistory, Luck]:
         """The charts of a session: every sheet's history and the luck of the rolls."""
@@ -343,6 +397,17 @@ class TableService:
         return aggregates
 
     # --- events ----------------------------------------------------------------------------
+    def _commit(self, operation: Callable[[], GameChanges],
+                initiator: object = None) -> GameChanges:
+        """Run a game operation and announce it; a stale write is told, then raised."""
+        try:
+            changes = operation()
+        except StaleSessionError as error:
+            if self.on_stale is not None:
+                self.on_stale(error)
+            raise
+        return self.announce(changes, initiator)
+
     def announce(self, changes: GameChanges, initiator: object = None) -> GameChanges:
         """Tell everybody about a change the game already committed."""
         self.bus.publish(Changes(initiator, game=changes, session_id=self.session_id))
@@ -352,25 +417,29 @@ class TableService:
                          initiator: object = None) -> GameChanges:
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
-        return self.announce(self.game.apply_resolution(resolution, bindings), initiator)
+        game = self.game
+        return self._commit(lambda: game.apply_resolution(resolution, bindings), initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:
         """A hand mark on one sheet, committed, then announced."""
-        return self.announce(self.running().mark(key, sheet, summary, steps), initiator)
+        game = self.running()
+        return self._commit(lambda: game.mark(key, sheet, summary, steps), initiator)
 
     def set_clock(self, clock: Clock, summary: str,
                   sheets: Mapping[str, RecordSheet] | None = None,
                   steps: Sequence[str] = (), initiator: object = None) -> GameChanges:
         """The clock moves (with any sheets the move changes), committed, then announced."""
-        return self.announce(self.running().set_clock(clock, summary, sheets, steps),
-                             initiator)
+        game = self.running()
+        return self._commit(lambda: game.set_clock(clock, summary, sheets, steps),
+                            initiator)
 
     def note(self, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:
         """A line in the log that changes no sheet."""
-        return self.announce(self.running().record(EventKind.NOTE, summary, {}, steps),
-                             initiator)
+        game = self.running()
+        return self._commit(lambda: game.record(EventKind.NOTE, summary, {}, steps),
+                            initiator)
 
     def change_settings(self, settings: Mapping[str, Any], summary: str,
                         steps: Sequence[str] = (), initiator: object = None) -> GameChanges:
@@ -392,10 +461,10 @@ class TableService:
 
     def undo(self, initiator: object = None) -> GameChanges:
         """Pop the last event (its sheets and clock as they were before it)."""
-        return self.announce(self.running().undo(), initiator)
+        return self._commit(self.running().undo, initiator)
 
     def redo(self, initiator: object = None) -> GameChanges:
-        return self.announce(self.running().redo(), initiator)
+        return self._commit(self.running().redo, initiator)
 
     # --- resolving -------------------------------------------------------------------------
     def resolve(self, procedure: Procedure, inputs: Mapping[str, Any], dice: DiceSource, *,

@@ -8,7 +8,12 @@ its state, and each operation returns the :class:`Changes` the GUI redraws.
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.game import Changes, Game, GameError, VehicleInPlay
-from carwars_desktop.session.store import EventPages, EventStore, MemoryEventStore
+from carwars_desktop.session.store import (
+    EventPages,
+    EventStore,
+    MemoryEventStore,
+    StaleSessionError,
+)
 
 __all__ = [
     "Changes",
@@ -21,6 +26,7 @@ __all__ = [
     "GameError",
     "MemoryEventStore",
     "SheetUpdate",
+    "StaleSessionError",
     "StoredEvent",
     "VehicleInPlay",
 ]

@@ -15,10 +15,26 @@ from carwars_desktop.session.events import Event, StoredEvent
 SheetsJson = Mapping[str, Mapping[str, Any]]
 
 
+class StaleSessionError(Exception):
+    """Another copy of the app wrote to the session first, or took it over: this write
+    was not made, and the state held here is older than the store's. Reload it.
+
+    ``taken_over`` is True when this copy no longer holds the session (it may follow it
+    read-only); ``holder`` says who does, in words ("the GM on LAPTOP-2"), when known.
+    """
+
+    def __init__(self, message: str, taken_over: bool = False, holder: str = "") -> None:
+        super().__init__(message)
+        self.taken_over = taken_over
+        self.holder = holder
+
+
 SettingsJson = Mapping[str, Any]
 
 
 class EventStore(Protocol):
+    """Each write may raise :class:`StaleSessionError` (nothing written: reload)."""
+
     def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
                settings: SettingsJson | None = None) -> StoredEvent:
         """Add ``event`` after the last active one (forgetting any undone events) and

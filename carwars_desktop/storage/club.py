@@ -180,6 +180,11 @@ def is_connection_lost(error: BaseException) -> bool:
     """The server could not be reached or the connection dropped (not a refused statement)."""
     from sqlalchemy.exc import DBAPIError, OperationalError
 
+    from carwars_desktop.storage.errors import WriteFailedError
+
+    if isinstance(error, WriteFailedError) and error.__cause__ is not None:
+        # A refused write (issue 15's banner) says why in words; the driver's error is below.
+        return is_connection_lost(error.__cause__)
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return True
     if not isinstance(error, OperationalError | DBAPIError):
@@ -275,7 +280,11 @@ def check_connection(connection: ClubConnection, password: str | None) -> ClubCh
     try:
         with engine.connect() as db:
             version = int(db.scalar(text("SHOW server_version_num")) or 0)
-            tables = inspect(db).get_table_names()
+            inspector = inspect(db)
+            tables = inspector.get_table_names()
+            schema = {table: frozenset(str(column["name"])
+                                       for column in inspector.get_columns(table))
+                      for table in tables}
             revisions: list[str] = []
             if VERSION_TABLE in tables:
                 revisions = [str(r) for r in db.scalars(
@@ -288,7 +297,7 @@ def check_connection(connection: ClubConnection, password: str | None) -> ClubCh
     check_server_version(version)
     script = script_directory()
     try:
-        check_revisions(connection.display(), "database", tables, revisions,
+        check_revisions(connection.display(), "database", schema, revisions,
                         known_revisions(script), single_head(script))
     except NewerSchemaError as error:
         raise ClubNewerSchemaError(str(error)) from None

@@ -10,9 +10,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from carwars_desktop.storage.backups import backup_path_for, backup_sqlite_file
 from carwars_desktop.storage.dice_history import DiceHistory
 from carwars_desktop.storage.engine import create_engine_for, normalize_url
-from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.errors import DatabaseError, ReadOnlyDatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
 from carwars_desktop.storage.library import Library
 from carwars_desktop.storage.preflight import (
@@ -27,9 +28,14 @@ from carwars_desktop.storage.revisions import shipped_revisions
 class Database:
     """An open, migrated database and its repositories. Close it (or use ``with``)."""
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, read_only: bool = False,
+                 backup: Path | None = None) -> None:
         self.engine = engine
         self.url = url
+        self.read_only = read_only
+        """Opened for browsing only: every write fails (and says so)."""
+        self.backup = backup
+        """The copy made before this opening upgraded the schema, if it did."""
         self.sessions: sessionmaker[Session] = sessionmaker(engine, expire_on_commit=False)
         self.dice_history = DiceHistory(self.sessions)
         self.game_sessions = GameSessions(self.sessions)
@@ -41,6 +47,19 @@ class Database:
 
         with self.engine.connect() as connection:
             return MigrationContext.configure(connection).get_current_revision()
+
+    def back_up(self, target: Path) -> Path:
+        """Copy an SQLite database into the new file ``target`` (File › Back up database…).
+
+        Raises:
+            DatabaseError: not an SQLite file (a server keeps its own backups), or the
+                copy failed.
+        """
+        path = sqlite_file_path(self.url)
+        if path is None:
+            raise DatabaseError("This database is on a server: back it up with the server's "
+                                "own tools (pg_dump for PostgreSQL).")
+        return backup_sqlite_file(path, target)
 
     def close(self) -> None:
         """Release every connection (SQLite then folds its WAL back into the file)."""
@@ -80,13 +99,21 @@ def _current_revisions(connection: Connection) -> list[str]:
     return [str(rev) for rev in connection.scalars(query)]
 
 
-def open_database(url: str) -> Database:
+def open_database(url: str, read_only: bool = False) -> Database:
     """Check the database at ``url`` without writing to it, then migrate it to head.
+
+    An SQLite file at an older schema is first copied beside itself
+    (``carwars.sqlite3.bak-0002``; :attr:`Database.backup` says where). With
+    ``read_only`` nothing is written (the file is browsed as it is, at head).
 
     Raises:
         NotADatabaseError: the file is not SQLite, or holds another program's tables.
         CorruptDatabaseError: the SQLite file is truncated or damaged.
         NewerSchemaError: a newer Carwars Desktop wrote it.
+        DamagedDatabaseError: ours, with a table, a column or its schema stamp missing.
+        ReadOnlyDatabaseError: the file or its folder cannot be written (browse it with
+            ``read_only=True``).
+        LockedDatabaseError: another program holds its write lock.
         DatabaseError: anything else that stops the database from opening.
 
     In each case nothing was written.
@@ -96,11 +123,16 @@ def open_database(url: str) -> Database:
     shipped = shipped_revisions()
     head, known = shipped.head, shipped.known
     path = sqlite_file_path(url)
+    revisions: list[str] = []
     if path is not None:
-        check_sqlite_file(path, known, head)
+        revisions = check_sqlite_file(path, known, head, read_only=read_only)
         where = str(path)
+    if read_only and (path is None or not path.exists() or revisions != [head]):
+        raise ReadOnlyDatabaseError(
+            f"{where} cannot be browsed read-only: it is not a Carwars Desktop database at "
+            "this version's schema (it would need an upgrade, which is a write).")
     try:
-        engine = create_engine_for(url)
+        engine = create_engine_for(url, read_only=read_only)
     except (ArgumentError, ImportError) as error:
         raise DatabaseError(
             f"Cannot open the database at {where}: this installation has no driver for it "
@@ -109,6 +141,11 @@ def open_database(url: str) -> Database:
     try:
         if path is None:
             check_server_database(engine, where, known, head)
+        backup = None
+        if read_only:
+            return Database(engine, url, read_only=True)
+        if path is not None and revisions and revisions != [head]:
+            backup = backup_sqlite_file(path, backup_path_for(path, revisions[0]))
         with engine.begin() as connection:
             if _current_revisions(connection) != [head]:
                 # Alembic is imported only when a migration is due.
@@ -123,4 +160,4 @@ def open_database(url: str) -> Database:
     except BaseException:
         engine.dispose()
         raise
-    return Database(engine, url)
+    return Database(engine, url, backup=backup)

@@ -12,10 +12,18 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from carwars_desktop.storage.models import DiceRollRow
+from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DiceRollRow
+from carwars_desktop.storage.writes import writing
 
 _RULESET_ID_MAX = 64
 _SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1
+
+
+def _size(number: int) -> str:
+    """``a 4,301-digit number``: never Python's ``str()`` of a huge int, which refuses."""
+    digits = len(str(abs(number))) if abs(number) < 10**4000 else int(
+        abs(number).bit_length() * 0.30103) + 1
+    return f"a {digits:,}-digit number"
 
 
 class InvalidDiceRollError(ValueError):
@@ -83,6 +91,13 @@ class NewDiceRoll:
             )
         if self.seed is not None and not _SEED_MIN <= self.seed <= _SEED_MAX:
             raise InvalidDiceRollError(f"seed {self.seed} does not fit in 64 bits")
+        for what, number in (("natural", self.natural), ("total", self.total),
+                             ("target", self.target)):
+            # The same bound on SQLite and PostgreSQL (64-bit columns on both).
+            if number is not None and not WIDE_MIN <= number <= WIDE_MAX:
+                raise InvalidDiceRollError(
+                    f"the {what} ({_size(number)}) is too large to keep in the history: "
+                    "at most 19 digits")
         if self.created_at is not None and self.created_at.tzinfo is None:
             raise InvalidDiceRollError("created_at needs a time zone (use UTC)")
 
@@ -147,7 +162,7 @@ class DiceHistory:
             seed=roll.seed,
             entered=roll.entered,
         )
-        with self._sessions.begin() as session:
+        with writing(self._sessions, f"The roll {roll.expression[:40]}") as session:
             session.add(row)
         # The session factory does not expire on commit: the row keeps its values and id.
         return _record(row)
@@ -170,6 +185,6 @@ class DiceHistory:
 
     def clear(self) -> int:
         """Delete every roll; return how many there were."""
-        with self._sessions.begin() as session:
+        with writing(self._sessions, "Clearing the history") as session:
             result = session.execute(delete(DiceRollRow))
             return int(getattr(result, "rowcount", 0) or 0)

@@ -1,9 +1,15 @@
 """One engine factory for every database URL, and where the default file lives.
 
-SQLite gets write-ahead logging, enforced foreign keys, a busy timeout and
+SQLite gets write-ahead logging, enforced foreign keys, a short busy timeout and
 ``synchronous=FULL`` (a committed event survives a kill or a power cut), plus
 real transactions around DDL so a migration is all-or-nothing. Any other URL
-(PostgreSQL: ``postgresql+psycopg://user@host/db``) is used unchanged.
+(PostgreSQL: ``postgresql+psycopg://user@host/db``) is used as given, with a short
+lock timeout. The timeouts are short so that a click on a locked database fails
+within a fraction of a second (the GM sees why and retries) instead of freezing
+the window for seconds.
+
+``read_only=True`` opens an SQLite file for browsing: nothing can be written and
+nothing is created beside it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ APP_NAME = "carwars-desktop"
 APP_AUTHOR = "carwars"
 DEFAULT_FILE_NAME = "carwars.sqlite3"
 ENV_VAR = "CARWARS_DB"
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 150
+"""How long a write waits for another writer's lock before it fails (and can be retried)."""
+LOCK_TIMEOUT_MS = 150
 
 
 def sqlite_url_for_path(path: str | os.PathLike[str]) -> str:
@@ -67,15 +75,39 @@ def is_sqlite(url: str | URL) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def create_engine_for(url: str) -> Engine:
+def create_engine_for(url: str, read_only: bool = False) -> Engine:
     """An engine for ``url``; SQLite connections are set up for durability."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
-    engine = create_engine(parsed)
-    event.listen(engine, "connect", _configure_sqlite_connection)
+        options = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
+        if read_only:
+            options += " -c default_transaction_read_only=on"
+        connect_args = {"options": options} if parsed.get_backend_name() == "postgresql" else {}
+        return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+    if read_only and parsed.database and parsed.database != ":memory:":
+        path = Path(parsed.database).resolve()
+        uri = path.as_uri() + "?mode=ro"
+        if not path.with_name(path.name + "-wal").exists():
+            # No writer is at work: read it as a plain file (a WAL database would else
+            # need a -shm file beside it, which a read-only folder cannot take).
+            uri += "&immutable=1"
+        engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
+        event.listen(engine, "connect", _configure_read_only_connection)
+    else:
+        engine = create_engine(parsed)
+        event.listen(engine, "connect", _configure_sqlite_connection)
     event.listen(engine, "begin", _begin_sqlite_transaction)
     return engine
+
+
+def _configure_read_only_connection(dbapi_connection: Any, _record: object) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA query_only = ON")
+    finally:
+        cursor.close()
 
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None:

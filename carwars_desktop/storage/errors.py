@@ -29,3 +29,27 @@ class NewerSchemaError(DatabaseError):
 
 class MigrationHeadsError(DatabaseError):
     """The shipped migrations do not form one line (a packaging mistake)."""
+
+
+class DamagedDatabaseError(CorruptDatabaseError):
+    """A Carwars database with a table, a column or its schema stamp missing."""
+
+
+class ReadOnlyDatabaseError(DatabaseError):
+    """The file or its folder cannot be written: it can only be browsed read-only."""
+
+
+class LockedDatabaseError(DatabaseError):
+    """Another program holds a lock on the database."""
+
+
+class WriteFailedError(DatabaseError):
+    """The database refused a write (read-only, locked, full…); nothing was changed.
+
+    ``reason`` is the cause in a GM's words ("the database is read-only"), the message
+    says what was not saved. The GUI shows it in a banner with Retry.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason

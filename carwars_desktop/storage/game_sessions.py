@@ -4,20 +4,44 @@
 on the database: each event, undo and redo is one committed transaction that
 also rewrites the changed vehicles' ``current_sheet`` and the session's clock,
 so opening a session reads a few rows whatever the length of its history.
+
+Several copies of the app may share one database (a club's PostgreSQL, a laptop
+beside it). Each session has one writer at a time: the copy that holds its
+*lease* (:meth:`GameSessions.acquire`), renewed while it is open; another copy
+sees who holds it and may follow it read-only or take it over. Every write is a
+compare-and-append on the session's ``version``: it names the version it read, so
+a stale writer never overwrites a newer sheet; it gets
+:class:`~carwars_desktop.session.StaleSessionError` and reloads.
+
+A lease this installation took (its token starts with the installation's id, see
+:mod:`~carwars_desktop.storage.installation`) whose copy no longer plays the session is
+this installation's own to resume, at once, without waiting for it to lapse: the copy's
+process has ended (a crash), or the copy closed but could not write the release (a club
+laptop that shut down while the server was away). The next start re-takes it, renews it,
+and replays the offline queue through the normal compare-and-append, so an entry another
+GM made meanwhile is reported as a conflict, never written over. A lease held by another
+copy that still runs, on this installation or any other, is never resumed: it is followed
+read-only or taken over explicitly.
 """
 
 from __future__ import annotations
 
+import getpass
 import json
+import os
+import secrets
+import socket
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from carwars_desktop.session import Event, StoredEvent, VehicleInPlay
+from carwars_desktop.session import Event, StaleSessionError, StoredEvent, VehicleInPlay
+from carwars_desktop.storage.installation import installation_id
 from carwars_desktop.storage.models import (
     GameSessionRow,
     ResolutionLogRow,
@@ -25,6 +49,7 @@ from carwars_desktop.storage.models import (
     SessionEventRow,
     SessionVehicleRow,
 )
+from carwars_desktop.storage.writes import writing
 
 RUNNING = "running"
 FINISHED = "finished"
@@ -42,6 +67,107 @@ class SessionDataError(ValueError):
 
 TEXT_MAX = 200
 """The longest session, scenario, player or vehicle name (the columns' size)."""
+
+LEASE_RENEW_SECONDS = 20
+"""How often the copy that plays a session says it is still there."""
+LEASE_TIMEOUT = timedelta(seconds=90)
+"""A lease not renewed for this long is abandoned (its copy crashed): it may be taken."""
+
+
+class SessionHeldError(Exception):
+    """Another copy of the app plays this session; ``lease`` says who, where, since when."""
+
+    def __init__(self, lease: LeaseInfo) -> None:
+        super().__init__(f"this session is {lease.describe()}")
+        self.lease = lease
+
+
+@dataclass(frozen=True)
+class LeaseInfo:
+    """Who plays a session: the user, the machine, since when, last heard of when."""
+
+    holder: str
+    host: str
+    since: datetime
+    renewed_at: datetime
+
+    def describe(self) -> str:
+        """``open on LAPTOP-2 since 20:14`` (local time)."""
+        since = self.since.astimezone().strftime("%H:%M")
+        who = f" by {self.holder}" if self.holder else ""
+        return f"open on {self.host or 'another computer'}{who} since {since}"
+
+
+@dataclass(frozen=True)
+class Lease:
+    """This copy's right to write a session (give it to :meth:`GameSessions.events`)."""
+
+    session_id: int
+    token: str
+    holder: str
+    host: str
+
+
+def this_holder() -> tuple[str, str]:
+    """(user, machine) of this copy of the app, as a lease records them."""
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):  # no login name (a service account, a container)
+        user = ""
+    return user[:TEXT_MAX], socket.gethostname()[:TEXT_MAX]
+
+
+_live_tokens: set[str] = set()
+"""The leases this process holds now (taken, not yet let go): a token of this process
+that is not here was let go, even if the release could not be written."""
+
+
+def _new_token() -> str:
+    """Unique; naming this installation and this process (at most 64 characters)."""
+    return f"{installation_id()}.{secrets.token_hex(12)}-{os.getpid()}"
+
+
+def _process_runs(pid: int) -> bool:
+    """Whether a process of this machine runs; True when it cannot be told."""
+    if sys.platform == "win32":
+        # os.kill(pid, 0) would send CTRL_C_EVENT there: an own lease lapses instead.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it runs, under another user
+        return True
+    return True
+
+
+def _holder_gone(row: GameSessionRow) -> bool:
+    """The lease is this installation's own (same id, same machine) and the copy that took
+    it no longer plays the session: its process has ended, or it is this process and it
+    let the lease go (see the module's notes on resuming an own lease)."""
+    token = row.lease_token
+    if not token or row.lease_host != socket.gethostname()[:TEXT_MAX]:
+        return False
+    owner, _, rest = token.partition(".")
+    _, _, pid_text = rest.rpartition("-")
+    if owner != installation_id() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return token not in _live_tokens
+    return not _process_runs(pid)
+
+
+def _lease_info(row: GameSessionRow, now: datetime) -> LeaseInfo | None:
+    """The row's lease, or None when there is none or it was abandoned."""
+    if row.lease_token is None or row.lease_since is None or row.lease_renewed_at is None:
+        return None
+    if row.lease_renewed_at < now - LEASE_TIMEOUT or _holder_gone(row):
+        return None
+    return LeaseInfo(row.lease_holder or "", row.lease_host or "", row.lease_since,
+                     row.lease_renewed_at)
+
+
 
 
 def _check_text(what: str, value: str) -> None:
@@ -65,6 +191,9 @@ class SessionInfo:
     finished_at: datetime | None
     vehicle_count: int
     event_count: int
+    version: int = 0
+    lease: LeaseInfo | None = None
+    """Who plays it now, if another copy of the app (or this one) holds it."""
 
     @property
     def running(self) -> bool:
@@ -116,7 +245,7 @@ class GameSessions:
             _check_text(f"player name {new.vehicle.player[:20]!r}…", new.vehicle.player)
             _check_text(f"vehicle name {new.vehicle.name[:20]!r}…", new.vehicle.name)
         now = _now()
-        with self._sessions.begin() as session:
+        with writing(self._sessions, "The new session") as session:
             row = GameSessionRow(ruleset_id=ruleset_id, name=name, scenario=scenario,
                                  status=RUNNING, clock=_dumps(clock), created_at=now,
                                  updated_at=now, finished_at=None)
@@ -138,7 +267,8 @@ class GameSessions:
                                 .where(SessionEventRow.session_id == row.id,
                                        SessionEventRow.status == ACTIVE)) or 0
         return SessionInfo(row.id, row.ruleset_id, row.name, row.scenario, row.status,
-                           row.created_at, row.updated_at, row.finished_at, vehicles, events)
+                           row.created_at, row.updated_at, row.finished_at, vehicles, events,
+                           row.version, _lease_info(row, _now()))
 
     def all(self) -> list[SessionInfo]:
         """Every session, most recently played first."""
@@ -174,26 +304,133 @@ class GameSessions:
                 settings=_settings(row.settings),
             )
 
-    def finish(self, session_id: int) -> None:
-        with self._sessions.begin() as session:
+    def finish(self, session_id: int, lease: Lease | None = None) -> None:
+        """End a session (and its lease). With ``lease``, only while this copy holds it.
+
+        Raises:
+            StaleSessionError: another copy took the session over.
+            WriteFailedError: the database refused the write.
+        """
+        with writing(self._sessions, "Finishing the session") as session:
             row = session.get(GameSessionRow, session_id)
             if row is None:
                 raise SessionNotFoundError(f"no session {session_id}")
+            if lease is not None and row.lease_token != lease.token:
+                raise _taken_over(row)
             row.status = FINISHED
             row.finished_at = row.updated_at = _now()
+            row.version += 1
+            row.lease_token = row.lease_holder = row.lease_host = None
+            row.lease_since = row.lease_renewed_at = None
+        if lease is not None:
+            _live_tokens.discard(lease.token)
 
     def delete(self, session_id: int) -> None:
-        with self._sessions.begin() as session:
+        with writing(self._sessions, "Deleting the session") as session:
             session.execute(delete(GameSessionRow).where(GameSessionRow.id == session_id))
 
-    def events(self, session_id: int) -> SessionEvents:
-        return SessionEvents(self._sessions, session_id)
+    def events(self, session_id: int, lease: Lease | None = None,
+               version: int | None = None) -> SessionEvents:
+        """The session's event store; it writes as ``lease``'s holder, from ``version``
+        (the one its sheets were loaded at; read now when not given)."""
+        if version is None:
+            version = self.version(session_id)
+        return SessionEvents(self._sessions, session_id, lease, version)
+
+    def version(self, session_id: int) -> int:
+        """How many writes the session has had (a follower reloads when it moves)."""
+        with self._sessions() as session:
+            value = session.scalar(select(GameSessionRow.version)
+                                   .where(GameSessionRow.id == session_id))
+            if value is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            return value
+
+    # --- one writer at a time ------------------------------------------------------------
+    def lease(self, session_id: int) -> LeaseInfo | None:
+        """Who holds the session now (None: nobody, or an abandoned lease)."""
+        with self._sessions() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            return _lease_info(row, _now())
+
+    def acquire(self, session_id: int, take_over: bool = False,
+                holder: tuple[str, str] | None = None) -> Lease:
+        """Become the one writer of a running session.
+
+        Free sessions and abandoned leases are taken; one another copy holds only with
+        ``take_over`` (that copy's next write fails and it drops to read-only).
+
+        Raises:
+            SessionHeldError: another copy holds it (and ``take_over`` is False).
+            SessionNotFoundError: no such session.
+            WriteFailedError: the database refused the write.
+        """
+        user, host = holder or this_holder()
+        token = _new_token()
+        now = _now()
+        condition: ColumnElement[bool] = GameSessionRow.id == session_id
+        if not take_over:
+            with self._sessions() as session:
+                row = session.get(GameSessionRow, session_id)
+                # A holder whose process is gone: nobody to take it from.
+                take_over = row is not None and row.lease_token is not None and \
+                    _holder_gone(row)
+        if not take_over:
+            condition = and_(condition, or_(GameSessionRow.lease_token.is_(None),
+                                            GameSessionRow.lease_renewed_at.is_(None),
+                                            GameSessionRow.lease_renewed_at < now - LEASE_TIMEOUT))
+        with writing(self._sessions, "Taking the session") as session:
+            result = session.execute(
+                update(GameSessionRow).where(condition, GameSessionRow.status == RUNNING)
+                .values(lease_token=token, lease_holder=user, lease_host=host,
+                        lease_since=now, lease_renewed_at=now)
+                .execution_options(synchronize_session=False))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                row = session.get(GameSessionRow, session_id)
+                if row is None:
+                    raise SessionNotFoundError(f"no session {session_id}")
+                info = _lease_info(row, now)
+                if row.status != RUNNING or info is None:
+                    raise SessionNotFoundError(f"session {session_id} is not running")
+                raise SessionHeldError(info)
+        _live_tokens.add(token)
+        return Lease(session_id, token, user, host)
+
+    def renew(self, lease: Lease) -> bool:
+        """Say this copy still plays the session; False if another took it over."""
+        with writing(self._sessions, "Keeping the session") as session:
+            result = session.execute(
+                update(GameSessionRow).where(GameSessionRow.id == lease.session_id,
+                                             GameSessionRow.lease_token == lease.token)
+                .values(lease_renewed_at=_now())
+                .execution_options(synchronize_session=False))
+            still = bool(result.rowcount == 1)  # type: ignore[attr-defined]
+        if not still:
+            _live_tokens.discard(lease.token)
+        return still
+
+    def release(self, lease: Lease) -> None:
+        """Let the session go (closing it, quitting): another copy may take it freely.
+
+        Let go here even when the write fails (a club server away): the lease is then this
+        installation's own to resume at its next start, and lapses for the others.
+        """
+        _live_tokens.discard(lease.token)
+        with writing(self._sessions, "Letting the session go") as session:
+            session.execute(
+                update(GameSessionRow).where(GameSessionRow.id == lease.session_id,
+                                             GameSessionRow.lease_token == lease.token)
+                .values(lease_token=None, lease_holder=None, lease_host=None,
+                        lease_since=None, lease_renewed_at=None)
+                .execution_options(synchronize_session=False))
 
     def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
                        body: Mapping[str, Any], outcome: str, success: bool | None,
                        p_success: str | None, applied: bool) -> int:
         """Keep a Resolver result (applied or discarded) in the roll log."""
-        with self._sessions.begin() as session:
+        with writing(self._sessions, "The roll log") as session:
             row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
                                    procedure_id=procedure_id, body=_dumps(body), outcome=outcome,
                                    success=success, p_success=p_success, applied=applied,
@@ -251,12 +488,55 @@ def _stored(row: SessionEventRow) -> StoredEvent:
                        undone=row.status == UNDONE)
 
 
-class SessionEvents:
-    """The :class:`~carwars_desktop.session.EventStore` of one session, in the database."""
+def _taken_over(row: GameSessionRow) -> StaleSessionError:
+    info = _lease_info(row, _now())
+    who = info.describe() if info is not None else "closed by another copy of the app"
+    return StaleSessionError(f"Another copy of Carwars Desktop took this session over: it is "
+                             f"now {who}. Your change was not saved; the session is read-only "
+                             "here.", taken_over=True,
+                             holder=info.describe() if info is not None else "")
 
-    def __init__(self, sessions: sessionmaker[Session], session_id: int) -> None:
+
+class SessionEvents:
+    """The :class:`~carwars_desktop.session.EventStore` of one session, in the database.
+
+    Every write is a compare-and-append: it moves the session's ``version`` from the one
+    this store last saw, as the holder of ``lease`` (or with no one holding the session),
+    or it writes nothing and raises :class:`~carwars_desktop.session.StaleSessionError`.
+    """
+
+    def __init__(self, sessions: sessionmaker[Session], session_id: int,
+                 lease: Lease | None = None, version: int = 0) -> None:
         self._sessions = sessions
         self.session_id = session_id
+        self.lease = lease
+        self.version = version
+
+    def _claim(self, session: Session) -> None:
+        """Move the version on, or raise: the first write of every transaction."""
+        now = _now()
+        values: dict[str, Any] = {"version": GameSessionRow.version + 1, "updated_at": now}
+        conditions = [GameSessionRow.id == self.session_id,
+                      GameSessionRow.version == self.version]
+        if self.lease is not None:
+            conditions.append(GameSessionRow.lease_token == self.lease.token)
+            values["lease_renewed_at"] = now
+        else:
+            conditions.append(or_(GameSessionRow.lease_token.is_(None),
+                                  GameSessionRow.lease_renewed_at < now - LEASE_TIMEOUT))
+        result = session.execute(update(GameSessionRow).where(*conditions).values(**values)
+                                 .execution_options(synchronize_session=False))
+        if result.rowcount == 1:  # type: ignore[attr-defined]
+            return
+        row = session.get(GameSessionRow, self.session_id)
+        if row is None:
+            raise SessionNotFoundError(f"no session {self.session_id}")
+        if self.lease is not None and row.lease_token != self.lease.token:
+            raise _taken_over(row)
+        if self.lease is None and _lease_info(row, now) is not None:
+            raise _taken_over(row)
+        raise StaleSessionError("Another copy of Carwars Desktop changed this session first: "
+                                "your change was not saved. The session was reloaded.")
 
     def _save_state(self, session: Session, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:
@@ -269,13 +549,15 @@ class SessionEvents:
         if settings is not None:
             values["settings"] = _dumps(dict(settings))
         session.execute(update(GameSessionRow).where(GameSessionRow.id == self.session_id)
-                        .values(**values))
+                        .values(**values)
+                        .execution_options(synchronize_session=False))
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None) -> StoredEvent:
         now = _now()
-        with self._sessions.begin() as session:
+        with writing(self._sessions, f"“{event.summary[:60]}”") as session:
+            self._claim(session)
             session.execute(delete(SessionEventRow)
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.status == UNDONE))
@@ -286,16 +568,20 @@ class SessionEvents:
                                   body=_dumps(event.to_json()), created_at=now)
             session.add(row)
             self._save_state(session, sheets, clock, settings)
+        self.version += 1
         return StoredEvent(row.seq, event, now)
 
     def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:
-        with self._sessions.begin() as session:
+        what = "The undo" if status == UNDONE else "The redo"
+        with writing(self._sessions, what) as session:
+            self._claim(session)
             session.execute(update(SessionEventRow)
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.seq == seq)
                             .values(status=status))
             self._save_state(session, sheets, clock, settings)
+        self.version += 1
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:

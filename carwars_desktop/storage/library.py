@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, delete, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,8 +33,9 @@ from carwars_desktop.library import (
     design_kind,
     summarize,
 )
-from carwars_desktop.storage.errors import DatabaseError
-from carwars_desktop.storage.models import DesignRevisionRow, DesignRow
+from carwars_desktop.storage.errors import WriteFailedError
+from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DesignRevisionRow, DesignRow
+from carwars_desktop.storage.writes import write_failure_reason
 
 
 class DesignNotFoundError(LookupError):
@@ -49,8 +50,26 @@ class CatalogDesignError(ValueError):
     """A change to a design the rules ship: those are read-only, copy one to change it."""
 
 
-class LibraryWriteError(DatabaseError):
+class LibraryWriteError(WriteFailedError):
     """The database refused a write (the message says why); nothing was changed."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message, reason or message)
+
+
+class DesignConflictError(Exception):
+    """Another copy of the app saved the design since this one opened it: nothing was saved.
+
+    ``theirs`` is the design as now saved; the GM chooses to keep theirs, save theirs
+    over (as the newest revision, with ``expected_revision=theirs.revision``), or save
+    a copy.
+    """
+
+    def __init__(self, theirs: DesignRecord, expected: int) -> None:
+        super().__init__(f"{theirs.name} was saved elsewhere since you opened it "
+                         f"(revision {theirs.revision}, you started from {expected})")
+        self.theirs = theirs
+        self.expected = expected
 
 
 @dataclass(frozen=True)
@@ -175,6 +194,12 @@ def _summary(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSumma
         clean_name(summary.name)
     except (DesignDataError, UnknownKindError, InvalidNameError) as error:
         raise InvalidDesignError(str(error)) from error
+    for what, number in (("cost", summary.cost), ("class", summary.class_value)):
+        # One bound on SQLite and PostgreSQL: both columns are 64-bit.
+        if number is not None and not WIDE_MIN <= number <= WIDE_MAX:
+            digits = int(abs(number).bit_length() * 0.30103) + 1
+            raise InvalidDesignError(f"its {what} has about {digits:,} digits: "
+                                     "the library keeps at most 19")
     return summary
 
 
@@ -305,16 +330,54 @@ class Library:
                 self._add_revision(session, row, now)
             return [_record(row, 1) for row in rows]
 
-    def save(self, design_id: int, data: Mapping[str, Any]) -> DesignRecord:
-        """Save ``data`` as the design's new revision; unsaved edits are cleared."""
+    def save(self, design_id: int, data: Mapping[str, Any],
+             expected_revision: int | None = None) -> DesignRecord:
+        """Save ``data`` as the design's new revision; unsaved edits are cleared.
+
+        With ``expected_revision`` (the revision the edit started from) the save is
+        refused if another copy of the app saved the design since: optimistic
+        concurrency, never a silent overwrite.
+
+        Raises:
+            DesignConflictError: the design's last revision is not ``expected_revision``.
+        """
         with self._write() as session:
+            if expected_revision is not None:
+                conflict = self._conflict(session, design_id, expected_revision)
+                if conflict is not None:
+                    raise DesignConflictError(conflict, expected_revision)
             row = self._own_row(session, design_id)
             return self._save_row(session, row, data)
 
-    def set_working(self, design_id: int, data: Mapping[str, Any] | None) -> None:
-        """Commit the Workshop's unsaved edits (``None``: there are none)."""
+    def _conflict(self, session: Session, design_id: int,
+                  expected_revision: int) -> DesignRecord | None:
+        """The design as saved now, if its last revision is not ``expected_revision``."""
+        # Take the write lock first (a row lock on PostgreSQL, the file's on SQLite), so
+        # the revision read next is the newest committed one.
+        session.execute(update(DesignRow).where(DesignRow.id == design_id)
+                        .values(id=DesignRow.id)
+                        .execution_options(synchronize_session=False))
+        row = self._own_row(session, design_id)
+        current = self._last_revision(session, design_id)
+        return None if current == expected_revision else _record(row, current)
+
+    def set_working(self, design_id: int, data: Mapping[str, Any] | None,
+                    expected_revision: int | None = None) -> None:
+        """Commit the Workshop's unsaved edits (``None``: there are none).
+
+        With ``expected_revision`` they are refused once another copy of the app saved
+        the design since (its save would otherwise be edited over without a word).
+
+        Raises:
+            DesignConflictError: the design's last revision is not ``expected_revision``.
+        """
         text = None
+        conflict: DesignRecord | None = None
         with self._write() as session:
+            if expected_revision is not None:
+                conflict = self._conflict(session, design_id, expected_revision)
+                if conflict is not None:
+                    raise DesignConflictError(conflict, expected_revision)
             row = self._own_row(session, design_id)
             if data is not None:
                 text = _dumps(_normalized(row.ruleset_id, row.kind, data))
@@ -626,16 +689,17 @@ class _WriteTransaction:
                     session.commit()
                 except SQLAlchemyError as failure:
                     session.rollback()
-                    raise LibraryWriteError(_reason(failure)) from failure
+                    raise LibraryWriteError(_reason(failure),
+                                            write_failure_reason(failure)) from failure
             else:
                 session.rollback()
                 if isinstance(error, SQLAlchemyError):
-                    raise LibraryWriteError(_reason(error)) from error
+                    raise LibraryWriteError(_reason(error),
+                                            write_failure_reason(error)) from error
         finally:
             session.close()
 
 
 def _reason(error: SQLAlchemyError) -> str:
-    original = getattr(error, "orig", None)
-    text = str(original if original is not None else error).strip().splitlines()[0]
-    return f"The library could not be written (nothing was changed): {text}"
+    reason = write_failure_reason(error)
+    return f"The library could not be written (nothing was changed): {reason}"

@@ -37,6 +37,12 @@ NAMING_CONVENTION = {
 }
 
 
+WideInteger = BigInteger().with_variant(Integer(), "sqlite")
+"""A 64-bit integer on every backend (SQLite's INTEGER already is; revision 0004 widens
+PostgreSQL's). Values are checked against :data:`WIDE_MIN`/:data:`WIDE_MAX` before storage."""
+WIDE_MIN, WIDE_MAX = -(2**63), 2**63 - 1
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
@@ -93,12 +99,12 @@ class DiceRollRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     ruleset_id: Mapped[str] = mapped_column(String(64))
     expression: Mapped[str] = mapped_column(Text)
-    target: Mapped[int | None] = mapped_column(Integer)
+    target: Mapped[int | None] = mapped_column(WideInteger)
     natural_two_misses: Mapped[bool] = mapped_column(Boolean)
     dice_values: Mapped[tuple[int, ...]] = mapped_column(IntTupleJSON)
     sides: Mapped[tuple[int, ...]] = mapped_column(IntTupleJSON)
-    natural: Mapped[int] = mapped_column(Integer)
-    total: Mapped[int] = mapped_column(Integer)
+    natural: Mapped[int] = mapped_column(WideInteger)
+    total: Mapped[int] = mapped_column(WideInteger)
     success: Mapped[bool | None] = mapped_column(Boolean)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     entered: Mapped[bool] = mapped_column(Boolean)
@@ -126,8 +132,8 @@ class DesignRow(Base):
     working_data: Mapped[str | None] = mapped_column(Text)
     legal: Mapped[bool] = mapped_column(Boolean)
     problem_count: Mapped[int] = mapped_column(Integer, default=0)
-    cost: Mapped[int | None] = mapped_column(Integer)
-    class_value: Mapped[int | None] = mapped_column(Integer)
+    cost: Mapped[int | None] = mapped_column(WideInteger)
+    class_value: Mapped[int | None] = mapped_column(WideInteger)
     catalog_name: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -162,6 +168,16 @@ class GameSessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Revision 0004: one writer at a time. ``version`` counts every write (event, undo,
+    # redo, finish): a write names the version it read and fails if another came first.
+    # The lease says which copy of the app plays the session (``lease_token``), who and
+    # where, since when, and when it last said it was still there.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_token: Mapped[str | None] = mapped_column(String(64))
+    lease_holder: Mapped[str | None] = mapped_column(String(200))
+    lease_host: Mapped[str | None] = mapped_column(String(200))
+    lease_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lease_renewed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     settings: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
     """The session's settings as a JSON object (revision 0005), kept current like ``clock``."""
 

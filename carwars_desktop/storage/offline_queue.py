@@ -16,7 +16,9 @@ the connection is back, through the server store's normal ``append``/``mark_undo
 The several-writers rule: before each entry is sent, the server's last event must be the one
 the laptop last saw. If another client wrote in between, replay stops, nothing is written
 over the other client's entries, and the conflict is reported (:class:`ReplayResult`); the
-laptop's entries stay in the queue file until the GM sets them aside.
+laptop's entries stay in the queue file until the GM sets them aside. The server's own
+compare-and-append (issue 15) closes the gap between that check and the write: a write it
+refuses as stale is reported the same way.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from carwars_desktop.session import Event, StoredEvent
+from carwars_desktop.session import Event, StaleSessionError, StoredEvent
 
 QUEUE_FILE_NAME = "offline-queue.sqlite3"
 APPEND, UNDO, REDO = "append", "undo", "redo"
@@ -399,6 +401,17 @@ class QueuedEventStore:
                     return ReplayResult(sent, len(self._pending), conflict)
                 else:
                     self._send(entry)
+            except StaleSessionError as error:
+                # The server's compare-and-append (issue 15) refused it: another client
+                # wrote between the check above and this write. Nothing was written.
+                waiting = len(self._pending)
+                conflict = (f"{error} Your {waiting} queued entr"
+                            f"{'y' if waiting == 1 else 'ies'} were not written over theirs: "
+                            "they stay on this laptop.")
+                self._conflict = conflict
+                self.queue.record_conflict(self.target, self.session_id, conflict)
+                self._notify()
+                return ReplayResult(sent, len(self._pending), conflict)
             except Exception as error:
                 if not self._lost(error):
                     raise

@@ -264,7 +264,9 @@ def test_a_conflict_after_the_drop_is_shown_and_the_entries_can_be_set_aside(
         club_server.start()
         with open_club_database(club, club_password) as other:  # another GM, same session
             loaded = other.game_sessions.load(session_id)
-            other.game_sessions.events(session_id).append(
+            # One writer at a time (issue 15): the other GM's copy takes the session over.
+            lease = other.game_sessions.acquire(session_id, take_over=True)
+            other.game_sessions.events(session_id, lease).append(
                 table.play.log_dock.model.event_at(0).event, loaded.sheets, loaded.clock)
         window.offline_banner.retry_button.click()
         banner = window.offline_banner

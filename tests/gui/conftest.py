@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from sqlalchemy import event
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.storage import Database, open_database
@@ -30,6 +32,36 @@ def window(qtbot, settings: QSettings, sqlite_url: str) -> Iterator[MainWindow]:
     assert window.finish_startup()
     yield window
     window.shutdown()
+
+
+class ReadOnlySwitch:
+    """Turns the open database read-only mid-evening (as when a share's permissions
+    change or a disk is remounted read-only) and writable again.
+
+    Every new SQLite connection gets ``PRAGMA query_only``, so each write fails with
+    SQLite's own "attempt to write a readonly database"; reads go on working.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    @staticmethod
+    def _query_only(dbapi_connection: Any, _record: object) -> None:
+        dbapi_connection.execute("PRAGMA query_only = ON")
+
+    def read_only(self) -> None:
+        event.listen(self.engine, "connect", self._query_only)
+        self.engine.dispose()
+
+    def writable(self) -> None:
+        event.remove(self.engine, "connect", self._query_only)
+        self.engine.dispose()
+
+
+@pytest.fixture
+def switch(window: MainWindow) -> ReadOnlySwitch:
+    assert window.database is not None
+    return ReadOnlySwitch(window.database)
 
 
 @pytest.fixture(autouse=True)

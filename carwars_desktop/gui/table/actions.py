@@ -2,7 +2,10 @@
 
 Every action is committed by the session core before the screen changes; a
 refusal (a mark that does not fit, an illegal speed, a procedure's "not
-allowed") becomes one clear message and changes nothing.
+allowed") becomes one clear message and changes nothing. A write the database
+refuses (read-only, locked) changes nothing either: :attr:`TableActions.write_failed`
+hands the reason and a retry to the Table's banner. A stale write (another copy of
+the app wrote first) is the game context's ``stale``: the Table reloads.
 """
 
 from __future__ import annotations
@@ -15,15 +18,18 @@ from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_runner import Handler, ProcedureRunner
+from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.play import Mark
-from carwars_desktop.session import Changes, Clock, Game, GameError
+from carwars_desktop.session import Changes, Clock, Game, GameError, StaleSessionError
 
 
 class TableActions(QObject):
     """Marks, clock moves and procedures; :attr:`message` reports (text, is_error)."""
 
     message = Signal(str, bool)
+    write_failed = Signal(str, object)
+    """(what was not saved and why, a retry returning True once it went through)."""
 
     def __init__(self, context: GameContext, parent_widget: QWidget) -> None:
         super().__init__(parent_widget)
@@ -31,17 +37,30 @@ class TableActions(QObject):
         self.runner = ProcedureRunner(context, parent_widget)
         self.runner.failed.connect(lambda text: self.message.emit(f"⚠ {text}", True))
         self.runner.done.connect(lambda resolution: self.message.emit(resolution.outcome, False))
+        self.runner.write_failed.connect(self.write_failed)
 
     @property
     def game(self) -> Game | None:
         return None if self.context.read_only else self.context.game
 
-    def _guard(self, action: Callable[[], Changes]) -> Changes | None:
+    def _guard(self, action: Callable[[], Changes],
+               done: Callable[[Changes], object] | None = None) -> Changes | None:
         try:
             changes = action()
+        except StaleSessionError:
+            return None  # the context announced it: the Table reloads and says so
         except (ValueError, GameError, RuntimeError) as error:
             self.message.emit(f"⚠ {error}", True)
             return None
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.message.emit(f"⚠ {text}", True)
+            self.write_failed.emit(text, lambda: self._guard(action, done) is not None)
+            return None
+        if done is not None:
+            done(changes)
         return changes
 
     def mark(self, key: str, factory: Callable[[], Mark]) -> Changes | None:
@@ -56,34 +75,27 @@ class TableActions(QObject):
             made = factory()
             return self.context.mark(key, made.sheet, f"{name}: {made.summary}", made.steps)
 
-        changes = self._guard(commit)
-        if changes is not None and changes.event is not None:
-            self.message.emit(changes.event.event.summary, False)
-        return changes
+        return self._guard(commit, self._said)
+
+    def _said(self, changes: Changes, prefix: str = "") -> None:
+        if changes.event is not None:
+            self.message.emit(f"{prefix}{changes.event.event.summary}", False)
 
     def clock(self, clock: Clock, summary: str,
               sheets: Mapping[str, RecordSheet] | None = None,
               steps: Sequence[str] = ()) -> Changes | None:
-        changes = self._guard(lambda: self.context.set_clock(clock, summary, sheets, steps))
-        if changes is not None:
-            self.message.emit(summary, False)
-        return changes
+        return self._guard(lambda: self.context.set_clock(clock, summary, sheets, steps),
+                           lambda _changes: self.message.emit(summary, False))
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
             handler: Handler | None = None, note: str = "") -> None:
         self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note)
 
     def undo(self) -> Changes | None:
-        changes = self._guard(self.context.undo)
-        if changes is not None and changes.event is not None:
-            self.message.emit(f"undone: {changes.event.event.summary}", False)
-        return changes
+        return self._guard(self.context.undo, lambda changes: self._said(changes, "undone: "))
 
     def redo(self) -> Changes | None:
-        changes = self._guard(self.context.redo)
-        if changes is not None and changes.event is not None:
-            self.message.emit(f"redone: {changes.event.event.summary}", False)
-        return changes
+        return self._guard(self.context.redo, lambda changes: self._said(changes, "redone: "))
 
     def error(self, text: str) -> None:
         self.message.emit(f"⚠ {text}", True)

@@ -16,10 +16,11 @@ from PySide6.QtWidgets import QWidget
 from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
-from carwars_desktop.services import Handler, PendingResolution
-from carwars_desktop.session import Game
+from carwars_desktop.services import Handler, PendingResolution, PendingState
+from carwars_desktop.session import Game, StaleSessionError
 
 __all__ = ["Handler", "ProcedureRunner"]
 
@@ -29,6 +30,8 @@ class ProcedureRunner(QObject):
 
     failed = Signal(str)
     done = Signal(object)
+    write_failed = Signal(str, object)
+    """(what was not saved and why, a retry returning True once it went through)."""
 
     def __init__(self, context: GameContext, parent_widget: QWidget) -> None:
         super().__init__(parent_widget)
@@ -88,21 +91,59 @@ class ProcedureRunner(QObject):
         self.dialog = dialog
         dialog.open()
 
-    @staticmethod
-    def _discarded(dialog: ProcedureDialog) -> None:
-        if dialog.pending is not None:
-            dialog.pending.discard()
+    def _discarded(self, dialog: ProcedureDialog) -> None:
+        pending = dialog.pending
+        if pending is not None:
+            self._discard(pending)
 
-    def finish(self, pending: PendingResolution, handler: Handler | None) -> None:
-        """Apply a result (or hand it to ``handler``), which logs it; a result without
-        effects is discarded (and logged) with its outcome as the reason."""
-        if handler is None and not pending.resolution.effects:
+    def _discard(self, pending: PendingResolution) -> bool:
+        """Discard (the roll is logged); a refused write goes to :attr:`write_failed`."""
+        try:
             pending.discard()
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.write_failed.emit(text, lambda: self._discard(pending))
+            return False
+        return True
+
+    def finish(self, pending: PendingResolution, handler: Handler | None) -> bool:
+        """Apply a result (or hand it to ``handler``), which logs it; a result without
+        effects is discarded (and logged) with its outcome as the reason. False: not
+        applied (a refused write goes to :attr:`write_failed` with a retry)."""
+        if handler is None and not pending.resolution.effects:
+            self._discard(pending)
             self.failed.emit(pending.resolution.outcome)
-            return
+            return True
         try:
             pending.apply(handler)
+        except StaleSessionError:
+            return False  # the service announced it: the Table reloads and says so
         except ValueError as error:
             self.failed.emit(str(error))
-            return
+            return False
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            if pending.state is PendingState.APPLIED:  # only its roll-log line is missing
+                self.write_failed.emit(f"{text} (the result was applied; only its line in "
+                                       "the roll log is missing)",
+                                       lambda: self._retry_log(pending))
+                self.done.emit(pending.resolution)
+                return True
+            self.failed.emit(text)
+            self.write_failed.emit(text, lambda: self.finish(pending, handler))
+            return False
         self.done.emit(pending.resolution)
+        return True
+
+    @staticmethod
+    def _retry_log(pending: PendingResolution) -> bool:
+        try:
+            return pending.retry_log()
+        except Exception as error:
+            if write_failure(error) is None:
+                raise
+            return False

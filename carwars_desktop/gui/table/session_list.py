@@ -57,6 +57,8 @@ class SessionListModel(RecordTableModel["SessionInfo"]):
         if column == 2:
             return info.scenario or "free play"
         if column == 3:
+            if info.running and info.lease is not None:
+                return f"▶ {info.lease.describe()}"  # another copy of the app plays it
             return "▶ running" if info.running else "■ finished"
         if column == 4:
             return str(info.vehicle_count)

@@ -2,13 +2,26 @@
 
 Sessions live in the database (``game_sessions``): opening one reads its
 vehicles, current sheets and clock — never its events — so a long evening opens
-at once. The last running session reopens at start-up.
+at once. The last running session reopens at start-up, unless another copy of the
+app holds it. A lease this installation took and no copy of it plays any more (a club
+laptop that closed while the server was away could not write its release) is its own:
+start-up resumes it, and the offline queue's entries land through the normal
+compare-and-append (``storage/game_sessions.py`` says how an own lease is told).
+
+One copy of the app writes a running session at a time: opening one takes its lease
+(renewed while it is open). A session another copy holds asks first ("open on
+LAPTOP-2 since 20:14"): follow it read-only (it reloads as events land) or take it
+over (the other copy drops to read-only and says so). A refused write shows the
+banner with Retry; nothing is shown as done.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
 from carwars_desktop.gui.background import Cancelled, run_with_progress
@@ -20,17 +33,47 @@ from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.services import SessionOpenError
-from carwars_desktop.session import Changes
+from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
+    from carwars_desktop.storage.game_sessions import Lease, LeaseInfo
 
 SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated at once
 (tens of milliseconds); a longer one on a worker thread, with progress and Cancel."""
+FOLLOW_MS = 1000
+"""How often a followed session is checked for new events."""
+
+
+class LeaseChoice(Enum):
+    FOLLOW = "follow read-only"
+    TAKE_OVER = "take over"
+    CANCEL = "cancel"
+
+
+def ask_lease_with_dialog(parent: QWidget, name: str, lease: LeaseInfo) -> LeaseChoice:
+    """“Open on LAPTOP-2 since 20:14”: follow it read-only, or take it over?"""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Session in use")
+    box.setText(f"“{name}” is {lease.describe()}.")
+    box.setInformativeText("Follow it read-only (it updates as events land there), or take "
+                           "it over (that copy becomes read-only)?")
+    follow = box.addButton("&Follow read-only", QMessageBox.ButtonRole.AcceptRole)
+    take = box.addButton("&Take over", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is follow:
+        return LeaseChoice.FOLLOW
+    if clicked is take:
+        return LeaseChoice.TAKE_OVER
+    return LeaseChoice.CANCEL
 
 
 @runtime_checkable
@@ -58,10 +101,28 @@ class TableWorkspace(Workspace):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.sessions_page)
         self.pages.addWidget(self.play)
+        self.banner = WriteBanner()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
+        self.lease: Lease | None = None
+        self.following = False
+        self._followed_version = 0
+        self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
+            lambda name, lease: ask_lease_with_dialog(self, name, lease))
+        """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
+        from carwars_desktop.storage.game_sessions import LEASE_RENEW_SECONDS
+
+        self._renew_timer = QTimer(self)
+        self._renew_timer.setInterval(LEASE_RENEW_SECONDS * 1000)
+        self._renew_timer.timeout.connect(self.renew_lease)
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setInterval(FOLLOW_MS)
+        self._follow_timer.timeout.connect(self.follow_tick)
+        self.hub.write_failed.connect(self.banner.show_message)
+        self.context.stale.connect(self._stale)
         self.print_dialog: QWidget | None = None
 
         self.sessions_page.new_requested.connect(self.new_session)
@@ -105,11 +166,20 @@ class TableWorkspace(Workspace):
         """Open the most recently played running session, if any (at start-up)."""
         if self.database is None:
             return False
-        last = self.context.service.last_running()
-        if last is None:
+        last_id = self.context.service.last_running()
+        if last_id is None:
             self.show_sessions()
             return False
-        return self.open_session(last)
+        last = self.context.service.session_info(last_id)
+        if last.lease is not None:
+            # Never resume a game another copy of the app is playing. (An own lease left
+            # behind reads as no lease: it is resumed, see storage/game_sessions.py.)
+            self.show_sessions()
+            self.sessions_page.message.setText(
+                f"“{last.name}” is {last.lease.describe()}: open it to follow it read-only "
+                "or take it over.")
+            return False
+        return self.open_session(last.id)
 
     def new_session(self) -> None:
         if self.database is None:
@@ -124,10 +194,12 @@ class TableWorkspace(Workspace):
     def _created(self, dialog: NewSessionDialog) -> None:
         from carwars_desktop.storage import SessionDataError
 
-        if dialog.result_setup is not None:
+        setup = dialog.result_setup
+        if setup is not None:
+            ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
+            scenario = dialog.scenario_name()
             try:
-                self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
-                                   dialog.scenario_name(), dialog.result_setup)
+                self.banner.attempt(lambda: self.start_session(ruleset_id, name, scenario, setup))
             except SessionDataError as error:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
@@ -140,26 +212,66 @@ class TableWorkspace(Workspace):
         self.open_session(session_id)
         return session_id
 
-    def open_session(self, session_id: int) -> bool:
+    def open_session(self, session_id: int, follow: bool = False) -> bool:
         """Resume a running session, or open a finished one read-only with its charts.
 
-        A session the rules cannot read (a sheet from a changed engine, say) stays as it is
-        in the database; the session list says why it did not open.
+        A running session is taken for this copy of the app (its lease); if another copy
+        holds it, :attr:`ask_lease` chooses to follow it read-only or take it over.
+        ``follow`` opens it read-only at once. A session the rules cannot read (a sheet
+        from a changed engine, say) stays as it is in the database; the session list
+        says why it did not open.
         """
+        from carwars_desktop.storage.game_sessions import SessionHeldError
+
         assert self.database is not None
         service = self.context.service
         try:
+            info = service.session_info(session_id)
+            lease = self.lease if self.lease and self.lease.session_id == session_id else None
+            if info.running and not follow and lease is None:
+                try:
+                    lease = service.acquire_lease(session_id)
+                except SessionHeldError as held:
+                    choice = self.ask_lease(info.name, held.lease)
+                    if choice is LeaseChoice.CANCEL:
+                        if self.context.session_id != session_id:
+                            self.show_sessions()
+                        return False
+                    follow = choice is LeaseChoice.FOLLOW
+                    if not follow:
+                        lease = service.acquire_lease(session_id, take_over=True)
+            if lease is None or follow:
+                self.release_lease()
+            elif self.lease is not lease:
+                self.release_lease()
+                self.lease = lease
             # On a club server a running session's entries wait on the laptop while the
             # connection is down (gui/club_link.py); SQLite's events are used as they are.
             opened = service.open(session_id, initiator=self,
-                                  wrap=lambda events: guarded(self, events))
+                                  wrap=lambda events: guarded(self, events),
+                                  lease=None if follow else self.lease, follow=follow)
         except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
                                                f"{error}")
             return False
+        except Exception as error:  # the lease could not be written (a read-only database)
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.banner.show_message(f"{text} The session opens read-only.",
+                                     lambda: self.open_session(session_id))
+            return self.open_session(session_id, follow=True)
         info = opened.loaded.info
-        read_only = opened.read_only
+        self.following = info.running and (follow or self.lease is None)
+        self._followed_version = info.version
+        if self.following:
+            self._follow_timer.start()
+        else:
+            self._follow_timer.stop()
+        if self.lease is not None:
+            self._renew_timer.start()
+        read_only = not info.running or self.following
         self.session_id = session_id
 
         def charts() -> None:
@@ -180,7 +292,8 @@ class TableWorkspace(Workspace):
             self.play.charts.show_history(history, session_luck,
                                           stepwise=history.events > SYNC_CHART_EVENTS)
 
-        self.play.show_session(opened.game, opened.title, opened.store, read_only,
+        title = opened.title + (" (following read-only)" if self.following else "")
+        self.play.show_session(opened.game, title, opened.store, read_only,
                                charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
         self.sessions_page.message.setText("")
@@ -198,11 +311,74 @@ class TableWorkspace(Workspace):
                 "Finish this session? It stays in the list, read-only, with its charts.") \
                 != QMessageBox.StandardButton.Yes:
             return
-        session_id = self.context.service.finish(initiator=self)
-        if session_id is None:
+        session_id = self.session_id
+        service, lease = self.context.service, self.lease
+
+        def finish() -> bool:
+            try:
+                service.finish(initiator=self, lease=lease)
+            except StaleSessionError as error:  # taken over meanwhile: follow it instead
+                self._stale(error)
+                return False
+            return True
+
+        def finished(done: bool) -> None:
+            if not done:
+                return
+            self.lease = None
+            self._renew_timer.stop()
+            self.open_session(session_id)
+            self.play.tabs.setCurrentIndex(1)
+
+        self.banner.attempt(finish, finished)
+
+    # --- one writer at a time -----------------------------------------------------------
+    def release_lease(self) -> None:
+        """Let this copy's session go (another session opened, the app closing)."""
+        lease, self.lease = self.lease, None
+        self._renew_timer.stop()
+        if lease is not None and self.database is not None:
+            try:
+                self.context.service.release_lease(lease)
+            except Exception as error:
+                if write_failure(error) is None:
+                    raise
+                # It lapses by itself once no longer renewed.
+
+    def renew_lease(self) -> None:
+        """Tell the other copies this one still plays the session."""
+        lease = self.lease
+        if lease is None or self.database is None:
             return
-        self.open_session(session_id)
-        self.play.tabs.setCurrentIndex(1)
+        service = self.context.service
+        still = self.banner.attempt(lambda: service.renew_lease(lease))
+        if still is False:
+            self._stale(StaleSessionError(
+                "Another copy of Carwars Desktop took this session over: it is read-only "
+                "here now.", taken_over=True))
+
+    def follow_tick(self) -> None:
+        """A followed session reloads when the copy that plays it wrote something."""
+        if not self.following or self.database is None or self.session_id is None:
+            self._follow_timer.stop()
+            return
+        try:
+            version = self.context.service.session_version(self.session_id)
+        except LookupError:
+            self._follow_timer.stop()
+            return
+        if version != self._followed_version:
+            self.open_session(self.session_id, follow=True)
+
+    def _stale(self, error: StaleSessionError) -> None:
+        """Another copy wrote first, or took the session over: reload, and say so."""
+        session_id = self.session_id
+        if error.taken_over:
+            self.lease = None
+            self._renew_timer.stop()
+        if session_id is not None:
+            self.open_session(session_id, follow=error.taken_over)
+        self.banner.show_message(str(error))
 
     # --- play ---------------------------------------------------------------------------
     def undo(self) -> None:

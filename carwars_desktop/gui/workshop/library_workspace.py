@@ -10,8 +10,8 @@ designs it names — whoever made the change (this list, the Workshop).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -62,6 +62,7 @@ from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -94,6 +95,33 @@ def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str |
 
 BULK_ROWS = 200
 """More changed designs than this (an import) read the list again instead of row by row."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R", bound=int)
+
+
+def shows_refused_writes(
+        method: Callable[Concatenate[LibraryWorkspace, P], R],
+) -> Callable[Concatenate[LibraryWorkspace, P], R]:
+    """A Library action whose refused write shows the banner (Retry runs it again) and
+    returns False (0): nothing is shown as done."""
+
+    def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self.refresh()  # a change of several designs may have stopped half-way
+            self._say(f"⚠ {text}")
+            self.write_banner.show_message(text,
+                                           lambda: bool(guarded(self, *args, **kwargs)))
+            return cast(R, False)  # False == 0: "nothing done" as a bool or a count
+
+    guarded.__name__, guarded.__doc__ = method.__name__, method.__doc__
+    return guarded
 
 
 class LibraryWorkspace(Workspace):
@@ -234,7 +262,9 @@ class LibraryWorkspace(Workspace):
         splitter.setSizes([830, 300])
         self.message = QLabel()
         self.message.setWordWrap(True)
+        self.write_banner = WriteBanner()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.write_banner)
         layout.addWidget(splitter, 1)
         layout.addWidget(self.message)
 
@@ -293,8 +323,12 @@ class LibraryWorkspace(Workspace):
         worker thread afterwards: off the start-up path, the list refreshed if they changed.
         """
         self._database = database
-        added = self.service.attach(database, defer_check=True)
-        if added is None:  # checked against the rules after the list is shown
+        # A read-only database lists as it is (a refused write shows the banner).
+        attached = self.write_banner.attempt(
+            lambda: (self.service.attach(database, defer_check=True),))
+        added = attached[0] if attached is not None else 0
+        if attached is not None and added is None and not database.read_only:
+            # Checked against the rules after the list is shown.
             QTimer.singleShot(0, lambda: self._tidy_later(database))
         self.refresh()
         if added:
@@ -480,6 +514,7 @@ class LibraryWorkspace(Workspace):
         ruleset_id = str(self.ruleset_box.currentData() or self._ruleset)
         return self.workshop.new_design(ruleset_id, kinds_of(ruleset_id)[0].kind)
 
+    @shows_refused_writes
     def duplicate_selected(self) -> bool:
         entries = self.selected_entries()
         if len(entries) != 1:
@@ -491,6 +526,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"{verb}: {copy.name}.")
         return True
 
+    @shows_refused_writes
     def rename_selected(self, name: str | None = None) -> bool:
         from carwars_desktop.storage import CatalogDesignError, InvalidDesignError
 
@@ -511,6 +547,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Renamed to {record.name} (revision {record.revision}).")
         return True
 
+    @shows_refused_writes
     def tag_selected(self, text: str | None = None) -> bool:
         from carwars_desktop.storage import InvalidDesignError
 
@@ -536,6 +573,7 @@ class LibraryWorkspace(Workspace):
                   f"{tags_text(tags) or 'none'}.")
         return True
 
+    @shows_refused_writes
     def delete_selected(self, confirmed: bool = False) -> bool:
         entries = [e for e in self.selected_entries() if not e.is_catalog]
         if not entries or self.source_box.currentData() == DELETED:
@@ -554,6 +592,7 @@ class LibraryWorkspace(Workspace):
         self.banner.show()
         return True
 
+    @shows_refused_writes
     def restore_last_deleted(self) -> bool:
         result = self.service.restore_last_deleted(initiator=self)
         if result is None:
@@ -564,6 +603,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Restored {len(ids)} design{'s' if len(ids) != 1 else ''}.")
         return True
 
+    @shows_refused_writes
     def restore_selected(self) -> bool:
         entries = self.selected_entries()
         if not entries or self.source_box.currentData() != DELETED:
@@ -573,6 +613,7 @@ class LibraryWorkspace(Workspace):
         self._say(f"Restored {', '.join(e.name for e in entries)}.")
         return True
 
+    @shows_refused_writes
     def purge_deleted(self) -> int:
         """Remove for good what this run deleted (the app is closing)."""
         if self._database is None:

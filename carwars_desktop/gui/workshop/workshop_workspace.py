@@ -9,6 +9,8 @@ service's (:class:`~carwars_desktop.services.DesignEditing`); this is its screen
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -35,6 +37,7 @@ from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
 from carwars_desktop.gui.workspace import Workspace
+from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -49,6 +52,39 @@ from carwars_desktop.services import DesignEditing, EditHistory, LibraryService,
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DesignRecord, Library
+    from carwars_desktop.storage.library import DesignConflictError
+
+
+class ConflictChoice(Enum):
+    KEEP_MINE = "keep mine as the newest revision"
+    TAKE_THEIRS = "take theirs"
+    SAVE_COPY = "save mine as a copy"
+    CANCEL = "decide later"
+
+
+def ask_conflict_with_dialog(parent: QWidget, theirs: DesignRecord) -> ConflictChoice:
+    """The design was saved elsewhere since it was opened here: which one wins?"""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Saved elsewhere")
+    box.setText(f"{theirs.name} was saved by another copy of Carwars Desktop since you "
+                f"opened it (it is at revision {theirs.revision} now).")
+    box.setInformativeText("Your edits are kept until you choose. Keep yours as the newest "
+                           "revision (theirs stays in the revisions), take theirs (yours are "
+                           "dropped), or save yours as a copy?")
+    buttons = {
+        box.addButton("&Keep mine", QMessageBox.ButtonRole.AcceptRole): ConflictChoice.KEEP_MINE,
+        box.addButton("&Take theirs", QMessageBox.ButtonRole.DestructiveRole):
+            ConflictChoice.TAKE_THEIRS,
+        box.addButton("Save mine as a &copy", QMessageBox.ButtonRole.ActionRole):
+            ConflictChoice.SAVE_COPY,
+    }
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    for button, choice in buttons.items():
+        if box.clickedButton() is button:
+            return choice
+    return ConflictChoice.CANCEL
 
 
 class WorkshopWorkspace(Workspace):
@@ -148,6 +184,11 @@ class WorkshopWorkspace(Workspace):
         self.splitter.setSizes([880, 260])
 
         layout = QVBoxLayout(self)
+        self.write_banner = WriteBanner()
+        self.ask_conflict: Callable[[DesignRecord], ConflictChoice] = (
+            lambda theirs: ask_conflict_with_dialog(self, theirs))
+        """Which save wins when the design was saved elsewhere (a dialog; tests replace it)."""
+        layout.addWidget(self.write_banner)
         layout.addWidget(self.header)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.message)
@@ -318,14 +359,26 @@ class WorkshopWorkspace(Workspace):
     # --- editing ---------------------------------------------------------------------------
     def _edited(self, design: Design, label: str, key: str) -> None:
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
 
         if self.design is None or self.record is None or self._committing:
             return
         before = self.design
         try:
             self.editing.edit(design, label, key, initiator=self)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not kept: {conflict}")
+            if self.resolve_conflict(conflict, design):
+                self._show_design(design)
+            elif self.design is before:  # (not when a conflict opened another design)
+                assert self.editor is not None
+                self.editor.show_design(before)
+            return
         except (InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not kept: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(
+                    str(error), lambda: self._retry_edit(design, label, key))
             assert self.editor is not None
             self.editor.show_design(before)
             return
@@ -335,6 +388,12 @@ class WorkshopWorkspace(Workspace):
         if self.design is None or self.editor is None or self.editor.read_only:
             return
         self._edited(renamed(self.design, text), "Name", "name")
+
+    def _retry_edit(self, design: Design, label: str, key: str) -> bool:
+        if self.record is None:
+            return False
+        self._edited(design, label, key)
+        return self.design == design
 
     def _show_design(self, design: Design) -> None:
         """Show ``design``, already committed, with its consequences."""
@@ -350,19 +409,32 @@ class WorkshopWorkspace(Workspace):
         self.refresh_problems()
         self._update_buttons()
 
-    def _step(self, undo: bool) -> None:
+    def _step(self, undo: bool) -> bool:
+        """Undo or redo (committed first); False when the library refused it (a refused
+        write shows the banner, whose Retry steps again)."""
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
 
+        history = self.editing.history
+        target = history.next_undo() if undo else history.next_redo()
         try:
             edit = (self.editing.undo if undo else self.editing.redo)(initiator=self)
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not kept: {conflict}")
+            if target is not None:
+                self.resolve_conflict(conflict, target.before if undo else target.after)
+            return False
         except (InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not kept: {error}")
-            return
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), lambda: self._step(undo))
+            return False
         if edit is None:
-            return
+            return True
         assert self.design is not None
         self._show_design(self.design)
         self._say(f"{'Undone' if undo else 'Redone'}: {edit.label}.")
+        return True
 
     def undo(self) -> None:
         self._step(undo=True)
@@ -377,11 +449,66 @@ class WorkshopWorkspace(Workspace):
 
         if self.record is None or self.design is None or self.record.is_catalog:
             return False
+        from carwars_desktop.storage.library import DesignConflictError
+
         try:
             record = self.editing.save(initiator=self).record
+        except DesignConflictError as conflict:
+            self._say(f"⚠ Not saved: {conflict}")
+            return self.resolve_conflict(conflict, self.design)
         except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not saved: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), self.save)
             return False
+        self._saved(record)
+        return True
+
+    def resolve_conflict(self, conflict: DesignConflictError, mine: Design) -> bool:
+        """Another copy saved the design since it was opened: :attr:`ask_conflict` chooses.
+
+        Nothing is overwritten without the GM's word. True when ``mine`` was saved as the
+        open design's newest revision; a copy or theirs is opened in its place.
+        """
+        theirs = conflict.theirs
+        choice = self.ask_conflict(theirs)
+        assert self.record is not None
+        if choice is ConflictChoice.KEEP_MINE:
+            return self._keep_mine(theirs, mine)
+        if choice is ConflictChoice.TAKE_THEIRS:
+            self.editing.take_theirs(theirs, initiator=self)
+            self.open_design(theirs.id)
+            self._say(f"Took theirs: {theirs.name}, revision {theirs.revision}.")
+            return False
+        if choice is ConflictChoice.SAVE_COPY:
+            copy = self.editing.save_copy(theirs, mine, initiator=self).record
+            self.open_design(copy.id)
+            self._say(f"Saved yours as a copy: {copy.name}; {theirs.name} keeps their "
+                      "revision.")
+            return False
+        self._say(f"⚠ Not saved: {theirs.name} was saved elsewhere (revision "
+                  f"{theirs.revision}); your edits are still here, save again to choose.")
+        return False
+
+    def _keep_mine(self, theirs: DesignRecord, mine: Design) -> bool:
+        """Save ``mine`` as the newest revision after theirs (the services layer's op)."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage.library import DesignConflictError
+
+        try:
+            record = self.editing.keep_mine(theirs, mine, initiator=self).record
+        except DesignConflictError as conflict:  # saved elsewhere yet again: ask again
+            self._say(f"⚠ Not saved: {conflict}")
+            return self.resolve_conflict(conflict, mine)
+        except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
+            self._say(f"⚠ Not saved: {error}")
+            if isinstance(error, LibraryWriteError):
+                self.write_banner.show_message(str(error), self.save)
+            return False
+        self._saved(record)
+        return True
+
+    def _saved(self, record: DesignRecord) -> None:
         self._show_header()
         if record.legal:
             self._say(f"Saved {record.name} as revision {record.revision}.")
@@ -389,7 +516,6 @@ class WorkshopWorkspace(Workspace):
             count = record.problem_count
             self._say(f"Saved {record.name} as revision {record.revision}, a draft: {count} "
                       f"problem{'s' if count != 1 else ''} to fix before it is legal.")
-        return True
 
     def copy_to_mine(self) -> bool:
         """Copy the open catalog design into the GM's own designs and open the copy."""

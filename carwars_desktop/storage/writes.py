@@ -1,0 +1,48 @@
+"""One way to write: a committed transaction whose database failures become
+:class:`~carwars_desktop.storage.errors.WriteFailedError` with the cause in a GM's words.
+
+A locked SQLite file waits at most the engine's short busy timeout, so a click on a
+locked database fails fast (and the GM retries) instead of freezing the window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from carwars_desktop.storage.errors import WriteFailedError
+
+
+def write_failure_reason(error: BaseException) -> str:
+    """The cause of a failed write, as a GM would say it."""
+    original = getattr(error, "orig", None)
+    text = str(original if original is not None else error).strip()
+    lowered = text.lower()
+    if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
+        return "the database is read-only: changes cannot be saved"
+    if "locked" in lowered or "busy" in lowered or "lock timeout" in lowered:
+        return "the database is locked by another program"
+    if "disk is full" in lowered or "no space" in lowered:
+        return "the disk is full"
+    if "disk i/o" in lowered:
+        return "the disk could not be written (input/output error)"
+    first = text.splitlines()[0] if text else type(error).__name__
+    return first
+
+
+@contextmanager
+def writing(sessions: sessionmaker[Session], what: str) -> Iterator[Session]:
+    """``with writing(sessions, "the mark")``: one transaction, committed on success.
+
+    Raises:
+        WriteFailedError: the database refused it; nothing of it was kept.
+    """
+    try:
+        with sessions.begin() as session:
+            yield session
+    except SQLAlchemyError as error:
+        reason = write_failure_reason(error)
+        raise WriteFailedError(f"{what} was not saved: {reason}.", reason) from error
