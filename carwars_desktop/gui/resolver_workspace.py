@@ -46,7 +46,12 @@ from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
-from carwars_desktop.services import PendingResolution, ResolveError, typed_dice
+from carwars_desktop.services import (
+    PendingResolution,
+    ResolveError,
+    procedure_sides,
+    typed_dice,
+)
 from carwars_desktop.session import GameError
 
 
@@ -442,7 +447,8 @@ class ResolverWorkspace(Workspace):
             self.discard()
         try:
             pending = self.context.service.resolve(
-                self.procedure, values, typed_dice(self.dice_edit.text(), roll),
+                self.procedure, values,
+                typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values)),
                 bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
                 initiator=self)
         except ResolveError as error:

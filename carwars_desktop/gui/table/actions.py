@@ -7,7 +7,7 @@ allowed") becomes one clear message and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -70,8 +70,11 @@ class TableActions(QObject):
         return changes
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
-            handler: Handler | None = None, note: str = "") -> None:
-        self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note)
+            handler: Handler | None = None, note: str = "",
+            ask: Collection[str] = (), batch: Callable[[Any, Any, str], None] | None = None,
+            batch_default: bool = False) -> None:
+        self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note,
+                        ask=ask, batch=batch, batch_default=batch_default)
 
     def undo(self) -> Changes | None:
         changes = self._guard(self.context.undo)

@@ -1,17 +1,24 @@
 """A small Resolver for one procedure, opened from the Table with its inputs filled in.
 
 The form, the odds and the explanation come from the procedure's declaration;
-the GM types the dice thrown (Enter) or rolls them in the app (Ctrl+R), reads
+the GM types the dice thrown or rolls them in the app (Ctrl+R, or Roll), reads
 the result, and applies it (Ctrl+Enter).
+
+Enter never rolls: in a field of the form it moves to the dice entry; in the dice
+entry it resolves the dice typed (compact ``543`` when every die is single-digit);
+Ctrl+Enter there resolves and applies at once. The first field focused is the
+first one without a sensible preset (a vehicle not chosen when there are more
+than two, an input the Table asks for such as a range not measured yet), else
+the dice entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -27,9 +34,15 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
-from carwars_desktop.gui.shortcuts import shortcut
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
-from carwars_desktop.services import PendingResolution, ResolveError, TableService, typed_dice
+from carwars_desktop.gui.shortcuts import matches, shortcut
+from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, SheetInput
+from carwars_desktop.services import (
+    PendingResolution,
+    ResolveError,
+    TableService,
+    procedure_sides,
+    typed_dice,
+)
 from carwars_desktop.session import Game
 
 
@@ -42,12 +55,17 @@ class ProcedureDialog(QDialog):
 
     accepted_result = Signal(object)
     """The :class:`~carwars_desktop.services.PendingResolution` the GM chose to apply."""
+    batched = Signal(object, object, str)
+    """(the form's raw values, its vehicle bindings, the dice typed): the shot goes to the
+    phase's fire batch instead (only when the dialog offers a batch)."""
 
     def __init__(self, procedure: Procedure, game: Game, presets: Mapping[str, Any],
                  note: str = "", parent: QWidget | None = None,
-                 table: TableService | None = None) -> None:
+                 table: TableService | None = None, ask: Collection[str] = (),
+                 batch: bool = False, batch_default: bool = False) -> None:
         super().__init__(parent)
         self.procedure = procedure
+        self.game = game
         self.table = table if table is not None else TableService()
         self.setWindowTitle(procedure.title)
         self.pending: PendingResolution | None = None
@@ -76,6 +94,9 @@ class ProcedureDialog(QDialog):
         self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        # Never the button Enter presses: Enter asks for the dice, it never throws them.
+        self.roll_button.setAutoDefault(False)
+        self.roll_button.setDefault(False)
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
@@ -88,6 +109,15 @@ class ProcedureDialog(QDialog):
         self.apply_button.setEnabled(False)
         cancel = QPushButton("Cancel")
         cancel.setAutoDefault(False)
+        self.batch = batch
+        self.batch_default = batch and batch_default
+        self.batch_button = QPushButton("Add to the phase's &batch")
+        self.batch_button.setAutoDefault(False)
+        self.batch_button.setVisible(batch)
+        self.batch_button.setToolTip(
+            "Fire is simultaneous: resolved and applied with the phase's other shots, as one "
+            "event (" + ("Ctrl+Enter; Ctrl+Shift+Enter applies this shot alone now)"
+                         if self.batch_default else "Ctrl+B)"))
 
         dice_row = QHBoxLayout()
         dice_label = QLabel("D&ice:")
@@ -98,6 +128,7 @@ class ProcedureDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(cancel)
+        buttons.addWidget(self.batch_button)
         buttons.addWidget(self.apply_button)
         layout = QVBoxLayout(self)
         layout.addWidget(title)
@@ -124,10 +155,76 @@ class ProcedureDialog(QDialog):
         self.apply_button.clicked.connect(self.apply)
         cancel.clicked.connect(self.reject)
         shortcut("dialog.roll", self, self.roll)
-        shortcut("dialog.apply", self, self.apply)
-        shortcut("dialog.apply_enter", self, self.apply)
+        shortcut("dialog.apply", self, self.apply_default)
+        shortcut("dialog.apply_enter", self, self.apply_default)
+        shortcut("dialog.apply_now", self, self.apply)
+        shortcut("dialog.batch", self, self.add_to_batch)
+        self.batch_button.clicked.connect(self.add_to_batch)
+        if self.batch_default:
+            self.apply_button.setText("&Apply alone now")
+            self.apply_button.setToolTip("This shot alone, now (Ctrl+Shift+Enter)")
         self.refresh()
-        self.dice_edit.setFocus()
+        self.first_field = self._first_field(presets, ask)
+        # Tab's reason: a line edit selects its text, so the value typed replaces it.
+        (self.first_field or self.dice_edit).setFocus(Qt.FocusReason.TabFocusReason)
+        self.dice_edit.installEventFilter(self)
+        for editor in self.form.editors.values():
+            editor.installEventFilter(self)
+            for child in editor.findChildren(QWidget):
+                child.installEventFilter(self)
+
+    def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
+        """The first field without a sensible preset: a vehicle input not preset when the
+        game has more vehicles than the procedure's vehicle inputs could take apart, or an
+        input in ``ask``; None when every field has one (the dice are next)."""
+        vehicles = len(self.game.vehicles)
+        sheet_inputs = [s for s in self.procedure.inputs if isinstance(s, SheetInput)
+                        and not s.optional]
+        for spec in self.procedure.inputs:
+            if spec.name in presets:
+                continue
+            unsure_vehicle = (isinstance(spec, SheetInput) and not spec.optional
+                              and vehicles > len(sheet_inputs))
+            if unsure_vehicle or spec.name in ask:
+                return self.form.editors.get(spec.name)
+        return None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Enter in a field of the form moves to the dice entry (it never rolls); the
+        dialog's keys work from its fields even when its window shortcuts are not reached
+        (the window not active yet)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            for action_id, slot in (("dialog.apply_now", self.apply),
+                                    ("dialog.apply", self.apply_default),
+                                    ("dialog.apply_enter", self.apply_default),
+                                    ("dialog.batch", self.add_to_batch),
+                                    ("dialog.roll", self.roll)):
+                if matches(action_id, event.key(), modifiers):
+                    slot()
+                    return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and watched is not self.dice_edit \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            popup = getattr(watched, "view", None)
+            if callable(popup) and popup().isVisible():
+                return False  # a combo's open list takes Enter as its choice
+            self.dice_edit.setFocus(Qt.FocusReason.TabFocusReason)
+            self.dice_edit.selectAll()
+            return True
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        """Enter anywhere else in the dialog asks for the dice too (QDialog would press
+        its default button)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            if self.focusWidget() is not self.dice_edit:
+                self.dice_edit.setFocus(Qt.FocusReason.TabFocusReason)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def resolution(self) -> Resolution | None:
@@ -170,8 +267,9 @@ class ProcedureDialog(QDialog):
         if values is None:
             return
         try:
-            pending = self.table.resolve(self.procedure, values,
-                                         typed_dice(self.dice_edit.text(), roll),
+            dice = typed_dice(self.dice_edit.text(), roll,
+                              procedure_sides(self.procedure, values))
+            pending = self.table.resolve(self.procedure, values, dice,
                                          bindings=self.form.bindings(), odds=self.odds,
                                          initiator=self)
         except ResolveError as error:
@@ -184,7 +282,28 @@ class ProcedureDialog(QDialog):
         self.apply_button.setEnabled(True)
         self.apply_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def apply_default(self) -> None:
+        """Ctrl+Enter: the batch where fire is a batch by default, else apply."""
+        if self.batch_default:
+            self.add_to_batch()
+        else:
+            self.apply()
+
+    def add_to_batch(self) -> None:
+        """The shot, with the dice typed (if any), goes to the phase's batch."""
+        if not self.batch or self._values() is None:
+            return
+        if self.pending is not None:
+            self.pending.discard()  # its roll stays in the log; the batch resolves again
+            self.pending = None
+        self.batched.emit(self.form.values(), self.form.bindings(), self.dice_edit.text())
+        self.accept()
+
     def apply(self) -> None:
+        """Apply the result shown; with none yet, resolve the dice typed first (Ctrl+Enter
+        straight from the dice entry). Never rolls."""
+        if self.pending is None:
+            self.resolve_entered()
         if self.pending is None or not self.apply_button.isEnabled():
             return
         self.accepted_result.emit(self.pending)

@@ -7,6 +7,8 @@ at once. The last running session reopens at start-up.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
@@ -14,8 +16,10 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 from carwars_desktop.gui.background import Cancelled, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.rulesets import ACTION_KINDS
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.keyboard import TableKeys
 from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
@@ -58,8 +62,14 @@ class TableWorkspace(Workspace):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.sessions_page)
         self.pages.addWidget(self.play)
+        self.keys = TableKeys(self)
+        from carwars_desktop.gui.table.quick_line import QuickLine
+
+        self.quick = QuickLine(self)
+        self.quick.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.quick)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
         self.print_dialog: QWidget | None = None
@@ -81,7 +91,38 @@ class TableWorkspace(Workspace):
                                 ("table.play_phase", self.play_phase),
                                 ("table.print_session", self.print_session)):
             self._shortcut(action_id, slot)
+        for number in range(1, 10):
+            self._shortcut(f"table.select_{number}",
+                           partial(self._when_playing, partial(self.keys.select, number)))
+        for kind in ACTION_KINDS:
+            self._shortcut(f"table.{kind}",
+                           partial(self._when_playing, partial(self.keys.act, kind)))
+        keyed: tuple[tuple[str, Callable[[], object]], ...] = (
+            ("table.mark", self.keys.mark_menu), ("table.actions", self.keys.show_actions),
+            ("table.repeat", self.keys.repeat_last), ("table.quick", self.quick.open),
+            ("table.batch", self.keys.show_batch))
+        for action_id, act in keyed:
+            self._shortcut(action_id, partial(self._when_playing, act))
+        self.hub.runner.closed.connect(self.focus_default)
+        self.play.actions_button.setMenu(self.keys.every_action_menu(self.play))
+        self.play.clock_actions.setMenu(self.keys.every_action_menu(self.play))
+        self.play.batch_button.clicked.connect(self.keys.show_batch)
 
+    def _when_playing(self, slot: Callable[[], object]) -> None:
+        if self._playing():
+            slot()
+
+    def _playing(self) -> bool:
+        """A running session is on screen (the keys of play work)."""
+        return (self.pages.currentWidget() is self.play and self.context.game is not None
+                and not self.context.read_only)
+
+    def focus_default(self) -> None:
+        """The keyboard focus on the sheets (or the session list): the Table's keys work."""
+        if self.pages.currentWidget() is self.play:
+            self.play.grid.setFocus()
+        else:
+            self.sessions_page.view.setFocus()
     # --- Workspace hooks ----------------------------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:
         self._ruleset = ruleset_id
@@ -183,6 +224,8 @@ class TableWorkspace(Workspace):
         self.play.show_session(opened.game, opened.title, opened.store, read_only,
                                charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
+        self.keys.session_shown()
+        self.focus_default()
         self.sessions_page.message.setText("")
         window = self.window()
         if isinstance(window, RulesetSwitch) and window.ruleset() != info.ruleset_id:
@@ -219,7 +262,7 @@ class TableWorkspace(Workspace):
 
     def play_phase(self) -> None:
         clock = self.play.clock
-        if clock is not None and hasattr(clock, "play_phase"):
+        if clock is not None and hasattr(clock, "play_phase") and self._playing():
             clock.play_phase()
 
     def print_session(self) -> QWidget | None:
