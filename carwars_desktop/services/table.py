@@ -88,9 +88,8 @@ def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> Ent
     from carwars_desktop.dice import parse_dice_values
 
     try:
-        values = parse_dice_values(typed)
-        if sides and all(s < 10 for s in sides):
-            values = compact_dice(typed)
+        values = compact_dice(typed) if sides and all(s < 10 for s in sides) \
+            else parse_dice_values(typed)
         return EnteredDice(values, SeededDice() if roll else None)
     except DiceError as error:
         raise ResolveError(str(error)) from None

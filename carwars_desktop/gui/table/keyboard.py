@@ -22,13 +22,14 @@ from PySide6.QtWidgets import QMenu, QWidget
 from carwars_desktop.gui.rulesets import KeyAction, RulesetUI, ruleset_ui
 from carwars_desktop.gui.table.batch_dialog import BatchDialog
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import Procedure, SheetInput
 from carwars_desktop.rules import all_procedures
 from carwars_desktop.services.fire_batch import FireBatch
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.workspace import TableWorkspace
-    from carwars_desktop.session import Game
+    from carwars_desktop.session import Changes, Game
 
 SELECTED_STYLE = "QFrame#record-sheet[selected=\"true\"] { border: 2px solid palette(highlight); }"
 
@@ -82,10 +83,22 @@ class TableKeys(QObject):
             sheet.setToolTip(f"Press {number} to select {sheet.vehicle.name}" if number <= 9
                              else "")
             del key
-        keys = list(sheets)
         self.selected = None
-        if keys:
-            self.select(1)
+        self.follow_clock()
+
+    def follow_clock(self) -> None:
+        """Select the vehicle whose turn the clock runs (the first that can act)."""
+        game = self.game
+        if game is None or not self.table.play.sheets:
+            return
+        order = [k for k in acting_order(game) if k in self.table.play.sheets]
+        if order:
+            self.select(self.number_of(order[0]))
+
+    def clock_changed(self, changes: Changes) -> None:
+        """The clock moved: the acting vehicle is selected; a new turn forgets the memory."""
+        if changes.clock:
+            self.follow_clock()
 
     # --- selection ------------------------------------------------------------------------
     def select(self, number: int) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -35,7 +36,14 @@ from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
 from carwars_desktop.gui.shortcuts import matches, shortcut
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, SheetInput
+from carwars_desktop.procedures import (
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    SheetInput,
+    TextInput,
+)
 from carwars_desktop.services import (
     PendingResolution,
     ResolveError,
@@ -82,6 +90,7 @@ class ProcedureDialog(QDialog):
         for name, value in presets.items():
             self.form.set_value(name, value)
         self.form.separate_vehicles(fixed=presets)
+        self._choose_needed(presets)
         self.odds_label = QLabel()
         self.odds_label.setWordWrap(True)
         odds_font = QFont(self.odds_label.font())
@@ -172,6 +181,30 @@ class ProcedureDialog(QDialog):
             editor.installEventFilter(self)
             for child in editor.findChildren(QWidget):
                 child.installEventFilter(self)
+
+    def _choose_needed(self, presets: Mapping[str, Any]) -> None:
+        """An optional list read from the vehicles (Battlecars' pod) left on "—" while the
+        rules cannot resolve without it takes its first entry (the GM sees it, and the
+        list is one key away)."""
+        for spec in self.procedure.inputs:
+            editor = self.form.editors.get(spec.name)
+            if spec.name in presets or not isinstance(spec, TextInput) or \
+                    spec.choices_from is None or not spec.optional or \
+                    not isinstance(editor, QComboBox) or editor.currentData() is not None:
+                continue
+            before = self._refusal()
+            if before is None or editor.count() < 2:
+                continue
+            editor.setCurrentIndex(1)
+            if self._refusal() == before:
+                editor.setCurrentIndex(0)  # it was not what the rules wanted
+
+    def _refusal(self) -> str | None:
+        try:
+            self.procedure.bind(self.form.values())
+        except (InputError, DiceError, ValueError) as error:
+            return str(error)
+        return None
 
     def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
         """The first field without a sensible preset: a vehicle input not preset when the

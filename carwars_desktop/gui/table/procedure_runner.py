@@ -100,6 +100,7 @@ class ProcedureRunner(QObject):
         dialog.finished.connect(self.closed)
         self.dialog = dialog
         dialog.open()
+        dialog.activateWindow()  # its keys work at once
 
     @staticmethod
     def _discarded(dialog: ProcedureDialog) -> None:

@@ -284,3 +284,5 @@ class TableWorkspace(Workspace):
     def _changed(self, changes: Changes) -> None:
         if self.context.game is self.play.game:
             self.play.apply_changes(changes)
+            if self._playing():
+                self.keys.clock_changed(changes)

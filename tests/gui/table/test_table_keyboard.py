@@ -49,6 +49,8 @@ class Keys:
             # The window the key goes to is the active one, as on the GM's screen.
             if QApplication.activeWindow() is not target.window():
                 target.window().activateWindow()
+                self.qtbot.waitUntil(lambda t=target: QApplication.activeWindow() is t.window())
+                target = self.focused()
             self.qtbot.keyClick(target, code, modifiers)
             self.count += 1
 
@@ -87,3 +89,61 @@ def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session
     assert game.sheet("v2").to_json() != before
     last = table.play.log_dock.model.event_at(table.play.log_dock.model.rowCount() - 1)
     assert "hit" in last.event.summary and "3 damage" in last.event.summary
+
+
+def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    clock = table.play.clock
+    assert isinstance(clock, BattlecarsClockPanel)
+    clock.speed_rows["v1"].speed.setValue(3)
+    clock.speed_rows["v2"].speed.setValue(3)
+    clock.reveal_speeds()  # the round under way: the Interceptor's turn
+    game = table.context.game
+    assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
+    table.focus_default()
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("f")  # the car whose turn it is fires (it is selected)
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.form.values()["mount"] == "Pod A"  # its first pod, two rockets
+    assert keys.focused() is dialog.form.editors["area"]  # the area aimed at: asked
+    keys.press("f")  # front
+    keys.press("Enter")
+    assert keys.focused() is dialog.dice_edit and dialog.pending is None
+    keys.type("7611")  # to hit 7+6, damage 1+1
+    keys.press("Ctrl+Enter")
+    assert keys.count <= 8, keys.count
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert game.sheet("v2").to_json() != before
+    model = table.play.log_dock.model
+    assert "Wasp" in model.event_at(model.rowCount() - 1).event.summary
+
+
+def test_an_autopower_attack_in_six_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("2", "f")  # Longshot attacks Rhino
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert keys.focused() is dialog.form.editors["cards"]
+    keys.type("4")  # a Fighting 4
+    keys.press("Enter")
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert keys.count <= 8, keys.count
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    rhino = game.sheet("v1")
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
