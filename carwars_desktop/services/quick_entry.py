@@ -143,8 +143,10 @@ def parse(line: str, rules: QuickRules, count: int, selected: int | None = None)
         raise QuickEntryError("type a shot (2 mg 1 f 5) or damage (7 f)", None, line)
     is_number = [_NUMBER.match(w.text) is not None for w in found]
     # damage: [VEHICLE] AMOUNT SIDE — the last word a side, every other one a number.
-    if len(found) in (2, 3) and all(is_number[:-1]) and \
-            found[-1].text.lower() in rules.sides and rules.side_input:
+    # (Two numbers then a word can only be damage; a number and a side too.)
+    last_side = found[-1].text.lower() in rules.sides
+    if rules.side_input and all(is_number[:-1]) and not is_number[-1] and \
+            (len(found) == 3 or (len(found) == 2 and last_side)):
         return _damage(found, rules, count, selected, line, dice.strip())
     return _shot(found, is_number, rules, count, line, dice.strip())
 

@@ -83,6 +83,7 @@ class BatchDialog(QDialog):
             if widget is not None:
                 widget.deleteLater()
         self.dice_edits = []
+        self.labels: list[QLabel] = []
         game = self.table.context.game
         if game is None:
             return
@@ -102,6 +103,7 @@ class BatchDialog(QDialog):
             edit.setPlaceholderText("dice, e.g. 543")
             edit.textChanged.connect(lambda text, s=shot: self._typed(s, text))
             edit.returnPressed.connect(lambda r=row: self._next(r))
+            self.labels.append(label)
             self.rows.addWidget(label, row, 0)
             self.rows.addWidget(edit, row, 1)
             self.dice_edits.append(edit)

@@ -34,10 +34,17 @@ if TYPE_CHECKING:
 SELECTED_STYLE = "QFrame#record-sheet[selected=\"true\"] { border: 2px solid palette(highlight); }"
 
 
-def vehicle_procedures(ruleset_id: str) -> list[Procedure]:
-    """Every procedure of the ruleset that acts on a vehicle (has a vehicle input)."""
-    return [p for p in all_procedures(ruleset_id)
-            if p.ruleset == ruleset_id and any(isinstance(s, SheetInput) for s in p.inputs)]
+def vehicle_procedures(ruleset_id: str, sheet: object | None = None) -> list[Procedure]:
+    """Every procedure of the ruleset that acts on a vehicle (has a vehicle input); with
+    ``sheet``, those whose first vehicle input takes it (a car, not a pedestrian)."""
+    found = []
+    for procedure in all_procedures(ruleset_id):
+        first = next((s for s in procedure.inputs if isinstance(s, SheetInput)), None)
+        if procedure.ruleset != ruleset_id or first is None:
+            continue
+        if sheet is None or isinstance(sheet, first.sheet_type):
+            found.append(procedure)
+    return found
 
 
 class TableKeys(QObject):
@@ -150,18 +157,19 @@ class TableKeys(QObject):
                 if target is not None:
                     given[action.target_input] = target
             firer, target = given.get(action.vehicle_input), given.get(action.target_input)
+            remembered = None
             if isinstance(firer, str) and isinstance(target, str):
                 remembered = self.memory.get(self._pair(action.procedure_id, firer, target))
-                if remembered:
-                    for name, value in remembered.items():
-                        given.setdefault(name, value)
-                    ask -= set(remembered)
-                    shown = ", ".join(f"{name.replace('_', ' ')} {value}"
-                                      for name, value in remembered.items())
-                    notes.append(f"Remembered this turn for this pair: {shown}")
-                elif action.remembered:
-                    notes.append("Not measured yet this turn for this pair: "
-                                 + ", ".join(n.replace("_", " ") for n in action.remembered))
+            if remembered:
+                for name, value in remembered.items():
+                    given.setdefault(name, value)
+                ask -= set(remembered)
+                shown = ", ".join(f"{name.replace('_', ' ')} {value}"
+                                  for name, value in remembered.items())
+                notes.append(f"Remembered this turn for this pair: {shown}")
+            elif action.remembered:
+                notes.append("Not measured yet this turn for this pair: "
+                             + ", ".join(n.replace("_", " ") for n in action.remembered))
         ask -= {name for name in given if name in ask and name in presets}
         batch = self.batch if self.batch is not None and \
             self.batch.rules.fire == action.procedure_id else None
@@ -290,7 +298,8 @@ class TableKeys(QObject):
         name = self.table.play.sheets[selected].vehicle.name if selected else ""
         ui = ruleset_ui(game.ruleset.id)
         keyed = {a.procedure_id: a for a in ui.key_actions}
-        for procedure in vehicle_procedures(game.ruleset.id):
+        sheet = game.sheet(selected) if selected else None
+        for procedure in vehicle_procedures(game.ruleset.id, sheet):
             first = next(s for s in procedure.inputs if isinstance(s, SheetInput))
             action = keyed.get(procedure.id)
             text = f"{procedure.title} ({procedure.id})"

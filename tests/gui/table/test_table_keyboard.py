@@ -34,6 +34,9 @@ class Keys:
         modal = QApplication.activeModalWidget()
         if modal is not None and (widget is None or not modal.isAncestorOf(widget)):
             widget = modal.focusWidget() or modal
+        if widget is None:  # a dialog just closed: the main window's focus, once active
+            widget = next((w.focusWidget() for w in QApplication.topLevelWidgets()
+                           if isinstance(w, MainWindow) and w.isVisible()), None)
         assert widget is not None, "nothing has the keyboard focus"
         return widget
 
@@ -147,3 +150,143 @@ def test_an_autopower_attack_in_six_keys(window: MainWindow, start_session, qtbo
 
     rhino = game.sheet("v1")
     assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+
+
+def test_no_table_dialog_rolls_dice_on_enter(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Every procedure the Table offers for a vehicle, in every ruleset: Enter in each
+    field and in the dice entry, with nothing typed, never throws a die in the app."""
+    from carwars_desktop.gui.table.keyboard import vehicle_procedures
+    from carwars_desktop.procedures import SheetInput
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    games = {"mini_car_wars": [("A", "Killer Kart"), ("B", "Courier")],
+             "battlecars": [("A", card, "Interceptor"), ("B", card, "Wasp")],
+             "autopower": [("A", "Rhino"), ("B", "Longshot")]}
+    keys = Keys(qtbot)
+    opened = 0
+    for ruleset, players in games.items():
+        table = _start(window, start_session, ruleset, players)
+        game = table.context.game
+        assert game is not None
+        for procedure in vehicle_procedures(ruleset, game.sheet("v1")):
+            first = next(s.name for s in procedure.inputs if isinstance(s, SheetInput))
+            dialog = table.keys.run(procedure.id, {first: "v1"})
+            assert dialog is not None, procedure.id
+            opened += 1
+            for editor in [*dialog.form.editors.values(), dialog.dice_edit]:
+                if not editor.isEnabled():
+                    continue
+                editor.setFocus()
+                keys.press("Enter")
+                assert keys.focused() is dialog.dice_edit, procedure.id
+                keys.press("Enter")
+                if dialog.pending is not None:
+                    assert all(d.entered for d in dialog.pending.resolution.dice), procedure.id
+                    assert dialog.pending.seed is None
+                    assert "rolled with seed" not in dialog.result_view.toPlainText()
+            dialog.reject()
+    assert opened >= 25
+
+
+def test_rolled_with_seed_only_when_a_die_was_rolled(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                     qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.dice_edit.setText("54")  # the to-hit dice typed, the damage die rolled
+    dialog.roll()
+    assert dialog.pending is not None and dialog.pending.seed is not None
+    assert "rolled with seed" in dialog.result_view.toPlainText()
+    dialog.dice_edit.setText("5 4 3")
+    dialog.roll()  # Ctrl+R with every die typed: nothing rolled, no seed shown
+    assert dialog.pending is not None and dialog.pending.seed is None
+    assert "rolled with seed" not in dialog.result_view.toPlainText()
+    dialog.reject()
+
+
+def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_session) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.form.set_value("target", "v2")
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v2"}
+    dialog.form.set_value("firer", "v2")
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert "same vehicle" not in dialog.error.text()
+    dialog.reject()
+
+
+def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  # type: ignore[no-untyped-def]
+                                                            start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Courier"), ("Bo", "Killer Kart")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None and "Not measured yet" in dialog.note.text()
+    dialog.form.set_value("range", "7")
+    dialog.form.set_value("side", "L")
+    dialog.form.set_value("weapon", "2")
+    dialog.dice_edit.setText("11")  # a natural 2: a miss, the MG is still spent
+    dialog.apply()
+    again = table.keys.act("fire")
+    assert again is not None
+    assert again.form.values()["range"] == "7" and again.form.values()["side"] == "L"
+    assert "Remembered this turn for this pair: range 7, side L" in again.note.text()
+    assert QApplication.focusWidget() is again.dice_edit or again.first_field is None
+    again.reject()
+    keys = Keys(qtbot)
+    table.focus_default()
+    keys.press("Shift+F")
+    repeat = table.hub.runner.dialog
+    assert repeat is not None and repeat.isVisible() and repeat is not again
+    assert repeat.form.values()["weapon"] == "2" and repeat.form.values()["range"] == "7"
+    repeat.reject()
+
+
+def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot, state) -> None:
+    from carwars_desktop.gui.table.batch_dialog import BatchDialog
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+    from carwars_desktop.rules.mini_car_wars.model import Side
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    table.play.sheets["v2"].mark_armor(Side.FRONT, 1)  # type: ignore[attr-defined]
+    start = state(table)
+    events = table.play.log_dock.model.rowCount()
+    keys = Keys(qtbot)
+    # Killer Kart's MG at the Courier's front (1 point left): Ctrl+Enter adds it to the batch.
+    keys.press("1", "f")
+    keys.type("3")
+    keys.press("Enter")
+    keys.type("5434")  # hit, 3 damage, past the armor: interior location 4
+    keys.press("Ctrl+Enter")
+    assert table.keys.batch is not None and len(table.keys.batch.shots) == 1
+    assert state(table) == start  # nothing applied yet
+    # The Courier's front rocket launcher at the Kart's front, dice typed in the batch.
+    keys.press("2", "f")
+    first = table.hub.runner.dialog
+    assert first is not None
+    first.form.set_value("weapon", "1")  # RL (F)
+    keys.press("Ctrl+Enter")
+    assert len(table.keys.batch.shots) == 2
+    keys.press("b")
+    batch = table.keys.batch_dialog
+    assert isinstance(batch, BatchDialog) and batch.isVisible()
+    assert len(batch.dice_edits) == 2
+    assert all("need" in label.text() for label in batch.labels)  # every shot's odds
+    batch.dice_edits[1].setText("6 6 2 2")  # hit, 2d6 damage = 4 (Kart front 6 → 2)
+    batch.apply()
+    assert batch.error.text() == ""
+    courier, kart = game.sheet("v2"), game.sheet("v1")
+    assert isinstance(courier, MiniSheet) and isinstance(kart, MiniSheet)
+    assert courier.armor.front == 0 and courier.weapons[0].destroyed  # destroyed by shot 1…
+    assert kart.armor.front == 2  # …and it fired all the same
+    assert table.play.log_dock.model.rowCount() == events + 1  # one event
+    assert not table.keys.batch.shots
+    table.hub.undo()
+    assert state(table) == start  # one undo takes the whole batch back
