@@ -154,6 +154,10 @@ class QuickLine(QWidget):
         self.info.setText(f"<b>{procedure.title}</b>: {self.odds.summary}<br>{hint}")
         if command.dice:
             self.resolve(command.dice, apply)
+        elif all(need.when for need in procedure.dice_needed(raw)):
+            # Only dice "if…" (damage by hand: the interior roll if it gets past the
+            # armor): the engine says at once whether it needs one.
+            self.resolve("", apply, quiet=True)
 
     def _choices(self, procedure: Procedure, name: str,
                  vehicles: Mapping[str, str]) -> Sequence[tuple[str, str]]:
@@ -165,7 +169,7 @@ class QuickLine(QWidget):
                                   for input_name, key in vehicles.items()
                                   if key in {v.key for v in game.vehicles}})
 
-    def resolve(self, typed: str, apply: bool = False) -> None:
+    def resolve(self, typed: str, apply: bool = False, quiet: bool = False) -> None:
         procedure = self.procedure
         if procedure is None:
             return
@@ -176,7 +180,10 @@ class QuickLine(QWidget):
                 procedure, self.raw, dice, bindings=self.bindings, odds=self.odds,
                 initiator=self)
         except ResolveError as error:
-            self.info.setText(f"⚠ {error}")
+            if quiet:  # a die is needed after all: asked for, in the engine's words
+                self.info.setText(f"{self.info.text()}<br><b>{error}</b>: type it")
+            else:
+                self.info.setText(f"⚠ {error}")
             return
         self.edit.clear()
         self.edit.setPlaceholderText("Enter applies · Esc discards")

@@ -262,8 +262,16 @@ class TableWorkspace(Workspace):
 
     def play_phase(self) -> None:
         clock = self.play.clock
-        if clock is not None and hasattr(clock, "play_phase") and self._playing():
-            clock.play_phase()
+        """Ctrl+P: the clock's procedure for this phase; when the clock has none left (every
+        Mini Car Wars mover has moved) the phase's fire: its batch, or a shot."""
+        if clock is None or not self._playing():
+            return
+        played = clock.play_phase() if hasattr(clock, "play_phase") else False
+        if played is False:
+            if self.keys.batch is not None and self.keys.batch.shots:
+                self.keys.show_batch()
+            else:
+                self.keys.act("fire")
 
     def print_session(self) -> QWidget | None:
         """The print dialog of the open session (all vehicles or one, blank or as they stand)."""

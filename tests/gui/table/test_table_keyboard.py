@@ -19,7 +19,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 NAMED = {"Enter": Qt.Key.Key_Return, "Esc": Qt.Key.Key_Escape, "Tab": Qt.Key.Key_Tab,
-         "Space": Qt.Key.Key_Space}
+         "Space": Qt.Key.Key_Space, " ": Qt.Key.Key_Space}
 
 
 class Keys:
@@ -47,14 +47,18 @@ class Keys:
             *mods, name = key.split("+") if len(key) > 1 else [key]
             for mod in mods:
                 modifiers |= {"Ctrl": CTRL, "Shift": SHIFT}[mod]
-            code = NAMED.get(name) or getattr(Qt.Key, f"Key_{name.upper()}")
+            code = NAMED.get(name) or (getattr(Qt.Key, f"Key_{name.upper()}")
+                                       if name.isalnum() else None)
             target = self.focused()
             # The window the key goes to is the active one, as on the GM's screen.
             if QApplication.activeWindow() is not target.window():
                 target.window().activateWindow()
                 self.qtbot.waitUntil(lambda t=target: QApplication.activeWindow() is t.window())
                 target = self.focused()
-            self.qtbot.keyClick(target, code, modifiers)
+            if code is None:  # a character without a Key name of its own (":", "/")
+                self.qtbot.keyClicks(target, name)
+            else:
+                self.qtbot.keyClick(target, code, modifiers)
             self.count += 1
 
     def type(self, text: str) -> None:
@@ -290,3 +294,102 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     assert not table.keys.batch.shots
     table.hub.undo()
     assert state(table) == start  # one undo takes the whole batch back
+
+
+def test_play_the_phase_works_in_every_ruleset(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.rules import find_ruleset
+
+    keys = Keys(qtbot)
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")], )
+    keys.press("Ctrl+P")  # phase 1: the first mover's maneuver, then (all moved) the fire
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.procedure.id in ("mini.maneuver", "mini.fire")
+    dialog.reject()
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    game = table.context.game
+    assert game is not None
+    keys.press("Ctrl+P")  # the secret speeds revealed (0 and 0): the first car's turn
+    assert "turn" in str(game.clock) and "secret" not in str(game.clock)
+    keys.press("Ctrl+P")  # its fire
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.isVisible() and dialog.procedure.id == "battlecars.fire"
+    dialog.reject()
+
+
+def test_the_new_workspace_takes_the_focus(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    keys = Keys(qtbot)
+    keys.press("Ctrl+4")
+    resolver = window.current_workspace()
+    assert isinstance(resolver, ResolverWorkspace)
+    focused = QApplication.focusWidget()
+    assert focused is not None and (focused is resolver or resolver.isAncestorOf(focused))
+    keys.press("Ctrl+3")
+    assert window.current_workspace() is table
+    keys.press("2")  # the Table's keys work at once
+    assert table.keys.selected == "v2"
+    keys.press("d")
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.procedure.id == "mini.damage"
+    dialog.reject()
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    focused = QApplication.focusWidget()
+    assert focused is not None and table.isAncestorOf(focused)  # back at the Table
+
+
+def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("q")
+    line = table.quick
+    assert line.isVisible() and keys.focused() is line.edit
+    keys.type("1 rl 2 f 5")
+    keys.press("Enter")
+    assert "'rl' is not one of the firer's weapons" in line.info.text()
+    assert line.pointer.text().splitlines()[1] == "  ^^"  # under the wrong word
+    line.edit.clear()
+    keys.type("1 mg 2 f 5")
+    keys.press("Enter")
+    assert line.procedure is not None and line.procedure.id == "mini.fire"
+    assert "need" in line.info.text()  # the odds before the dice
+    assert line.raw["range"] == "5" and line.raw["side"] == "F"
+    before = game.sheet("v2").to_json()
+    keys.type("543")
+    keys.press("Enter")  # resolves (never rolls) and shows the outcome
+    assert line.pending is not None and all(d.entered for d in line.pending.resolution.dice)
+    keys.press("Enter")  # applies
+    assert not line.isVisible()
+    assert game.sheet("v2").to_json() != before
+    # Fast damage by hand: the selected vehicle, an amount and a side, through the engine.
+    keys.press("2")
+    keys.press("q")
+    keys.type("7 b")
+    keys.press("Enter")  # no die needed (it stays in the back armor): the result at once
+    assert line.pending is not None and "7 damage" in line.pending.resolution.outcome
+    keys.press("Enter")
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+
+    courier = game.sheet("v2")
+    assert isinstance(courier, MiniSheet) and courier.armor.back == 25 - 7
+    # Past the armor: the interior roll is asked for, then applied.
+    keys.press("q")
+    keys.type("20 b")
+    keys.press("Enter")
+    assert line.pending is None and "interior location" in line.info.text()
+    keys.type("4")
+    keys.press("Enter")
+    keys.press("Enter")
+    courier = game.sheet("v2")
+    assert isinstance(courier, MiniSheet) and courier.armor.back == 0
+    assert not line.isVisible()
