@@ -21,7 +21,7 @@ from carwars_desktop.gui.resolving import dice_hint
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.table.procedure_runner import ProcedureRunner
 from carwars_desktop.gui.table.sheet_frame import numbers_font
-from carwars_desktop.procedures import InputError, Odds, Procedure, TextInput
+from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import (
     PendingResolution,
@@ -136,6 +136,16 @@ class QuickLine(QWidget):
                             text)
         except QuickEntryError as error:
             self.pointer.setText(f"{text}\n{error.pointer()}")
+            self.info.setText(f"⚠ {error}")
+            return
+        try:
+            # The words as the inputs read them ("3" points between is a whole number).
+            given = {name: procedure.input(name).parse(value)
+                     if isinstance(value, str) and not isinstance(procedure.input(name),
+                                                                  SheetInput) else value
+                     for name, value in given.items()}
+        except (InputError, ValueError) as error:
+            self.pointer.setText("")
             self.info.setText(f"⚠ {error}")
             return
         raw, bindings = ProcedureRunner._raw(procedure, game, given)

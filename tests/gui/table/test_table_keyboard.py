@@ -393,3 +393,30 @@ def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type
     courier = game.sheet("v2")
     assert isinstance(courier, MiniSheet) and courier.armor.back == 0
     assert not line.isVisible()
+
+
+def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                    qtbot) -> None:
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    table.quick.open()
+    table.quick.read("1 rk 2 lf 3")
+    assert "only the nearest areas" in table.quick.info.text()  # the rules refuse it
+    table.quick.read("1 rk 2 f 3")
+    assert table.quick.procedure is not None, table.quick.info.text()
+    assert table.quick.raw["mount"] == "Pod A" and table.quick.raw["area"] == "front"
+    assert table.quick.raw["points_between"] == 3
+    table.quick.close_line()
+    table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")
+    assert table.quick.pending is not None, table.quick.info.text()
+    table.quick.enter()  # Enter applies
+    game = table.context.game
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    rhino = game.sheet("v1") if game is not None else None
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
