@@ -15,6 +15,7 @@ the dice entry.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from contextlib import suppress
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -207,17 +208,17 @@ class ProcedureDialog(QDialog):
         return None
 
     def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
-        """The first field without a sensible preset: a vehicle input not preset when the
-        game has more vehicles than the procedure's vehicle inputs could take apart, or an
-        input in ``ask``; None when every field has one (the dice are next)."""
+        """The first field without a sensible preset: a vehicle input the form chose among
+        several (a target when three or more vehicles are in play), or an input in
+        ``ask``; None when every field has one (the dice are next)."""
         vehicles = len(self.game.vehicles)
-        sheet_inputs = [s for s in self.procedure.inputs if isinstance(s, SheetInput)
-                        and not s.optional]
+        bindings = self.form.bindings()
         for spec in self.procedure.inputs:
             if spec.name in presets:
                 continue
-            unsure_vehicle = (isinstance(spec, SheetInput) and not spec.optional
-                              and vehicles > len(sheet_inputs))
+            # A vehicle the form chose among more than one other (a target of three cars).
+            unsure_vehicle = (isinstance(spec, SheetInput) and spec.name in bindings
+                              and vehicles - len(presets.keys() & bindings.keys()) > 1)
             if unsure_vehicle or spec.name in ask:
                 return self.form.editors.get(spec.name)
         return None
@@ -237,6 +238,16 @@ class ProcedureDialog(QDialog):
                     slot()
                     return True
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and Qt.Key.Key_1 <= event.key() <= Qt.Key.Key_9 and not event.modifiers() \
+                and self._vehicle_list(watched) is not None:
+            # A number in a vehicle list chooses that vehicle, as the sheets are numbered.
+            name = self._vehicle_list(watched)
+            number = event.key() - Qt.Key.Key_1
+            if name is not None and number < len(self.game.vehicles):
+                with suppress(ValueError):  # (a vehicle this list does not take)
+                    self.form.set_value(name, self.game.vehicles[number].key)
+            return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
                 and watched is not self.dice_edit \
                 and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
                 and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -247,6 +258,13 @@ class ProcedureDialog(QDialog):
             self.dice_edit.selectAll()
             return True
         return super().eventFilter(watched, event)
+
+    def _vehicle_list(self, widget: QObject) -> str | None:
+        """The vehicle input whose list ``widget`` is, or None."""
+        for spec in self.procedure.inputs:
+            if isinstance(spec, SheetInput) and self.form.editors.get(spec.name) is widget:
+                return spec.name
+        return None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         """Enter anywhere else in the dialog asks for the dice too (QDialog would press

@@ -10,6 +10,7 @@ Escape closes the line (a result not applied is discarded and logged).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -90,6 +91,7 @@ class QuickLine(QWidget):
         self.edit.setPlaceholderText("2 mg 1 f 5 (2 fires its MG at 1's front at 5\") · "
                                      "7 f (7 damage to the selected vehicle's front)")
         self.pointer.setText("")
+        self.pointer.hide()
         self.info.setText("")
 
     def open(self) -> None:
@@ -136,6 +138,7 @@ class QuickLine(QWidget):
                             text)
         except QuickEntryError as error:
             self.pointer.setText(f"{text}\n{error.pointer()}")
+            self.pointer.show()
             self.info.setText(f"⚠ {error}")
             return
         try:
@@ -161,7 +164,9 @@ class QuickLine(QWidget):
         self.prompt.setText("Dice:")
         self.edit.clear()
         self.edit.setPlaceholderText("the dice thrown, e.g. 543 — Enter (never rolls)")
-        self.info.setText(f"<b>{procedure.title}</b>: {self.odds.summary}<br>{hint}")
+        self.pointer.hide()
+        self.info.setText(f"<code>{escape(text)}</code> → <b>{procedure.title}</b>: "
+                          f"{self.odds.summary}<br>{hint}")
         if command.dice:
             self.resolve(command.dice, apply)
         elif all(need.when for need in procedure.dice_needed(raw)):

@@ -210,11 +210,17 @@ def test_rolled_with_seed_only_when_a_die_was_rolled(window: MainWindow, start_s
     dialog.reject()
 
 
-def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_session) -> None:  # type: ignore[no-untyped-def]
+def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                 qtbot) -> None:
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex")])
     dialog = table.keys.act("fire")
     assert dialog is not None
+    keys = Keys(qtbot)
+    # Three cars: the target is asked first; its number chooses it, as on the sheets.
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("3")
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v3"}
     dialog.form.set_value("target", "v2")
     assert dialog.form.bindings() == {"firer": "v1", "target": "v2"}
     dialog.form.set_value("firer", "v2")
