@@ -146,3 +146,14 @@ def test_words_keep_their_places(parts: list[str]) -> None:
     line = " ".join(parts)
     for word in words(line):
         assert line[word.start:word.end] == word.text and word.text.strip() == word.text
+
+
+def test_compact_dice_when_every_die_is_single_digit() -> None:
+    from carwars_desktop.services import ResolveError, typed_dice
+
+    assert typed_dice("543", sides=(6, 6, 6)).entered == (5, 4, 3)
+    assert typed_dice("54 3", sides=(6, 6, 6, 6)).entered == (5, 4, 3)
+    assert typed_dice("54", sides=(20,)).entered == (54,)  # a d20: 54 is one (wrong) die
+    assert typed_dice("5 4").entered == (5, 4)
+    with pytest.raises(ResolveError, match="not a die value"):
+        typed_dice("5x", sides=(6,))

@@ -257,7 +257,15 @@ class TableWorkspace(Workspace):
             self.hub.redo()
 
     def next_phase(self) -> None:
+        """The next phase; a fire batch with shots still declared is shown first (the
+        phase's fire is applied before the clock moves on)."""
         if self.play.clock is not None and self.pages.currentWidget() is self.play:
+            batch = self.keys.batch
+            if batch is not None and batch.shots and self._playing():
+                self.play.show_message(f"⚠ {len(batch.shots)} declared shot(s) wait in the "
+                                       "fire batch: apply or empty it first", True)
+                self.keys.show_batch()
+                return
             self.play.clock.next_phase()
 
     def play_phase(self) -> None:

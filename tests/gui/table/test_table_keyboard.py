@@ -426,3 +426,22 @@ def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_se
 
     rhino = game.sheet("v1") if game is not None else None
     assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+
+
+def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.add_to_batch()
+    phase = game.clock.phase
+    table.next_phase()
+    assert game.clock.phase == phase and "wait in the fire batch" in table.play.message.text()
+    batch = table.keys.batch_dialog
+    assert batch is not None and batch.isVisible()
+    batch.empty()
+    batch.reject()
+    table.next_phase()
+    assert game.clock.phase == phase + 1
