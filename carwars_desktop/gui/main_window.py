@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self._stack = QStackedWidget()
         self.workspaces: list[Workspace] = []
         self._rail.currentRowChanged.connect(self._stack.setCurrentIndex)
+        self._rail.currentRowChanged.connect(self._focus_workspace)
 
         self.club_link = ClubLink(parent=self)
         self.offline_banner = OfflineBanner(self.club_link)
@@ -157,6 +158,11 @@ class MainWindow(QMainWindow):
         self.workshop.show_requested.connect(
             lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
         self._stack.setCurrentIndex(self._rail.currentRow())
+
+    def _focus_workspace(self, row: int) -> None:
+        """The workspace just shown takes the keyboard focus (its keys work at once)."""
+        if 0 <= row < len(self.workspaces):
+            self.workspaces[row].focus_default()
 
     def add_workspace(self, workspace: Workspace) -> None:
         position = len(self.workspaces)

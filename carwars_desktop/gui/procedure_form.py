@@ -67,12 +67,36 @@ class ProcedureForm(QWidget):
         self.editors: dict[str, QWidget] = {}
         self._game: Game | None = None
         self._catalogs: dict[str, dict[str, Any]] = {}
+        self._held: dict[str, Any] = {}
+        """Each vehicle input's vehicle before its last change (to swap with)."""
+
+    def _swap(self, name: str) -> None:
+        """The first vehicle input (the firer) took the vehicle another input holds (the
+        target): that one takes the firer's old vehicle. (Setting the target to the firer
+        is still flagged: the GM sees why.)"""
+        combos = self._sheet_combos()
+        combo = combos.get(name)
+        if combo is None:
+            return
+        new, old = combo.currentData(), self._held.get(name)
+        self._held[name] = new
+        if new is None or name != next(iter(combos)):
+            return
+        for other, other_combo in combos.items():
+            if other != name and other_combo.currentData() == new:
+                index = other_combo.findData(old)
+                if index >= 0:
+                    other_combo.blockSignals(True)
+                    other_combo.setCurrentIndex(index)
+                    other_combo.blockSignals(False)
+                    self._held[other] = old
 
     def set_procedure(self, procedure: Procedure | None, game: Game | None) -> None:
         while self._layout.rowCount():
             self._layout.removeRow(0)
         self.editors = {}
         self._catalogs = {}
+        self._held = {}
         self.procedure = procedure
         self._game = game
         if procedure is None:
@@ -141,7 +165,10 @@ class ProcedureForm(QWidget):
             return edit
         combo = _combo()
         self._fill_sheets(spec, combo)
-        # The lists that depend on this vehicle first, then the odds.
+        self._held[spec.name] = combo.currentData()
+        # Firer and target stay apart: choosing the other's vehicle swaps them. Then the
+        # lists that depend on this vehicle, then the odds.
+        combo.currentIndexChanged.connect(lambda _index, name=spec.name: self._swap(name))
         combo.currentIndexChanged.connect(self._refresh_sheet_choices)
         combo.currentIndexChanged.connect(self.changed)
         return combo

@@ -47,7 +47,13 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
-from carwars_desktop.services import PendingResolution, PendingState, ResolveError, typed_dice
+from carwars_desktop.services import (
+    PendingResolution,
+    PendingState,
+    ResolveError,
+    procedure_sides,
+    typed_dice,
+)
 from carwars_desktop.session import GameError, StaleSessionError
 
 
@@ -445,7 +451,8 @@ class ResolverWorkspace(Workspace):
             self.discard()
         try:
             pending = self.context.service.resolve(
-                self.procedure, values, typed_dice(self.dice_edit.text(), roll),
+                self.procedure, values,
+                typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values)),
                 bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
                 initiator=self)
         except ResolveError as error:

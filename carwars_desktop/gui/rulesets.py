@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
     from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.services.fire_batch import BatchRules
+    from carwars_desktop.services.quick_entry import QuickRules
     from carwars_desktop.session import Game, VehicleInPlay
 
 
@@ -50,6 +52,42 @@ def never_small(sheet: Any) -> bool:
     return False
 
 
+FIRE = "fire"
+DAMAGE = "damage"
+CONTROL = "control"
+COLLISION = "collision"
+CRASH = "crash"
+LASER = "laser"
+SPEED = "speed"
+ACTION_KINDS = (FIRE, DAMAGE, CONTROL, COLLISION, CRASH, LASER, SPEED)
+"""The Table's one-key actions on the selected vehicle (``table.<kind>`` in
+:mod:`carwars_desktop.gui.shortcuts`)."""
+
+
+@dataclass(frozen=True)
+class KeyAction:
+    """One key at the Table: a procedure opened with the selected vehicle preset.
+
+    Args:
+        kind: one of :data:`ACTION_KINDS` (its key is ``table.<kind>``).
+        procedure_id: the procedure opened.
+        vehicle_input: the sheet input the selected vehicle fills.
+        target_input: the other vehicle of a pair (fire, ram), remembered with
+            ``remembered`` for the turn, per pair.
+        remembered: inputs kept per vehicle → target pair for the turn (range, side).
+        ask: inputs with no sensible default: the dialog's first field unless remembered.
+        batch: the phase's fire is one batch by default (Mini Car Wars §8).
+    """
+
+    kind: str
+    procedure_id: str
+    vehicle_input: str
+    target_input: str = ""
+    remembered: tuple[str, ...] = ()
+    ask: tuple[str, ...] = ()
+    batch: bool = False
+
+
 @dataclass(frozen=True)
 class RulesetUI:
     """The screens of one ruleset.
@@ -64,6 +102,9 @@ class RulesetUI:
             the top of a cell 1,900 units across; the session layout scales it to its place).
         sheet_layouts: how many sheets in play may share a printed page (1 first).
         small_sheet: whether a sheet in play takes half a place on a shared page (a cycle).
+        key_actions: the Table's one-key actions on the selected vehicle.
+        quick: the quick-entry line's reading of this ruleset's words (None: no line).
+        fire_batch: how the phase's fire resolves as one batch (None: no batch).
     """
 
     ruleset_id: str
@@ -74,6 +115,12 @@ class RulesetUI:
     print_sheet: Callable[[PageFlow, SheetToPrint], None] = print_any_sheet
     sheet_layouts: tuple[int, ...] = (1,)
     small_sheet: Callable[[Any], bool] = never_small
+    key_actions: tuple[KeyAction, ...] = ()
+    quick: QuickRules | None = None
+    fire_batch: BatchRules | None = None
+
+    def key_action(self, kind: str) -> KeyAction | None:
+        return next((a for a in self.key_actions if a.kind == kind), None)
 
     def editor(self, kind: str, parent: QWidget | None = None) -> DesignEditor:
         self._check_kind(self.editors, kind, "editor")

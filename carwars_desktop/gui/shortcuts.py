@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QKeyCombination, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
@@ -114,6 +114,20 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("table.play_phase", "Ctrl+P", TABLE, "Play the phase (movement, fire)"),
     _s("table.print_session", "Ctrl+Shift+P", TABLE,
        "Print the session: every sheet as it stands, or blank"),
+    *(_s(f"table.select_{n}", str(n), TABLE, f"Select vehicle {n} (its sheet shows [{n}])")
+      for n in range(1, 10)),
+    _s("table.fire", "F", TABLE, "Fire: the selected vehicle is the firer"),
+    _s("table.damage", "D", TABLE, "Damage to a side of the selected vehicle"),
+    _s("table.control", "C", TABLE, "Control roll (skid test) of the selected vehicle"),
+    _s("table.collision", "R", TABLE, "Collision or ram: the selected vehicle is the mover"),
+    _s("table.crash", "X", TABLE, "Crash into an obstacle (Battlecars)"),
+    _s("table.laser", "L", TABLE, "Laser attack (AUTOpower)"),
+    _s("table.speed", "S", TABLE, "Speed of the selected vehicle"),
+    _s("table.mark", "M", TABLE, "The selected sheet's mark menu"),
+    _s("table.actions", "A", TABLE, "Every action on the selected vehicle (a menu)"),
+    _s("table.repeat", "Shift+F", TABLE, "Repeat the last shot (everything preset)"),
+    _s("table.quick", ("Q", "/"), TABLE, "Quick entry: 2 mg 1 f 5, or 7 f"),
+    _s("table.batch", "B", TABLE, "The phase's fire batch: its shots, odds, dice, Apply"),
     # The Resolver.
     _s("resolver.search", "Ctrl+K", RESOLVER, "Find a procedure"),
     _s("resolver.dice", "Ctrl+D", RESOLVER, "Type the dice thrown"),
@@ -126,6 +140,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("dialog.roll", "Ctrl+R", TABLE_DIALOG, "Roll the dice not typed"),
     _s("dialog.apply", "Ctrl+Return", TABLE_DIALOG, "Apply to the sheets"),
     _s("dialog.apply_enter", "Ctrl+Enter", TABLE_DIALOG, "Apply to the sheets (keypad)"),
+    _s("dialog.batch", "Ctrl+B", TABLE_DIALOG, "Add the shot to the phase's fire batch"),
+    _s("dialog.apply_now", ("Ctrl+Shift+Return", "Ctrl+Shift+Enter"), TABLE_DIALOG,
+       "Apply this shot alone now (where fire is a batch by default)"),
 )
 
 BY_ID: dict[str, Shortcut] = {s.id: s for s in SHORTCUTS}
@@ -153,6 +170,15 @@ def shortcut(action_id: str, parent: QWidget, slot: Callable[[], object],
     item.setObjectName(action_id)
     item.activated.connect(slot)
     return item
+
+
+def matches(action_id: str, key: int, modifiers: Qt.KeyboardModifier) -> bool:
+    """Whether a key press (its key and modifiers) is one of ``action_id``'s keys (a
+    dialog's own key handling, when its window shortcuts are not reached)."""
+    pressed = QKeySequence(QKeyCombination(modifiers, Qt.Key(key)))
+    text = pressed.toString(QKeySequence.SequenceFormat.PortableText)
+    return any(s.toString(QKeySequence.SequenceFormat.PortableText) == text
+               for s in declared(action_id).sequences())
 
 
 def set_action_keys(action: QAction, action_id: str) -> QAction:

@@ -37,5 +37,15 @@ class Workspace(QWidget):
     def attach_database(self, database: Database) -> None:
         """The database is open (after the first paint)."""
 
+    def focus_default(self) -> None:
+        """Take the keyboard focus when shown (Ctrl+1…5): the child last focused, else the
+        workspace itself, so that its shortcuts work at once."""
+        child = self.focusWidget()
+        if child is not None and child is not self and self.isAncestorOf(child) \
+                and child.isVisible():
+            child.setFocus()
+        else:
+            self.setFocus()
+
     def load_deferred(self) -> None:
         """Build the heavy parts (charts) once the window has been painted."""

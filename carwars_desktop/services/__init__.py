@@ -30,6 +30,8 @@ from carwars_desktop.services.table import (
     ResolveError,
     SessionOpenError,
     TableService,
+    compact_dice,
+    procedure_sides,
     resolve_dice,
     typed_dice,
 )
@@ -66,5 +68,7 @@ __all__ = [
     "TableService",
     "Trash",
     "resolve_dice",
+    "compact_dice",
+    "procedure_sides",
     "typed_dice",
 ]

@@ -81,14 +81,43 @@ def resolve_dice(procedure: Procedure, inputs: Mapping[str, Any],
     return resolution
 
 
-def typed_dice(typed: str, roll: bool = False) -> EnteredDice:
-    """The dice the GM typed ("5 4"), and with ``roll`` a seeded RNG for the rest."""
+def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> EnteredDice:
+    """The dice the GM typed ("5 4"), and with ``roll`` a seeded RNG for the rest.
+
+    ``sides``: the dice the procedure may ask for; when every one has fewer than ten
+    faces, a run of digits is one die per digit (``543`` = 5, 4, 3).
+    """
     from carwars_desktop.dice import parse_dice_values
 
     try:
-        return EnteredDice(parse_dice_values(typed), SeededDice() if roll else None)
+        values = compact_dice(typed) if sides and all(s < 10 for s in sides) \
+            else parse_dice_values(typed)
+        return EnteredDice(values, SeededDice() if roll else None)
     except DiceError as error:
         raise ResolveError(str(error)) from None
+
+
+def compact_dice(typed: str) -> list[int]:
+    """Single-digit dice typed with or without spaces: ``"54 3"`` → ``[5, 4, 3]``."""
+    import re
+
+    from carwars_desktop.dice import DiceValueError
+
+    values: list[int] = []
+    for token in (t for t in re.split(r"[\s,;]+", typed.strip()) if t):
+        if not token.isdigit():
+            raise DiceValueError(f"{token[:12]!r} is not a die value: type the faces, e.g. 543")
+        values.extend(int(digit) for digit in token)
+    return values
+
+
+def procedure_sides(procedure: Procedure, inputs: Mapping[str, Any]) -> tuple[int, ...]:
+    """The sides of every die ``procedure`` may ask for with ``inputs`` (empty when the
+    inputs do not bind)."""
+    try:
+        return tuple(need.sides for need in procedure.dice_needed(inputs))
+    except (InputError, DiceError, ValueError):
+        return ()
 
 
 class PendingState(Enum):
@@ -488,8 +517,20 @@ class TableService:
         seeded = dice.fallback if isinstance(dice, EnteredDice) else None
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
-        pending = PendingResolution(self, resolution, bindings or {}, odds, ruleset_id,
-                                    seeded.seed if seeded is not None else None, initiator)
+        # The seed is shown and kept only when a die was rolled in the app.
+        rolled = seeded is not None and any(not d.entered for d in resolution.dice)
+        return self.pending(resolution, bindings or {}, odds, ruleset_id,
+                            seeded.seed if rolled and seeded is not None else None, initiator)
+
+    def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
+                ruleset_id: str | None = None, seed: int | None = None,
+                initiator: object = None) -> PendingResolution:
+        """A resolution made here (or several combined: the fire batch) as the result on
+        screen, waiting for Apply or Discard; everybody is told it is shown."""
+        if ruleset_id is None:
+            ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
+        pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
+                                    initiator)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending

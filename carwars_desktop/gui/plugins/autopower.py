@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.gui.rulesets import (
+    COLLISION,
+    CONTROL,
+    FIRE,
+    LASER,
+    SPEED,
+    KeyAction,
+    RulesetUI,
+)
 from carwars_desktop.rules import VEHICLE
 from carwars_desktop.rules.autopower.kinds import DECK
+from carwars_desktop.services.quick_entry import QuickRules
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -62,6 +71,22 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_car_live(flow, item)
 
 
+KEY_ACTIONS = (
+    KeyAction(FIRE, "autopower.attack", "firer", "target", ask=("cards",)),
+    KeyAction(LASER, "autopower.laser", "firer", "target", ask=("cards",)),
+    KeyAction(COLLISION, "autopower.ram", "rammer", "target", ask=("cards",)),
+    KeyAction(CONTROL, "autopower.control", "vehicle", ask=("damage",)),
+    KeyAction(SPEED, "autopower.accelerate", "vehicle"),
+)
+
+QUICK = QuickRules("autopower.attack", "firer", "target", number_input="cards",
+                   many_numbers=True,
+                   procedures={"attack": ("autopower.attack", "firer", "target"),
+                               "at": ("autopower.attack", "firer", "target"),
+                               "laser": ("autopower.laser", "firer", "target"),
+                               "ram": ("autopower.ram", "rammer", "target")})
+
 UI = RulesetUI("autopower", {VEHICLE: _car_editor, DECK: _deck_editor}, _sheet, _clock,
                {VEHICLE: _print_car, DECK: _print_deck},
-               print_sheet=_print_live, sheet_layouts=(1, 2))
+               print_sheet=_print_live, sheet_layouts=(1, 2), key_actions=KEY_ACTIONS,
+               quick=QUICK)

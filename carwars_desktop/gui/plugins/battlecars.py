@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.gui.rulesets import (
+    COLLISION,
+    CONTROL,
+    CRASH,
+    DAMAGE,
+    FIRE,
+    SPEED,
+    KeyAction,
+    RulesetUI,
+)
 from carwars_desktop.rules import VEHICLE
+from carwars_desktop.services.fire_batch import BatchRules
+from carwars_desktop.services.quick_entry import QuickRules
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -49,5 +60,29 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_card_live(flow, item)
 
 
+AREAS = ("front", "left-front", "right-front", "left-centre", "right-centre", "left-rear",
+         "right-rear", "rear")
+SIDES = {area: area for area in AREAS} | {
+    "f": "front", "b": "rear", "r": "rear", "lf": "left-front", "rf": "right-front",
+    "lc": "left-centre", "rc": "right-centre", "lr": "left-rear", "rr": "right-rear",
+    "l": "left-centre"}
+
+KEY_ACTIONS = (
+    KeyAction(FIRE, "battlecars.fire", "firer", "target",
+              remembered=("area", "bearing", "points_between"), ask=("area",)),
+    KeyAction(DAMAGE, "battlecars.damage", "vehicle", ask=("area", "amount")),
+    KeyAction(CONTROL, "battlecars.skid", "vehicle"),
+    KeyAction(COLLISION, "battlecars.ram", "rammer", "target"),
+    KeyAction(CRASH, "battlecars.crash", "vehicle", ask=("speed",)),
+    KeyAction(SPEED, "battlecars.speed", "vehicle", ask=("speed",)),
+)
+
+QUICK = QuickRules("battlecars.fire", "firer", "target", weapon_input="mount",
+                   side_input="area", sides=SIDES, number_input="points_between",
+                   weapon_words={"rk": "rocket", "rl": "rocket", "sh": "shell", "fl": "flame"},
+                   damage="battlecars.damage", damage_vehicle="vehicle",
+                   damage_amount="amount", damage_side="area")
+
 UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
-               print_sheet=_print_live, sheet_layouts=(1, 2))
+               print_sheet=_print_live, sheet_layouts=(1, 2), key_actions=KEY_ACTIONS,
+               quick=QUICK, fire_batch=BatchRules("battlecars.fire"))

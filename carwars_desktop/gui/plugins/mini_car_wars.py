@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.gui.rulesets import (
+    COLLISION,
+    CONTROL,
+    DAMAGE,
+    FIRE,
+    SPEED,
+    KeyAction,
+    RulesetUI,
+)
 from carwars_desktop.rules import VEHICLE
+from carwars_desktop.services.fire_batch import BatchRules
+from carwars_desktop.services.quick_entry import QuickRules
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -55,5 +65,28 @@ def _small(sheet: Any) -> bool:
     return small_sheet(sheet)
 
 
+SIDES = {"f": "F", "front": "F", "b": "B", "back": "B", "l": "L", "left": "L", "r": "R",
+         "right": "R", "t": "T", "top": "T"}
+
+KEY_ACTIONS = (
+    # §2.2/§8: the phase's fire resolves together, the damage after everyone has fired.
+    KeyAction(FIRE, "mini.fire", "firer", "target", remembered=("range", "side"),
+              ask=("range",), batch=True),
+    KeyAction(DAMAGE, "mini.damage", "vehicle", ask=("damage",)),
+    KeyAction(CONTROL, "mini.control", "vehicle"),
+    KeyAction(COLLISION, "mini.collision", "mover", "other"),
+    KeyAction(SPEED, "mini.speed", "vehicle", ask=("speed",)),
+)
+
+QUICK = QuickRules("mini.fire", "firer", "target", weapon_input="weapon", side_input="side",
+                   sides=SIDES, number_input="range",
+                   weapon_words={"rl": "RL", "hr": "HR", "mg": "MG"},
+                   damage="mini.damage", damage_vehicle="vehicle", damage_amount="damage",
+                   damage_side="side")
+
 UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
-               print_sheet=_print_live, sheet_layouts=(1, 2, 4), small_sheet=_small)
+               print_sheet=_print_live, sheet_layouts=(1, 2, 4), small_sheet=_small,
+               key_actions=KEY_ACTIONS, quick=QUICK,
+               fire_batch=BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
+                                     damage_vehicle="vehicle", damage_side="side",
+                                     damage_amount="damage", side_input="side"))

@@ -10,7 +10,7 @@ the app wrote first) is the game context's ``stale``: the Table reloads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -88,8 +88,11 @@ class TableActions(QObject):
                            lambda _changes: self.message.emit(summary, False))
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
-            handler: Handler | None = None, note: str = "") -> None:
-        self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note)
+            handler: Handler | None = None, note: str = "",
+            ask: Collection[str] = (), batch: Callable[[Any, Any, str], None] | None = None,
+            batch_default: bool = False) -> None:
+        self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note,
+                        ask=ask, batch=batch, batch_default=batch_default)
 
     def undo(self) -> Changes | None:
         return self._guard(self.context.undo, lambda changes: self._said(changes, "undone: "))

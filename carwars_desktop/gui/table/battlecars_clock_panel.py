@@ -119,7 +119,8 @@ class BattlecarsClockPanel(QWidget):
         for index, (text, procedure, field) in enumerate((
                 ("Fire…", "battlecars.fire", "firer"), ("Drop…", "battlecars.drop", "vehicle"),
                 ("Corner…", "battlecars.corner", "vehicle"),
-                ("Skid…", "battlecars.skid", "vehicle"))):
+                ("Skid…", "battlecars.skid", "vehicle"), ("Ram…", "battlecars.ram", "rammer"),
+                ("Crash…", "battlecars.crash", "vehicle"))):
             button = QPushButton(text)
             button.setToolTip(f"{procedure} for the car whose turn it is")
             button.clicked.connect(partial(self.run_for_current, procedure, field))
@@ -227,6 +228,16 @@ class BattlecarsClockPanel(QWidget):
                                  else f"Next: {car_of(following.phase_name)}'s turn ▶")
 
     # --- actions ---------------------------------------------------------------------
+    def play_phase(self) -> bool:
+        """Ctrl+P: reveal the secret speeds, or the acting car's fire (§2.9)."""
+        if self.game is None or self.read_only:
+            return True
+        if is_speeds(self.game.clock):
+            self.reveal_speeds()
+        else:
+            self.run_for_current("battlecars.fire", "firer")
+        return True
+
     def run_for_current(self, procedure: str, field: str) -> None:
         if self.game is None or self.read_only:
             return

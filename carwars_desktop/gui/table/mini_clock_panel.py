@@ -173,6 +173,21 @@ class MiniClockPanel(QWidget):
         self.hub.run("mini.maneuver", {"vehicle": key, "maneuver": maneuver}, quick=True,
                          note=f"{names[key]}: {maneuver} — the engine asks for a control roll")
 
+    def play_phase(self) -> bool:
+        """Ctrl+P: the next vehicle to move this phase (its maneuver, §2.2.1); False once
+        every mover has moved (the Table then turns to the phase's fire)."""
+        if self.game is None or self.read_only:
+            return True
+        phase = self.phase_number()
+        sheets = self._sheets()
+        waiting = [k for k in phase_movers(sheets, phase) if not has_moved(sheets[k], phase)]
+        if not waiting:
+            return False
+        names = self._names()
+        self.hub.run("mini.maneuver", {"vehicle": waiting[0]},
+                     note=f"Phase {phase}: {names[waiting[0]]} moves (Ctrl+P again: the next)")
+        return True
+
     def next_phase(self) -> None:
         if self.game is None or self.read_only:
             return

@@ -14,12 +14,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QScrollArea,
     QSizePolicy,
     QTabWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -84,13 +86,40 @@ class PlayView(QMainWindow):
         toolbar.addAction(self.log_action)
         toolbar.addAction(self.print_action)
         toolbar.addAction(self.finish_action)
+        # Every procedure that acts on vehicles, the selected one preset (the A key; the
+        # Table's keyboard module fills the menu).
+        self.actions_button = QToolButton()
+        self.actions_button.setObjectName("vehicle-actions")
+        self.actions_button.setText("⚡ Actions ▾")
+        self.actions_button.setToolTip("Every action on the selected vehicle: fire, damage, "
+                                       "collision, ram, crash, laser… (A; the number keys "
+                                       "select a vehicle)")
+        self.actions_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        toolbar.insertWidget(self.undo_action, self.actions_button)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.clock_area = QScrollArea()
         self.clock_area.setWidgetResizable(True)
         self.clock_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.clock_dock = QDockWidget("Clock", self)
         self.clock_dock.setObjectName("clock")
-        self.clock_dock.setWidget(self.clock_area)
+        # The Clock offers the vehicle actions too (the same menu) and the fire batch.
+        self.clock_actions = QToolButton()
+        self.clock_actions.setText("⚡ Vehicle actions ▾")
+        self.clock_actions.setToolTip(self.actions_button.toolTip())
+        self.clock_actions.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.batch_button = QToolButton()
+        self.batch_button.setText("Fire batch…")
+        self.batch_button.setToolTip("The phase's declared shots: odds, dice, one Apply (B)")
+        clock_box = QWidget()
+        clock_column = QVBoxLayout(clock_box)
+        clock_column.setContentsMargins(0, 0, 0, 0)
+        clock_row = QHBoxLayout()
+        clock_row.addWidget(self.clock_actions)
+        clock_row.addWidget(self.batch_button)
+        clock_row.addStretch(1)
+        clock_column.addLayout(clock_row)
+        clock_column.addWidget(self.clock_area, 1)
+        self.clock_dock.setWidget(clock_box)
         self.clock_dock.setMinimumWidth(CLOCK_WIDTH)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.clock_dock)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock)

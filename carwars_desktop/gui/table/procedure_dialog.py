@@ -1,18 +1,27 @@
 """A small Resolver for one procedure, opened from the Table with its inputs filled in.
 
 The form, the odds and the explanation come from the procedure's declaration;
-the GM types the dice thrown (Enter) or rolls them in the app (Ctrl+R), reads
+the GM types the dice thrown or rolls them in the app (Ctrl+R, or Roll), reads
 the result, and applies it (Ctrl+Enter).
+
+Enter never rolls: in a field of the form it moves to the dice entry; in the dice
+entry it resolves the dice typed (compact ``543`` when every die is single-digit);
+Ctrl+Enter there resolves and applies at once. The first field focused is the
+first one without a sensible preset (a vehicle not chosen when there are more
+than two, an input the Table asks for such as a range not measured yet), else
+the dice entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from contextlib import suppress
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -27,9 +36,22 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
-from carwars_desktop.gui.shortcuts import shortcut
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
-from carwars_desktop.services import PendingResolution, ResolveError, TableService, typed_dice
+from carwars_desktop.gui.shortcuts import matches, shortcut
+from carwars_desktop.procedures import (
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    SheetInput,
+    TextInput,
+)
+from carwars_desktop.services import (
+    PendingResolution,
+    ResolveError,
+    TableService,
+    procedure_sides,
+    typed_dice,
+)
 from carwars_desktop.session import Game
 
 
@@ -42,12 +64,17 @@ class ProcedureDialog(QDialog):
 
     accepted_result = Signal(object)
     """The :class:`~carwars_desktop.services.PendingResolution` the GM chose to apply."""
+    batched = Signal(object, object, str)
+    """(the form's raw values, its vehicle bindings, the dice typed): the shot goes to the
+    phase's fire batch instead (only when the dialog offers a batch)."""
 
     def __init__(self, procedure: Procedure, game: Game, presets: Mapping[str, Any],
                  note: str = "", parent: QWidget | None = None,
-                 table: TableService | None = None) -> None:
+                 table: TableService | None = None, ask: Collection[str] = (),
+                 batch: bool = False, batch_default: bool = False) -> None:
         super().__init__(parent)
         self.procedure = procedure
+        self.game = game
         self.table = table if table is not None else TableService()
         self.setWindowTitle(procedure.title)
         self.pending: PendingResolution | None = None
@@ -64,6 +91,7 @@ class ProcedureDialog(QDialog):
         for name, value in presets.items():
             self.form.set_value(name, value)
         self.form.separate_vehicles(fixed=presets)
+        self._choose_needed(presets)
         self.odds_label = QLabel()
         self.odds_label.setWordWrap(True)
         odds_font = QFont(self.odds_label.font())
@@ -76,6 +104,9 @@ class ProcedureDialog(QDialog):
         self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        # Never the button Enter presses: Enter asks for the dice, it never throws them.
+        self.roll_button.setAutoDefault(False)
+        self.roll_button.setDefault(False)
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
@@ -88,6 +119,15 @@ class ProcedureDialog(QDialog):
         self.apply_button.setEnabled(False)
         cancel = QPushButton("Cancel")
         cancel.setAutoDefault(False)
+        self.batch = batch
+        self.batch_default = batch and batch_default
+        self.batch_button = QPushButton("Add to the phase's &batch")
+        self.batch_button.setAutoDefault(False)
+        self.batch_button.setVisible(batch)
+        self.batch_button.setToolTip(
+            "Fire is simultaneous: resolved and applied with the phase's other shots, as one "
+            "event (" + ("Ctrl+Enter; Ctrl+Shift+Enter applies this shot alone now)"
+                         if self.batch_default else "Ctrl+B)"))
 
         dice_row = QHBoxLayout()
         dice_label = QLabel("D&ice:")
@@ -98,6 +138,7 @@ class ProcedureDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(cancel)
+        buttons.addWidget(self.batch_button)
         buttons.addWidget(self.apply_button)
         layout = QVBoxLayout(self)
         layout.addWidget(title)
@@ -124,10 +165,117 @@ class ProcedureDialog(QDialog):
         self.apply_button.clicked.connect(self.apply)
         cancel.clicked.connect(self.reject)
         shortcut("dialog.roll", self, self.roll)
-        shortcut("dialog.apply", self, self.apply)
-        shortcut("dialog.apply_enter", self, self.apply)
+        shortcut("dialog.apply", self, self.apply_default)
+        shortcut("dialog.apply_enter", self, self.apply_default)
+        shortcut("dialog.apply_now", self, self.apply)
+        shortcut("dialog.batch", self, self.add_to_batch)
+        self.batch_button.clicked.connect(self.add_to_batch)
+        if self.batch_default:
+            self.apply_button.setText("&Apply alone now")
+            self.apply_button.setToolTip("This shot alone, now (Ctrl+Shift+Enter)")
         self.refresh()
-        self.dice_edit.setFocus()
+        self.first_field = self._first_field(presets, ask)
+        # Tab's reason: a line edit selects its text, so the value typed replaces it.
+        (self.first_field or self.dice_edit).setFocus(Qt.FocusReason.TabFocusReason)
+        self.dice_edit.installEventFilter(self)
+        for editor in self.form.editors.values():
+            editor.installEventFilter(self)
+            for child in editor.findChildren(QWidget):
+                child.installEventFilter(self)
+
+    def _choose_needed(self, presets: Mapping[str, Any]) -> None:
+        """An optional list read from the vehicles (Battlecars' pod) left on "—" while the
+        rules cannot resolve without it takes its first entry (the GM sees it, and the
+        list is one key away)."""
+        for spec in self.procedure.inputs:
+            editor = self.form.editors.get(spec.name)
+            if spec.name in presets or not isinstance(spec, TextInput) or \
+                    spec.choices_from is None or not spec.optional or \
+                    not isinstance(editor, QComboBox) or editor.currentData() is not None:
+                continue
+            before = self._refusal()
+            if before is None or editor.count() < 2:
+                continue
+            editor.setCurrentIndex(1)
+            if self._refusal() == before:
+                editor.setCurrentIndex(0)  # it was not what the rules wanted
+
+    def _refusal(self) -> str | None:
+        try:
+            self.procedure.bind(self.form.values())
+        except (InputError, DiceError, ValueError) as error:
+            return str(error)
+        return None
+
+    def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
+        """The first field without a sensible preset: a vehicle input the form chose among
+        several (a target when three or more vehicles are in play), or an input in
+        ``ask``; None when every field has one (the dice are next)."""
+        vehicles = len(self.game.vehicles)
+        bindings = self.form.bindings()
+        for spec in self.procedure.inputs:
+            if spec.name in presets:
+                continue
+            # A vehicle the form chose among more than one other (a target of three cars).
+            unsure_vehicle = (isinstance(spec, SheetInput) and spec.name in bindings
+                              and vehicles - len(presets.keys() & bindings.keys()) > 1)
+            if unsure_vehicle or spec.name in ask:
+                return self.form.editors.get(spec.name)
+        return None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """Enter in a field of the form moves to the dice entry (it never rolls); the
+        dialog's keys work from its fields even when its window shortcuts are not reached
+        (the window not active yet)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            for action_id, slot in (("dialog.apply_now", self.apply),
+                                    ("dialog.apply", self.apply_default),
+                                    ("dialog.apply_enter", self.apply_default),
+                                    ("dialog.batch", self.add_to_batch),
+                                    ("dialog.roll", self.roll)):
+                if matches(action_id, event.key(), modifiers):
+                    slot()
+                    return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and Qt.Key.Key_1 <= event.key() <= Qt.Key.Key_9 and not event.modifiers() \
+                and self._vehicle_list(watched) is not None:
+            # A number in a vehicle list chooses that vehicle, as the sheets are numbered.
+            name = self._vehicle_list(watched)
+            number = event.key() - Qt.Key.Key_1
+            if name is not None and number < len(self.game.vehicles):
+                with suppress(ValueError):  # (a vehicle this list does not take)
+                    self.form.set_value(name, self.game.vehicles[number].key)
+            return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and watched is not self.dice_edit \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            popup = getattr(watched, "view", None)
+            if callable(popup) and popup().isVisible():
+                return False  # a combo's open list takes Enter as its choice
+            self.dice_edit.setFocus(Qt.FocusReason.TabFocusReason)
+            self.dice_edit.selectAll()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _vehicle_list(self, widget: QObject) -> str | None:
+        """The vehicle input whose list ``widget`` is, or None."""
+        for spec in self.procedure.inputs:
+            if isinstance(spec, SheetInput) and self.form.editors.get(spec.name) is widget:
+                return spec.name
+        return None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        """Enter anywhere else in the dialog asks for the dice too (QDialog would press
+        its default button)."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            if self.focusWidget() is not self.dice_edit:
+                self.dice_edit.setFocus(Qt.FocusReason.TabFocusReason)
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     @property
     def resolution(self) -> Resolution | None:
@@ -170,8 +318,9 @@ class ProcedureDialog(QDialog):
         if values is None:
             return
         try:
-            pending = self.table.resolve(self.procedure, values,
-                                         typed_dice(self.dice_edit.text(), roll),
+            dice = typed_dice(self.dice_edit.text(), roll,
+                              procedure_sides(self.procedure, values))
+            pending = self.table.resolve(self.procedure, values, dice,
                                          bindings=self.form.bindings(), odds=self.odds,
                                          initiator=self)
         except ResolveError as error:
@@ -184,7 +333,28 @@ class ProcedureDialog(QDialog):
         self.apply_button.setEnabled(True)
         self.apply_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    def apply_default(self) -> None:
+        """Ctrl+Enter: the batch where fire is a batch by default, else apply."""
+        if self.batch_default:
+            self.add_to_batch()
+        else:
+            self.apply()
+
+    def add_to_batch(self) -> None:
+        """The shot, with the dice typed (if any), goes to the phase's batch."""
+        if not self.batch or self._values() is None:
+            return
+        if self.pending is not None:
+            self.pending.discard()  # its roll stays in the log; the batch resolves again
+            self.pending = None
+        self.batched.emit(self.form.values(), self.form.bindings(), self.dice_edit.text())
+        self.accept()
+
     def apply(self) -> None:
+        """Apply the result shown; with none yet, resolve the dice typed first (Ctrl+Enter
+        straight from the dice entry). Never rolls."""
+        if self.pending is None:
+            self.resolve_entered()
         if self.pending is None or not self.apply_button.isEnabled():
             return
         self.accepted_result.emit(self.pending)

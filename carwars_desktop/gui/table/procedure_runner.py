@@ -7,7 +7,7 @@ log with its exact odds, for the luck chart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -32,6 +32,8 @@ class ProcedureRunner(QObject):
     done = Signal(object)
     write_failed = Signal(str, object)
     """(what was not saved and why, a retry returning True once it went through)."""
+    closed = Signal()
+    """A dialog closed (applied or not): the Table takes the keyboard focus back."""
 
     def __init__(self, context: GameContext, parent_widget: QWidget) -> None:
         super().__init__(parent_widget)
@@ -61,10 +63,17 @@ class ProcedureRunner(QObject):
         return raw, bindings
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
-            handler: Handler | None = None, note: str = "") -> None:
+            handler: Handler | None = None, note: str = "",
+            ask: Collection[str] = (),
+            batch: Callable[[Any, Any, str], None] | None = None,
+            batch_default: bool = False) -> None:
         """Resolve ``procedure_id`` with ``presets`` (sheet inputs given as vehicle keys).
 
         ``quick``: when the procedure needs no dice, resolve and apply without asking.
+        ``ask``: inputs with no sensible default (the dialog's first field). ``batch``
+        takes a shot added to the phase's fire batch (the dialog then offers it;
+        ``batch_default``: Ctrl+Enter adds to the batch). When the
+        dialog closes the keyboard focus goes back to the Table (:attr:`closed`).
         """
         game = self._game()
         if game is None:
@@ -84,12 +93,17 @@ class ProcedureRunner(QObject):
             except (InputError, DiceError, ValueError) as error:  # ResolveError included
                 self.failed.emit(str(error))
                 return
-        dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service)
+        dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service,
+                                 ask=ask, batch=batch is not None, batch_default=batch_default)
+        if batch is not None:
+            dialog.batched.connect(batch)
         dialog.accepted_result.connect(lambda pending: self.finish(pending, handler))
         dialog.rejected.connect(lambda: self._discarded(dialog))
         dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(self.closed)
         self.dialog = dialog
         dialog.open()
+        dialog.activateWindow()  # its keys work at once
 
     def _discarded(self, dialog: ProcedureDialog) -> None:
         pending = dialog.pending

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
+from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QTimer
@@ -27,8 +28,10 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 from carwars_desktop.gui.background import Cancelled, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.rulesets import ACTION_KINDS
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.keyboard import TableKeys
 from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
@@ -102,9 +105,15 @@ class TableWorkspace(Workspace):
         self.pages.addWidget(self.sessions_page)
         self.pages.addWidget(self.play)
         self.banner = WriteBanner()
+        self.keys = TableKeys(self)
+        from carwars_desktop.gui.table.quick_line import QuickLine
+
+        self.quick = QuickLine(self)
+        self.quick.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
+        layout.addWidget(self.quick)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
         self.lease: Lease | None = None
@@ -142,7 +151,38 @@ class TableWorkspace(Workspace):
                                 ("table.play_phase", self.play_phase),
                                 ("table.print_session", self.print_session)):
             self._shortcut(action_id, slot)
+        for number in range(1, 10):
+            self._shortcut(f"table.select_{number}",
+                           partial(self._when_playing, partial(self.keys.select, number)))
+        for kind in ACTION_KINDS:
+            self._shortcut(f"table.{kind}",
+                           partial(self._when_playing, partial(self.keys.act, kind)))
+        keyed: tuple[tuple[str, Callable[[], object]], ...] = (
+            ("table.mark", self.keys.mark_menu), ("table.actions", self.keys.show_actions),
+            ("table.repeat", self.keys.repeat_last), ("table.quick", self.quick.open),
+            ("table.batch", self.keys.show_batch))
+        for action_id, act in keyed:
+            self._shortcut(action_id, partial(self._when_playing, act))
+        self.hub.runner.closed.connect(self.focus_default)
+        self.play.actions_button.setMenu(self.keys.every_action_menu(self.play))
+        self.play.clock_actions.setMenu(self.keys.every_action_menu(self.play))
+        self.play.batch_button.clicked.connect(self.keys.show_batch)
 
+    def _when_playing(self, slot: Callable[[], object]) -> None:
+        if self._playing():
+            slot()
+
+    def _playing(self) -> bool:
+        """A running session is on screen (the keys of play work)."""
+        return (self.pages.currentWidget() is self.play and self.context.game is not None
+                and not self.context.read_only)
+
+    def focus_default(self) -> None:
+        """The keyboard focus on the sheets (or the session list): the Table's keys work."""
+        if self.pages.currentWidget() is self.play:
+            self.play.grid.setFocus()
+        else:
+            self.sessions_page.view.setFocus()
     # --- Workspace hooks ----------------------------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:
         self._ruleset = ruleset_id
@@ -296,6 +336,8 @@ class TableWorkspace(Workspace):
         self.play.show_session(opened.game, title, opened.store, read_only,
                                charts if read_only else None)
         self.pages.setCurrentWidget(self.play)
+        self.keys.session_shown()
+        self.focus_default()
         self.sessions_page.message.setText("")
         window = self.window()
         if isinstance(window, RulesetSwitch) and window.ruleset() != info.ruleset_id:
@@ -390,13 +432,29 @@ class TableWorkspace(Workspace):
             self.hub.redo()
 
     def next_phase(self) -> None:
+        """The next phase; a fire batch with shots still declared is shown first (the
+        phase's fire is applied before the clock moves on)."""
         if self.play.clock is not None and self.pages.currentWidget() is self.play:
+            batch = self.keys.batch
+            if batch is not None and batch.shots and self._playing():
+                self.play.show_message(f"⚠ {len(batch.shots)} declared shot(s) wait in the "
+                                       "fire batch: apply or empty it first", True)
+                self.keys.show_batch()
+                return
             self.play.clock.next_phase()
 
     def play_phase(self) -> None:
         clock = self.play.clock
-        if clock is not None and hasattr(clock, "play_phase"):
-            clock.play_phase()
+        """Ctrl+P: the clock's procedure for this phase; when the clock has none left (every
+        Mini Car Wars mover has moved) the phase's fire: its batch, or a shot."""
+        if clock is None or not self._playing():
+            return
+        played = clock.play_phase() if hasattr(clock, "play_phase") else False
+        if played is False:
+            if self.keys.batch is not None and self.keys.batch.shots:
+                self.keys.show_batch()
+            else:
+                self.keys.act("fire")
 
     def print_session(self) -> QWidget | None:
         """The print dialog of the open session (all vehicles or one, blank or as they stand)."""
@@ -417,3 +475,5 @@ class TableWorkspace(Workspace):
     def _changed(self, changes: Changes) -> None:
         if self.context.game is self.play.game:
             self.play.apply_changes(changes)
+            if self._playing():
+                self.keys.clock_changed(changes)

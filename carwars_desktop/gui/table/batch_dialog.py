@@ -1,0 +1,162 @@
+"""The phase's fire batch on screen: every declared shot with its odds and its dice,
+resolved together and applied as one event (Ctrl+Enter). Enter moves to the next
+shot's dice; it never rolls."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.resolving import explanation_html
+from carwars_desktop.gui.shortcuts import shortcut
+from carwars_desktop.procedures import InputError
+from carwars_desktop.services import PendingResolution, PendingState, ResolveError
+from carwars_desktop.services.fire_batch import FireBatch
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.table.workspace import TableWorkspace
+
+
+class BatchDialog(QDialog):
+    """See the module docstring."""
+
+    def __init__(self, table: TableWorkspace, batch: FireBatch,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent or table)
+        self.table = table
+        self.batch = batch
+        self.pending: PendingResolution | None = None
+        self.setWindowTitle("The phase's fire batch")
+        intro = QLabel("Every shot declared this phase, resolved together: the damage is "
+                       "applied after everyone has fired, as one event (one Undo). Type each "
+                       "shot's dice; Ctrl+Enter applies the batch.")
+        intro.setWordWrap(True)
+        self.rows = QGridLayout()
+        self.dice_edits: list[QLineEdit] = []
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.result_view = QTextBrowser()
+        self.result_view.setMinimumHeight(120)
+        self.apply_button = QPushButton("&Apply the batch")
+        self.apply_button.setAutoDefault(False)
+        close = QPushButton("Close (the batch waits)")
+        close.setAutoDefault(False)
+        clear = QPushButton("Empty the batch")
+        clear.setAutoDefault(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(clear)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+        buttons.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(self.rows)
+        layout.addWidget(self.error)
+        layout.addWidget(self.result_view, 1)
+        layout.addLayout(buttons)
+        self.resize(620, 520)
+        self.apply_button.clicked.connect(self.apply)
+        close.clicked.connect(self.reject)
+        clear.clicked.connect(self.empty)
+        shortcut("dialog.apply", self, self.apply)
+        shortcut("dialog.apply_enter", self, self.apply)
+        self.fill()
+
+    def fill(self) -> None:
+        while self.rows.count():
+            item = self.rows.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.dice_edits = []
+        self.labels: list[QLabel] = []
+        game = self.table.context.game
+        if game is None:
+            return
+        if not self.batch.shots:
+            self.rows.addWidget(QLabel("No shot declared yet: F at the Table (Ctrl+Enter in "
+                                       "its dialog adds the shot here)."), 0, 0)
+        for row, shot in enumerate(self.batch.shots):
+            try:
+                odds = self.batch.odds(shot, game).summary
+                hint = self.batch.dice_hint(shot, game)
+            except (InputError, DiceError, ValueError) as error:
+                odds, hint = f"⚠ {error}", ""
+            label = QLabel(f"<b>{row + 1}. {shot.label}</b><br>{odds}<br><small>{hint}</small>")
+            label.setWordWrap(True)
+            edit = QLineEdit(shot.dice)
+            edit.setAccessibleName(f"Dice of shot {row + 1}")
+            edit.setPlaceholderText("dice, e.g. 543")
+            edit.textChanged.connect(lambda text, s=shot: self._typed(s, text))
+            edit.returnPressed.connect(lambda r=row: self._next(r))
+            self.labels.append(label)
+            self.rows.addWidget(label, row, 0)
+            self.rows.addWidget(edit, row, 1)
+            self.dice_edits.append(edit)
+        if self.dice_edits:
+            first = next((e for e in self.dice_edits if not e.text()), self.dice_edits[0])
+            first.setFocus()
+
+    def _typed(self, shot: object, text: str) -> None:
+        for declared in self.batch.shots:
+            if declared is shot:
+                declared.dice = text
+        self._forget()
+
+    def _forget(self) -> None:
+        if self.pending is not None:
+            self.pending.discard()
+            self.pending = None
+        self.result_view.setHtml("")
+
+    def _next(self, row: int) -> None:
+        """Enter: the next shot's dice, after the last a preview of the whole batch."""
+        if row + 1 < len(self.dice_edits):
+            self.dice_edits[row + 1].setFocus(Qt.FocusReason.TabFocusReason)
+        else:
+            self.resolve()
+
+    def resolve(self) -> PendingResolution | None:
+        self._forget()
+        try:
+            self.pending = self.batch.resolve(self.table.context.service, initiator=self)
+        except (ResolveError, ValueError) as error:
+            self.error.setText(f"⚠ {error}")
+            return None
+        self.error.setText("")
+        self.result_view.setHtml(explanation_html(self.pending.resolution, None,
+                                                  effect_names=False))
+        return self.pending
+
+    def apply(self) -> None:
+        pending = self.pending or self.resolve()
+        if pending is None:
+            return
+        self.pending = None
+        self.table.hub.runner.finish(pending, None)
+        if pending.state is PendingState.APPLIED:
+            self.batch.clear()
+            self.accept()
+
+    def empty(self) -> None:
+        self._forget()
+        self.batch.clear()
+        self.fill()
+
+    def reject(self) -> None:
+        self._forget()
+        super().reject()

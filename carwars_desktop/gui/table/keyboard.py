@@ -1,0 +1,322 @@
+"""The Table by keyboard: select a vehicle by its number, one key per action, memory.
+
+Each sheet shows its number (``[1]``); the number key selects that vehicle (its sheet
+is outlined). An action key (``table.fire``, ``table.damage``… in
+:mod:`carwars_desktop.gui.shortcuts`) opens the ruleset's procedure for it
+(:class:`~carwars_desktop.gui.rulesets.KeyAction`) with the selected vehicle preset.
+Within a turn the range and side of each firer → target pair are remembered and
+offered next time (shown in the dialog's note, never silently); ``table.repeat`` opens
+the last shot again. ``table.actions`` lists every procedure of the ruleset that acts
+on vehicles, ``table.mark`` opens the selected sheet's mark menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QPoint
+from PySide6.QtWidgets import QMenu, QWidget
+
+from carwars_desktop.gui.rulesets import KeyAction, RulesetUI, ruleset_ui
+from carwars_desktop.gui.table.batch_dialog import BatchDialog
+from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+from carwars_desktop.gui.vehicle_order import acting_order
+from carwars_desktop.procedures import Procedure, SheetInput
+from carwars_desktop.rules import all_procedures
+from carwars_desktop.services.fire_batch import FireBatch
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.table.workspace import TableWorkspace
+    from carwars_desktop.session import Changes, Game
+
+SELECTED_STYLE = "QFrame#record-sheet[selected=\"true\"] { border: 2px solid palette(highlight); }"
+
+
+def vehicle_procedures(ruleset_id: str, sheet: object | None = None) -> list[Procedure]:
+    """Every procedure of the ruleset that acts on a vehicle (has a vehicle input); with
+    ``sheet``, those whose first vehicle input takes it (a car, not a pedestrian)."""
+    found = []
+    for procedure in all_procedures(ruleset_id):
+        first = next((s for s in procedure.inputs if isinstance(s, SheetInput)), None)
+        if procedure.ruleset != ruleset_id or first is None:
+            continue
+        if sheet is None or isinstance(sheet, first.sheet_type):
+            found.append(procedure)
+    return found
+
+
+class TableKeys(QObject):
+    """See the module docstring."""
+
+    def __init__(self, table: TableWorkspace) -> None:
+        super().__init__(table)
+        self.table = table
+        self.selected: str | None = None
+        self.memory: dict[tuple[int, str, str, str], dict[str, Any]] = {}
+        """(turn, procedure, firer key, target key) → remembered inputs."""
+        self.last_shot: tuple[str, dict[str, Any]] | None = None
+        self.actions_menu: QMenu | None = None
+        self.batch: FireBatch | None = None
+        """The phase's declared shots (a ruleset with a fire batch)."""
+        self.batch_dialog: BatchDialog | None = None
+
+    # --- the game -------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        context = self.table.context
+        return None if context.read_only else context.game
+
+    def ui(self) -> RulesetUI | None:
+        game = self.game
+        return ruleset_ui(game.ruleset.id) if game is not None else None
+
+    def keys(self) -> list[str]:
+        game = self.game
+        return [v.key for v in game.vehicles] if game is not None else []
+
+    def session_shown(self) -> None:
+        """A session opened: number the sheets, select the first vehicle, forget the memory."""
+        self.memory = {}
+        self.last_shot = None
+        ui = self.ui()
+        self.batch = FireBatch(ui.fire_batch) if ui is not None and ui.fire_batch else None
+        sheets = self.table.play.sheets
+        for number, (key, sheet) in enumerate(sheets.items(), start=1):
+            sheet.title.setText(f"[{number}] {sheet.vehicle.name}" if number <= 9
+                                else sheet.vehicle.name)
+            sheet.setStyleSheet(SELECTED_STYLE)
+            sheet.setToolTip(f"Press {number} to select {sheet.vehicle.name}" if number <= 9
+                             else "")
+            del key
+        self.selected = None
+        self.follow_clock()
+
+    def follow_clock(self) -> None:
+        """Select the vehicle whose turn the clock runs (the first that can act)."""
+        game = self.game
+        if game is None or not self.table.play.sheets:
+            return
+        order = [k for k in acting_order(game) if k in self.table.play.sheets]
+        if order:
+            self.select(self.number_of(order[0]))
+
+    def clock_changed(self, changes: Changes) -> None:
+        """The clock moved: the acting vehicle is selected; a new turn forgets the memory."""
+        if changes.clock:
+            self.follow_clock()
+
+    # --- selection ------------------------------------------------------------------------
+    def select(self, number: int) -> None:
+        """Select the ``number``-th vehicle (1 = first sheet)."""
+        sheets = self.table.play.sheets
+        keys = list(sheets)
+        if not 1 <= number <= len(keys) or self.table.context.game is None:
+            return
+        self.selected = keys[number - 1]
+        for key, sheet in sheets.items():
+            sheet.setProperty("selected", key == self.selected)
+            sheet.style().unpolish(sheet)
+            sheet.style().polish(sheet)
+        name = sheets[self.selected].vehicle.name
+        self.table.play.show_message(f"{name} selected: F fire, D damage, C control, "
+                                     "R collision/ram, S speed, M marks, A every action, "
+                                     "Q quick entry", False)
+
+    def number_of(self, key: str) -> int:
+        return list(self.table.play.sheets).index(key) + 1
+
+    # --- actions --------------------------------------------------------------------------
+    def act(self, kind: str) -> ProcedureDialog | None:
+        """Open the ruleset's ``kind`` action for the selected vehicle."""
+        ui = self.ui()
+        game = self.game
+        if ui is None or game is None or self.selected is None:
+            self.table.play.show_message("⚠ open a running session first", True)
+            return None
+        action = ui.key_action(kind)
+        if action is None:
+            self.table.play.show_message(f"⚠ {game.ruleset.title} has no {kind} action: "
+                                         "A lists every one", True)
+            return None
+        return self.open_action(action, {action.vehicle_input: self.selected})
+
+    def open_action(self, action: KeyAction, presets: Mapping[str, Any],
+                    note: str = "") -> ProcedureDialog | None:
+        """The action's dialog with ``presets`` and what the turn remembers for the pair."""
+        game = self.game
+        if game is None:
+            return None
+        given = dict(presets)
+        ask = set(action.ask)
+        notes = [note] if note else []
+        if action.target_input:
+            if action.target_input not in given:
+                target = self._default_target(action, given)
+                if target is not None:
+                    given[action.target_input] = target
+            firer, target = given.get(action.vehicle_input), given.get(action.target_input)
+            remembered = None
+            if isinstance(firer, str) and isinstance(target, str):
+                remembered = self.memory.get(self._pair(action.procedure_id, firer, target))
+            if remembered:
+                for name, value in remembered.items():
+                    given.setdefault(name, value)
+                ask -= set(remembered)
+                shown = ", ".join(f"{name.replace('_', ' ')} {value}"
+                                  for name, value in remembered.items())
+                notes.append(f"Remembered this turn for this pair: {shown}")
+            elif action.remembered:
+                notes.append("Not measured yet this turn for this pair: "
+                             + ", ".join(n.replace("_", " ") for n in action.remembered))
+        ask -= {name for name in given if name in ask and name in presets}
+        batch = self.batch if self.batch is not None and \
+            self.batch.rules.fire == action.procedure_id else None
+        if batch is not None:
+            notes.append("Fire is simultaneous: Ctrl+Enter adds the shot to the phase's batch "
+                         "(B shows it), Ctrl+Shift+Enter applies it alone now"
+                         if action.batch else "Ctrl+B adds the shot to a batch (B shows it)")
+        def batched(values: Any, bindings: Any, dice: str) -> None:
+            self._batched(action, values, bindings, dice)
+
+        dialog = self.run(action.procedure_id, given, "\n".join(notes), ask,
+                          batch=batched if batch is not None else None,
+                          batch_default=action.batch)
+        if dialog is not None and action.remembered and action.target_input:
+            dialog.accepted_result.connect(
+                lambda _pending, d=dialog, a=action: self._remember(a, d))
+        return dialog
+
+    def _default_target(self, action: KeyAction, presets: Mapping[str, Any]) -> str | None:
+        """The last target of this firer this turn, else none (the form picks one)."""
+        firer = presets.get(action.vehicle_input)
+        game = self.game
+        if game is None:
+            return None
+        turn = game.clock.turn
+        for (when, procedure, who, target) in reversed(list(self.memory)):
+            if when == turn and procedure == action.procedure_id and who == firer:
+                return target
+        return None
+
+    def _pair(self, procedure_id: str, firer: str, target: str) -> tuple[int, str, str, str]:
+        game = self.game
+        turn = game.clock.turn if game is not None else 0
+        return (turn, procedure_id, firer, target)
+
+    def _remember(self, action: KeyAction, dialog: ProcedureDialog) -> None:
+        bindings = dialog.form.bindings()
+        firer, target = bindings.get(action.vehicle_input), bindings.get(action.target_input)
+        snapshot = dialog.form.snapshot()
+        if firer is None or target is None:
+            return
+        self.memory[self._pair(action.procedure_id, firer, target)] = {
+            name: snapshot[name] for name in action.remembered if name in snapshot}
+        self.last_shot = (action.procedure_id, {
+            name: value for name, value in snapshot.items()
+            if name not in bindings and value is not None} | dict(bindings))
+
+    def run(self, procedure_id: str, presets: Mapping[str, Any], note: str = "",
+            ask: set[str] | None = None,
+            batch: Callable[[Any, Any, str], None] | None = None,
+            batch_default: bool = False) -> ProcedureDialog | None:
+        hub = self.table.hub
+        hub.run(procedure_id, presets, note=note, ask=ask or set(), batch=batch,
+                batch_default=batch_default)
+        dialog = hub.runner.dialog
+        if dialog is not None and dialog.isVisible():
+            return dialog
+        return None
+
+    def _batched(self, action: KeyAction, values: Mapping[str, Any],
+                 bindings: Mapping[str, str], dice: str) -> None:
+        """A shot added to the phase's batch (and remembered like one applied)."""
+        if self.batch is None or self.game is None:
+            return
+        game = self.game
+        names = {v.key: v.name for v in game.vehicles}
+        firer = names.get(bindings.get(action.vehicle_input, ""), "?")
+        target = names.get(bindings.get(action.target_input, ""), "")
+        weapon = values.get("weapon") or values.get("mount") or ""
+        label = f"{firer} → {target}" + (f" ({weapon})" if weapon else "")
+        self.batch.declare(values, bindings, dice, label)
+        if action.target_input and bindings.get(action.vehicle_input) and \
+                bindings.get(action.target_input):
+            key = self._pair(action.procedure_id, bindings[action.vehicle_input],
+                             bindings[action.target_input])
+            self.memory[key] = {n: values[n] for n in action.remembered if n in values}
+            self.last_shot = (action.procedure_id, {
+                n: v for n, v in values.items() if n not in bindings and v is not None
+                and not hasattr(v, "to_json")} | dict(bindings))
+        self.table.play.show_message(
+            f"batch: {len(self.batch.shots)} shot(s) declared — B shows them, their odds "
+            "and dice; Ctrl+Enter there applies them all", False)
+
+    def show_batch(self) -> BatchDialog | None:
+        """The phase's fire batch (the B key)."""
+        if self.batch is None or self.game is None:
+            title = self.game.ruleset.title if self.game is not None else "this ruleset"
+            self.table.play.show_message(f"⚠ {title} has no fire batch", True)
+            return None
+        dialog = BatchDialog(self.table, self.batch)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.finished.connect(self.table.focus_default)
+        self.batch_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def repeat_last(self) -> ProcedureDialog | None:
+        """The last shot again, everything preset: the dice are next."""
+        if self.last_shot is None or self.game is None:
+            self.table.play.show_message("⚠ no shot yet to repeat", True)
+            return None
+        procedure_id, presets = self.last_shot
+        return self.run(procedure_id, presets, "The last shot again")
+
+    def mark_menu(self) -> None:
+        """The selected sheet's mark menu, under its button."""
+        if self.selected is None or self.game is None:
+            return
+        sheet = self.table.play.sheets[self.selected]
+        button = sheet.marks_button
+        sheet.marks_menu.popup(button.mapToGlobal(QPoint(0, button.height())))
+
+    def every_action_menu(self, parent: QWidget) -> QMenu:
+        """Every procedure of the ruleset that acts on vehicles, the selected one preset."""
+        menu = QMenu(parent)
+        menu.aboutToShow.connect(lambda: self._fill_actions(menu))
+        return menu
+
+    def _fill_actions(self, menu: QMenu) -> None:
+        menu.clear()
+        game = self.game
+        if game is None:
+            menu.addAction("Open a running session first").setEnabled(False)
+            return
+        selected = self.selected
+        name = self.table.play.sheets[selected].vehicle.name if selected else ""
+        ui = ruleset_ui(game.ruleset.id)
+        keyed = {a.procedure_id: a for a in ui.key_actions}
+        sheet = game.sheet(selected) if selected else None
+        for procedure in vehicle_procedures(game.ruleset.id, sheet):
+            first = next(s for s in procedure.inputs if isinstance(s, SheetInput))
+            action = keyed.get(procedure.id)
+            text = f"{procedure.title} ({procedure.id})"
+            if name:
+                text = f"{name}: {text}"
+            menu.addAction(text, partial(self._open, procedure, first.name, action))
+
+    def _open(self, procedure: Procedure, first: str, action: KeyAction | None) -> None:
+        if self.selected is None:
+            return
+        if action is not None:
+            self.open_action(action, {action.vehicle_input: self.selected})
+        else:
+            self.run(procedure.id, {first: self.selected})
+
+    def show_actions(self) -> None:
+        """The menu of every action, at the Table's top left (the A key)."""
+        if self.actions_menu is None:
+            self.actions_menu = self.every_action_menu(self.table)
+        self.actions_menu.popup(self.table.mapToGlobal(QPoint(40, 40)))

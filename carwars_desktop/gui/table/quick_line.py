@@ -1,0 +1,215 @@
+"""The Table's quick-entry line (``table.quick``): a shot or damage in a few words, then
+the dice. The grammar is :mod:`carwars_desktop.services.quick_entry`'s.
+
+Enter reads the line and shows the procedure's exact odds and the dice it asks for
+(a ``:`` and the dice on the same line resolve at once); Enter on the dice resolves
+(Enter never rolls), Enter again or Ctrl+Enter applies, through the Table service.
+Escape closes the line (a result not applied is discarded and logged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.resolving import dice_hint
+from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.table.procedure_runner import ProcedureRunner
+from carwars_desktop.gui.table.sheet_frame import numbers_font
+from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
+from carwars_desktop.rules import find_procedure
+from carwars_desktop.services import (
+    PendingResolution,
+    ResolveError,
+    procedure_sides,
+    typed_dice,
+)
+from carwars_desktop.services.quick_entry import QuickEntryError, parse, presets
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.table.workspace import TableWorkspace
+
+
+class _Edit(QLineEdit):
+    def __init__(self, line: QuickLine) -> None:
+        super().__init__()
+        self.line = line
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.line.enter(apply=bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier))
+            return
+        if key == Qt.Key.Key_Escape:
+            self.line.close_line()
+            return
+        super().keyPressEvent(event)
+
+
+class QuickLine(QWidget):
+    """See the module docstring."""
+
+    def __init__(self, table: TableWorkspace) -> None:
+        super().__init__(table)
+        self.table = table
+        self.edit = _Edit(self)
+        self.edit.setAccessibleName("Quick entry")
+        self.edit.setFont(numbers_font(self.edit.font()))
+        self.prompt = QLabel("Quick:")
+        self.pointer = QLabel()
+        self.pointer.setFont(numbers_font(self.pointer.font()))
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.prompt)
+        row.addWidget(self.edit, 1)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(8, 4, 8, 4)
+        column.addLayout(row)
+        column.addWidget(self.pointer)
+        column.addWidget(self.info)
+        self.procedure: Procedure | None = None
+        self.raw: dict[str, Any] = {}
+        self.bindings: dict[str, str] = {}
+        self.odds: Odds | None = None
+        self.pending: PendingResolution | None = None
+        self._reset()
+
+    # --- stages ----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.discard()
+        self.procedure = None
+        self.raw, self.bindings, self.odds = {}, {}, None
+        self.prompt.setText("Quick:")
+        self.edit.clear()
+        self.edit.setPlaceholderText("2 mg 1 f 5 (2 fires its MG at 1's front at 5\") · "
+                                     "7 f (7 damage to the selected vehicle's front)")
+        self.pointer.setText("")
+        self.pointer.hide()
+        self.info.setText("")
+
+    def open(self) -> None:
+        self._reset()
+        self.show()
+        self.edit.setFocus()
+
+    def close_line(self) -> None:
+        self._reset()
+        self.hide()
+        self.table.focus_default()
+
+    def discard(self) -> None:
+        if self.pending is not None:
+            self.pending.discard()
+            self.pending = None
+
+    def enter(self, apply: bool = False) -> None:
+        """Enter: read the line, or the dice, or apply the result shown."""
+        if self.procedure is None:
+            self.read(self.edit.text(), apply)
+        elif self.pending is not None and not self.edit.text().strip():
+            self.apply()
+        else:
+            self.resolve(self.edit.text(), apply)
+
+    def read(self, text: str, apply: bool = False) -> None:
+        game = self.table.context.game
+        ui = ruleset_ui(game.ruleset.id) if game is not None else None
+        if game is None or ui is None or self.table.context.read_only:
+            self.info.setText("⚠ open a running session first")
+            return
+        if ui.quick is None:
+            self.info.setText(f"⚠ {game.ruleset.title} has no quick entry")
+            return
+        keys = [v.key for v in game.vehicles]
+        selected = self.table.keys.selected
+        try:
+            command = parse(text, ui.quick, len(keys),
+                            keys.index(selected) + 1 if selected in keys else None)
+            procedure = find_procedure(command.procedure_id)
+            given = presets(command, keys, ui.quick,
+                            lambda name, vehicles: self._choices(procedure, name, vehicles),
+                            text)
+        except QuickEntryError as error:
+            self.pointer.setText(f"{text}\n{error.pointer()}")
+            self.pointer.show()
+            self.info.setText(f"⚠ {error}")
+            return
+        try:
+            # The words as the inputs read them ("3" points between is a whole number).
+            given = {name: procedure.input(name).parse(value)
+                     if isinstance(value, str) and not isinstance(procedure.input(name),
+                                                                  SheetInput) else value
+                     for name, value in given.items()}
+        except (InputError, ValueError) as error:
+            self.pointer.setText("")
+            self.info.setText(f"⚠ {error}")
+            return
+        raw, bindings = ProcedureRunner._raw(procedure, game, given)
+        try:
+            self.odds = procedure.odds(raw)
+            hint = dice_hint(procedure, raw)
+        except (InputError, DiceError, ValueError) as error:
+            self.pointer.setText("")
+            self.info.setText(f"⚠ {error}")
+            return
+        self.procedure, self.raw, self.bindings = procedure, raw, bindings
+        self.pointer.setText("")
+        self.prompt.setText("Dice:")
+        self.edit.clear()
+        self.edit.setPlaceholderText("the dice thrown, e.g. 543 — Enter (never rolls)")
+        self.pointer.hide()
+        self.info.setText(f"<code>{escape(text)}</code> → <b>{procedure.title}</b>: "
+                          f"{self.odds.summary}<br>{hint}")
+        if command.dice:
+            self.resolve(command.dice, apply)
+        elif all(need.when for need in procedure.dice_needed(raw)):
+            # Only dice "if…" (damage by hand: the interior roll if it gets past the
+            # armor): the engine says at once whether it needs one.
+            self.resolve("", apply, quiet=True)
+
+    def _choices(self, procedure: Procedure, name: str,
+                 vehicles: Mapping[str, str]) -> Sequence[tuple[str, str]]:
+        game = self.table.context.game
+        spec = procedure.input(name)
+        if game is None or not isinstance(spec, TextInput) or spec.choices_from is None:
+            return []
+        return spec.choices_from({input_name: game.sheet(key)
+                                  for input_name, key in vehicles.items()
+                                  if key in {v.key for v in game.vehicles}})
+
+    def resolve(self, typed: str, apply: bool = False, quiet: bool = False) -> None:
+        procedure = self.procedure
+        if procedure is None:
+            return
+        self.discard()
+        try:
+            dice = typed_dice(typed, False, procedure_sides(procedure, self.raw))
+            self.pending = self.table.context.service.resolve(
+                procedure, self.raw, dice, bindings=self.bindings, odds=self.odds,
+                initiator=self)
+        except ResolveError as error:
+            if quiet:  # a die is needed after all: asked for, in the engine's words
+                self.info.setText(f"{self.info.text()}<br><b>{error}</b>: type it")
+            else:
+                self.info.setText(f"⚠ {error}")
+            return
+        self.edit.clear()
+        self.edit.setPlaceholderText("Enter applies · Esc discards")
+        self.info.setText(f"<b>{self.pending.resolution.outcome}</b> — Enter applies, "
+                          "Esc discards")
+        if apply:
+            self.apply()
+
+    def apply(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is None:
+            return
+        self.table.hub.runner.finish(pending, None)
+        self.close_line()

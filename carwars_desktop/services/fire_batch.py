@@ -1,0 +1,202 @@
+"""The phase's fire as one batch: shots declared, their odds shown, dice entered, then
+the whole batch applied at once as ONE undoable event.
+
+Mini Car Wars §2.2 (and §8): every declared shot is resolved at the same time and the
+damage is held until everyone has fired. With :attr:`BatchRules.hold_input` the batch
+does exactly that: every shot is resolved first with its damage held (so a weapon a
+shot of the same batch destroys still fires: nothing is damaged yet), then each
+held damage is allocated in order by the damage procedure, taking its interior roll
+from the dice typed for that shot. Without it (Battlecars return fire, BC-D26) the
+shots resolve one after the other on the sheets as the batch leaves them.
+
+The result is one :class:`~carwars_desktop.services.table.PendingResolution` (the
+Table service's), applied or discarded like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from carwars_desktop.dice import DiceError, EnteredDice
+from carwars_desktop.procedures import (
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    SheetChange,
+    SheetInput,
+    Step,
+)
+from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.services.table import (
+    PendingResolution,
+    ResolveError,
+    TableService,
+    compact_dice,
+    procedure_sides,
+    typed_dice,
+)
+from carwars_desktop.session import Game
+
+
+@dataclass(frozen=True)
+class BatchRules:
+    """How a ruleset's fire batch resolves.
+
+    Args:
+        fire: the fire procedure.
+        hold_input: its "hold the damage" input ("" when it has none: the shots then
+            resolve one after the other).
+        damage: the damage procedure that allocates a held damage; ``damage_vehicle``,
+            ``damage_side``, ``damage_amount`` its inputs.
+        target_input, side_input: the fire procedure's target and side inputs.
+        held_damage: the name of the resolution value listing the held damages.
+    """
+
+    fire: str
+    hold_input: str = ""
+    damage: str = ""
+    damage_vehicle: str = ""
+    damage_side: str = ""
+    damage_amount: str = ""
+    target_input: str = "target"
+    side_input: str = ""
+    held_damage: str = "damage"
+
+
+@dataclass
+class DeclaredShot:
+    """A shot in the batch: its inputs (vehicle inputs as vehicle keys) and the dice."""
+
+    inputs: dict[str, Any]
+    bindings: dict[str, str]
+    dice: str = ""
+    label: str = ""
+
+
+@dataclass
+class FireBatch:
+    """The shots declared this phase (see the module docstring)."""
+
+    rules: BatchRules
+    shots: list[DeclaredShot] = field(default_factory=list)
+
+    @property
+    def procedure(self) -> Procedure:
+        return find_procedure(self.rules.fire)
+
+    def declare(self, inputs: Mapping[str, Any], bindings: Mapping[str, str], dice: str = "",
+                label: str = "") -> DeclaredShot:
+        """Add a shot; ``inputs`` are the form's raw values (sheets are read again when the
+        batch resolves, from the vehicles in ``bindings``)."""
+        kept = {k: v for k, v in inputs.items() if k not in bindings}
+        shot = DeclaredShot(kept, dict(bindings), dice, label)
+        self.shots.append(shot)
+        return shot
+
+    def clear(self) -> None:
+        self.shots.clear()
+
+    def raw(self, shot: DeclaredShot, sheets: Mapping[str, RecordSheet]) -> dict[str, Any]:
+        raw = dict(shot.inputs)
+        raw.update({name: sheets[key] for name, key in shot.bindings.items()})
+        return raw
+
+    def odds(self, shot: DeclaredShot, game: Game) -> Odds:
+        """The shot's exact odds on the sheets as they stand (before the batch)."""
+        return self.procedure.odds(self.raw(shot, {v.key: game.sheet(v.key)
+                                                   for v in game.vehicles}))
+
+    def dice_hint(self, shot: DeclaredShot, game: Game) -> str:
+        raw = self.raw(shot, {v.key: game.sheet(v.key) for v in game.vehicles})
+        needs = self.procedure.dice_needed(raw)
+        return " → ".join(str(n) for n in needs) or "no dice"
+
+    def resolve(self, service: TableService, initiator: object = None) -> PendingResolution:
+        """Every shot with its dice, as one result waiting for Apply. Raises
+        :class:`ResolveError` naming the shot whose dice or inputs do not fit."""
+        game = service.running()
+        if not self.shots:
+            raise ResolveError("the batch has no shot yet")
+        start = {v.key: game.sheet(v.key) for v in game.vehicles}
+        sheets = dict(start)
+        procedure = self.procedure
+        dice_used: list[Any] = []
+        steps: list[Step] = []
+        outcomes: list[str] = []
+        held: list[tuple[int, DeclaredShot, Resolution, list[int]]] = []
+        hold = bool(self.rules.hold_input)
+        for number, shot in enumerate(self.shots, start=1):
+            raw = self.raw(shot, sheets)
+            if hold:
+                raw[self.rules.hold_input] = True
+            try:
+                values = compact_dice(shot.dice) if all(
+                    s < 10 for s in procedure_sides(procedure, raw)) else \
+                    list(typed_dice(shot.dice).entered)
+            except (DiceError, ResolveError) as error:
+                raise ResolveError(f"shot {number}: {error}") from None
+            dice = EnteredDice(values)
+            try:
+                resolution = procedure.resolve(raw, dice)
+            except (InputError, DiceError, ValueError) as error:
+                raise ResolveError(f"shot {number} ({shot.label}): {error}") from None
+            if resolution.refusal is not None:
+                raise ResolveError(f"shot {number} ({shot.label}): "
+                                   f"{resolution.refusal.text()}")
+            left = list(dice.unused())
+            if left and not hold:
+                raise ResolveError(f"shot {number}: {len(left)} typed dice not needed")
+            dice_used += resolution.dice
+            steps += [Step(f"shot {number}: {s.text}", s.rule) for s in resolution.steps]
+            outcomes.append(f"{number}. {resolution.outcome}")
+            for effect in resolution.effects:
+                sheets[shot.bindings[effect.input_name]] = effect.sheet
+            held.append((number, shot, resolution, left))
+        if hold:
+            damage = find_procedure(self.rules.damage)
+            for number, shot, resolution, left in held:
+                target = shot.bindings.get(self.rules.target_input)
+                amounts = resolution.values.get(self.rules.held_damage, ())
+                remaining = EnteredDice(left)
+                if target is None:
+                    continue
+                for amount in amounts:
+                    raw = {self.rules.damage_vehicle: sheets[target],
+                           self.rules.damage_side: shot.inputs.get(self.rules.side_input),
+                           self.rules.damage_amount: amount}
+                    before = len(remaining.used)
+                    try:
+                        applied = damage.resolve(raw, remaining)
+                    except (InputError, DiceError, ValueError) as error:
+                        raise ResolveError(f"shot {number} ({shot.label}), its damage: "
+                                           f"{error}") from None
+                    dice_used += remaining.used[before:]
+                    steps += [Step(f"shot {number}: {s.text}", s.rule) for s in applied.steps]
+                    for effect in applied.effects:
+                        sheets[target] = effect.sheet
+                if remaining.unused():
+                    raise ResolveError(f"shot {number}: {len(remaining.unused())} typed dice "
+                                       "not needed")
+        changed = [key for key in sheets if sheets[key] is not start[key]]
+        names = {v.key: v.name for v in game.vehicles}
+        effects = tuple(SheetChange(f"vehicle_{key}", sheets[key], f"{names[key]}: after the "
+                                    "fire batch") for key in changed)
+        bindings = {f"vehicle_{key}": key for key in changed}
+        combined = Resolution(
+            procedure_id=procedure.id,
+            inputs={"batch": [{"bindings": s.bindings, "dice": s.dice, "label": s.label}
+                              for s in self.shots]},
+            dice=tuple(dice_used), steps=tuple(steps),
+            outcome=f"fire batch of {len(self.shots)}: " + "; ".join(outcomes),
+            success=None, effects=effects, values={})
+        return service.pending(combined, bindings, None, initiator=initiator)
+
+
+def sheet_inputs(procedure: Procedure) -> list[str]:
+    return [s.name for s in procedure.inputs if isinstance(s, SheetInput)]
+
+
+__all__ = ["BatchRules", "DeclaredShot", "FireBatch", "sheet_inputs"]

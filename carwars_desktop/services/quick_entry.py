@@ -1,0 +1,249 @@
+"""The Table's quick-entry line: a small grammar read into a procedure and its presets.
+
+``2 mg 1 f 5`` is "vehicle 2 fires its MG at vehicle 1's front at 5 inches";
+``7 f`` is "7 points of damage to the front of the selected vehicle" (``1 7 f`` names
+the vehicle). The grammar (the user guide has it with examples)::
+
+    line    := (shot | damage) [":" DICE]
+    shot    := VEHICLE WEAPON VEHICLE [SIDE] [NUMBER…]
+    damage  := [VEHICLE] AMOUNT SIDE
+    VEHICLE := the number on the vehicle's sheet (1, 2, …)
+    WEAPON  := a word naming the firer's weapon (mg, rl, rocket…) or the attack itself
+               (AUTOpower: attack, laser, ram)
+    SIDE    := a side or armour area of the ruleset (f, b, l, r, t; lf, rc…)
+    NUMBER  := the range (inches, points between) or, in AUTOpower, the cards played
+    DICE    := the dice thrown, single-digit dice with or without spaces (``543``)
+
+Every word is checked; an error names the word that is wrong and where it is
+(:class:`QuickEntryError`), so the line can point at it. Each ruleset's words
+(:class:`QuickRules`) come from its UI bundle; nothing here depends on Qt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+_NUMBER = re.compile(r"^\d+(\.\d+)?$|^\d+/\d+$")
+_DIGITS = re.compile(r"^\d+$")
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of the line and where it is (``start`` to ``end``, characters)."""
+
+    text: str
+    start: int
+    end: int
+
+
+class QuickEntryError(ValueError):
+    """A line that does not read: ``word`` is the one that is wrong (None: the line ends
+    too early), ``start``/``end`` where it is."""
+
+    def __init__(self, message: str, word: Word | None = None, line: str = "") -> None:
+        super().__init__(message)
+        self.word = word
+        self.line = line
+        self.start = word.start if word is not None else len(line)
+        self.end = word.end if word is not None else len(line)
+
+    def pointer(self) -> str:
+        """A caret line under the wrong word (``      ^^``)."""
+        return " " * self.start + "^" * max(1, self.end - self.start)
+
+
+def words(line: str) -> list[Word]:
+    """The words of ``line``, with their places."""
+    return [Word(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", line)]
+
+
+@dataclass(frozen=True)
+class QuickRules:
+    """How one ruleset reads the quick line.
+
+    Args:
+        shot: the fire procedure; ``firer``/``target`` its vehicle inputs.
+        weapon_input: the input the weapon word picks (a list read from the firer's sheet:
+            the word is matched against its labels).
+        side_input: the input a SIDE fills ("" when the ruleset has no sides).
+        sides: the SIDE words → the input's value.
+        number_input: the input the NUMBERs fill ("" when none).
+        many_numbers: all NUMBERs go to ``number_input`` (AUTOpower's cards, ", "-joined).
+        weapon_words: synonyms → the word matched in the labels (``rk`` → ``rocket``).
+        procedures: WEAPON words that are procedures of their own (AUTOpower's laser,
+            ram), with their firer and target inputs.
+        damage: the damage procedure ("" when none), its vehicle, amount and side inputs.
+    """
+
+    shot: str
+    firer: str
+    target: str
+    weapon_input: str = ""
+    side_input: str = ""
+    sides: Mapping[str, str] = field(default_factory=dict)
+    number_input: str = ""
+    many_numbers: bool = False
+    weapon_words: Mapping[str, str] = field(default_factory=dict)
+    procedures: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    damage: str = ""
+    damage_vehicle: str = ""
+    damage_amount: str = ""
+    damage_side: str = ""
+
+
+@dataclass(frozen=True)
+class QuickCommand:
+    """A line read: the procedure, the vehicles by number, the other presets, the dice.
+
+    ``vehicles`` maps each vehicle input to its number on the sheets (1 = first);
+    ``weapon`` is the weapon word still to match against the firer's sheet (see
+    :func:`presets`); ``dice`` the dice typed after ``:`` (empty: asked next).
+    """
+
+    procedure_id: str
+    vehicles: Mapping[str, int]
+    values: Mapping[str, Any]
+    weapon: Word | None = None
+    dice: str = ""
+    kind: str = "shot"
+    """``shot`` or ``damage``."""
+
+
+def _vehicle(word: Word, count: int, line: str) -> int:
+    if not _DIGITS.match(word.text):
+        raise QuickEntryError(f"{word.text!r} is not a vehicle number (1–{count})", word, line)
+    number = int(word.text)
+    if not 1 <= number <= count:
+        raise QuickEntryError(f"there is no vehicle {number}: the vehicles are 1–{count}",
+                              word, line)
+    return number
+
+
+def _side(word: Word, rules: QuickRules, line: str) -> str:
+    value = rules.sides.get(word.text.lower())
+    if value is None:
+        known = ", ".join(sorted(rules.sides))
+        raise QuickEntryError(f"{word.text!r} is not a side (one of: {known})", word, line)
+    return value
+
+
+def parse(line: str, rules: QuickRules, count: int, selected: int | None = None) -> QuickCommand:
+    """Read ``line`` for a game of ``count`` vehicles (``selected``: the vehicle a damage
+    line without a vehicle number is for). Raises :class:`QuickEntryError`."""
+    text, _, dice = line.partition(":")
+    if dice.strip() and not re.fullmatch(r"[\d\s,]+", dice):
+        where = len(text) + 1 + (len(dice) - len(dice.lstrip()))
+        bad = Word(dice.strip(), where, where + len(dice.strip()))
+        raise QuickEntryError("after ':' type only the dice, e.g. 543", bad, line)
+    found = words(text)
+    if not found:
+        raise QuickEntryError("type a shot (2 mg 1 f 5) or damage (7 f)", None, line)
+    is_number = [_NUMBER.match(w.text) is not None for w in found]
+    # damage: [VEHICLE] AMOUNT SIDE — the last word a side, every other one a number.
+    # (Two numbers then a word can only be damage; a number and a side too.)
+    last_side = found[-1].text.lower() in rules.sides
+    if rules.side_input and all(is_number[:-1]) and not is_number[-1] and \
+            (len(found) == 3 or (len(found) == 2 and last_side)):
+        return _damage(found, rules, count, selected, line, dice.strip())
+    return _shot(found, is_number, rules, count, line, dice.strip())
+
+
+def _damage(found: list[Word], rules: QuickRules, count: int, selected: int | None,
+            line: str, dice: str) -> QuickCommand:
+    if not rules.damage:
+        raise QuickEntryError("this ruleset has no damage line: use the Mark menu", found[0],
+                              line)
+    if len(found) == 3:
+        vehicle = _vehicle(found[0], count, line)
+    elif selected is None:
+        raise QuickEntryError("select a vehicle first (its number key), or name it: 1 7 f",
+                              found[0], line)
+    else:
+        vehicle = selected
+    amount_word = found[-2]
+    if not _DIGITS.match(amount_word.text) or int(amount_word.text) < 1:
+        raise QuickEntryError(f"{amount_word.text!r} is not an amount of damage (1 or more)",
+                              amount_word, line)
+    values = {rules.damage_amount: int(amount_word.text),
+              rules.damage_side: _side(found[-1], rules, line)}
+    return QuickCommand(rules.damage, {rules.damage_vehicle: vehicle}, values, None, dice,
+                        "damage")
+
+
+def _shot(found: list[Word], is_number: list[bool], rules: QuickRules, count: int,
+          line: str, dice: str) -> QuickCommand:
+    firer = _vehicle(found[0], count, line)
+    if len(found) < 2:
+        raise QuickEntryError("name the weapon next (mg, rl…), then the target's number",
+                              None, line)
+    weapon = found[1]
+    if is_number[1]:
+        raise QuickEntryError(f"{weapon.text!r}: a weapon is a word (mg, rl…); for damage "
+                              "type the amount and the side (7 f)", weapon, line)
+    if rules.procedures and not rules.weapon_input and \
+            weapon.text.lower() not in rules.procedures:
+        raise QuickEntryError(f"{weapon.text!r} is not an attack here (one of: "
+                              f"{', '.join(rules.procedures)})", weapon, line)
+    procedure, firer_input, target_input = rules.procedures.get(
+        weapon.text.lower(), (rules.shot, rules.firer, rules.target))
+    if len(found) < 3:
+        raise QuickEntryError("name the target by its number next", None, line)
+    target = _vehicle(found[2], count, line)
+    if target == firer:
+        raise QuickEntryError(f"vehicle {firer} cannot be its own target", found[2], line)
+    values: dict[str, Any] = {}
+    numbers: list[str] = []
+    for word, number in zip(found[3:], is_number[3:], strict=True):
+        if number:
+            if not rules.number_input:
+                raise QuickEntryError(f"{word.text!r}: this ruleset takes no range here",
+                                      word, line)
+            if numbers and not rules.many_numbers:
+                raise QuickEntryError(f"{word.text!r}: one range only", word, line)
+            numbers.append(word.text)
+        elif numbers:
+            raise QuickEntryError(f"{word.text!r}: the side comes before the range", word,
+                                  line)
+        elif rules.side_input and rules.side_input not in values:
+            values[rules.side_input] = _side(word, rules, line)
+        else:
+            raise QuickEntryError(f"{word.text!r} is not understood here", word, line)
+    if numbers:
+        values[rules.number_input] = ", ".join(numbers) if rules.many_numbers else numbers[0]
+    matched = None if weapon.text.lower() in rules.procedures else weapon
+    return QuickCommand(procedure, {firer_input: firer, target_input: target}, values,
+                        matched, dice, "shot")
+
+
+def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRules,
+                 line: str = "") -> str:
+    """The value of the one choice whose label names ``word`` (``mg`` → ``1: MG (F)``);
+    the first of several that are still usable (a label without "destroyed", "spent",
+    "empty"). Raises :class:`QuickEntryError` when none does."""
+    wanted = rules.weapon_words.get(word.text.lower(), word.text.lower())
+    pattern = re.compile(rf"(?<![a-z]){re.escape(wanted)}(?![a-z])", re.IGNORECASE)
+    named = [(value, label) for value, label in choices if pattern.search(label)]
+    if not named:
+        listed = "; ".join(label for _, label in choices) or "none"
+        raise QuickEntryError(f"{word.text!r} is not one of the firer's weapons ({listed})",
+                              word, line)
+    usable = [v for v, label in named
+              if not re.search(r"destroyed|spent|empty", label, re.IGNORECASE)]
+    return (usable or [named[0][0]])[0]
+
+
+def presets(command: QuickCommand, keys: Sequence[str], rules: QuickRules,
+            choices: Callable[[str, Mapping[str, str]], Sequence[tuple[str, str]]],
+            line: str = "") -> dict[str, Any]:
+    """The presets of ``command`` for a dialog: vehicle inputs as vehicle keys (``keys`` in
+    sheet order), the weapon word matched in ``choices(input, vehicle presets)``."""
+    result: dict[str, Any] = {name: keys[number - 1]
+                              for name, number in command.vehicles.items()}
+    result.update(command.values)
+    if command.weapon is not None and rules.weapon_input:
+        result[rules.weapon_input] = match_choice(
+            command.weapon, choices(rules.weapon_input, dict(result)), rules, line)
+    return result

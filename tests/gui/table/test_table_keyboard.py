@@ -1,0 +1,447 @@
+"""The Table by keyboard only: a shot in at most 8 keys, Enter never rolls, the batch.
+
+Keys go to whatever widget has the keyboard focus, as the GM's keyboard would send
+them; :class:`Keys` counts them (QTest key events, never time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.table import TableWorkspace
+from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+
+NAMED = {"Enter": Qt.Key.Key_Return, "Esc": Qt.Key.Key_Escape, "Tab": Qt.Key.Key_Tab,
+         "Space": Qt.Key.Key_Space, " ": Qt.Key.Key_Space}
+
+
+class Keys:
+    """Key presses sent to the focused widget, counted."""
+
+    def __init__(self, qtbot: Any) -> None:
+        self.qtbot = qtbot
+        self.count = 0
+
+    def focused(self) -> QWidget:
+        widget = QApplication.focusWidget()
+        modal = QApplication.activeModalWidget()
+        if modal is not None and (widget is None or not modal.isAncestorOf(widget)):
+            widget = modal.focusWidget() or modal
+        if widget is None:  # a dialog just closed: the main window's focus, once active
+            widget = next((w.focusWidget() for w in QApplication.topLevelWidgets()
+                           if isinstance(w, MainWindow) and w.isVisible()), None)
+        assert widget is not None, "nothing has the keyboard focus"
+        return widget
+
+    def press(self, *keys: str) -> None:
+        """Each argument is one key: ``"1"``, ``"f"``, ``"Enter"``, ``"Ctrl+Enter"``."""
+        for key in keys:
+            modifiers = Qt.KeyboardModifier.NoModifier
+            *mods, name = key.split("+") if len(key) > 1 else [key]
+            for mod in mods:
+                modifiers |= {"Ctrl": CTRL, "Shift": SHIFT}[mod]
+            code = NAMED.get(name) or (getattr(Qt.Key, f"Key_{name.upper()}")
+                                       if name.isalnum() else None)
+            target = self.focused()
+            # The window the key goes to is the active one, as on the GM's screen.
+            if QApplication.activeWindow() is not target.window():
+                target.window().activateWindow()
+                self.qtbot.waitUntil(lambda t=target: QApplication.activeWindow() is t.window())
+                target = self.focused()
+            if code is None:  # a character without a Key name of its own (":", "/")
+                self.qtbot.keyClicks(target, name)
+            else:
+                self.qtbot.keyClick(target, code, modifiers)
+            self.count += 1
+
+    def type(self, text: str) -> None:
+        """Each character one key."""
+        self.press(*text)
+
+
+def _start(window: MainWindow, start_session: Any, ruleset: str,
+           players: list[tuple[str, ...]]) -> TableWorkspace:
+    table: TableWorkspace = start_session(ruleset, players)
+    window.activateWindow()
+    table.focus_default()
+    return table
+
+
+def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("1", "f")  # Killer Kart fires (its MG is weapon 1) at the other car
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["range"]  # no range measured yet
+    keys.type("5")
+    keys.press("Enter")  # to the dice, never a roll
+    assert keys.focused() is dialog.dice_edit and dialog.pending is None
+    keys.type("543")  # to hit 5+4, damage 3
+    keys.press("Ctrl+Shift+Enter")  # this shot alone, now
+    assert keys.count <= 8, keys.count
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert game.sheet("v2").to_json() != before
+    last = table.play.log_dock.model.event_at(table.play.log_dock.model.rowCount() - 1)
+    assert "hit" in last.event.summary and "3 damage" in last.event.summary
+
+
+def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    clock = table.play.clock
+    assert isinstance(clock, BattlecarsClockPanel)
+    clock.speed_rows["v1"].speed.setValue(3)
+    clock.speed_rows["v2"].speed.setValue(3)
+    clock.reveal_speeds()  # the round under way: the Interceptor's turn
+    game = table.context.game
+    assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
+    table.focus_default()
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("f")  # the car whose turn it is fires (it is selected)
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.form.values()["mount"] == "Pod A"  # its first pod, two rockets
+    assert keys.focused() is dialog.form.editors["area"]  # the area aimed at: asked
+    keys.press("f")  # front
+    keys.press("Enter")
+    assert keys.focused() is dialog.dice_edit and dialog.pending is None
+    keys.type("7611")  # to hit 7+6, damage 1+1
+    keys.press("Ctrl+Enter")
+    assert keys.count <= 8, keys.count
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert game.sheet("v2").to_json() != before
+    model = table.play.log_dock.model
+    assert "Wasp" in model.event_at(model.rowCount() - 1).event.summary
+
+
+def test_an_autopower_attack_in_six_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("2", "f")  # Longshot attacks Rhino
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert keys.focused() is dialog.form.editors["cards"]
+    keys.type("4")  # a Fighting 4
+    keys.press("Enter")
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert keys.count <= 8, keys.count
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    rhino = game.sheet("v1")
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+
+
+def test_no_table_dialog_rolls_dice_on_enter(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Every procedure the Table offers for a vehicle, in every ruleset: Enter in each
+    field and in the dice entry, with nothing typed, never throws a die in the app."""
+    from carwars_desktop.gui.table.keyboard import vehicle_procedures
+    from carwars_desktop.procedures import SheetInput
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    games = {"mini_car_wars": [("A", "Killer Kart"), ("B", "Courier")],
+             "battlecars": [("A", card, "Interceptor"), ("B", card, "Wasp")],
+             "autopower": [("A", "Rhino"), ("B", "Longshot")]}
+    keys = Keys(qtbot)
+    opened = 0
+    for ruleset, players in games.items():
+        table = _start(window, start_session, ruleset, players)
+        game = table.context.game
+        assert game is not None
+        for procedure in vehicle_procedures(ruleset, game.sheet("v1")):
+            first = next(s.name for s in procedure.inputs if isinstance(s, SheetInput))
+            dialog = table.keys.run(procedure.id, {first: "v1"})
+            assert dialog is not None, procedure.id
+            opened += 1
+            for editor in [*dialog.form.editors.values(), dialog.dice_edit]:
+                if not editor.isEnabled():
+                    continue
+                editor.setFocus()
+                keys.press("Enter")
+                assert keys.focused() is dialog.dice_edit, procedure.id
+                keys.press("Enter")
+                if dialog.pending is not None:
+                    assert all(d.entered for d in dialog.pending.resolution.dice), procedure.id
+                    assert dialog.pending.seed is None
+                    assert "rolled with seed" not in dialog.result_view.toPlainText()
+            dialog.reject()
+    assert opened >= 25
+
+
+def test_rolled_with_seed_only_when_a_die_was_rolled(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                     qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.dice_edit.setText("54")  # the to-hit dice typed, the damage die rolled
+    dialog.roll()
+    assert dialog.pending is not None and dialog.pending.seed is not None
+    assert "rolled with seed" in dialog.result_view.toPlainText()
+    dialog.dice_edit.setText("5 4 3")
+    dialog.roll()  # Ctrl+R with every die typed: nothing rolled, no seed shown
+    assert dialog.pending is not None and dialog.pending.seed is None
+    assert "rolled with seed" not in dialog.result_view.toPlainText()
+    dialog.reject()
+
+
+def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                 qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    keys = Keys(qtbot)
+    # Three cars: the target is asked first; its number chooses it, as on the sheets.
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("3")
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v3"}
+    dialog.form.set_value("target", "v2")
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v2"}
+    dialog.form.set_value("firer", "v2")
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert "same vehicle" not in dialog.error.text()
+    dialog.reject()
+
+
+def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  # type: ignore[no-untyped-def]
+                                                            start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Courier"), ("Bo", "Killer Kart")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None and "Not measured yet" in dialog.note.text()
+    dialog.form.set_value("range", "7")
+    dialog.form.set_value("side", "L")
+    dialog.form.set_value("weapon", "2")
+    dialog.dice_edit.setText("11")  # a natural 2: a miss, the MG is still spent
+    dialog.apply()
+    again = table.keys.act("fire")
+    assert again is not None
+    assert again.form.values()["range"] == "7" and again.form.values()["side"] == "L"
+    assert "Remembered this turn for this pair: range 7, side L" in again.note.text()
+    assert QApplication.focusWidget() is again.dice_edit or again.first_field is None
+    again.reject()
+    keys = Keys(qtbot)
+    table.focus_default()
+    keys.press("Shift+F")
+    repeat = table.hub.runner.dialog
+    assert repeat is not None and repeat.isVisible() and repeat is not again
+    assert repeat.form.values()["weapon"] == "2" and repeat.form.values()["range"] == "7"
+    repeat.reject()
+
+
+def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot, state) -> None:
+    from carwars_desktop.gui.table.batch_dialog import BatchDialog
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+    from carwars_desktop.rules.mini_car_wars.model import Side
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    table.play.sheets["v2"].mark_armor(Side.FRONT, 1)  # type: ignore[attr-defined]
+    start = state(table)
+    events = table.play.log_dock.model.rowCount()
+    keys = Keys(qtbot)
+    # Killer Kart's MG at the Courier's front (1 point left): Ctrl+Enter adds it to the batch.
+    keys.press("1", "f")
+    keys.type("3")
+    keys.press("Enter")
+    keys.type("5434")  # hit, 3 damage, past the armor: interior location 4
+    keys.press("Ctrl+Enter")
+    assert table.keys.batch is not None and len(table.keys.batch.shots) == 1
+    assert state(table) == start  # nothing applied yet
+    # The Courier's front rocket launcher at the Kart's front, dice typed in the batch.
+    keys.press("2", "f")
+    first = table.hub.runner.dialog
+    assert first is not None
+    first.form.set_value("weapon", "1")  # RL (F)
+    keys.press("Ctrl+Enter")
+    assert len(table.keys.batch.shots) == 2
+    keys.press("b")
+    batch = table.keys.batch_dialog
+    assert isinstance(batch, BatchDialog) and batch.isVisible()
+    assert len(batch.dice_edits) == 2
+    assert all("need" in label.text() for label in batch.labels)  # every shot's odds
+    batch.dice_edits[1].setText("6 6 2 2")  # hit, 2d6 damage = 4 (Kart front 6 → 2)
+    batch.apply()
+    assert batch.error.text() == ""
+    courier, kart = game.sheet("v2"), game.sheet("v1")
+    assert isinstance(courier, MiniSheet) and isinstance(kart, MiniSheet)
+    assert courier.armor.front == 0 and courier.weapons[0].destroyed  # destroyed by shot 1…
+    assert kart.armor.front == 2  # …and it fired all the same
+    assert table.play.log_dock.model.rowCount() == events + 1  # one event
+    assert not table.keys.batch.shots
+    table.hub.undo()
+    assert state(table) == start  # one undo takes the whole batch back
+
+
+def test_play_the_phase_works_in_every_ruleset(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.rules import find_ruleset
+
+    keys = Keys(qtbot)
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")], )
+    keys.press("Ctrl+P")  # phase 1: the first mover's maneuver, then (all moved) the fire
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.procedure.id in ("mini.maneuver", "mini.fire")
+    dialog.reject()
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    game = table.context.game
+    assert game is not None
+    keys.press("Ctrl+P")  # the secret speeds revealed (0 and 0): the first car's turn
+    assert "turn" in str(game.clock) and "secret" not in str(game.clock)
+    keys.press("Ctrl+P")  # its fire
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.isVisible() and dialog.procedure.id == "battlecars.fire"
+    dialog.reject()
+
+
+def test_the_new_workspace_takes_the_focus(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    keys = Keys(qtbot)
+    keys.press("Ctrl+4")
+    resolver = window.current_workspace()
+    assert isinstance(resolver, ResolverWorkspace)
+    focused = QApplication.focusWidget()
+    assert focused is not None and (focused is resolver or resolver.isAncestorOf(focused))
+    keys.press("Ctrl+3")
+    assert window.current_workspace() is table
+    keys.press("2")  # the Table's keys work at once
+    assert table.keys.selected == "v2"
+    keys.press("d")
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.procedure.id == "mini.damage"
+    dialog.reject()
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    focused = QApplication.focusWidget()
+    assert focused is not None and table.isAncestorOf(focused)  # back at the Table
+
+
+def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("q")
+    line = table.quick
+    assert line.isVisible() and keys.focused() is line.edit
+    keys.type("1 rl 2 f 5")
+    keys.press("Enter")
+    assert "'rl' is not one of the firer's weapons" in line.info.text()
+    assert line.pointer.text().splitlines()[1] == "  ^^"  # under the wrong word
+    line.edit.clear()
+    keys.type("1 mg 2 f 5")
+    keys.press("Enter")
+    assert line.procedure is not None and line.procedure.id == "mini.fire"
+    assert "need" in line.info.text()  # the odds before the dice
+    assert line.raw["range"] == "5" and line.raw["side"] == "F"
+    before = game.sheet("v2").to_json()
+    keys.type("543")
+    keys.press("Enter")  # resolves (never rolls) and shows the outcome
+    assert line.pending is not None and all(d.entered for d in line.pending.resolution.dice)
+    keys.press("Enter")  # applies
+    assert not line.isVisible()
+    assert game.sheet("v2").to_json() != before
+    # Fast damage by hand: the selected vehicle, an amount and a side, through the engine.
+    keys.press("2")
+    keys.press("q")
+    keys.type("7 b")
+    keys.press("Enter")  # no die needed (it stays in the back armor): the result at once
+    assert line.pending is not None and "7 damage" in line.pending.resolution.outcome
+    keys.press("Enter")
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+
+    courier = game.sheet("v2")
+    assert isinstance(courier, MiniSheet) and courier.armor.back == 25 - 7
+    # Past the armor: the interior roll is asked for, then applied.
+    keys.press("q")
+    keys.type("20 b")
+    keys.press("Enter")
+    assert line.pending is None and "interior location" in line.info.text()
+    keys.type("4")
+    keys.press("Enter")
+    keys.press("Enter")
+    courier = game.sheet("v2")
+    assert isinstance(courier, MiniSheet) and courier.armor.back == 0
+    assert not line.isVisible()
+
+
+def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                    qtbot) -> None:
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
+    table.quick.open()
+    table.quick.read("1 rk 2 lf 3")
+    assert "only the nearest areas" in table.quick.info.text()  # the rules refuse it
+    table.quick.read("1 rk 2 f 3")
+    assert table.quick.procedure is not None, table.quick.info.text()
+    assert table.quick.raw["mount"] == "Pod A" and table.quick.raw["area"] == "front"
+    assert table.quick.raw["points_between"] == 3
+    table.quick.close_line()
+    table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")
+    assert table.quick.pending is not None, table.quick.info.text()
+    table.quick.enter()  # Enter applies
+    game = table.context.game
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    rhino = game.sheet("v1") if game is not None else None
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+
+
+def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.add_to_batch()
+    phase = game.clock.phase
+    table.next_phase()
+    assert game.clock.phase == phase and "wait in the fire batch" in table.play.message.text()
+    batch = table.keys.batch_dialog
+    assert batch is not None and batch.isVisible()
+    batch.empty()
+    batch.reject()
+    table.next_phase()
+    assert game.clock.phase == phase + 1
