@@ -38,8 +38,6 @@ from carwars_desktop.services.share_network import (
 MAX_CLIENTS = 16
 QUEUE_SIZE = 64
 """Snapshots waiting per client before it counts as too slow and is dropped."""
-WRITE_TIMEOUT = 10.0
-"""Seconds one write to a client may take before it is dropped."""
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle stream (a dead connection shows up)."""
 START_TIMEOUT = 5.0
@@ -72,7 +70,7 @@ class ShareError(RuntimeError):
 
 @dataclass(eq=False)
 class _Client:
-    queue: asyncio.Queue[str | None]
+    queue: asyncio.Queue[bytes | None]
     task: asyncio.Task[Any] | None
     transport: asyncio.BaseTransport | None
     dropped: bool = False
@@ -230,7 +228,9 @@ class PhoneServer:
             sockets = getattr(site._server, "sockets", None) or ()
             self.port = int(sockets[0].getsockname()[1]) if sockets else 0
         self._started.set()
+        keep_alive = asyncio.create_task(self._keep_alive())
         await self._stopping.wait()
+        keep_alive.cancel()
         streams = [c.task for c in self._clients if c.task is not None]
         self._close_all()
         if streams:
@@ -279,35 +279,44 @@ class PhoneServer:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         try:
             await response.prepare(request)
-            await self._write(response, f"retry: 1500\n\n{self._event(self._latest)}")
+            await self._write(response, b"retry: 1500\n\n" + self._event(self._latest))
             while True:
-                try:
-                    text = await asyncio.wait_for(client.queue.get(), KEEPALIVE)
-                except TimeoutError:
-                    await self._write(response, ": keep-alive\n\n")
-                    continue
-                if text is None:
+                data = await client.queue.get()
+                if data is None:
                     break
-                await self._write(response, self._event(text))
-        except (ConnectionError, TimeoutError, asyncio.CancelledError):
+                await self._write(response, data)
+        except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
             self._clients.discard(client)
         return response
 
     @staticmethod
-    def _event(text: str) -> str:
-        return f"data: {text}\n\n"
+    def _event(text: str) -> bytes:
+        return f"data: {text}\n\n".encode()
 
     @staticmethod
-    async def _write(response: web.StreamResponse, text: str) -> None:
-        await asyncio.wait_for(response.write(text.encode("utf-8")), WRITE_TIMEOUT)
+    async def _write(response: web.StreamResponse, data: bytes) -> None:
+        """A write waits while the client's socket is full; a client that stays full
+        lets its queue fill and is dropped (:meth:`_drop` aborts the connection, which
+        ends this wait)."""
+        await response.write(data)
+
+    async def _keep_alive(self) -> None:
+        """A comment line on every stream now and then: a dead connection shows up,
+        and a stalled one fills its queue and is dropped even when the game is quiet."""
+        while True:
+            await asyncio.sleep(KEEPALIVE)
+            self._put_all(b": keep-alive\n\n")
 
     def _deliver(self, text: str) -> None:
         self._latest = text
+        self._put_all(self._event(text))  # encoded once for every client
+
+    def _put_all(self, data: bytes) -> None:
         for client in list(self._clients):
             try:
-                client.queue.put_nowait(text)
+                client.queue.put_nowait(data)
             except asyncio.QueueFull:
                 self._drop(client)
 
