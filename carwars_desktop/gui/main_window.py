@@ -469,7 +469,7 @@ class MainWindow(QMainWindow):
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
                 ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
                 ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"),
-                ("segno", "BSD 3-Clause License"))),
+                ("segno", "BSD 3-Clause License"), ("aiohttp", "Apache License 2.0"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"
