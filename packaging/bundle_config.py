@@ -108,6 +108,9 @@ BUNDLED_DISTRIBUTIONS = (
     "pyqtgraph", "numpy", "platformdirs", "typing_extensions",
     "psycopg", "psycopg-binary", "keyring", "jaraco.classes", "jaraco.functools",
     "jaraco.context", "segno",
+    # The players' phones page (Share to players' devices): aiohttp and what it needs.
+    "aiohttp", "aiohappyeyeballs", "aiosignal", "attrs", "frozenlist", "multidict",
+    "propcache", "yarl", "idna",
 )
 LINUX_DISTRIBUTIONS = ("SecretStorage", "jeepney", "cryptography")
 """keyring's Secret Service backend and what it needs (Linux only)."""
@@ -161,6 +164,11 @@ def hidden_imports(ruleset_modules: Iterable[str]) -> list[str]:
         "psycopg", "psycopg_binary", "psycopg_binary.pq", "psycopg_binary._psycopg",
         "keyring.backends.SecretService", "keyring.backends.Windows", "keyring.backends.macOS",
         "keyring.backends.chainer", "keyring.backends.fail", "keyring.backends.null",
+        # The phones page's server, imported only when sharing starts (its C parts too).
+        "carwars_desktop.services.phone_server", "aiohttp", "aiohttp.web",
+        "aiohttp._http_parser", "aiohttp._http_writer", "aiohttp._websocket.mask",
+        "aiohttp._websocket.reader_c", "multidict._multidict", "yarl._quoting_c",
+        "propcache._helpers_c", "frozenlist._frozenlist",
         # Printing and SVG icons, also when no module imported them yet.
         "PySide6.QtPrintSupport", "PySide6.QtSvg",
     ]

@@ -54,6 +54,29 @@ def _install_excepthook(app: QApplication, smoke: bool) -> None:
     sys.excepthook = hook
 
 
+def smoke_phones_page() -> str:
+    """Under ``--smoke``: the phones page's server starts on loopback and serves its page
+    and script (aiohttp and ``resources/phones`` are found, in a bundle too); the
+    problem in words, or empty."""
+    import urllib.request
+
+    from carwars_desktop.resources import resources_dir
+    from carwars_desktop.services.phone_server import PhoneServer
+
+    server = PhoneServer(resources_dir() / "phones", "127.0.0.1", 0)
+    try:
+        server.start()
+        for name in ("/", "/app.js", "/style.css"):
+            with urllib.request.urlopen(server.url + name, timeout=10) as response:
+                if response.status != 200 or not response.read():
+                    return f"the phones page did not serve {name}"
+    except Exception as error:  # reported by the smoke run
+        return f"the phones page failed: {error}"
+    finally:
+        server.stop()
+    return ""
+
+
 def run_gui(db: str | None, smoke: bool) -> int:
     app = create_application()
     _install_excepthook(app, smoke)
@@ -62,7 +85,10 @@ def run_gui(db: str | None, smoke: bool) -> int:
 
     def loaded() -> None:
         _trace("loaded")
-        app.exit(0)
+        problem = smoke_phones_page()
+        if problem:
+            print(problem, file=sys.stderr)
+        app.exit(4 if problem else 0)
 
     def first_idle() -> None:
         _trace("window-idle")

@@ -29,6 +29,7 @@ from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.players_display import PlayerDisplay
+    from carwars_desktop.gui.share_dialog import ShareDialog
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
@@ -125,6 +126,12 @@ class MainWindow(QMainWindow):
         self._rail.setCurrentRow(0)
 
         self.player_display: PlayerDisplay | None = None
+        from carwars_desktop.gui.phone_share import PhoneSharing
+
+        self.phone_sharing = PhoneSharing(self.services, self)
+        """Share to players' devices (off until the GM turns it on for a session)."""
+        self.phone_sharing.changed.connect(self._sharing_changed)
+        self.share_dialog: ShareDialog | None = None
         self._db_label = QLabel("Opening the database…")
         self.statusBar().addPermanentWidget(self._db_label)
         self._build_menus()
@@ -155,6 +162,7 @@ class MainWindow(QMainWindow):
                           ResolverWorkspace(self.game_context, self, self._settings),
                           DiceWorkspace(self)):
             self.add_workspace(workspace)
+        self.table.play.share_action.triggered.connect(self._share_from_table)
         self.workshop.show_requested.connect(
             lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
         self._stack.setCurrentIndex(self._rail.currentRow())
@@ -313,6 +321,7 @@ class MainWindow(QMainWindow):
         return True
 
     def shutdown(self) -> None:
+        self.phone_sharing.end()  # nothing listens once the app is gone
         if self.player_display is not None:
             self.player_display.close()
         if self.workspaces:
@@ -350,6 +359,9 @@ class MainWindow(QMainWindow):
         full = view_menu.addAction("Player display &full screen")
         set_action_keys(full, "global.player_display_full_screen")
         full.triggered.connect(self._player_display_full_screen)
+        share = view_menu.addAction("Share to players' &devices…")
+        set_action_keys(share, "global.share_phones")
+        share.triggered.connect(self.open_share_dialog)
         self._players_menu = view_menu.addMenu("What the players &see")
         self._players_menu.aboutToShow.connect(self._fill_players_menu)
         help_menu = self.menuBar().addMenu("&Help")
@@ -395,7 +407,35 @@ class MainWindow(QMainWindow):
             self.player_display.destroyed.connect(self._player_display_gone)
             self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.player_display.open()
+        self._sharing_changed()
         return self.player_display
+
+    # --- share to players' devices -----------------------------------------------------
+    def open_share_dialog(self) -> ShareDialog:
+        """The address, QR code and link of the phones' page, Start/Stop and New link."""
+        from carwars_desktop.gui.share_dialog import ShareDialog
+
+        if self.share_dialog is None:
+            self.share_dialog = ShareDialog(self.phone_sharing, self)
+        self.share_dialog.show()
+        self.share_dialog.activateWindow()
+        return self.share_dialog
+
+    def _share_from_table(self, checked: bool) -> None:
+        """The Table's Share to phones button: on with the default address, or off."""
+        if not checked:
+            self.phone_sharing.stop()
+            return
+        dialog = self.open_share_dialog()
+        dialog.start()
+        self._sharing_changed()
+
+    def _sharing_changed(self) -> None:
+        sharing = self.phone_sharing
+        if hasattr(self, "table"):
+            self.table.play.share_action.setChecked(sharing.sharing)
+        if self.player_display is not None:
+            self.player_display.show_sharing(sharing.url, sharing.qr_png())
 
     def _player_display_gone(self) -> None:
         self.player_display = None
@@ -473,7 +513,7 @@ class MainWindow(QMainWindow):
                 ("Mako", "MIT License"), ("pyqtgraph", "MIT License"),
                 ("NumPy", "BSD 3-Clause License"), ("platformdirs", "MIT License"),
                 ("psycopg", "GNU Lesser GPL v3"), ("keyring", "MIT License"),
-                ("segno", "BSD 3-Clause License"))),
+                ("segno", "BSD 3-Clause License"), ("aiohttp", "Apache License 2.0"))),
         ]
         rows = "".join(
             f"<tr><td>{name}</td><td align='right'>&nbsp;{number}&nbsp;</td>"

@@ -16,7 +16,16 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QPalette, QScreen, QShowEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QPalette,
+    QPixmap,
+    QScreen,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -351,6 +360,20 @@ class PlayerDisplay(QWidget):
         log_layout.addWidget(self.log)
         log_layout.addStretch(1)
         side.addWidget(log_panel, 2)
+        self.share_panel = QFrame()
+        self.share_panel.setObjectName("log-panel")
+        share_layout = QVBoxLayout(self.share_panel)
+        share_layout.setContentsMargins(16, 12, 16, 12)
+        share_layout.addWidget(_label("Follow on your phone", TEXT_PX, bold=True))
+        self.share_qr = QLabel()
+        self.share_qr.setObjectName("display-share-qr")
+        self.share_qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        share_layout.addWidget(self.share_qr)
+        self.share_link = _label("", SMALL_PX, name="display-share-link")
+        self.share_link.setWordWrap(True)
+        share_layout.addWidget(self.share_link)
+        self.share_panel.setVisible(False)
+        side.addWidget(self.share_panel, 2)
         side_box = QWidget()
         side_box.setLayout(side)
         side_box.setMinimumWidth(420)
@@ -486,6 +509,18 @@ class PlayerDisplay(QWidget):
                 redrawn.add(vehicle.key)
         self._show_rest(view)
         self.redrawn.emit(frozenset(redrawn))
+
+    def show_sharing(self, url: str, qr_png: bytes) -> None:
+        """The phones' page link and its QR code (Share to players' devices), or
+        nothing when ``url`` is empty."""
+        self.share_panel.setVisible(bool(url))
+        self.share_link.setText(url)
+        if url:
+            pixmap = QPixmap()
+            pixmap.loadFromData(qr_png, "PNG")
+            self.share_qr.setPixmap(pixmap)
+        else:
+            self.share_qr.clear()
 
     def texts(self) -> list[str]:
         """The text of every label shown (what a test checks for hidden values)."""

@@ -78,6 +78,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
        "Open the players' display (a second window for the table's TV)"),
     _s("global.player_display_full_screen", "F11", GLOBAL,
        "The players' display full screen, or back to a window"),
+    _s("global.share_phones", "Ctrl+Shift+S", GLOBAL,
+       "Share to players' devices: the phones' page, its QR code and link"),
     # The Library.
     _s("library.search", "Ctrl+F", LIBRARY, "Search names and tags"),
     _s("library.new", "Ctrl+N", LIBRARY, "A new design of the ruleset shown"),

@@ -72,6 +72,11 @@ class PlayView(QMainWindow):
         self.print_action = QAction("▤ Print session…", self)
         self.print_action.setToolTip("Print or save as PDF every sheet as it stands, or blank "
                                      "(Ctrl+Shift+P)")
+        self.share_action = QAction("Share to phones", self)
+        self.share_action.setObjectName("share-to-phones")
+        self.share_action.setCheckable(True)
+        self.share_action.setToolTip("Share to players' devices: a read-only page on the "
+                                     "table's network, with a QR code (Ctrl+Shift+S)")
         self.finish_action = QAction("■ Finish session", self)
         self.finish_action.setToolTip("End the session: it stays readable, with its charts")
         toolbar.addAction(self.sessions_action)
@@ -85,6 +90,7 @@ class PlayView(QMainWindow):
         self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
         toolbar.addAction(self.log_action)
         toolbar.addAction(self.print_action)
+        toolbar.addAction(self.share_action)
         toolbar.addAction(self.finish_action)
         # Every procedure that acts on vehicles, the selected one preset (the A key; the
         # Table's keyboard module fills the menu).

@@ -1,0 +1,235 @@
+"""Share to players' devices under load: 16 clients on loopback, a real browser among them.
+
+    .venv/bin/python benchmarks/phones.py [--events 1000] [--pace-ms 10] [--quick]
+
+A Mini Car Wars session of twelve vehicles on SQLite; the phones' page shared on
+127.0.0.1. Sixteen clients follow it: a headless Chromium (Debian's chromium and
+chromium-driver) with the page open and a vehicle picked, fourteen event-stream readers
+that keep up (another process), and one that connects and never reads (it must be
+dropped, the others not). Each event is a hand mark through the Table service (a
+committed transaction, then the change bus); the benchmark prints:
+
+- how long each event's hand-off to the server held the GUI thread (the players'
+  view built, serialised and queued for the server's thread), max and p99 — the goal
+  is < 50 ms — in wall time and in the thread's own CPU time (on a loaded machine the
+  difference is other processes running);
+- commit → the browser's page updated (the page's own clock, the same machine):
+  median, p95 and worst — the goal is ≤ 250 ms;
+- the snapshots each reader received against those published, and who was dropped.
+
+``--quick`` plays 100 events. Figures are printed, never asserted (the exit status
+is 1 only when something broke: a reader that kept up missed snapshots, the browser
+never caught up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from carwars_desktop.gui.phone_share import PhoneSharing  # noqa: E402
+from carwars_desktop.rules import find_ruleset  # noqa: E402
+from carwars_desktop.rules.mini_car_wars import MiniSheet  # noqa: E402
+from carwars_desktop.rules.mini_car_wars.model import Side  # noqa: E402
+from carwars_desktop.rules.mini_car_wars.play.marks import set_armor  # noqa: E402
+from carwars_desktop.services import Services  # noqa: E402
+from carwars_desktop.services.share_network import LOOPBACK, Interface  # noqa: E402
+from carwars_desktop.session.setup import Entry, prepare  # noqa: E402
+from carwars_desktop.storage import open_database  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "gui"))
+from browser import chromium  # noqa: E402
+
+VEHICLES = 12
+READERS = 14
+SIDES = (Side.FRONT, Side.RIGHT, Side.LEFT, Side.BACK)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.2f} ms"
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+async def _read(port: int, path: str, until: int, timeout: float) -> int:
+    """One reader that keeps up: the snapshots it got until it saw ``until``."""
+    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\n\r\n".encode())
+    await writer.drain()
+    count = 0
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            line = await asyncio.wait_for(reader.readline(), deadline - time.monotonic())
+            if not line:
+                break
+            if line.startswith(b"data: "):
+                count += 1
+                if b'"seq":%d,' % until in line or line.rstrip().endswith(b'"seq":%d}' % until):
+                    break
+    except TimeoutError:
+        pass
+    writer.close()
+    return count
+
+
+async def _readers(port: int, path: str, until: int, timeout: float) -> list[int]:
+    return list(await asyncio.gather(*(_read(port, path, until, timeout)
+                                       for _ in range(READERS))))
+
+
+def readers_process(port: int, path: str, until: int, timeout: float,
+                    results: Any) -> None:
+    results.put(asyncio.run(_readers(port, path, until, timeout)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=1000)
+    parser.add_argument("--pace-ms", type=float, default=10.0,
+                        help="time between two events (the GM does not mark 1,000 a second)")
+    parser.add_argument("--quick", action="store_true", help="100 events")
+    arguments = parser.parse_args()
+    events = 100 if arguments.quick else arguments.events
+    folder = Path(tempfile.mkdtemp(prefix="carwars-bench-"))
+    app = QApplication(sys.argv[:1])
+    database = open_database(f"sqlite:///{folder / 'phones.sqlite3'}")
+    services = Services()
+    services.table.database = database
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    designs = list(catalog)
+    entries = [Entry(f"Player {n + 1}", f"Car {n + 1}",
+                     catalog[designs[n % len(designs)]].to_json()) for n in range(VEHICLES)]
+    services.table.open(services.table.start("mini_car_wars", "Benchmark", "",
+                                             prepare(ruleset, entries)))
+    game = services.table.running()
+    sharing = PhoneSharing(services, choices=lambda _allow: [Interface(LOOPBACK, "", True)],
+                           port=0)
+    url = sharing.start(LOOPBACK)
+    server = sharing.server
+    assert server is not None
+    path = url.split(f":{server.port}", 1)[1] + "/events"
+
+    handoffs: list[float] = []
+    cpu: list[float] = []
+    heard = sharing._on_changes
+
+    def timed(changes: Any) -> None:
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        heard(changes)
+        handoffs.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
+
+    sharing._signal.changed.disconnect(heard)
+    sharing._signal.changed.connect(timed)
+
+    def mark(number: int) -> None:
+        key = f"v{number % VEHICLES + 1}"
+        sheet = game.sheet(key)
+        assert isinstance(sheet, MiniSheet)
+        armored = [s for s in SIDES if sheet.starting_armor.get(s)]
+        side = armored[(number // VEHICLES) % len(armored)]
+        left = sheet.armor.get(side)
+        made = set_armor(sheet, side.value, left - 1 if left > 0
+                         else sheet.starting_armor.get(side))
+        services.table.mark(key, made.sheet, made.summary)
+
+    # The same hand-off with nobody connected: what this machine's load alone costs.
+    for number in range(min(100, events)):
+        mark(number)
+        app.processEvents()
+        time.sleep(arguments.pace_ms / 1000)
+    alone, alone_cpu = handoffs[:], cpu[:]
+    handoffs.clear()
+    cpu.clear()
+
+    driver = chromium()
+    stalled = socket.create_connection((LOOPBACK, server.port))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    first = server.stats().published
+    until = first + events
+    process = context.Process(target=readers_process,
+                              args=(server.port, path, until, 60.0 + events * 0.2, results))
+    broken = False
+    try:
+        driver.get(url)
+        deadline = time.monotonic() + 30
+        while not driver.execute_script(
+                "const b = document.querySelector('#choices button');"
+                " if (b) { b.click(); return true; } return false;"):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the page never showed its vehicles")
+            time.sleep(0.05)
+        stalled.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        process.start()
+        while server.stats().clients < READERS + 2 and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.02)
+        clients = server.stats().clients
+        committed: dict[int, float] = {}
+        for number in range(events):
+            mark(number)
+            committed[server.stats().published] = time.time()
+            app.processEvents()
+            time.sleep(arguments.pace_ms / 1000)
+        deadline = time.monotonic() + 30
+        while (driver.execute_script("return Number(document.body.dataset.seq || 0)") < until
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        seen = {int(seq): at / 1000 for seq, at in
+                driver.execute_script("return window.carwarsReceived")}
+        counts = results.get(timeout=120)
+        process.join(30)
+    finally:
+        driver.quit()
+        stalled.close()
+        stats = server.stats()
+        sharing.end()
+        database.close()
+    latencies = [seen[seq] - at for seq, at in committed.items() if seq in seen]
+    print(f"phones' page, {VEHICLES} vehicles, {events} events every {arguments.pace_ms:g} ms, "
+          f"{clients} clients on loopback (1 Chromium, {READERS} readers, 1 stalled)")
+    print(f"  GUI thread held per event (view, JSON, hand-off): max {ms(max(handoffs))}   "
+          f"p99 {ms(percentile(handoffs, 0.99))}   median {ms(statistics.median(handoffs))}"
+          "   (goal < 50 ms)")
+    print(f"    of which the GUI thread's own CPU time: max {ms(max(cpu))}   "
+          f"p99 {ms(percentile(cpu, 0.99))} (the rest: waiting for the CPU or the GIL)")
+    print(f"    the same with no client connected ({len(alone)} events): max {ms(max(alone))}   "
+          f"median {ms(statistics.median(alone))}   CPU max {ms(max(alone_cpu))}")
+    if latencies:
+        print(f"  commit → browser page updated: median {ms(statistics.median(latencies))}   "
+              f"p95 {ms(percentile(latencies, 0.95))}   worst {ms(max(latencies))}   "
+              f"({len(latencies)} of {events} updates seen; goal ≤ 250 ms)")
+    else:
+        print("  the browser saw none of the events")
+        broken = True
+    kept = sum(1 for c in counts if c >= events)
+    print(f"  readers that kept up: {kept} of {READERS} got every snapshot "
+          f"(received {min(counts)}–{max(counts)} of {events + 1}); dropped: {stats.dropped} "
+          "(the stalled one)")
+    if kept != READERS or len(latencies) < events * 0.5:
+        broken = True
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

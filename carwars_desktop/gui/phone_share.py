@@ -1,0 +1,156 @@
+"""Share to players' devices: the GUI's side of the phones' page.
+
+:class:`PhoneSharing` owns the one :class:`~carwars_desktop.services.phone_server.PhoneServer`
+of the window. It is off until the GM turns it on for the open session; it listens
+on the address the GM chose (by default the one of the default route; a public one
+only when the GM allowed it); it stops when that session closes, another opens, or
+the app quits. On each change of the bus it hands the server the players' view as
+a snapshot (JSON built here, delivered by the server's own thread): the GUI thread
+never waits on a phone. aiohttp and segno are imported only when sharing starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.services import Changes, Services
+from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, interfaces
+
+if TYPE_CHECKING:
+    from carwars_desktop.services.phone_server import PhoneServer
+    from carwars_desktop.services.players_feed import PlayersFeed
+
+PORT_TRIES = 10
+"""Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
+
+
+def qr_png(text: str, scale: int = 8) -> bytes:
+    """The QR code of ``text`` as PNG bytes (segno, imported here)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(out, kind="png", scale=scale, border=4)
+    return out.getvalue()
+
+
+class PhoneSharing(QObject):
+    """See the module docstring. :attr:`changed` fires when sharing starts, stops or gets
+    a new link (the Table's button, the dialog and the players' display follow it)."""
+
+    changed = Signal()
+
+    def __init__(self, services: Services, parent: QObject | None = None,
+                 choices: Callable[[bool], list[Interface]] | None = None,
+                 port: int = DEFAULT_PORT) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.interfaces_of = choices or (lambda allow: interfaces(allow_public=allow))
+        self.port = port
+        self.server: PhoneServer | None = None
+        self.feed: PlayersFeed | None = None
+        self.session_id: int | None = None
+        self._token: str | None = None
+        self._signal = ChangeSignal(services.bus, self)
+        self._signal.changed.connect(self._on_changes)
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def sharing(self) -> bool:
+        return self.server is not None and self.server.running
+
+    @property
+    def url(self) -> str:
+        return self.server.url if self.server is not None and self.sharing else ""
+
+    def choices(self, allow_public: bool = False) -> list[Interface]:
+        """The addresses to offer (the default first)."""
+        return self.interfaces_of(allow_public)
+
+    def default_address(self) -> str:
+        found = self.choices(False)
+        return next((i.address for i in found if i.default), found[0].address)
+
+    def can_share(self) -> bool:
+        return self.services.table.game is not None
+
+    # --- start, stop, new link -----------------------------------------------------------
+    def start(self, address: str | None = None, allow_public: bool = False) -> str:
+        """Listen on ``address`` (default: the default route's) for the open session;
+        returns the link. ``ShareError`` when it cannot listen; ValueError for a public
+        address the GM did not allow, or no session."""
+        from carwars_desktop.resources import resources_dir
+        from carwars_desktop.services.phone_server import PhoneServer, ShareError
+        from carwars_desktop.services.players_feed import PlayersFeed
+        from carwars_desktop.services.share_network import is_public
+
+        table = self.services.table
+        if table.game is None:
+            raise ValueError("open a session at the Table first")
+        address = address or self.default_address()
+        if is_public(address) and not allow_public:
+            raise ValueError(f"{address} is a public address: allow public addresses first")
+        if self.session_id != table.session_id:
+            self._token = None  # a new session, a new link
+        self.stop(notify=False)
+        self.session_id = table.session_id
+        self.feed = PlayersFeed(table)
+        ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
+        error: ShareError | None = None
+        for port in ports:
+            server = PhoneServer(resources_dir() / "phones", address, port, self._token)
+            try:
+                server.start()
+            except ShareError as failed:
+                error = failed
+                continue
+            self.server = server
+            self._token = server.token
+            break
+        if self.server is None:
+            raise error or ShareError("no port to listen on")
+        self.server.publish(self.feed.snapshot())
+        self.changed.emit()
+        return self.server.url
+
+    def stop(self, notify: bool = True) -> None:
+        """Stop sharing: nothing listens any more, every phone's stream is closed."""
+        server, self.server = self.server, None
+        if server is not None:
+            server.stop()
+            if notify:
+                self.changed.emit()
+
+    def end(self) -> None:
+        """Stop and forget the link (the session closed: the next sharing gets a new one)."""
+        self._token = None
+        self.session_id = None
+        self.stop()
+
+    def new_link(self) -> str:
+        """Revoke the link shown: a new token, the old one gets 404 from now on."""
+        if self.server is None:
+            return ""
+        url = self.server.new_link()
+        self._token = self.server.token
+        self.server.publish(self.feed.snapshot() if self.feed is not None else {})
+        self.changed.emit()
+        return url
+
+    def qr_png(self) -> bytes:
+        return qr_png(self.url) if self.url else b""
+
+    # --- the bus -------------------------------------------------------------------------
+    def _on_changes(self, changes: Changes) -> None:
+        if self.server is None or self.feed is None:
+            return
+        if changes.session and self.services.table.session_id != self.session_id:
+            self.end()  # the shared session closed, or another one opened
+            return
+        if self.feed.heard(changes):
+            self.server.publish(self.feed.snapshot())

@@ -1,0 +1,66 @@
+"""The players' view kept in step with the change bus, for a reader off the screen (the
+phones' page): the last events are read once when a session opens, then followed from
+each :class:`~carwars_desktop.services.Changes` (no query per event), and every
+snapshot is :func:`~carwars_desktop.services.players_view.players_view` — the one place
+the visibility rules are applied — as JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from carwars_desktop.services.changes import Changes, RollNotice, RollState
+from carwars_desktop.services.players_view import LOG_LINES, players_view, recent_events
+from carwars_desktop.services.table import TableService
+from carwars_desktop.session import Changes as GameChanges
+from carwars_desktop.session import StoredEvent
+
+KEPT_EVENTS = LOG_LINES * 4
+
+
+class PlayersFeed:
+    """:meth:`heard` each change (on the thread that publishes), :meth:`snapshot` to read."""
+
+    def __init__(self, table: TableService) -> None:
+        self.table = table
+        self._roll: RollNotice | None = table.roll
+        self._events: list[StoredEvent] = []
+        self.reset()
+
+    def reset(self) -> None:
+        """A session opened or closed: read its last events once."""
+        game = self.table.game
+        self._roll = self.table.roll
+        self._events = recent_events(game.store) if game is not None and hasattr(
+            game.store, "page") else []
+
+    def heard(self, changes: Changes) -> bool:
+        """Follow ``changes``; True when the players' view may have changed."""
+        if changes.roll is not None:
+            self._roll = changes.roll if changes.roll.state is not RollState.DISCARDED \
+                else None
+        if changes.session:
+            self.reset()
+            return True
+        if changes.game is not None:
+            self._event(changes.game)
+            return True
+        return changes.roll is not None
+
+    def _event(self, changes: GameChanges) -> None:
+        stored = changes.event
+        if stored is None:
+            return
+        mine = StoredEvent(stored.seq, stored.event, stored.created_at, changes.undone)
+        for index, known in enumerate(self._events):
+            if known.seq == stored.seq:
+                self._events[index] = mine
+                return
+        self._events = [e for e in self._events if not e.undone][-(KEPT_EVENTS - 1):]
+        self._events.append(mine)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The players' view as JSON, with the session it is about."""
+        table = self.table
+        view = players_view(table.game, table.title, self._events, self._roll)
+        return {**view.to_json(), "session": table.session_id}

@@ -1,0 +1,202 @@
+// The players' phones page: follows the game over Server-Sent Events. Read-only; every
+// text goes in with textContent (never as HTML). No external resources.
+"use strict";
+(function () {
+  const TURN = { now: "▶ MOVES NOW", next: "▷ next" };
+  const base = location.pathname.replace(/\/+$/, "");
+  const $ = (id) => document.getElementById(id);
+  let view = null;
+  let source = null;
+  let retry = null;
+  // What arrived and when (the latency benchmark and the browser tests read it).
+  window.carwarsReceived = [];
+
+  function el(tag, text, cls) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function storageKey() { return "carwars-vehicle-" + (view && view.session !== undefined ? view.session : ""); }
+  function chosen() {
+    try { return localStorage.getItem(storageKey()); } catch (e) { return null; }
+  }
+  function choose(key) {
+    try {
+      if (key === null) localStorage.removeItem(storageKey()); else localStorage.setItem(storageKey(), key);
+    } catch (e) { /* private browsing: chosen for this visit only */ }
+    draw();
+  }
+
+  function connection(state, text) {
+    const node = $("connection");
+    node.className = state;
+    node.textContent = text;
+  }
+
+  function facts(vehicle, numbersNode, wordsNode) {
+    clear(numbersNode); clear(wordsNode);
+    for (const fact of vehicle.facts) {
+      if (fact.number) {
+        const box = el("div", null, "fact");
+        box.appendChild(el("div", fact.label, "label"));
+        box.appendChild(el("div", (fact.lost ? "✖" : "") + fact.value, "value"));
+        numbersNode.appendChild(box);
+      } else {
+        const item = el("li", (fact.lost ? "✖ " : "✔ ") + fact.label + " " + fact.value,
+                        fact.lost ? "lost" : "");
+        wordsNode.appendChild(item);
+      }
+    }
+  }
+  function statusText(vehicle) { return vehicle.status.map((s) => s.symbol + " " + s.word).join("   "); }
+  function worst(vehicle) {
+    const levels = ["info", "warning", "danger"];
+    let found = 0;
+    for (const s of vehicle.status) found = Math.max(found, levels.indexOf(s.level));
+    return "level-" + levels[Math.max(0, found)];
+  }
+
+  function drawClock() {
+    const clock = view.clock;
+    $("title").textContent = view.title || "Carwars Desktop";
+    $("clock").textContent = clock ? (clock.word.charAt(0).toUpperCase() + clock.word.slice(1) + " " + clock.turn + (clock.phase ? " · " + clock.phase : "")) : "No session at the table";
+    const parts = [];
+    if (clock && clock.now.length) parts.push("▶ Now: " + clock.now.join(", "));
+    if (clock && clock.next.length) parts.push("▷ Next: " + clock.next.join(", "));
+    $("turns").textContent = parts.join("   ");
+    const notes = [];
+    if (!view.sheets_open) notes.push("record sheets secret: every phone sees only what is announced at the table");
+    if (!view.odds_shown) notes.push("odds hidden");
+    $("visibility").textContent = notes.join(" · ");
+  }
+
+  function drawMine(mine) {
+    $("picker").hidden = mine !== null;
+    $("mine").hidden = mine === null;
+    if (mine === null) {
+      const choices = $("choices");
+      clear(choices);
+      for (const vehicle of view.vehicles) {
+        const button = el("button", vehicle.name + (vehicle.player ? " — " + vehicle.player : ""));
+        button.type = "button";
+        button.dataset.key = vehicle.key;
+        button.addEventListener("click", () => choose(vehicle.key));
+        choices.appendChild(button);
+      }
+      if (!view.vehicles.length) choices.appendChild(el("p", "No vehicle is shown yet.", "muted"));
+      return;
+    }
+    $("mine").className = (mine.turn === "now" ? "now" : "") + (mine.out ? " out" : "");
+    $("mine-name").textContent = mine.name;
+    $("mine-player").textContent = mine.player;
+    $("mine-turn").textContent = TURN[mine.turn] || "";
+    const status = $("mine-status");
+    status.textContent = statusText(mine);
+    status.className = "status " + worst(mine);
+    facts(mine, $("mine-numbers"), $("mine-words"));
+  }
+
+  function drawRoll() {
+    const roll = view.roll;
+    const ids = ["roll-parties", "roll-need", "roll-odds", "roll-dice", "roll-outcome"];
+    if (!roll) {
+      $("roll-title").textContent = "No roll in progress";
+      for (const id of ids) $(id).textContent = "";
+      clear($("roll-modifiers"));
+      return;
+    }
+    $("roll-title").textContent = roll.title;
+    $("roll-parties").textContent = roll.parties.map((p) => p[0] + ": " + p[1]).join(" · ");
+    const modifiers = $("roll-modifiers");
+    clear(modifiers);
+    for (const m of roll.modifiers) modifiers.appendChild(el("li", (m[1] >= 0 ? "+" : "") + m[1] + "  " + m[0]));
+    $("roll-need").textContent = roll.need !== null ? "need " + roll.need + "+" : "";
+    $("roll-odds").textContent = roll.odds;
+    $("roll-dice").textContent = roll.dice.length ? "dice " + roll.dice.join(" ") : "";
+    const outcome = $("roll-outcome");
+    if (roll.outcome) {
+      outcome.textContent = (roll.success === null ? "" : roll.success ? "✔ " : "✘ ") + roll.outcome;
+      outcome.className = roll.success === false ? "level-danger" : "level-info";
+    } else {
+      outcome.textContent = "… waiting for the dice to be applied";
+      outcome.className = "";
+    }
+  }
+
+  function drawOthers(mineKey) {
+    const others = $("others");
+    clear(others);
+    for (const vehicle of view.vehicles) {
+      if (vehicle.key === mineKey) continue;
+      const box = el("div", null, "other" + (vehicle.turn === "now" ? " now" : "") + (vehicle.out ? " out" : ""));
+      box.dataset.key = vehicle.key;
+      box.appendChild(el("div", vehicle.name, "name"));
+      if (vehicle.player) box.appendChild(el("div", vehicle.player, "muted"));
+      box.appendChild(el("div", statusText(vehicle), "status " + worst(vehicle)));
+      const numbers = el("div", null, "numbers");
+      const words = el("ul", null, "words");
+      facts(vehicle, numbers, words);
+      box.appendChild(numbers);
+      box.appendChild(words);
+      others.appendChild(box);
+    }
+    $("others-box").hidden = !others.firstChild;
+  }
+
+  function draw() {
+    if (!view) return;
+    drawClock();
+    const key = chosen();
+    const mine = view.vehicles.find((v) => v.key === key) || null;
+    drawMine(mine);
+    drawRoll();
+    drawOthers(mine ? mine.key : null);
+    const log = $("log");
+    clear(log);
+    for (const line of view.log) log.appendChild(el("li", line));
+    document.body.dataset.seq = String(view.seq || 0);
+  }
+
+  function received(text) {
+    view = JSON.parse(text);
+    draw();
+    const seen = window.carwarsReceived;
+    seen.push([view.seq || 0, Date.now()]);
+    if (seen.length > 5000) seen.splice(0, seen.length - 5000);
+  }
+
+  function connect() {
+    retry = null;
+    if (source) source.close();
+    source = new EventSource(base + "/events");
+    source.onopen = () => connection("live", "live");
+    source.onmessage = (event) => received(event.data);
+    source.onerror = () => {
+      connection("reconnecting", "reconnecting…");
+      if (source.readyState === EventSource.CLOSED && retry === null) {
+        // The browser gave up (a refusal rather than a lost connection): ask whether the
+        // link still holds, then try again.
+        retry = setTimeout(check, 2000);
+      }
+    };
+  }
+
+  function check() {
+    fetch(base + "/state", { cache: "no-store" }).then((response) => {
+      if (response.status === 404) {
+        connection("revoked", "this link was stopped: scan the new QR code");
+        retry = null;
+        source.close();
+        return;
+      }
+      connect();
+    }).catch(() => { retry = setTimeout(check, 2000); });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("change").addEventListener("click", () => choose(null));
+    connect();
+  });
+})();
