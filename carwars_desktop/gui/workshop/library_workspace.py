@@ -646,11 +646,15 @@ class LibraryWorkspace(Workspace):
 
     # --- files and printing ----------------------------------------------------------------
     def import_designs(self, path: str | None = None) -> int:
-        records = import_file(self, self.service, path, self.ask_clash, self.warn, initiator=self)
-        if not records:
-            return 0
-        self.show_imported(records)
-        return len(records)
+        from carwars_desktop.gui.background import collection_paused
+
+        with collection_paused():  # the file's designs are many: see gui/background.py
+            records = import_file(self, self.service, path, self.ask_clash, self.warn,
+                                  initiator=self)
+            if not records:
+                return 0
+            self.show_imported(records)
+            return len(records)
 
     def show_imported(self, records: Sequence[DesignRecord]) -> None:
         """List and select what was just imported (a file, a pasted code), and say so."""
@@ -663,8 +667,11 @@ class LibraryWorkspace(Workspace):
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
 
     def export_selected(self, path: str | None = None) -> str | None:
+        from carwars_desktop.gui.background import collection_paused
+
         ids = self.selected_ids()
-        written = export_designs(self, self.service, ids, path, self.warn)
+        with collection_paused():
+            written = export_designs(self, self.service, ids, path, self.warn)
         if written:
             self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
         return written
