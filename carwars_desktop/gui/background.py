@@ -10,16 +10,31 @@
 The work functions are Qt-free; they report through a :class:`Job`, whose
 :meth:`Job.progress` raises :class:`Cancelled` once Cancel was pressed (so a job
 stops at its next report, and a storage transaction rolls back).
+
+Python's cyclic garbage collection never runs on a worker (:class:`_CollectionGuard`):
+it is paused from the moment a job is started until the last one has finished, and
+across a whole import or export (:func:`collection_paused`), so it resumes on the GUI
+thread only, once the large values of the job are gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QEventLoop, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEventLoop,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 T = TypeVar("T")
@@ -72,13 +87,93 @@ class _Signals(QObject):
     failed = Signal(object)
 
 
+class _CollectionGuard(QObject):
+    """No cyclic garbage collection while a worker runs.
+
+    A collection starts on whichever thread happens to allocate; on a worker it may free
+    Qt objects (a closed window's widgets, left in a reference cycle) off the GUI thread,
+    and Qt aborts. A collection on a worker also holds the interpreter lock for as long
+    as it scans, the window frozen meanwhile. So automatic collection is off from the
+    moment a job is started (on the GUI thread) until the last one has finished; it
+    resumes on the GUI thread, on a later turn of its event loop (queued), when what the
+    job handed over has been dealt with: the first collection then scans only what is
+    still alive. Everything alive when the first job starts (the modules, the windows
+    built at start-up) is moved out of later collections (``gc.freeze``), so that a full
+    collection scans the objects made since, not the whole app. Meanwhile the young
+    generations are collected on the GUI thread, by a timer, with Python's own
+    thresholds (each such collection scans only what was made since the last one, a
+    few milliseconds); the old generation waits until automatic collection resumes.
+    """
+
+    released = Signal()
+    INTERVAL_MS = 25
+
+    def __init__(self) -> None:
+        super().__init__(QCoreApplication.instance())
+        self.held = 0
+        self._enable_after = gc.isenabled()
+        gc.freeze()
+        self.released.connect(self._release, Qt.ConnectionType.QueuedConnection)
+        self._timer = QTimer(self)
+        self._timer.setInterval(self.INTERVAL_MS)
+        self._timer.timeout.connect(self._collect_young)
+
+    def hold(self) -> None:
+        """Called on the GUI thread; :attr:`released` (from any thread) undoes it."""
+        if self.held == 0:
+            self._enable_after = gc.isenabled()
+            gc.disable()
+            if self._enable_after:
+                self._timer.start()
+        self.held += 1
+
+    def _release(self) -> None:
+        self.held -= 1
+        if self.held == 0:
+            self._timer.stop()
+            if self._enable_after:
+                gc.enable()
+
+    @staticmethod
+    def _collect_young() -> None:
+        youngest, middle, _oldest = gc.get_count()
+        first, second, _third = gc.get_threshold()
+        if youngest > first:
+            gc.collect(1 if middle >= second else 0)
+
+
+_guard: _CollectionGuard | None = None
+
+
+def _collection_guard() -> _CollectionGuard:
+    global _guard  # noqa: PLW0603 (one per application, made when first needed)
+    if _guard is None:
+        _guard = _CollectionGuard()
+    return _guard
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside (on the GUI thread), nor until the event loop
+    has turned once after: around an import or export, whose jobs hand large values to
+    the GUI thread (see :class:`_CollectionGuard`)."""
+    guard = _collection_guard()
+    guard.hold()
+    try:
+        yield
+    finally:
+        guard.released.emit()  # queued: after the caller's values are gone
+
+
 class _Task(QRunnable, Generic[T]):
-    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals) -> None:
+    def __init__(self, work: Callable[[Job], T], job: Job, signals: _Signals,
+                 guard: _CollectionGuard) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._work = work
         self._job = job
         self._signals = signals
+        self._guard = guard
 
     def run(self) -> None:
         try:
@@ -88,6 +183,8 @@ class _Task(QRunnable, Generic[T]):
             self._emit(self._signals.failed, error)
         else:
             self._emit(self._signals.finished, result)
+        finally:
+            self._guard.released.emit()  # queued: collection resumes on the GUI thread
 
     @staticmethod
     def _emit(signal: Any, value: object) -> None:
@@ -119,7 +216,9 @@ def start(work: Callable[[Job], T], on_done: Callable[[T], None],
 
     signals.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
-    _pool().start(_Task(work, job, signals))
+    guard = _collection_guard()
+    guard.hold()
+    _pool().start(_Task(work, job, signals, guard))
     return job
 
 

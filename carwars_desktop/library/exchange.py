@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -53,6 +53,18 @@ class ExchangedDesign:
     name: str
     data: Mapping[str, Any]
     tags: tuple[str, ...] = field(default=())
+    loaded: tuple[Mapping[str, Any], object] | None = field(default=None, compare=False,
+                                                             repr=False)
+    """(``data``, the engine's design read from it) when the file was read, so that an
+    import reads each design once; see :attr:`design`."""
+
+    @property
+    def design(self) -> object | None:
+        """The engine's design read from ``data`` (``None``: not read, or ``data`` replaced
+        since, as ``dataclasses.replace`` does)."""
+        if self.loaded is None or self.loaded[0] is not self.data:
+            return None
+        return self.loaded[1]
 
 
 def make_exchanged(ruleset_id: str, kind: str, data: Mapping[str, Any],
@@ -64,7 +76,8 @@ def make_exchanged(ruleset_id: str, kind: str, data: Mapping[str, Any],
         clean = clean_tags(tags)
     except (DesignDataError, UnknownKindError, InvalidNameError) as error:
         raise ExchangeError(str(error)) from error
-    return ExchangedDesign(ruleset_id, kind, name, design.to_json(), clean)
+    data = design.to_json()
+    return ExchangedDesign(ruleset_id, kind, name, data, clean, (data, design))
 
 
 def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | None = None,
@@ -147,8 +160,40 @@ def _parse(content: bytes | str) -> Any:
         if isinstance(error, ExchangeError):
             raise
         raise ExchangeError(f"the file holds a value JSON cannot give: {error}") from None
-    _check_values(document)
+    if "\\u" in text or not _encodable(text):
+        _check_values(document)  # an escape may have made a NUL or a lone surrogate
+    elif isinstance(document, dict | list):
+        _check_structure(document, 1)
     return document
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` holds no surrogate (only those cannot be written as UTF-8)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_structure(value: dict[str, Any] | list[Any], depth: int) -> None:
+    """:func:`_check_values` for a document whose text can hold no NUL and no surrogate
+    (no ``\\u`` escape in it, none in the text itself): nesting and numbers only."""
+    if depth > MAX_DEPTH:
+        raise ExchangeError(f"the file nests lists or objects more than {MAX_DEPTH} deep")
+    items: Iterable[Any] = value.values() if type(value) is dict else value
+    for item in items:
+        kind = type(item)
+        if kind is dict or kind is list:
+            _check_structure(item, depth + 1)
+        elif kind is int:
+            if item > MAX_NUMBER or item < -MAX_NUMBER:
+                raise ExchangeError(f"the number {str(item)[:20]}… is too large for a design "
+                                    f"(at most {MAX_NUMBER:,})")
+        elif kind is float and not math.isfinite(item):
+            raise ExchangeError("the file holds a number that is not finite")
 
 
 def _check_values(document: Any) -> None:
@@ -179,7 +224,7 @@ def _check_values(document: Any) -> None:
 def _check_text(text: str) -> None:
     if "\x00" in text:
         raise ExchangeError("the file holds a NUL character in its text")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+    if not _encodable(text):
         raise ExchangeError("the file holds a broken (surrogate) character in its text")
 
 

@@ -15,11 +15,12 @@ TAGS_MAX = 20
 class InvalidNameError(ValueError):
     """A name or tag the library cannot keep (the message says why)."""
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNSTORABLE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+"""Control characters and (lone) surrogates: a database cannot keep them in a name."""
 
 
 def _has_unstorable(text: str) -> bool:
-    return bool(_CONTROL.search(text)) or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    return _UNSTORABLE.search(text) is not None
 
 
 def clean_name(name: str) -> str:

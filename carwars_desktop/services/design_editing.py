@@ -109,6 +109,9 @@ class DesignEditing:
         self.history = EditHistory()
         self.record: DesignRecord | None = None
         self.design: Design | None = None
+        self._compared: tuple[Design, DesignRecord, bool] | None = None
+        """(design, record, whether they differ): :meth:`unsaved` compares a design with
+        its record once (a 90,000-card deck's JSON is not free)."""
 
     # --- opening -------------------------------------------------------------------------------
     def open(self, design_id: int) -> tuple[DesignRecord, Design]:
@@ -120,6 +123,9 @@ class DesignEditing:
         design = load_design(record.ruleset_id, record.kind, record.current)
         self.record = record
         self.design = design
+        # The library keeps designs and their unsaved edits in the engine's form, and edits
+        # equal to the saved design are dropped: read from its saved state, it is saved.
+        self._compared = (design, record, record.working is not None)
         self.history.clear()
         return record, design
 
@@ -183,6 +189,7 @@ class DesignEditing:
         result = self.library.save(self.record.id, self.design.to_json(), initiator,
                                    expected_revision=self.record.revision)
         self.record = result.record
+        self._compared = (self.design, result.record, False)
         return result
 
     # --- another copy saved it meanwhile (issue 15) ---------------------------------------------
@@ -211,5 +218,10 @@ class DesignEditing:
         return copy
 
     def unsaved(self) -> bool:
-        return (self.record is not None and self.design is not None
-                and not self.record.is_catalog and self.design.to_json() != self.record.data)
+        design, record = self.design, self.record
+        if record is None or design is None or record.is_catalog:
+            return False
+        compared = self._compared
+        if compared is None or compared[0] is not design or compared[1] is not record:
+            compared = self._compared = (design, record, design.to_json() != record.data)
+        return compared[2]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy import ColumnElement, Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -32,6 +32,7 @@ from carwars_desktop.library import (
     copy_name,
     design_kind,
     summarize,
+    summarize_design,
 )
 from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DesignRevisionRow, DesignRow
@@ -211,6 +212,28 @@ def _normalized(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> dict[str
         raise InvalidDesignError(str(error)) from error
 
 
+def _summary_of(ruleset_id: str, kind: str, design: object) -> DesignSummary:
+    """:func:`_summary` of a design the engine already read."""
+    try:
+        summary = summarize_design(ruleset_id, kind, design_kind(ruleset_id, kind).own(design))
+        clean_name(summary.name)
+    except (DesignDataError, UnknownKindError, InvalidNameError, TypeError) as error:
+        raise InvalidDesignError(str(error)) from error
+    return summary
+
+
+def _read(ruleset_id: str, kind: str,
+          data: Mapping[str, Any]) -> tuple[DesignSummary, dict[str, Any]]:
+    """:func:`_summary` and :func:`_normalized` from one read of the engine."""
+    try:
+        design = design_kind(ruleset_id, kind).load(data)
+        summary = summarize_design(ruleset_id, kind, design)
+        clean_name(summary.name)
+    except (DesignDataError, UnknownKindError, InvalidNameError) as error:
+        raise InvalidDesignError(str(error)) from error
+    return summary, dict(design.to_json())
+
+
 def _apply_summary(row: DesignRow, summary: DesignSummary) -> None:
     row.name = clean_name(summary.name)
     row.legal = summary.legal
@@ -218,6 +241,9 @@ def _apply_summary(row: DesignRow, summary: DesignSummary) -> None:
     row.cost = summary.cost
     row.class_value = summary.class_value
 
+
+_DESIGNS: Table = DesignRow.__table__  # type: ignore[assignment]
+_REVISIONS: Table = DesignRevisionRow.__table__  # type: ignore[assignment]
 
 PROGRESS_EVERY = 500
 """Long operations report their progress (and write their batches) every 500 designs."""
@@ -532,8 +558,10 @@ class Library:
         """Add or replace every chosen design in one transaction: all of them, or none.
 
         ``progress(done, total)`` is called as the designs are checked and written; an
-        exception it raises (the GM's Cancel) rolls everything back. New designs are
-        written in batches (revision 1 each, no per-design query): 20,000 in seconds.
+        exception it raises (the GM's Cancel) rolls everything back. Each design is read
+        by its engine once (its summary and stored form from the same read); new designs
+        are written with one multi-row INSERT per batch (designs, then their revision 1),
+        no per-design query: 20,000 in seconds.
         """
         now = _now()
         total = len(choices)
@@ -543,16 +571,19 @@ class Library:
             data = dict(design.data)
             if choice.name is not None:
                 data["name"] = choice.name
-            prepared.append((choice, data, _summary(design.ruleset_id, design.kind, data),
-                             _normalized(design.ruleset_id, design.kind, data),
-                             self._clean_tags(design.tags)))
+            engine_design = design.design
+            if choice.name is None and engine_design is not None:  # read with the file
+                summary = _summary_of(design.ruleset_id, design.kind, engine_design)
+                normalized = data
+            else:
+                summary, normalized = _read(design.ruleset_id, design.kind, data)
+            prepared.append((choice, summary, normalized, self._clean_tags(design.tags)))
             if progress is not None and number % PROGRESS_EVERY == 0:
                 progress(number, 2 * total)
+        records: list[DesignRecord | None] = [None] * total
         with self._write() as session:
-            rows: list[DesignRow] = []
-            revisions: dict[int, int] = {}  # id(row) → its latest revision number
-            added: list[DesignRow] = []
-            for number, (choice, _data, summary, normalized, tags) in enumerate(prepared, 1):
+            new: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+            for number, (choice, summary, normalized, tags) in enumerate(prepared):
                 design = choice.design
                 if choice.replace_id is not None:
                     row = self._own_row(session, choice.replace_id)
@@ -561,35 +592,36 @@ class Library:
                                                  f"{design.ruleset_id}: it cannot be replaced "
                                                  "by the imported design")
                     row.tags = _dumps(tags)
-                    revisions[id(row)] = self._save_row(session, row, normalized).revision
-                else:
-                    row = DesignRow(ruleset_id=design.ruleset_id, kind=design.kind,
-                                    tags=_dumps(tags), data=_dumps(normalized),
-                                    working_data=None, catalog_name=None, created_at=now,
-                                    updated_at=now, deleted_at=None)
-                    _apply_summary(row, summary)
-                    session.add(row)
-                    added.append(row)
-                    revisions[id(row)] = 1
-                rows.append(row)
-                if number % PROGRESS_EVERY == 0 or number == total:
-                    self._add_first_revisions(session, added, now)
-                    added = []
-                    if progress is not None:
-                        progress(total + number, 2 * total)
-            self._add_first_revisions(session, added, now)
-            session.flush()
-            return [_record(row, revisions[id(row)]) for row in rows]
-
-    @staticmethod
-    def _add_first_revisions(session: Session, rows: Sequence[DesignRow], when: datetime) -> None:
-        """Write new rows (one batched INSERT) and their revision 1."""
-        if not rows:
-            return
-        session.flush()
-        session.add_all([DesignRevisionRow(design_id=row.id, number=1, name=row.name,
-                                           data=row.data, saved_at=when) for row in rows])
-        session.flush()
+                    records[number] = self._save_row(session, row, normalized)
+                    continue
+                values: dict[str, Any] = {"ruleset_id": design.ruleset_id, "kind": design.kind,
+                    "name": clean_name(summary.name), "tags": _dumps(tags),
+                    "data": _dumps(normalized), "working_data": None, "legal": summary.legal,
+                    "problem_count": len(summary.problems), "cost": summary.cost,
+                    "class_value": summary.class_value, "catalog_name": None,
+                    "created_at": now, "updated_at": now, "deleted_at": None}
+                new.append((number, values, normalized))
+            for start in range(0, len(new), PROGRESS_EVERY):
+                batch = new[start:start + PROGRESS_EVERY]
+                connection = session.connection()
+                ids = connection.execute(
+                    insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
+                    [values for _, values, _ in batch]).scalars().all()
+                connection.execute(insert(_REVISIONS), [
+                    {"design_id": design_id, "number": 1, "name": values["name"],
+                     "data": values["data"], "saved_at": now}
+                    for design_id, (_, values, _) in zip(ids, batch, strict=True)])
+                for design_id, (number, values, normalized) in zip(ids, batch, strict=True):
+                    records[number] = DesignRecord(
+                        id=design_id, ruleset_id=values["ruleset_id"], kind=values["kind"],
+                        name=values["name"], tags=_tags(values["tags"]), data=normalized,
+                        legal=values["legal"], problem_count=values["problem_count"],
+                        cost=values["cost"], class_value=values["class_value"],
+                        catalog_name=None, created_at=now, updated_at=now, deleted_at=None,
+                        revision=1)
+                if progress is not None:
+                    progress(total + start + len(batch), 2 * total)
+        return [record for record in records if record is not None]
 
     def exported(self, design_ids: Sequence[int],
                  progress: Progress | None = None) -> list[ExchangedDesign]:

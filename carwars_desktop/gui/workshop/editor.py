@@ -50,7 +50,14 @@ class DesignEditor(QWidget):
         return self._design
 
     def summary(self, design: Design) -> DesignSummary:
-        return summarize_design(self.ruleset_id, self.kind, design)
+        """The design's summary; worked out once per design shown (opening one asks three
+        times, and a 90,000-card deck's checks are not free)."""
+        last: tuple[Design, DesignSummary] | None = getattr(self, "_last_summary", None)
+        if last is not None and last[0] is design:
+            return last[1]
+        summary = summarize_design(self.ruleset_id, self.kind, design)
+        self._last_summary = (design, summary)
+        return summary
 
     def set_read_only(self, read_only: bool) -> None:
         self._read_only = read_only

@@ -10,6 +10,7 @@ few designs (what the change bus names) updates their rows alone:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -154,11 +155,23 @@ class LibraryModel(QAbstractTableModel):
 
     # --- contents --------------------------------------------------------------------------
     def set_entries(self, entries: Sequence[DesignEntry]) -> None:
+        self.install(prepare_contents(entries, *self.sort_state()))
+
+    def sort_state(self) -> tuple[int, Qt.SortOrder]:
+        """The column sorted by and the order (what :func:`prepare_contents` needs)."""
+        return self._sort_column, self._sort_order
+
+    def install(self, contents: Contents) -> None:
+        """Show the entries :func:`prepare_contents` prepared (on a worker thread: here only
+        the filters are applied, a pass over a list). Sorted again if the sort changed
+        meanwhile."""
         self.beginResetModel()
-        self._entries = list(entries)
-        self._index_of = {e.id: n for n, e in enumerate(self._entries)}
-        self._haystacks = [haystack(e.name, e.tags) for e in self._entries]
-        self._sort_all()
+        self._entries = contents.entries
+        self._index_of = contents.index_of
+        self._haystacks = contents.haystacks
+        self._order = contents.order
+        if contents.sort != self.sort_state():
+            self._sort_all()
         self._rescope()
         self._rows = self._matching(self._scope)
         self.endResetModel()
@@ -391,11 +404,7 @@ class LibraryModel(QAbstractTableModel):
     def _sort_all(self) -> None:
         """Sort by the column, then by id (ascending either way): a total order, so that a
         design changed later finds its place by a binary search."""
-        key = _sort_key(self._sort_column)
-        entries = self._entries
-        self._order = sorted(range(len(entries)), key=lambda i: entries[i].id)
-        self._order.sort(key=lambda i: key(entries[i]),
-                         reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+        self._order = _sorted(self._entries, self._sort_column, self._sort_order)
 
     def _rescope(self) -> None:
         ruleset, source = self._ruleset, self._source
@@ -409,6 +418,35 @@ class LibraryModel(QAbstractTableModel):
         test = matcher(" ".join(self._words))
         haystacks = self._haystacks
         return [i for i in among if test(haystacks[i])]
+
+
+@dataclass(frozen=True)
+class Contents:
+    """The model's lists for a set of entries, sorted (see :func:`prepare_contents`)."""
+
+    entries: list[DesignEntry]
+    index_of: dict[int, int]
+    haystacks: list[str]
+    order: list[int]
+    sort: tuple[int, Qt.SortOrder]
+
+
+def prepare_contents(entries: Sequence[DesignEntry], column: int,
+                     order: Qt.SortOrder) -> Contents:
+    """Everything :meth:`LibraryModel.install` needs for ``entries``, sorted by ``column``:
+    the costly part of showing a whole list (folded texts, the sort), Qt-free, so that a
+    worker thread can do it while the window keeps answering."""
+    listed = list(entries)
+    return Contents(listed, {e.id: n for n, e in enumerate(listed)},
+                    [haystack(e.name, e.tags) for e in listed],
+                    _sorted(listed, column, order), (column, order))
+
+
+def _sorted(entries: Sequence[DesignEntry], column: int, order: Qt.SortOrder) -> list[int]:
+    key = _sort_key(column)
+    result = sorted(range(len(entries)), key=lambda i: entries[i].id)
+    result.sort(key=lambda i: key(entries[i]), reverse=order == Qt.SortOrder.DescendingOrder)
+    return result
 
 
 def _insertion_point(order: Sequence[int], wanted: tuple[Any, int],

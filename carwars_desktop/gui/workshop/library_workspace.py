@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
+    QEventLoop,
     QItemSelection,
     QItemSelectionModel,
     Qt,
@@ -55,7 +56,9 @@ from carwars_desktop.gui.workshop.library_model import (
     NAME,
     STATUS,
     TAGS,
+    Contents,
     LibraryModel,
+    prepare_contents,
 )
 from carwars_desktop.gui.workshop.printing import PrintItem
 from carwars_desktop.gui.workshop.share_actions import ShareButton
@@ -94,7 +97,8 @@ def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str |
 
 
 BULK_ROWS = 200
-"""More changed designs than this (an import) read the list again instead of row by row."""
+"""More changed designs than this (an import) read the list again instead of row by row:
+on a worker thread (:meth:`LibraryWorkspace.refresh_later`), the window answering."""
 
 
 P = ParamSpec("P")
@@ -134,6 +138,9 @@ class LibraryWorkspace(Workspace):
         self._database: Database | None = None
         self._ruleset = ruleset_ids()[0]
         self._showing_deleted = False
+        self._refresh_generation = 0
+        self._refreshing = False
+        self._refresh_waiters: list[QEventLoop] = []
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
@@ -343,7 +350,7 @@ class LibraryWorkspace(Workspace):
 
         def done(changed: int) -> None:
             if changed and self._database is database:
-                self.refresh()
+                self.refresh_later()
 
         start(tidy, done, lambda error: self._say(f"⚠ The catalog was not checked: {error}"),
               parent=self)
@@ -364,8 +371,10 @@ class LibraryWorkspace(Workspace):
         selection where it can."""
         if self._database is None:
             return
-        if len(designs.ids) > BULK_ROWS:  # an import of hundreds: one sorted list is quicker
-            self.refresh()
+        if len(designs.ids) > BULK_ROWS or self._refreshing:
+            # An import of hundreds: one sorted list is quicker, read on a worker. (While
+            # one is being read, a later change is read with a fresh one.)
+            self.refresh_later()
             return
         selected = self.selected_ids()
         ids = designs.ids
@@ -381,10 +390,60 @@ class LibraryWorkspace(Workspace):
         """Read the list again (after any change), keeping the selection where it can."""
         if self._database is None:
             return
-        selected = self.selected_ids()
+        self._refresh_generation += 1  # a list being read on a worker is out of date
         deleted = self.source_box.currentData() == DELETED
         self._showing_deleted = deleted
-        self.model.set_entries(self.library.entries(deleted=deleted))
+        self._install(prepare_contents(self.library.entries(deleted=deleted),
+                                       *self.model.sort_state()))
+        self._refreshed()
+
+    def refresh_later(self) -> None:
+        """:meth:`refresh` with the reading and sorting on a worker thread; the rows are
+        swapped in when they are ready (the old ones shown until then). The newest call
+        wins. :meth:`wait_for_rows` waits for it, the event loop turning."""
+        from carwars_desktop.gui.background import start
+
+        database = self._database
+        if database is None:
+            return
+        self._refresh_generation += 1
+        generation = self._refresh_generation
+        self._refreshing = True
+        deleted = self.source_box.currentData() == DELETED
+        self._showing_deleted = deleted
+        column, order = self.model.sort_state()
+
+        def read(_job: object) -> Contents:  # no Qt object is made or touched here
+            return prepare_contents(database.library.entries(deleted=deleted), column, order)
+
+        def done(contents: Contents) -> None:
+            if generation == self._refresh_generation and self._database is database:
+                self._install(contents)
+                self._refreshed()
+
+        def failed(error: BaseException) -> None:
+            if generation == self._refresh_generation:
+                self._refreshed()
+                self._say(f"⚠ The list could not be read: {error}")
+
+        start(read, done, failed, parent=self)
+
+    def wait_for_rows(self) -> None:
+        """Return once a list being read by :meth:`refresh_later` is shown."""
+        if self._refreshing:
+            loop = QEventLoop()
+            self._refresh_waiters.append(loop)
+            loop.exec()
+
+    def _refreshed(self) -> None:
+        self._refreshing = False
+        waiters, self._refresh_waiters = self._refresh_waiters, []
+        for loop in waiters:
+            loop.quit()
+
+    def _install(self, contents: Contents) -> None:
+        selected = self.selected_ids()
+        self.model.install(contents)
         if not self._columns_fitted and self.model.rowCount():
             self._fit_columns()
         self.select_ids(selected)
@@ -628,14 +687,19 @@ class LibraryWorkspace(Workspace):
 
     # --- files and printing ----------------------------------------------------------------
     def import_designs(self, path: str | None = None) -> int:
-        records = import_file(self, self.service, path, self.ask_clash, self.warn, initiator=self)
-        if not records:
-            return 0
-        self.show_imported(records)
-        return len(records)
+        from carwars_desktop.gui.background import collection_paused
+
+        with collection_paused():  # the file's designs are many: see gui/background.py
+            records = import_file(self, self.service, path, self.ask_clash, self.warn,
+                                  initiator=self)
+            if not records:
+                return 0
+            self.show_imported(records)
+            return len(records)
 
     def show_imported(self, records: Sequence[DesignRecord]) -> None:
         """List and select what was just imported (a file, a pasted code), and say so."""
+        self.wait_for_rows()
         self._show_mine_if_hidden()
         self.search.clear()
         self.select_ids([r.id for r in records])
@@ -644,8 +708,11 @@ class LibraryWorkspace(Workspace):
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
 
     def export_selected(self, path: str | None = None) -> str | None:
+        from carwars_desktop.gui.background import collection_paused
+
         ids = self.selected_ids()
-        written = export_designs(self, self.service, ids, path, self.warn)
+        with collection_paused():
+            written = export_designs(self, self.service, ids, path, self.warn)
         if written:
             self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
         return written

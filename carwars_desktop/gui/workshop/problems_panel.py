@@ -29,6 +29,10 @@ class ProblemsPanel(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setAccessibleName("Problems")
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # Thousands of problems (a huge deck with a bad card) are laid out a batch per turn
+        # of the event loop, not all at once before the window answers again.
+        self.view.setLayoutMode(QListView.LayoutMode.Batched)
+        self.view.setBatchSize(100)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)

@@ -8,6 +8,7 @@ tuples; warnings are kept apart so they never make a deck illegal.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,16 +28,29 @@ class Deck:
     cards: tuple[PowerCard, ...]
 
     @property
+    def _distinct(self) -> list[tuple[PowerCard, int]]:
+        """Each card value once (a read deck shares one value per distinct card) with how
+        many times it is in the deck: a 90,000-card deck holds a few dozen. Worked out
+        once per deck (the deck never changes; not a field, so not compared)."""
+        known: list[tuple[PowerCard, int]] | None = self.__dict__.get("_distinct_cards")
+        if known is None:
+            counted = Counter(map(id, self.cards))
+            by_id = dict(zip(map(id, self.cards), self.cards, strict=True))
+            known = [(by_id[key], times) for key, times in counted.items()]
+            object.__setattr__(self, "_distinct_cards", known)
+        return known
+
+    @property
     def multi_icon_count(self) -> int:
-        return sum(1 for card in self.cards if card.is_multi_icon)
+        return sum(times for card, times in self._distinct if card.is_multi_icon)
 
     def counts(self) -> dict[Icon, dict[int, int]]:
         """How many cards carry each icon at each value (a multi-icon card counts under each)."""
         result: dict[Icon, dict[int, int]] = {icon: {} for icon in Icon}
-        for card in self.cards:
+        for card, times in self._distinct:
             for choice in card.icons:
                 by_value = result[choice.icon]
-                by_value[choice.value] = by_value.get(choice.value, 0) + 1
+                by_value[choice.value] = by_value.get(choice.value, 0) + times
         return {icon: dict(sorted(by_value.items())) for icon, by_value in result.items()}
 
     def problems(self) -> tuple[Problem, ...]:
@@ -79,16 +93,28 @@ class Deck:
     def warnings(self) -> tuple[Problem, ...]:
         """Departures from the recommendations: they never make the deck illegal."""
         found: list[Problem] = []
-        if self.cards and self.multi_icon_count > MULTI_ICON_SHARE * len(self.cards):
+        multi = self.multi_icon_count
+        if self.cards and multi > MULTI_ICON_SHARE * len(self.cards):
             found.append(Problem(
                 "deck-multi-icon-share",
-                f"{self.multi_icon_count} of {len(self.cards)} cards are multi-icon cards; "
+                f"{multi} of {len(self.cards)} cards are multi-icon cards; "
                 f"up to a third ({int(MULTI_ICON_SHARE * len(self.cards))}) is recommended.",
                 rule("1.3"), "cards"))
         return tuple(found)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "cards": [card.to_json() for card in self.cards]}
+        # Each distinct card value is written once; every card still gets its own dicts.
+        written: dict[int, tuple[str, list[tuple[str, int]]]] = {}
+        cards: list[dict[str, Any]] = []
+        for card in self.cards:
+            known = written.get(id(card))
+            if known is None:
+                form = card.to_json()
+                known = written[id(card)] = (
+                    form["title"], [(icon["icon"], icon["value"]) for icon in form["icons"]])
+            cards.append({"title": known[0],
+                          "icons": [{"icon": icon, "value": value} for icon, value in known[1]]})
+        return {"name": self.name, "cards": cards}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deck:

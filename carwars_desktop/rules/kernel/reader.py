@@ -63,10 +63,29 @@ number, not 'x'`` (AUTOpower's cars, decks and options)."""
 _MISSING = object()
 
 
-def conforms(value: Any, kind: Any) -> bool:
-    """``value`` is exactly of the JSON type ``kind`` (``int``, ``list[int]``…), strictly."""
-    import msgspec  # lazily: start-up does not need it
+_PLAIN = {int: int, str: str, bool: bool, float: float}
+"""A value of exactly one of these types conforms to it: no msgspec call needed."""
+_msgspec: Any = None
 
+
+def conforms(value: Any, kind: Any) -> bool:
+    """``value`` is exactly of the JSON type ``kind`` (``int``, ``list[int]``…), strictly.
+
+    The plain cases (a value of exactly the type asked, a list of exactly ``int``) are
+    answered without msgspec, which a 20,000-design import asks millions of times;
+    anything else goes to msgspec, so the answer is the same.
+    """
+    global _msgspec  # noqa: PLW0603 (imported lazily, once: start-up does not need it)
+    plain = type(value)
+    if _PLAIN.get(plain) is kind:
+        return True
+    if kind == list[int] and plain in (list, tuple) and all(type(v) is int for v in value):
+        return True
+    if _msgspec is None:
+        import msgspec
+
+        _msgspec = msgspec
+    msgspec = _msgspec
     try:
         msgspec.convert(value, kind, strict=True)
     except msgspec.ValidationError:

@@ -1,0 +1,44 @@
+"""Workers of gui/background.py: Python's cyclic garbage collection never runs on one
+(a collection there may free Qt objects off the GUI thread, and Qt aborts)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import Any
+
+from carwars_desktop.gui.background import Job, collection_paused, start
+
+
+def _cycles(count: int) -> None:
+    for _ in range(count):
+        item: list[Any] = []
+        item.append(item)
+
+
+def test_garbage_is_collected_on_the_gui_thread_only(qtbot) -> None:  # type: ignore[no-untyped-def]
+    threads: list[str] = []
+
+    def seen(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            threads.append(threading.current_thread().name)
+
+    def work(_job: Job) -> int:
+        _cycles(300_000)  # enough garbage for many collections, were they allowed here
+        return 1
+
+    done: list[int] = []
+    failed: list[BaseException] = []
+    gc.callbacks.append(seen)
+    try:
+        start(work, done.append, failed.append)
+        qtbot.waitUntil(lambda: bool(done or failed), timeout=120_000)
+        with collection_paused():
+            _cycles(50_000)
+        qtbot.wait(20)  # the collection resumes on a later turn of the event loop
+        _cycles(50_000)
+    finally:
+        gc.callbacks.remove(seen)
+    assert failed == [] and done == [1]
+    assert threads, "the GUI thread collected once the worker had finished"
+    assert set(threads) == {threading.main_thread().name}
