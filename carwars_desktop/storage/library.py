@@ -195,6 +195,11 @@ def _summary(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSumma
         clean_name(summary.name)
     except (DesignDataError, UnknownKindError, InvalidNameError) as error:
         raise InvalidDesignError(str(error)) from error
+    return _bounded(summary)
+
+
+def _bounded(summary: DesignSummary) -> DesignSummary:
+    """The summary, refused if its cost or class does not fit the library's columns."""
     for what, number in (("cost", summary.cost), ("class", summary.class_value)):
         # One bound on SQLite and PostgreSQL: both columns are 64-bit.
         if number is not None and not WIDE_MIN <= number <= WIDE_MAX:
@@ -219,7 +224,7 @@ def _summary_of(ruleset_id: str, kind: str, design: object) -> DesignSummary:
         clean_name(summary.name)
     except (DesignDataError, UnknownKindError, InvalidNameError, TypeError) as error:
         raise InvalidDesignError(str(error)) from error
-    return summary
+    return _bounded(summary)
 
 
 def _read(ruleset_id: str, kind: str,
@@ -231,7 +236,7 @@ def _read(ruleset_id: str, kind: str,
         clean_name(summary.name)
     except (DesignDataError, UnknownKindError, InvalidNameError) as error:
         raise InvalidDesignError(str(error)) from error
-    return summary, dict(design.to_json())
+    return _bounded(summary), dict(design.to_json())
 
 
 def _apply_summary(row: DesignRow, summary: DesignSummary) -> None:
