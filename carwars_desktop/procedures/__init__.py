@@ -6,6 +6,7 @@ from carwars_desktop.procedures.framework import (
     Bound,
     Chart,
     DiceNeed,
+    House,
     Modifier,
     Odds,
     Outcome,
@@ -30,6 +31,7 @@ from carwars_desktop.procedures.inputs import (
     Sheet,
     SheetInput,
     TextInput,
+    decision_of,
 )
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "Citer",
     "ChoiceInput",
     "DiceNeed",
+    "House",
     "Input",
     "InputError",
     "IntInput",
@@ -57,6 +60,7 @@ __all__ = [
     "SheetInput",
     "Step",
     "TextInput",
+    "decision_of",
     "Values",
     "odds_text",
     "percent",

@@ -17,6 +17,7 @@ from carwars_desktop.procedures import Procedure
 from carwars_desktop.rules.clock import Clock
 
 if TYPE_CHECKING:
+    from carwars_desktop.rules.kernel.decisions import DecisionSet
     from carwars_desktop.rules.play import PlayRules
 
 VEHICLE = "vehicle"
@@ -184,6 +185,8 @@ class Ruleset:
             only when a session of this ruleset opens).
         turn_word: what a turn is called (``round`` in Battlecars).
         options_type: the type of its decisions (the digest's ``…-Dn`` switches).
+        decisions: its house rules declared once (each decision of ``options_type``,
+            its pre-game questions too); ``None`` when it has none.
     """
 
     id: str
@@ -201,6 +204,7 @@ class Ruleset:
     play: Callable[[], PlayRules]
     turn_word: str = "turn"
     options_type: type | None = None
+    decisions: DecisionSet[Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.kinds or self.kinds[0].kind != VEHICLE:
@@ -222,6 +226,12 @@ class Ruleset:
         """A vehicle design read from JSON (the engine's own errors on bad data)."""
         design: Design = self.vehicle.reader(data)
         return design
+
+    def house_options(self, values: Mapping[str, Any] | None = None) -> Any:
+        """Its options value for house-rule ``values`` (the digest's defaults: ``None``)."""
+        if self.decisions is None:
+            return None if self.options_type is None else self.options_type()
+        return self.decisions.options(values or {})
 
     def start_clock(self, vehicle_names: Sequence[str]) -> Clock:
         """Turn 1, the first phase, with these vehicles in play."""
