@@ -67,6 +67,9 @@ class ProcedureForm(QWidget):
         self.editors: dict[str, QWidget] = {}
         self._game: Game | None = None
         self._catalogs: dict[str, dict[str, Any]] = {}
+        self.house: dict[str, Any] = {}
+        """The house rules the form's procedure is resolved under (its decision inputs are
+        not asked: they come from here, shown in the House rules panel)."""
 
     def set_procedure(self, procedure: Procedure | None, game: Game | None) -> None:
         while self._layout.rowCount():
@@ -77,7 +80,7 @@ class ProcedureForm(QWidget):
         self._game = game
         if procedure is None:
             return
-        for spec in procedure.inputs:
+        for spec in procedure.asked:
             editor = self._editor(spec)
             editor.setAccessibleName(spec.label)
             if spec.help:
@@ -150,7 +153,7 @@ class ProcedureForm(QWidget):
         """Refill each list read from the chosen vehicles (the firer's weapons, say)."""
         if self.procedure is None:
             return
-        for spec in self.procedure.inputs:
+        for spec in self.procedure.asked:
             editor = self.editors.get(spec.name)
             if not (isinstance(spec, TextInput) and spec.choices_from is not None
                     and isinstance(editor, QComboBox)):
@@ -216,7 +219,7 @@ class ProcedureForm(QWidget):
             if not spec.optional or combo.currentData() is not None:
                 continue
             try:
-                procedure.bind(self.values())
+                procedure.bind(self.values(), self.house)
                 return
             except (InputError, ValueError):
                 pass
@@ -225,7 +228,7 @@ class ProcedureForm(QWidget):
                     combo.setCurrentIndex(index)
                     break
             try:
-                procedure.bind(self.values())
+                procedure.bind(self.values(), self.house)
             except (InputError, ValueError):
                 combo.setCurrentIndex(0)
 
@@ -283,11 +286,12 @@ class ProcedureForm(QWidget):
 
     # --- values --------------------------------------------------------
     def values(self) -> dict[str, Any]:
-        """The raw values of the form (checked by the procedure's ``bind``)."""
+        """The raw values of the form (checked by the procedure's ``bind``, its decisions
+        from :attr:`house`)."""
         values: dict[str, Any] = {}
         if self.procedure is None:
             return values
-        for spec in self.procedure.inputs:
+        for spec in self.procedure.asked:
             editor = self.editors[spec.name]
             if isinstance(spec, IntInput) and isinstance(editor, QSpinBox):
                 value = editor.value()
@@ -309,6 +313,12 @@ class ProcedureForm(QWidget):
         if source == "game" and self._game is not None:
             return self._game.sheet(key)
         return self._catalogs[spec.name][key]
+
+    def bound(self) -> dict[str, Any]:
+        """The form's values bound under its house rules (``InputError`` when they don't fit)."""
+        if self.procedure is None:
+            raise InputError("no procedure chosen")
+        return self.procedure.bind(self.values(), self.house)
 
     def bindings(self) -> dict[str, str]:
         """Sheet input name → key of the vehicle in play it was filled from."""
@@ -369,6 +379,6 @@ class ProcedureForm(QWidget):
 
     def focus_first(self) -> None:
         """Focus the first field once the new editors are shown (they show on the next turn)."""
-        if self.procedure is not None and self.procedure.inputs:
-            editor = self.editors[self.procedure.inputs[0].name]
+        if self.procedure is not None and self.procedure.asked:
+            editor = self.editors[self.procedure.asked[0].name]
             QTimer.singleShot(0, editor, editor.setFocus)

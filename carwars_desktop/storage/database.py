@@ -10,10 +10,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 from carwars_desktop.storage.dice_history import DiceHistory
 from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
+from carwars_desktop.storage.house_rules import HouseRuleProfiles
 from carwars_desktop.storage.library import Library
 from carwars_desktop.storage.preflight import (
     VERSION_TABLE,
@@ -34,6 +36,7 @@ class Database:
         self.dice_history = DiceHistory(self.sessions)
         self.game_sessions = GameSessions(self.sessions)
         self.library = Library(self.sessions)
+        self.house_rules = HouseRuleProfiles(self.sessions, DIGEST_DEFAULTS)
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""

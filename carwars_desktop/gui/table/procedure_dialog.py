@@ -139,7 +139,7 @@ class ProcedureDialog(QDialog):
             self.error.setText(f"⚠ {problem}")
             return None
         try:
-            values = self.procedure.bind(self.form.values())
+            values = self.form.bound()
         except (InputError, DiceError) as error:
             self.error.setText(f"⚠ {error}")
             return None

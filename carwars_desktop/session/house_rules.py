@@ -1,0 +1,72 @@
+"""The house rules a session is played under: a session setting (a copy of a profile).
+
+Kept in :attr:`Game.settings` under ``house_rules`` as the profile's name and a copy of
+its values (decision id → JSON value), so a later edit of the saved profile never
+changes a session already played. Changed mid-session by a settings event (undo puts
+the old ones back); every procedure takes them as context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from carwars_desktop.rules import Ruleset
+
+KEY = "house_rules"
+
+DIGEST_DEFAULTS = "The digest's defaults"
+"""The built-in profile of every ruleset: each decision as the digest has it."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A profile's name and its values (the decisions it names; defaults for the rest)."""
+
+    profile: str = DIGEST_DEFAULTS
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def of(settings: Mapping[str, Any]) -> HouseRules:
+        """The house rules kept in a session's settings (the digest's defaults if none)."""
+        data = settings.get(KEY)
+        if not isinstance(data, Mapping):
+            return HouseRules()
+        values = data.get("values", {})
+        return HouseRules(str(data.get("profile") or DIGEST_DEFAULTS),
+                          dict(values) if isinstance(values, Mapping) else {})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"profile": self.profile, "values": dict(self.values)}
+
+    def into(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """A copy of ``settings`` holding these house rules."""
+        return {**settings, KEY: self.to_json()}
+
+    def checked(self, ruleset: Ruleset) -> dict[str, Any]:
+        """Every decision of ``ruleset`` → its value here (refused: a ``DecisionError``)."""
+        if ruleset.decisions is None:
+            return {}
+        return ruleset.decisions.check(self.values)
+
+    def departures(self, ruleset: Ruleset) -> list[str]:
+        """The decisions that differ from the digest, in words (``MCW-D13 off``)."""
+        if ruleset.decisions is None:
+            return []
+        return ruleset.decisions.departures(self.values)
+
+    def footer(self, ruleset: Ruleset) -> str:
+        """The line a printed sheet carries: the profile and what it changes."""
+        changed = self.departures(ruleset)
+        return (f"house rules: {self.profile}"
+                + (f" ({'; '.join(changed)})" if changed else " (the digest's defaults)"
+                   if self.profile != DIGEST_DEFAULTS else ""))
+
+
+def change_summary(ruleset: Ruleset, before: HouseRules, after: HouseRules) -> str:
+    """The log line of a mid-session change: ``house rules: MCW-D13 off``."""
+    lines = ruleset.decisions.changes(before.values, after.values) if ruleset.decisions else []
+    if after.profile != before.profile:
+        lines.insert(0, f"profile {after.profile}")
+    return "house rules: " + ("; ".join(lines) or "unchanged")
