@@ -2,6 +2,7 @@
 
     carwars-desktop resolve --list [--ruleset ID] [--json]
     carwars-desktop resolve ID --set NAME=VALUE … [--dice 5,4,…] [--seed N] [--json]
+        [--rules PROFILE|@file.json] [--option DECISION=VALUE …] [--db URL]
 
 Dice given with ``--dice`` are used in the order the steps ask for them; any
 still needed are rolled from ``--seed``, or refused when no seed is given.
@@ -23,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
+from carwars_desktop.house_cli import house_from_args
 from carwars_desktop.procedures import (
+    House,
     InputError,
     Procedure,
     Resolution,
@@ -61,10 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--dice", default="", metavar="5,4,…", help="the dice thrown, in order")
     parser.add_argument("--seed", type=int, default=None, help="roll missing dice from this seed")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--rules", metavar="PROFILE", default=None,
+                        help="house rules: a saved profile's name, or @file.json")
+    parser.add_argument("--option", action="append", default=[], metavar="DECISION=VALUE",
+                        help="one house rule, e.g. MCW-D13=off (after --rules)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="with --rules NAME: the database holding the profile")
     return parser
 
 
-def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
+def _parse_sets(procedure: Procedure, pairs: Sequence[str],
+                house: House | None = None) -> dict[str, Any]:
     raw: dict[str, Any] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
@@ -88,7 +98,7 @@ def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
             raw[spec.name] = spec.load_json(data)
         else:
             raw[spec.name] = spec.parse(text)
-    return procedure.bind(raw)
+    return procedure.bind(raw, house)
 
 
 def _print_list(ruleset: str | None, as_json: bool) -> None:
@@ -130,7 +140,8 @@ def resolve_main(argv: Sequence[str]) -> int:
         if not options.procedure:
             raise UsageError("name a procedure id (see --list)")
         procedure = find_procedure(options.procedure)
-        values = _parse_sets(procedure, options.set)
+        house = house_from_args(procedure, options.rules, options.option, options.db)
+        values = _parse_sets(procedure, options.set, house)
         fallback = SeededDice(options.seed) if options.seed is not None else None
         dice = EnteredDice(parse_dice_values(options.dice), fallback)
         resolution = procedure.resolve(values, dice)

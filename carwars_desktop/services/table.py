@@ -37,7 +37,7 @@ from carwars_desktop.session import (
     GameError,
     StoredEvent,
 )
-from carwars_desktop.session.house_rules import HouseRules, change_summary
+from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
 from carwars_desktop.session.visibility import Visibility
 
 if TYPE_CHECKING:
@@ -259,14 +259,18 @@ class TableService:
 
     # --- sessions --------------------------------------------------------------------------
     def start(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
-              initiator: object = None) -> int:
-        """Create a session (one transaction); :meth:`open` it next."""
+              initiator: object = None, house_rules: HouseRules | None = None) -> int:
+        """Create a session (one transaction) played under ``house_rules`` (a copy; the
+        digest's defaults when not given); :meth:`open` it next."""
         from carwars_desktop.storage import NewVehicle
 
+        ruleset = find_ruleset(ruleset_id)
+        rules = house_rules or HouseRules()
+        rules = HouseRules(rules.profile, rules.checked(ruleset))
         session_id = self._database().game_sessions.create(
             ruleset_id, name, scenario,
             [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
-            setup.clock.to_json())
+            setup.clock.to_json(), initial_settings(ruleset, rules))
         self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
         return session_id
 

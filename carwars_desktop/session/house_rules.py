@@ -64,6 +64,19 @@ class HouseRules:
                    if self.profile != DIGEST_DEFAULTS else ""))
 
 
+def initial_settings(ruleset: Ruleset, rules: HouseRules) -> dict[str, Any]:
+    """A new session's settings: its house rules (a copy), and what the players see when
+    a pre-game question decides it (Mini Car Wars: whether record sheets are secret)."""
+    from carwars_desktop.session.visibility import Visibility
+
+    settings = rules.into({})
+    options = ruleset.house_options(rules.values)
+    sheets_open = getattr(options, "open_sheets", None)
+    if isinstance(sheets_open, bool):
+        settings = Visibility(sheets_open=sheets_open).into(settings)
+    return settings
+
+
 def change_summary(ruleset: Ruleset, before: HouseRules, after: HouseRules) -> str:
     """The log line of a mid-session change: ``house rules: MCW-D13 off``."""
     lines = ruleset.decisions.changes(before.values, after.values) if ruleset.decisions else []

@@ -243,7 +243,7 @@ class BattlecarsClockPanel(QWidget):
         names = self._names()
         try:
             step = set_speeds(self._cars(), {k: r.choice() for k, r in self.speed_rows.items()},
-                              names)
+                              names, self.game.house if self.game is not None else {})
         except TurnError as error:
             for key, reason in error.reasons.items():
                 self.speed_rows[key].error.setText(f"⚠ {reason}")

@@ -60,6 +60,7 @@ class ProcedureDialog(QDialog):
         self.note.setWordWrap(True)
         self.note.setVisible(bool(note))
         self.form = ProcedureForm()
+        self.form.house = game.house  # the session's house rules: no decision is asked here
         self.form.set_procedure(procedure, game)
         for name, value in presets.items():
             self.form.set_value(name, value)

@@ -23,6 +23,7 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.services import SessionOpenError
 from carwars_desktop.session import Changes
+from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
@@ -127,16 +128,18 @@ class TableWorkspace(Workspace):
         if dialog.result_setup is not None:
             try:
                 self.start_session(dialog.ruleset_id(), dialog.name_edit.text().strip(),
-                                   dialog.scenario_name(), dialog.result_setup)
+                                   dialog.scenario_name(), dialog.result_setup,
+                                   dialog.result_rules)
             except SessionDataError as error:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
 
-    def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
-        """Create the session (one transaction) and open it."""
+    def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
+                      house_rules: HouseRules | None = None) -> int:
+        """Create the session (one transaction, under ``house_rules``) and open it."""
         assert self.database is not None, "the database opens before the Table is used"
         session_id = self.context.service.start(ruleset_id, name, scenario, setup,
-                                                initiator=self)
+                                                initiator=self, house_rules=house_rules)
         self.open_session(session_id)
         return session_id
 

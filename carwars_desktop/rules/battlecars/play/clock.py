@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from carwars_desktop.dice import EnteredDice
+from carwars_desktop.procedures import House
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.movement import SpeedRange, speed_range
 from carwars_desktop.rules.battlecars.phases import SPEEDS as BATTLECARS_SPEEDS
@@ -54,8 +55,9 @@ def limits_text(sheet: CarSheet) -> str:
 
 def set_speeds(sheets: Mapping[str, CarSheet],
                choices: Mapping[str, tuple[int, str, str]],
-               names: Mapping[str, str]) -> ClockStep:
-    """Each car's secret speed ``(speed, direction, surface)``, checked by ``battlecars.speed``.
+               names: Mapping[str, str], house: House | None = None) -> ClockStep:
+    """Each car's secret speed ``(speed, direction, surface)``, checked by ``battlecars.speed``
+    under the session's house rules ``house``.
 
     Raises:
         TurnError: the engine's reason for each refused speed (nothing changes).
@@ -67,7 +69,7 @@ def set_speeds(sheets: Mapping[str, CarSheet],
         speed, direction, surface = choices.get(key, (sheet.speed, sheet.direction.value,
                                                       Surface.ROAD.value))
         resolution = SPEED.resolve({"vehicle": sheet, "speed": speed, "direction": direction,
-                                    "surface": surface}, EnteredDice([]))
+                                    "surface": surface}, EnteredDice([]), house)
         if not resolution.effects:
             reasons[key] = f"{names[key]}: {resolution.outcome}"
             continue
