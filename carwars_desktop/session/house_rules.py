@@ -56,12 +56,14 @@ class HouseRules:
             return []
         return ruleset.decisions.departures(self.values)
 
-    def footer(self, ruleset: Ruleset) -> str:
-        """The line a printed sheet carries: the profile and what it changes."""
+    def words(self, ruleset: Ruleset) -> str:
+        """What a printed sheet's footer says: the profile and what it changes
+        (``Friday club (MCW-D13 off)``, ``The digest's defaults``)."""
         changed = self.departures(ruleset)
-        return (f"house rules: {self.profile}"
-                + (f" ({'; '.join(changed)})" if changed else " (the digest's defaults)"
-                   if self.profile != DIGEST_DEFAULTS else ""))
+        if not changed:
+            return (self.profile if self.profile == DIGEST_DEFAULTS
+                    else f"{self.profile} (the digest's defaults)")
+        return f"{self.profile} ({'; '.join(changed)})"
 
 
 def initial_settings(ruleset: Ruleset, rules: HouseRules) -> dict[str, Any]:

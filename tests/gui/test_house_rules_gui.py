@@ -135,3 +135,21 @@ def test_a_profile_file_of_another_ruleset_is_refused(window: MainWindow, qtbot,
                                               "rules": {"MCW-D13": False}}]}))
     assert dialog.use_profile_file(good)
     assert dialog.house_rules().values["MCW-D13"] is False
+
+
+def test_printed_sheets_name_the_profile_in_their_footer(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.table.print_session import PrintChoice, session_job
+
+    assert window.database is not None
+    _start(window, qtbot, None)
+    game = window.game_context.game
+    assert game is not None
+    assert session_job(game, "Club night", PrintChoice()).footer.endswith(
+        "house rules: The digest's defaults")
+    HouseRulesService(window.database).create(MCW, "Friday club", {"MCW-D13": False,
+                                                                   "MCW-D6a": "up"})
+    _start(window, qtbot, "Friday club")
+    game = window.game_context.game
+    assert game is not None
+    assert session_job(game, "Club night", PrintChoice()).footer.endswith(
+        "house rules: Friday club (MCW-D6a up; MCW-D13 off)")
