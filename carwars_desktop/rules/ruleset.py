@@ -117,6 +117,9 @@ class DesignKind(Generic[D]):
             ``scenarios``, or ``None``) and side, against a budget (``None``: the
             scenario's own): every problem at once, each design's own included.
         scenarios: scenario key → name, for ``purchase``.
+        house_problems: the design's problems under an options value of the ruleset's
+            house rules (MCW-D22, AP-D2); ``None``: house rules change nothing here.
+        house_purchase: ``purchase`` under an options value (MCW-D26, the budget).
     """
 
     ruleset_id: str
@@ -132,6 +135,25 @@ class DesignKind(Generic[D]):
     class_text: Callable[[int | None], str] = dash
     purchase: Purchase[D] | None = None
     scenarios: Mapping[str, str] = field(default_factory=dict)
+    house_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
+    house_purchase: Callable[[Sequence[D], str | None, int, int | None, Any],
+                             tuple[Problem, ...]] | None = None
+
+    def problems_under(self, design: object, options: Any) -> tuple[Problem, ...]:
+        """``design``'s problems under the house rules ``options`` (its own otherwise)."""
+        own = self.own(design)
+        if self.house_problems is None or options is None:
+            return tuple(own.problems())  # type: ignore[attr-defined]
+        return self.house_problems(own, options)
+
+    def purchase_under(self, designs: Sequence[Any], scenario: str | None, side: int,
+                       budget: int | None, options: Any) -> tuple[Problem, ...]:
+        """The purchase check under the house rules ``options``."""
+        if self.house_purchase is not None and options is not None:
+            return self.house_purchase(designs, scenario, side, budget, options)
+        if self.purchase is None:
+            return ()
+        return self.purchase(designs, scenario, side, budget)
 
     def load(self, data: Mapping[str, Any]) -> D:
         """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""
