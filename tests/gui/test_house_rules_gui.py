@@ -153,3 +153,26 @@ def test_printed_sheets_name_the_profile_in_their_footer(window: MainWindow, qtb
     assert game is not None
     assert session_job(game, "Club night", PrintChoice()).footer.endswith(
         "house rules: Friday club (MCW-D6a up; MCW-D13 off)")
+
+
+def test_the_workshop_validates_under_the_running_session_house_rules(
+        window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.workshop.problems_model import PROBLEM, SEVERITY_ROLE
+    from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
+    from carwars_desktop.storage import NewDesign
+
+    assert window.database is not None
+    stacked = MiniDesign.stock_design("killer_kart", name="Two computers",
+                                      driver=PersonKit(1, 1, False))
+    design_id = window.services.library.add(NewDesign(MCW, stacked.to_json())).record.id
+    _start(window, qtbot, None)
+    window.workshop.open_design(design_id)
+    assert window.workshop.house_problems() is not None
+    model = window.workshop.problems.model
+    assert [model.problem(row).code for row in range(model.rowCount())
+            if model.data(model.index(row, 0), SEVERITY_ROLE) == PROBLEM] == ["computers"]
+    HouseRulesService(window.database).create(MCW, "Stacking", {"MCW-D22": False})
+    _start(window, qtbot, "Stacking")
+    window.workshop.refresh_problems()
+    assert window.workshop.house_problems() == ()
+    assert model.counts()[0] == 0

@@ -454,7 +454,8 @@ class WorkshopWorkspace(Workspace):
             return
         summary = self.editor.summary(self.design)
         warnings = summary.warnings + self.editor.extra_warnings(self.design)
-        self.problems.set_problems(self.house_problems() or summary.problems, warnings)
+        house = self.house_problems()
+        self.problems.set_problems(summary.problems if house is None else house, warnings)
         self._show_state()
 
     def house_problems(self) -> tuple[Problem, ...] | None:
