@@ -8,8 +8,9 @@ the session (or of the Resolver when no session runs), starting from a saved pro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -19,16 +20,23 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
+    QListWidget,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
+from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import Ruleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
+
+if TYPE_CHECKING:
+    from carwars_desktop.services.house_rules import Profile
+    from carwars_desktop.storage import Database
 
 
 def saved_profiles(database: object | None,
@@ -185,3 +193,158 @@ class HouseRulesDialog(QDialog):
             if self.ruleset.decisions else {}
         name = self._profile if values == base else f"{self._profile} (changed)"
         return HouseRules(name, values)
+
+
+class ProfilesDialog(QDialog):
+    """The saved profiles of one ruleset: New, Copy, Rename, Delete, Export, Import, and
+    the chosen one's decisions (the built-in digest's defaults are shown, never changed)."""
+
+    def __init__(self, database: Database, ruleset: Ruleset,
+                 parent: QWidget | None = None) -> None:
+        from carwars_desktop.services.house_rules import HouseRulesService
+
+        super().__init__(parent)
+        assert ruleset.decisions is not None
+        self.setWindowTitle(f"House-rule profiles: {ruleset.title}")
+        self.ruleset = ruleset
+        self.service = HouseRulesService(database)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Profiles")
+        self.editor = HouseRulesEditor(ruleset.decisions)
+        self.message = QLabel()
+        self.message.setObjectName("error")
+        self.message.setWordWrap(True)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.editor)
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for key, text in (("new", "&New"), ("copy", "&Copy"), ("rename", "&Rename"),
+                          ("delete", "&Delete"), ("save", "&Save"),
+                          ("export", "&Export…"), ("import", "&Import…")):
+            button = QPushButton(text)
+            self.buttons[key] = button
+            row.addWidget(button)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        split = QHBoxLayout()
+        split.addWidget(self.list, 1)
+        split.addWidget(scroll, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(split, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.message)
+        layout.addWidget(close)
+        self.resize(820, 600)
+        close.rejected.connect(self.reject)
+        self.list.currentRowChanged.connect(self._chosen)
+        self.buttons["new"].clicked.connect(lambda: self._ask_name("New profile", self.new))
+        self.buttons["copy"].clicked.connect(
+            lambda: self._ask_name("Copy as", self.copy, f"{self.current().name} (copy)"))
+        self.buttons["rename"].clicked.connect(
+            lambda: self._ask_name("Rename to", self.rename, self.current().name))
+        self.buttons["delete"].clicked.connect(self.delete)
+        self.buttons["save"].clicked.connect(self.save)
+        self.buttons["export"].clicked.connect(self._export_to_file)
+        self.buttons["import"].clicked.connect(self._import_from_file)
+        self.reload()
+
+    # --- the list ------------------------------------------------------------------------
+    def reload(self, chosen: str | None = None) -> None:
+        self.profiles = self.service.profiles(self.ruleset.id)
+        self.list.blockSignals(True)
+        self.list.clear()
+        for profile in self.profiles:
+            self.list.addItem(profile.name + ("  (built in)" if profile.built_in else ""))
+        self.list.blockSignals(False)
+        names = [p.name for p in self.profiles]
+        self.list.setCurrentRow(names.index(chosen) if chosen in names else 0)
+        self._chosen()
+
+    def current(self) -> Profile:
+        return self.profiles[max(0, self.list.currentRow())]
+
+    def _chosen(self) -> None:
+        profile = self.current()
+        self.editor.set_values(profile.rules)
+        self.editor.setEnabled(not profile.built_in)
+        for key in ("rename", "delete", "save"):
+            self.buttons[key].setEnabled(not profile.built_in)
+
+    def _done(self, action: Callable[[], Profile | None]) -> bool:
+        from carwars_desktop.services.house_rules import ProfileRefused
+
+        try:
+            profile = action()
+        except ProfileRefused as error:
+            self.message.setText(f"⚠ {error}")
+            return False
+        self.message.setText("")
+        self.reload(profile.name if profile is not None else None)
+        return True
+
+    def _ask_name(self, title: str, then: Callable[[str], bool], text: str = "") -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        name, ok = QInputDialog.getText(self, title, "Name:", text=text)
+        if ok:
+            then(name)
+
+    # --- operations (the buttons; also called directly) ----------------------------------
+    def new(self, name: str) -> bool:
+        return self._done(lambda: self.service.create(self.ruleset.id, name,
+                                                      self.editor.values()))
+
+    def copy(self, name: str) -> bool:
+        return self._done(lambda: self.service.copy(self.current(), name))
+
+    def rename(self, name: str) -> bool:
+        return self._done(lambda: self.service.rename(self.current(), name))
+
+    def save(self) -> bool:
+        return self._done(lambda: self.service.save(self.current(), self.editor.values()))
+
+    def delete(self) -> bool:
+        profile = self.current()
+
+        def deleted() -> None:
+            self.service.delete(profile)
+        return self._done(deleted)
+
+    def export_to(self, path: Path) -> bool:
+        try:
+            path.write_text(self.service.export([self.current()]), encoding="utf-8")
+        except OSError as error:
+            self.message.setText(f"⚠ {path.name}: {error.strerror or error}")
+            return False
+        self.message.setText(f"Exported {self.current().name!r} to {path.name}.")
+        return True
+
+    def import_from(self, path: Path) -> bool:
+        from carwars_desktop.services.house_rules import ProfileRefused
+
+        try:
+            added = self.service.import_text(path.read_bytes())
+        except (OSError, ProfileRefused) as error:
+            self.message.setText(f"⚠ {path.name}: {error}")
+            return False
+        own = [p.name for p in added if p.ruleset_id == self.ruleset.id]
+        self.reload(own[0] if own else None)
+        self.message.setText(f"Imported {len(added)} profile{'s' if len(added) != 1 else ''}.")
+        return True
+
+    def _export_to_file(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        name = f"{self.current().name}{PROFILE_SUFFIX}"
+        path, _ = QFileDialog.getSaveFileName(self, "Export profile", name,
+                                              "House rules (*.json)")
+        if path:
+            self.export_to(Path(path))
+
+    def _import_from_file(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "Import profiles", "",
+                                              "House rules (*.json);;All files (*)")
+        if path:
+            self.import_from(Path(path))

@@ -176,3 +176,49 @@ def test_the_workshop_validates_under_the_running_session_house_rules(
     window.workshop.refresh_problems()
     assert window.workshop.house_problems() == ()
     assert model.counts()[0] == 0
+
+
+def test_the_profiles_dialog_manages_and_exchanges_profiles(
+        window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert window.database is not None
+    dialog = NewSessionDialog(window.database, MCW)
+    qtbot.addWidget(dialog)
+    profiles = dialog.manage_profiles()
+    assert profiles is not None
+    assert profiles.current().built_in and not profiles.buttons["delete"].isEnabled()
+    assert not profiles.editor.isEnabled()  # the digest's defaults cannot be changed
+    box = profiles.editor.editors["MCW-D13"]
+    assert isinstance(box, QCheckBox)
+    assert profiles.new("Friday club")
+    box = profiles.editor.editors["MCW-D13"]
+    assert isinstance(box, QCheckBox)
+    box.setChecked(False)
+    assert profiles.save()
+    assert profiles.copy("Saturday club") and profiles.rename("Sunday club")
+    assert not profiles.rename("Friday club")
+    assert "exists already" in profiles.message.text()
+    path = tmp_path / "club.house-rules.json"
+    profiles.list.setCurrentRow([p.name for p in profiles.profiles].index("Friday club"))
+    assert profiles.export_to(path)
+    assert profiles.delete()
+    assert [p.name for p in profiles.profiles] == [DIGEST_DEFAULTS, "Sunday club"]
+    assert profiles.import_from(path)
+    assert profiles.current().name == "Friday club"
+    assert profiles.current().rules == {**find_ruleset_decisions_defaults(), "MCW-D13": False}
+    bad = tmp_path / "bad.house-rules.json"
+    bad.write_text(path.read_text().replace('"MCW-D13"', '"MCW-D99"'))
+    assert not profiles.import_from(bad)
+    assert "unknown decision 'MCW-D99'" in profiles.message.text()
+    assert [p.name for p in profiles.profiles] == [DIGEST_DEFAULTS, "Friday club",
+                                                   "Sunday club"]
+    profiles.accept()
+    assert [dialog.profile_box.itemText(i) for i in range(dialog.profile_box.count())] == [
+        DIGEST_DEFAULTS, "Friday club", "Sunday club"]
+
+
+def find_ruleset_decisions_defaults() -> dict[str, object]:
+    from carwars_desktop.rules import find_ruleset
+
+    decisions = find_ruleset(MCW).decisions
+    assert decisions is not None
+    return decisions.defaults()

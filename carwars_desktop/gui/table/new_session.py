@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.house_rules import HouseRulesEditor
+from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
 from carwars_desktop.rules import Ruleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
@@ -56,6 +56,9 @@ class NewSessionDialog(QDialog):
         self.profile_box.setAccessibleName("House rules profile")
         self.profile_box.setToolTip("The house rules this session is played under (a copy: "
                                     "later edits of the saved profile do not change it)")
+        self.profiles_button = QPushButton("&Profiles…")
+        self.profiles_button.setToolTip("Create, copy, rename, delete, export and import "
+                                        "house-rule profiles")
         self.profile_file_button = QPushButton("Profile from &file…")
         self.profile_file_button.setToolTip("Use a house-rules file (.house-rules.json)")
         self.pregame_box = QGroupBox("Before the game")
@@ -100,6 +103,7 @@ class NewSessionDialog(QDialog):
         form.addRow("&Name:", self.name_edit)
         profile_row = QHBoxLayout()
         profile_row.addWidget(self.profile_box, 1)
+        profile_row.addWidget(self.profiles_button)
         profile_row.addWidget(self.profile_file_button)
         form.addRow("&House rules:", profile_row)
         row = QHBoxLayout()
@@ -117,6 +121,7 @@ class NewSessionDialog(QDialog):
         self.resize(620, 640)
         self.profile_box.currentIndexChanged.connect(self._profile_chosen)
         self.profile_file_button.clicked.connect(self._choose_profile_file)
+        self.profiles_button.clicked.connect(self.manage_profiles)
 
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_chosen)
         self.scenario_box.currentIndexChanged.connect(self._scenario_chosen)
@@ -161,12 +166,30 @@ class NewSessionDialog(QDialog):
         has_rules = ruleset.decisions is not None
         self.profile_box.setEnabled(has_rules)
         self.profile_file_button.setEnabled(has_rules)
+        self.profiles_button.setEnabled(has_rules and self._database is not None)
         self.pregame_box.setVisible(has_rules and bool(ruleset.decisions
                                                        and ruleset.decisions.pregame))
         if ruleset.decisions is not None and ruleset.decisions.pregame:
             self.pregame = HouseRulesEditor(ruleset.decisions, pregame=True)
             self._pregame_layout.addWidget(self.pregame)
         self._profile_chosen()
+
+    def manage_profiles(self) -> ProfilesDialog | None:
+        """Open the profiles of this ruleset; the list here follows when it closes."""
+        ruleset = find_ruleset(self.ruleset_id())
+        if self._database is None or ruleset.decisions is None:
+            return None
+        dialog = ProfilesDialog(self._database, ruleset, self)  # type: ignore[arg-type]
+        chosen = self.profile().name
+
+        def reload() -> None:
+            self._load_house_rules(ruleset)
+            if self.profile_box.findText(chosen) >= 0:
+                self.choose_profile(chosen)
+        dialog.finished.connect(reload)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def profile(self) -> Profile:
         """The profile chosen (a file's, once one is chosen)."""
