@@ -68,6 +68,8 @@ def profile_for_session(ruleset: Ruleset, profile: Profile) -> HouseRules:
         other = find_ruleset(profile.ruleset_id).title
         raise ProfileRefused(f"profile {profile.name!r} is a {other} profile, not "
                              f"{ruleset.title}'s: choose one of this ruleset")
+    if ruleset.decisions is None:
+        return HouseRules()
     return HouseRules(profile.name, check_rules(ruleset, profile.rules, profile.name))
 
 
