@@ -157,6 +157,8 @@ class HouseRulesDialog(QDialog):
         self.ruleset = ruleset
         self._profiles: dict[str, dict[str, Any]] = {DIGEST_DEFAULTS: {}}
         self._profiles.update((name, dict(values)) for name, values in profiles)
+        # The rules in force first when they are no saved profile's (edited in play).
+        self._profiles.setdefault(current.profile, dict(current.values))
         self.profile_box = QComboBox()
         self.profile_box.setAccessibleName("Profile")
         for name in self._profiles:

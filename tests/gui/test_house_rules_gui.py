@@ -222,3 +222,28 @@ def find_ruleset_decisions_defaults() -> dict[str, object]:
     decisions = find_ruleset(MCW).decisions
     assert decisions is not None
     return decisions.defaults()
+
+
+def test_the_change_dialog_starts_from_the_rules_in_force(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.house_rules import HouseRulesDialog
+    from carwars_desktop.rules import find_ruleset
+
+    ruleset = find_ruleset(MCW)
+    current = HouseRules("Friday club", {"MCW-D13": False})
+    dialog = HouseRulesDialog(ruleset, current, [("Friday club", {"MCW-D13": False})])
+    qtbot.addWidget(dialog)
+    assert dialog.profile_box.currentText() == "Friday club"
+    assert dialog.rules().profile == "Friday club"
+    box = dialog.editor.editors["MCW-D6b"]
+    assert isinstance(box, QCheckBox)
+    box.setChecked(False)
+    changed = dialog.rules()
+    assert changed.profile == "Friday club (changed)"
+    assert ruleset.decisions is not None
+    assert ruleset.decisions.departures(changed.values) == ["MCW-D6b off", "MCW-D13 off"]
+    dialog.profile_box.setCurrentText(DIGEST_DEFAULTS)
+    assert dialog.rules() == HouseRules(DIGEST_DEFAULTS, ruleset.decisions.defaults())
+    again = HouseRulesDialog(ruleset, changed, [("Friday club", {"MCW-D13": False})])
+    qtbot.addWidget(again)
+    assert again.profile_box.currentText() == "Friday club (changed)"
+    assert again.rules().profile == "Friday club (changed)"
