@@ -29,7 +29,12 @@ def house_from_args(procedure: Procedure, rules: str | None, options: Sequence[s
         load_profile_file,
     )
 
-    ruleset = find_ruleset(procedure.ruleset)
+    try:
+        ruleset = find_ruleset(procedure.ruleset)
+    except LookupError:  # a generic procedure (dice.roll): no ruleset, no house rules
+        if rules or options:
+            raise InputError(f"{procedure.id} takes no house rules") from None
+        return {}
     if ruleset.decisions is None:
         if rules or options:
             raise InputError(f"{ruleset.title} has no house rules")

@@ -71,11 +71,14 @@ def initial_settings(ruleset: Ruleset, rules: HouseRules) -> dict[str, Any]:
     a pre-game question decides it (Mini Car Wars: whether record sheets are secret)."""
     from carwars_desktop.session.visibility import Visibility
 
-    settings = rules.into({})
+    # The digest's defaults need no record (a session without one is played under them):
+    # such a session's settings stay as they were before house rules existed.
+    plain = rules.profile == DIGEST_DEFAULTS and not rules.departures(ruleset)
+    settings = {} if plain else rules.into({})
     options = ruleset.house_options(rules.values)
     sheets_open = getattr(options, "open_sheets", None)
-    if isinstance(sheets_open, bool):
-        settings = Visibility(sheets_open=sheets_open).into(settings)
+    if isinstance(sheets_open, bool) and not sheets_open:
+        settings = Visibility(sheets_open=False).into(settings)
     return settings
 
 
