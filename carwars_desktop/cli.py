@@ -3,6 +3,8 @@
     carwars-desktop resolve --list [--ruleset ID] [--json]
     carwars-desktop resolve ID --set NAME=VALUE … [--dice 5,4,…] [--seed N] [--json]
     carwars-desktop resolve ID --set NAME=VALUE … --odds [--json]
+    carwars-desktop resolve ID … [--rules PROFILE|@file.json] [--option DECISION=VALUE …]
+        [--db URL]
 
 ``--set firer.speed=50`` changes one fact of a record-sheet input (a key of its
 JSON form, dotted for nested ones) after the sheet is read. ``--odds`` prints
@@ -28,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
+from carwars_desktop.house_cli import house_from_args
 from carwars_desktop.procedures import (
+    House,
     InputError,
     Odds,
     Procedure,
@@ -73,10 +77,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--odds", action="store_true",
                         help="print the exact odds only, without dice")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--rules", metavar="PROFILE", default=None,
+                        help="house rules: a saved profile's name, or @file.json")
+    parser.add_argument("--option", action="append", default=[], metavar="DECISION=VALUE",
+                        help="one house rule, e.g. MCW-D13=off (after --rules)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="with --rules NAME: the database holding the profile")
     return parser
 
 
-def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
+def _parse_sets(procedure: Procedure, pairs: Sequence[str],
+                house: House | None = None) -> dict[str, Any]:
     raw: dict[str, Any] = {}
     facts: list[tuple[SheetInput, str, str]] = []
     for pair in pairs:
@@ -99,7 +110,7 @@ def _parse_sets(procedure: Procedure, pairs: Sequence[str]) -> dict[str, Any]:
             raw[spec.name] = spec.parse(text)
     for spec, key, text in facts:
         raw[spec.name] = _set_fact(spec, raw.get(spec.name), key, text)
-    return procedure.bind(raw)
+    return procedure.bind(raw, house)
 
 
 def _read_sheet_file(name: str, path: Path) -> dict[str, Any]:
@@ -230,7 +241,8 @@ def resolve_main(argv: Sequence[str]) -> int:
         if not options.procedure:
             raise UsageError("name a procedure id (see --list)")
         procedure = find_procedure(options.procedure)
-        values = _parse_sets(procedure, options.set)
+        house = house_from_args(procedure, options.rules, options.option, options.db)
+        values = _parse_sets(procedure, options.set, house)
         if options.odds:
             if options.dice or options.seed is not None:
                 raise UsageError("--odds throws no dice: leave out --dice and --seed")

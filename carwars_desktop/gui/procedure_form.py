@@ -69,6 +69,9 @@ class ProcedureForm(QWidget):
         self._catalogs: dict[str, dict[str, Any]] = {}
         self._held: dict[str, Any] = {}
         """Each vehicle input's vehicle before its last change (to swap with)."""
+        self.house: dict[str, Any] = {}
+        """The house rules the form's procedure is resolved under (its decision inputs are
+        not asked: they come from here, shown in the House rules panel)."""
 
     def _swap(self, name: str) -> None:
         """The first vehicle input (the firer) took the vehicle another input holds (the
@@ -101,7 +104,7 @@ class ProcedureForm(QWidget):
         self._game = game
         if procedure is None:
             return
-        for spec in procedure.inputs:
+        for spec in procedure.asked:
             editor = self._editor(spec)
             editor.setAccessibleName(spec.label)
             if spec.help:
@@ -177,7 +180,7 @@ class ProcedureForm(QWidget):
         """Refill each list read from the chosen vehicles (the firer's weapons, say)."""
         if self.procedure is None:
             return
-        for spec in self.procedure.inputs:
+        for spec in self.procedure.asked:
             editor = self.editors.get(spec.name)
             if not (isinstance(spec, TextInput) and spec.choices_from is not None
                     and isinstance(editor, QComboBox)):
@@ -243,7 +246,7 @@ class ProcedureForm(QWidget):
             if not spec.optional or combo.currentData() is not None:
                 continue
             try:
-                procedure.bind(self.values())
+                procedure.bind(self.values(), self.house)
                 return
             except (InputError, ValueError):
                 pass
@@ -252,7 +255,7 @@ class ProcedureForm(QWidget):
                     combo.setCurrentIndex(index)
                     break
             try:
-                procedure.bind(self.values())
+                procedure.bind(self.values(), self.house)
             except (InputError, ValueError):
                 combo.setCurrentIndex(0)
 
@@ -310,11 +313,12 @@ class ProcedureForm(QWidget):
 
     # --- values --------------------------------------------------------
     def values(self) -> dict[str, Any]:
-        """The raw values of the form (checked by the procedure's ``bind``)."""
+        """The raw values of the form (checked by the procedure's ``bind``, its decisions
+        from :attr:`house`)."""
         values: dict[str, Any] = {}
         if self.procedure is None:
             return values
-        for spec in self.procedure.inputs:
+        for spec in self.procedure.asked:
             editor = self.editors[spec.name]
             if isinstance(spec, IntInput) and isinstance(editor, QSpinBox):
                 value = editor.value()
@@ -336,6 +340,12 @@ class ProcedureForm(QWidget):
         if source == "game" and self._game is not None:
             return self._game.sheet(key)
         return self._catalogs[spec.name][key]
+
+    def bound(self) -> dict[str, Any]:
+        """The form's values bound under its house rules (``InputError`` when they don't fit)."""
+        if self.procedure is None:
+            raise InputError("no procedure chosen")
+        return self.procedure.bind(self.values(), self.house)
 
     def bindings(self) -> dict[str, str]:
         """Sheet input name → key of the vehicle in play it was filled from."""
@@ -396,6 +406,6 @@ class ProcedureForm(QWidget):
 
     def focus_first(self) -> None:
         """Focus the first field once the new editors are shown (they show on the next turn)."""
-        if self.procedure is not None and self.procedure.inputs:
-            editor = self.editors[self.procedure.inputs[0].name]
+        if self.procedure is not None and self.procedure.asked:
+            editor = self.editors[self.procedure.asked[0].name]
             QTimer.singleShot(0, editor, editor.setFocus)

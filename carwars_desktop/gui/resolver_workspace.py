@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
@@ -55,6 +56,7 @@ from carwars_desktop.services import (
     typed_dice,
 )
 from carwars_desktop.session import GameError, StaleSessionError
+from carwars_desktop.session.house_rules import HouseRules
 
 
 def _right(text: str) -> QTableWidgetItem:
@@ -113,6 +115,10 @@ class ResolverWorkspace(Workspace):
         self.form_error = QLabel()
         self.form_error.setObjectName("error")
         self.form_error.setWordWrap(True)
+        self.house_panel = HouseRulesPanel()
+        self.house_panel.change_requested.connect(self.change_house_rules)
+        self._own_house: dict[str, HouseRules] = {}
+        """The house rules of the Resolver's rolls per ruleset when no session runs."""
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -121,6 +127,7 @@ class ResolverWorkspace(Workspace):
         left_layout.addWidget(self.procedure_list, 2)
         left_layout.addWidget(self.procedure_title)
         left_layout.addWidget(form_scroll, 3)
+        left_layout.addWidget(self.house_panel)
         left_layout.addWidget(self.form_error)
 
         # The modifier stack and the exact odds.
@@ -367,6 +374,9 @@ class ResolverWorkspace(Workspace):
         self.procedure_title.setText(f"{procedure.title}\n{procedure.rule}")
         self.procedure_title.setToolTip(procedure.summary)
         keep = self.form.snapshot() if self.form.procedure is procedure else {}
+        self.form.house = dict(self.house_rules().values)
+        self.house_panel.show_rules(find_ruleset(self._ruleset), self.house_rules(),
+                                    self.context.playing(self._ruleset) is not None)
         # The rebuilt form passes through its defaults: judge the result on the state restored.
         self._rebuilding = True
         try:
@@ -377,6 +387,34 @@ class ResolverWorkspace(Workspace):
         self._refresh_odds()
         self._clear_stale_result()
 
+    # --- house rules ---------------------------------------------------
+    def house_rules(self) -> HouseRules:
+        """What the Resolver's rolls are resolved under: the running session's house rules,
+        else the ones chosen here for this ruleset (the digest's defaults at first)."""
+        game = self.context.playing(self._ruleset)
+        if game is not None:
+            return HouseRules.of(game.settings)
+        return self._own_house.get(self._ruleset, HouseRules())
+
+    def change_house_rules(self) -> None:
+        """Open the house-rules dialog; OK plays on under them (an event in a session)."""
+        ruleset = find_ruleset(self._ruleset)
+        if ruleset.decisions is None:
+            return
+        dialog = HouseRulesDialog(ruleset, self.house_rules(),
+                                  saved_profiles(self.context.database, ruleset.id), self)
+        if dialog.exec() == HouseRulesDialog.DialogCode.Accepted:
+            self.set_house_rules(dialog.rules())
+
+    def set_house_rules(self, rules: HouseRules) -> None:
+        """Play on under ``rules``: a settings event in a running session, else the
+        Resolver's own for this ruleset."""
+        if self.context.playing(self._ruleset) is not None:
+            self.context.service.change_house_rules(rules, initiator=self)
+        else:
+            self._own_house[self._ruleset] = rules
+        self._reload_form()
+
     # --- odds ----------------------------------------------------------
     def _bound_values(self) -> dict[str, Any] | None:
         if self.procedure is None:
@@ -386,7 +424,7 @@ class ResolverWorkspace(Workspace):
             self.form_error.setText(f"⚠ {problem}")
             return None
         try:
-            values = self.procedure.bind(self.form.values())
+            values = self.form.bound()
         except (InputError, DiceError) as error:
             self.form_error.setText(f"⚠ {error}")
             return None
@@ -454,7 +492,7 @@ class ResolverWorkspace(Workspace):
                 self.procedure, values,
                 typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values)),
                 bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
-                initiator=self)
+                house=self.form.house, initiator=self)
         except ResolveError as error:
             self.dice_error.setText(f"⚠ {error}")
             return

@@ -8,6 +8,7 @@ from carwars_desktop.procedures.framework import (
     DiceNeed,
     EffectCategory,
     EffectOdds,
+    House,
     Modifier,
     Odds,
     Outcome,
@@ -32,6 +33,7 @@ from carwars_desktop.procedures.inputs import (
     Sheet,
     SheetInput,
     TextInput,
+    decision_of,
 )
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "DiceNeed",
     "EffectCategory",
     "EffectOdds",
+    "House",
     "Input",
     "InputError",
     "IntInput",
@@ -61,6 +64,7 @@ __all__ = [
     "SheetInput",
     "Step",
     "TextInput",
+    "decision_of",
     "Values",
     "odds_text",
     "percent",

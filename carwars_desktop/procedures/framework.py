@@ -17,7 +17,7 @@ from typing import Any, TypeVar, cast
 
 from carwars_desktop.dice import DiceSource, DieRoll, Distribution
 from carwars_desktop.procedures.citation import check_citation
-from carwars_desktop.procedures.inputs import Input, InputError
+from carwars_desktop.procedures.inputs import Input, InputError, decision_of
 
 T = TypeVar("T")
 
@@ -310,6 +310,14 @@ class DiceNeed:
 
 Values = Mapping[str, Any]
 
+House = Mapping[str, Any]
+"""The session's house rules as context: decision id (``MCW-D13``) → its JSON value.
+
+A procedure's decision inputs take their values from it (the digest's default for a
+decision it does not name); a decision given among the inputs themselves (a stored log's,
+``--set``) still wins.
+"""
+
 
 class Bound(dict[str, Any]):
     """Checked and defaulted input values, with the procedure's plan of them (if it has one)."""
@@ -400,9 +408,23 @@ class Procedure:
     def input_names(self) -> str:
         return ", ".join(spec.name for spec in self.inputs)
 
-    def bind(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """Check every value, fill defaults, refuse unknown names; plan, then cross-check."""
-        if isinstance(raw, Bound) and raw.planned and raw.owner == self.id:
+    @property
+    def asked(self) -> tuple[Input, ...]:
+        """The inputs asked per roll (its decisions come from the session's house rules)."""
+        return tuple(spec for spec in self.inputs if not decision_of(spec))
+
+    @property
+    def decision_inputs(self) -> tuple[Input, ...]:
+        """The inputs that are house-rule decisions (filled from the context)."""
+        return tuple(spec for spec in self.inputs if decision_of(spec))
+
+    def bind(self, raw: Mapping[str, Any], house: House | None = None) -> dict[str, Any]:
+        """Check every value, fill defaults, refuse unknown names; plan, then cross-check.
+
+        ``house`` is the session's house rules: each decision input not in ``raw`` takes
+        its value from there, else the digest's default.
+        """
+        if isinstance(raw, Bound) and raw.planned and raw.owner == self.id and not house:
             return raw
         raw = self.canonical_values(raw)
         unknown = set(raw) - {spec.name for spec in self.inputs}
@@ -413,7 +435,12 @@ class Procedure:
             )
         values = Bound()
         for spec in self.inputs:
-            value = raw.get(spec.name, spec.default)
+            if spec.name in raw:
+                value = raw[spec.name]
+            elif house and decision_of(spec) in house:
+                value = house[decision_of(spec)]
+            else:
+                value = spec.default
             values[spec.name] = spec.check(value)
         if self.plan_fn is not None:
             values.plan = self._plan(values, self.plan_fn)
@@ -436,15 +463,16 @@ class Procedure:
         self._plans[key] = plan
         return plan
 
-    def parse(self, texts: Mapping[str, str]) -> dict[str, Any]:
+    def parse(self, texts: Mapping[str, str], house: House | None = None) -> dict[str, Any]:
         """Parse ``NAME=VALUE`` texts (CLI or form) into checked values."""
         raw: dict[str, Any] = {}
         for name, text in self.canonical_values(texts).items():
             raw[name] = self.input(name).parse(text)
-        return self.bind(raw)
+        return self.bind(raw, house)
 
-    def resolve(self, raw: Mapping[str, Any], dice: DiceSource) -> Resolution:
-        values = self.bind(raw)
+    def resolve(self, raw: Mapping[str, Any], dice: DiceSource,
+                house: House | None = None) -> Resolution:
+        values = self.bind(raw, house)
         result = self.resolve_fn(values, dice)
         refusal = result.refusal
         if refusal is not None and result.effects:
@@ -462,11 +490,12 @@ class Procedure:
             label=result.label or (REFUSED if refusal else "") or result.outcome,
         )
 
-    def odds(self, raw: Mapping[str, Any]) -> Odds:
-        return self.odds_fn(self.bind(raw))
+    def odds(self, raw: Mapping[str, Any], house: House | None = None) -> Odds:
+        return self.odds_fn(self.bind(raw, house))
 
-    def dice_needed(self, raw: Mapping[str, Any]) -> tuple[DiceNeed, ...]:
-        return tuple(self.dice_fn(self.bind(raw)))
+    def dice_needed(self, raw: Mapping[str, Any],
+                    house: House | None = None) -> tuple[DiceNeed, ...]:
+        return tuple(self.dice_fn(self.bind(raw, house)))
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -475,7 +504,8 @@ class Procedure:
             "title": self.title,
             "rule": self.rule,
             "summary": self.summary,
-            "inputs": [spec.describe() for spec in self.inputs],
+            "inputs": [spec.describe() for spec in self.asked],
+            "decisions": [spec.describe() for spec in self.decision_inputs],
             "aliases": dict(self.aliases),
         }
 

@@ -36,6 +36,9 @@ class IntInput:
     maximum: int
     help: str = ""
     optional: bool = False
+    decision: str = ""
+    """The house-rule decision this input is (``MCW-D13``): filled from the session's
+    options, not asked per roll."""
     kind: str = field(default="int", init=False)
 
     def check(self, value: Any) -> int | None:
@@ -68,7 +71,7 @@ class IntInput:
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "type": "int", "default": self.default,
                 "range": [self.minimum, self.maximum], "optional": self.optional,
-                "help": self.help}
+                "help": self.help, **_decision(self.decision)}
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,9 @@ class ChoiceInput:
     default: str | None
     help: str = ""
     optional: bool = False
+    decision: str = ""
+    """The house-rule decision this input is (``MCW-D13``): filled from the session's
+    options, not asked per roll."""
     kind: str = field(default="choice", init=False)
 
     def check(self, value: Any) -> str | None:
@@ -106,7 +112,12 @@ class ChoiceInput:
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "type": "choice", "default": self.default,
-                "choices": list(self.choices), "optional": self.optional, "help": self.help}
+                "choices": list(self.choices), "optional": self.optional, "help": self.help,
+                **_decision(self.decision)}
+
+
+def _decision(decision: str) -> dict[str, str]:
+    return {"decision": decision} if decision else {}
 
 
 _TRUE = {"1", "true", "yes", "on", "y"}
@@ -122,6 +133,9 @@ class BoolInput:
     default: bool
     help: str = ""
     optional: bool = False
+    decision: str = ""
+    """The house-rule decision this input is (``MCW-D13``): filled from the session's
+    options, not asked per roll."""
     kind: str = field(default="bool", init=False)
 
     def check(self, value: Any) -> bool:
@@ -142,7 +156,7 @@ class BoolInput:
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "type": "bool", "default": self.default,
-                "help": self.help}
+                "help": self.help, **_decision(self.decision)}
 
 
 @dataclass(frozen=True)
@@ -262,3 +276,8 @@ class SheetInput:
 
 
 Input = IntInput | ChoiceInput | BoolInput | TextInput | SheetInput
+
+
+def decision_of(spec: Input) -> str:
+    """The house-rule decision an input stands for (``""``: an input asked per roll)."""
+    return getattr(spec, "decision", "") or ""

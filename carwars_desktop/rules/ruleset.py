@@ -18,6 +18,7 @@ from carwars_desktop.procedures.citation import check_citation
 from carwars_desktop.rules.clock import Clock
 
 if TYPE_CHECKING:
+    from carwars_desktop.rules.kernel.decisions import DecisionSet
     from carwars_desktop.rules.play import PlayRules
 
 VEHICLE = "vehicle"
@@ -120,6 +121,9 @@ class DesignKind(Generic[D]):
             ``scenarios``, or ``None``) and side, against a budget (``None``: the
             scenario's own): every problem at once, each design's own included.
         scenarios: scenario key → name, for ``purchase``.
+        house_problems: the design's problems under an options value of the ruleset's
+            house rules (MCW-D22, AP-D2); ``None``: house rules change nothing here.
+        house_purchase: ``purchase`` under an options value (MCW-D26, the budget).
     """
 
     ruleset_id: str
@@ -135,6 +139,25 @@ class DesignKind(Generic[D]):
     class_text: Callable[[int | None], str] = dash
     purchase: Purchase[D] | None = None
     scenarios: Mapping[str, str] = field(default_factory=dict)
+    house_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
+    house_purchase: Callable[[Sequence[D], str | None, int, int | None, Any],
+                             tuple[Problem, ...]] | None = None
+
+    def problems_under(self, design: object, options: Any) -> tuple[Problem, ...]:
+        """``design``'s problems under the house rules ``options`` (its own otherwise)."""
+        own = self.own(design)
+        if self.house_problems is None or options is None:
+            return tuple(own.problems())  # type: ignore[attr-defined]
+        return self.house_problems(own, options)
+
+    def purchase_under(self, designs: Sequence[Any], scenario: str | None, side: int,
+                       budget: int | None, options: Any) -> tuple[Problem, ...]:
+        """The purchase check under the house rules ``options``."""
+        if self.house_purchase is not None and options is not None:
+            return self.house_purchase(designs, scenario, side, budget, options)
+        if self.purchase is None:
+            return ()
+        return self.purchase(designs, scenario, side, budget)
 
     def load(self, data: Mapping[str, Any]) -> D:
         """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""
@@ -191,6 +214,8 @@ class Ruleset:
             only when a session of this ruleset opens).
         turn_word: what a turn is called (``round`` in Battlecars).
         options_type: the type of its decisions (the digest's ``…-Dn`` switches).
+        decisions: its house rules declared once (each decision of ``options_type``,
+            its pre-game questions too); ``None`` when it has none.
     """
 
     id: str
@@ -208,6 +233,7 @@ class Ruleset:
     play: Callable[[], PlayRules]
     turn_word: str = "turn"
     options_type: type | None = None
+    decisions: DecisionSet[Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.kinds or self.kinds[0].kind != VEHICLE:
@@ -229,6 +255,12 @@ class Ruleset:
         """A vehicle design read from JSON (the engine's own errors on bad data)."""
         design: Design = self.vehicle.reader(data)
         return design
+
+    def house_options(self, values: Mapping[str, Any] | None = None) -> Any:
+        """Its options value for house-rule ``values`` (the digest's defaults: ``None``)."""
+        if self.decisions is None:
+            return None if self.options_type is None else self.options_type()
+        return self.decisions.options(values or {})
 
     def start_clock(self, vehicle_names: Sequence[str]) -> Clock:
         """Turn 1, the first phase, with these vehicles in play."""

@@ -17,7 +17,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution, RulesRefusal
+from carwars_desktop.procedures import (
+    House,
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    RulesRefusal,
+)
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
 from carwars_desktop.services.changes import ChangeBus, Changes, RollNotice, RollState
 from carwars_desktop.session import Changes as GameChanges
@@ -31,6 +38,7 @@ from carwars_desktop.session import (
     StaleSessionError,
     StoredEvent,
 )
+from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
 from carwars_desktop.session.visibility import Visibility
 
 if TYPE_CHECKING:
@@ -63,11 +71,11 @@ class SessionOpenError(ValueError):
 
 
 def resolve_dice(procedure: Procedure, inputs: Mapping[str, Any],
-                 dice: DiceSource) -> Resolution:
-    """Resolve ``procedure`` with ``dice``; typed dice that were not needed are refused
-    (the GM probably mistyped), so nothing is resolved."""
+                 dice: DiceSource, house: House | None = None) -> Resolution:
+    """Resolve ``procedure`` with ``dice`` under the house rules ``house``; typed dice that
+    were not needed are refused (the GM probably mistyped), so nothing is resolved."""
     try:
-        resolution = procedure.resolve(inputs, dice)
+        resolution = procedure.resolve(inputs, dice, house)
     except RulesRefusal as refused:
         raise ResolveError(refused.refusal.text(), refused=True) from None
     except (InputError, DiceError, GameError) as error:
@@ -307,14 +315,18 @@ class TableService:
 
     # --- sessions --------------------------------------------------------------------------
     def start(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
-              initiator: object = None) -> int:
-        """Create a session (one transaction); :meth:`open` it next."""
+              initiator: object = None, house_rules: HouseRules | None = None) -> int:
+        """Create a session (one transaction) played under ``house_rules`` (a copy; the
+        digest's defaults when not given); :meth:`open` it next."""
         from carwars_desktop.storage import NewVehicle
 
+        ruleset = find_ruleset(ruleset_id)
+        rules = house_rules or HouseRules()
+        rules = HouseRules(rules.profile, rules.checked(ruleset))
         session_id = self._database().game_sessions.create(
             ruleset_id, name, scenario,
             [NewVehicle(v, setup.sheets[v.key].to_json()) for v in setup.vehicles],
-            setup.clock.to_json())
+            setup.clock.to_json(), initial_settings(ruleset, rules))
         self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
         return session_id
 
@@ -488,6 +500,31 @@ class TableService:
                                     "Players' display: " + "; ".join(lines),
                                     initiator=initiator)
 
+    def house_rules(self) -> HouseRules:
+        """The open session's house rules (the digest's defaults when none is open)."""
+        return HouseRules() if self.game is None else HouseRules.of(self.game.settings)
+
+    def house_for(self, ruleset_id: str) -> dict[str, Any]:
+        """The house rules a procedure of ``ruleset_id`` takes as context: the open
+        session's when it is of that ruleset, else none (the digest's defaults)."""
+        if self.game is None or self.game.ruleset.id != ruleset_id:
+            return {}
+        return self.game.house
+
+    def change_house_rules(self, rules: HouseRules,
+                           initiator: object = None) -> GameChanges | None:
+        """Play on under ``rules`` (checked; a settings event undone like any other,
+        logged as ``house rules: MCW-D13 off``); None when nothing changes."""
+        game = self.running()
+        before = HouseRules.of(game.settings)
+        values = rules.checked(game.ruleset)
+        after = HouseRules(rules.profile, values)
+        if after.profile == before.profile and values == before.checked(game.ruleset):
+            return None
+        return self.change_settings(after.into(game.settings),
+                                    change_summary(game.ruleset, before, after),
+                                    initiator=initiator)
+
     def undo(self, initiator: object = None) -> GameChanges:
         """Pop the last event (its sheets and clock as they were before it)."""
         return self._commit(self.running().undo, initiator)
@@ -498,20 +535,24 @@ class TableService:
     # --- resolving -------------------------------------------------------------------------
     def resolve(self, procedure: Procedure, inputs: Mapping[str, Any], dice: DiceSource, *,
                 bindings: Mapping[str, str] | None = None, odds: Odds | None = None,
-                ruleset_id: str | None = None, initiator: object = None) -> PendingResolution:
+                ruleset_id: str | None = None, house: House | None = None,
+                initiator: object = None) -> PendingResolution:
         """Resolve with ``dice``: a result waiting for :meth:`~PendingResolution.apply` or
         :meth:`~PendingResolution.discard`.
 
         ``bindings`` maps each sheet input to the vehicle in play it is; ``odds`` are the
         exact odds shown before the dice (computed when not given) whose P(success) goes
         into the log; ``ruleset_id`` the ruleset the log files it under (the game's, else
-        the procedure's). Raises :class:`ResolveError` and resolves nothing when the dice
-        or the inputs do not fit.
+        the procedure's); ``house`` the house rules it is resolved under (the open
+        session's when not given). Raises :class:`ResolveError` and resolves nothing when
+        the dice or the inputs do not fit.
         """
-        resolution = resolve_dice(procedure, inputs, dice)
+        if house is None:
+            house = self.house_for(procedure.ruleset)
+        resolution = resolve_dice(procedure, inputs, dice, house)
         if odds is None:
             try:
-                odds = procedure.odds(inputs)
+                odds = procedure.odds(inputs, house)
             except (InputError, DiceError, ValueError):
                 odds = None
         seeded = dice.fallback if isinstance(dice, EnteredDice) else None

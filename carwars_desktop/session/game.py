@@ -67,6 +67,14 @@ class Game:
         self._redoable: bool | None = None
 
     # --- reading -------------------------------------------------------
+    @property
+    def house(self) -> dict[str, Any]:
+        """The house rules this session is played under (decision id → value), the context
+        of every procedure resolved in it (empty: the digest's defaults)."""
+        from carwars_desktop.session.house_rules import HouseRules
+
+        return dict(HouseRules.of(self.settings).values)
+
     def sheet(self, key: str) -> RecordSheet:
         try:
             return self._sheets[key]

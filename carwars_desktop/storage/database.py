@@ -10,11 +10,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 from carwars_desktop.storage.backups import backup_path_for, backup_sqlite_file
 from carwars_desktop.storage.dice_history import DiceHistory
 from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError, ReadOnlyDatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
+from carwars_desktop.storage.house_rules import HouseRuleProfiles
 from carwars_desktop.storage.library import Library
 from carwars_desktop.storage.preflight import (
     VERSION_TABLE,
@@ -40,6 +42,7 @@ class Database:
         self.dice_history = DiceHistory(self.sessions)
         self.game_sessions = GameSessions(self.sessions)
         self.library = Library(self.sessions)
+        self.house_rules = HouseRuleProfiles(self.sessions, DIGEST_DEFAULTS)
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""

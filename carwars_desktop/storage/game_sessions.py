@@ -233,8 +233,10 @@ class GameSessions:
         self._sessions = sessions
 
     def create(self, ruleset_id: str, name: str, scenario: str,
-               vehicles: Sequence[NewVehicle], clock: Mapping[str, Any]) -> int:
-        """Create a running session with its vehicles, in one transaction.
+               vehicles: Sequence[NewVehicle], clock: Mapping[str, Any],
+               settings: Mapping[str, Any] | None = None) -> int:
+        """Create a running session with its vehicles (and its first settings: the house
+        rules and what the players see), in one transaction.
 
         Raises:
             SessionDataError: a name longer than :data:`TEXT_MAX`.
@@ -248,7 +250,8 @@ class GameSessions:
         with writing(self._sessions, "The new session") as session:
             row = GameSessionRow(ruleset_id=ruleset_id, name=name, scenario=scenario,
                                  status=RUNNING, clock=_dumps(clock), created_at=now,
-                                 updated_at=now, finished_at=None)
+                                 updated_at=now, finished_at=None,
+                                 settings=_dumps(dict(settings or {})))
             session.add(row)
             session.flush()
             for position, new in enumerate(vehicles):

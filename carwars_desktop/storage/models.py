@@ -255,3 +255,23 @@ class SessionChartsRow(Base):
         ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
     body: Mapped[str] = mapped_column(Text)
     computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class HouseRuleProfileRow(Base):
+    """A saved house-rules profile of one ruleset (revision 0006).
+
+    ``rules`` is a JSON object, decision id → value (the decisions it names; the
+    digest's defaults for the rest). The built-in "The digest's defaults" is never
+    stored. Names are unique per ruleset.
+    """
+
+    __tablename__ = "house_rule_profiles"
+    __table_args__ = (UniqueConstraint("ruleset_id", "name",
+                                       name="uq_house_rule_profiles_ruleset_id_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ruleset_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    rules: Mapped[str] = mapped_column(Text, default="{}")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtWidgets import QCheckBox, QLabel
+from PySide6.QtWidgets import QCheckBox
 
+from carwars_desktop.gui.house_rules import HouseRulesEditor
 from carwars_desktop.gui.procedure_form import ProcedureForm, checkbox_text
-from carwars_desktop.procedures import BoolInput
-from carwars_desktop.rules import all_procedures
+from carwars_desktop.procedures import BoolInput, decision_of
+from carwars_desktop.rules import all_procedures, find_ruleset
 
 DECISION = re.compile(r"^[A-Z]+-D\d+")
 
 
 def test_every_decision_box_shows_its_default(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # The decisions moved from each roll's form to the house rules (issue 14): the
+    # house-rules editor shows every one, as the digest has it; the forms ask none.
     form = ProcedureForm()
     qtbot.addWidget(form)
     seen = 0
@@ -23,10 +26,13 @@ def test_every_decision_box_shows_its_default(qtbot) -> None:  # type: ignore[no
         if not decisions:
             continue
         form.set_procedure(procedure, None)
-        labels = {label.text() for label in form.findChildren(QLabel)}
+        assert not {spec.name for spec in decisions} & set(form.editors)
+        editor_widget = HouseRulesEditor(find_ruleset(procedure.ruleset).decisions)
+        qtbot.addWidget(editor_widget)
+        labels = {box.text() for box in editor_widget.findChildren(QCheckBox)}
         for spec in decisions:
             seen += 1
-            editor = form.editors[spec.name]
+            editor = editor_widget.editors[decision_of(spec)]
             assert isinstance(editor, QCheckBox)
             assert editor.isChecked() == spec.default  # on screen as the digest has it
             word = "on" if spec.default else "off"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -52,7 +53,7 @@ END_ROUND_CARS = ("car1", "car2", "car3", "car4")
 class SpeedRow(QWidget):
     """One car's secret speed: speed, direction, surface, the engine's limits, any refusal."""
 
-    def __init__(self, name: str, sheet: CarSheet) -> None:
+    def __init__(self, name: str, sheet: CarSheet, house: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         self.label = QLabel(f"<b>{name}</b> (now {sheet.speed} {sheet.direction.value}, "
                             f"max {sheet.max_speed()})")
@@ -66,7 +67,7 @@ class SpeedRow(QWidget):
         self.direction.setCurrentText(sheet.direction.value)
         self.surface = QComboBox()
         self.surface.addItems([s.value for s in Surface])
-        self.limits = QLabel(limits_text(sheet))
+        self.limits = QLabel(limits_text(sheet, house))
         self.limits.setWordWrap(True)
         self.error = QLabel()
         self.error.setObjectName("error")
@@ -203,7 +204,7 @@ class BattlecarsClockPanel(QWidget):
         self.speed_rows = {}
         names = self._names()
         for index, (key, sheet) in enumerate(self._cars().items()):
-            row = SpeedRow(names[key], sheet)
+            row = SpeedRow(names[key], sheet, self.game.house if self.game is not None else {})
             self.speeds_layout.insertWidget(index, row)
             self.speed_rows[key] = row
         assert self.game is not None
@@ -254,7 +255,7 @@ class BattlecarsClockPanel(QWidget):
         names = self._names()
         try:
             step = set_speeds(self._cars(), {k: r.choice() for k, r in self.speed_rows.items()},
-                              names)
+                              names, self.game.house if self.game is not None else {})
         except TurnError as error:
             for key, reason in error.reasons.items():
                 self.speed_rows[key].error.setText(f"⚠ {reason}")

@@ -9,6 +9,7 @@ vehicle's new speed, checked by ``mini.speed`` against the legal changes.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -85,6 +86,10 @@ class MiniClockPanel(QWidget):
     def _sheets(self) -> dict[str, MiniSheet]:
         assert self.game is not None
         return {v.key: mini_sheet(self.game.sheet(v.key)) for v in self.game.vehicles}
+
+    def _house(self) -> dict[str, Any]:
+        """The session's house rules: the clock's automatic moves play under them."""
+        return self.game.house if self.game is not None else {}
 
     def _names(self) -> dict[str, str]:
         assert self.game is not None
@@ -195,7 +200,7 @@ class MiniClockPanel(QWidget):
         if phase == PHASES:
             self.show_speeds()
             return
-        step = finish_phase(self._sheets(), phase, self._names())
+        step = finish_phase(self._sheets(), phase, self._names(), self._house())
         clock = self.game.clock
         self.hub.clock(clock.advanced(), f"Turn {clock.turn}: phase {phase} → {phase + 1}",
                            step.sheets, step.steps)
@@ -247,14 +252,14 @@ class MiniClockPanel(QWidget):
             return
         names = self._names()
         sheets = self._sheets()
-        finished = finish_phase(sheets, PHASES, names)
+        finished = finish_phase(sheets, PHASES, names, self._house())
         sheets.update({key: mini_sheet(sheet) for key, sheet in finished.sheets.items()})
         speeds = {key: edit.currentText() for key, edit in self.speed_edits.items()}
         for label in self.speed_errors.values():
             label.setText("")
             label.setVisible(False)
         try:
-            started = start_turn(sheets, speeds, names)
+            started = start_turn(sheets, speeds, names, self._house())
         except TurnError as error:
             for key, reason in error.reasons.items():
                 if key in self.speed_errors:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -21,10 +23,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
-from carwars_desktop.rules import find_ruleset
+from carwars_desktop.rules import Ruleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
+from carwars_desktop.services.house_rules import (
+    Profile,
+    ProfileRefused,
+    built_in,
+    profile_for_session,
+)
+from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Entry, Setup, SetupError, prepare
 
 DEFAULT_PLAYERS = 2
@@ -40,6 +50,21 @@ class NewSessionDialog(QDialog):
         self._database = database
         self.choices: list[VehicleChoice] = []
         self.result_setup: Setup | None = None
+        self.result_rules: HouseRules | None = None
+        self.profiles: list[Profile] = []
+        self.profile_box = QComboBox()
+        self.profile_box.setAccessibleName("House rules profile")
+        self.profile_box.setToolTip("The house rules this session is played under (a copy: "
+                                    "later edits of the saved profile do not change it)")
+        self.profiles_button = QPushButton("&Profiles…")
+        self.profiles_button.setToolTip("Create, copy, rename, delete, export and import "
+                                        "house-rule profiles")
+        self.profile_file_button = QPushButton("Profile from &file…")
+        self.profile_file_button.setToolTip("Use a house-rules file (.house-rules.json)")
+        self.pregame_box = QGroupBox("Before the game")
+        self._pregame_layout = QVBoxLayout(self.pregame_box)
+        self.pregame: HouseRulesEditor | None = None
+        self._file_profile: Profile | None = None
 
         self.ruleset_box = QComboBox()
         for rid in ruleset_ids():
@@ -76,18 +101,27 @@ class NewSessionDialog(QDialog):
         form.addRow("S&cenario:", self.scenario_box)
         form.addRow("", self.scenario_text)
         form.addRow("&Name:", self.name_edit)
+        profile_row = QHBoxLayout()
+        profile_row.addWidget(self.profile_box, 1)
+        profile_row.addWidget(self.profiles_button)
+        profile_row.addWidget(self.profile_file_button)
+        form.addRow("&House rules:", profile_row)
         row = QHBoxLayout()
         row.addWidget(self.add_button)
         row.addWidget(self.remove_button)
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.pregame_box)
         layout.addWidget(QLabel("Players and their vehicles:"))
         layout.addWidget(self.players, 1)
         layout.addLayout(row)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
-        self.resize(620, 480)
+        self.resize(620, 640)
+        self.profile_box.currentIndexChanged.connect(self._profile_chosen)
+        self.profile_file_button.clicked.connect(self._choose_profile_file)
+        self.profiles_button.clicked.connect(self.manage_profiles)
 
         self.ruleset_box.currentIndexChanged.connect(self._ruleset_chosen)
         self.scenario_box.currentIndexChanged.connect(self._scenario_chosen)
@@ -110,6 +144,114 @@ class NewSessionDialog(QDialog):
         self.players.setRowCount(0)
         for number in range(DEFAULT_PLAYERS):
             self.add_player(f"Player {number + 1}", number)
+        self._load_house_rules(ruleset)
+
+    # --- house rules ---------------------------------------------------------------
+    def _load_house_rules(self, ruleset: Ruleset) -> None:
+        if self.pregame is not None:
+            self.pregame.deleteLater()
+            self.pregame = None
+        self._file_profile = None
+        self.profiles = [built_in(ruleset.id)]
+        if self._database is not None:
+            from carwars_desktop.services.house_rules import HouseRulesService
+
+            self.profiles = HouseRulesService(self._database).profiles(  # type: ignore[arg-type]
+                ruleset.id)
+        self.profile_box.blockSignals(True)
+        self.profile_box.clear()
+        for profile in self.profiles:
+            self.profile_box.addItem(profile.name)
+        self.profile_box.blockSignals(False)
+        has_rules = ruleset.decisions is not None
+        self.profile_box.setEnabled(has_rules)
+        self.profile_file_button.setEnabled(has_rules)
+        self.profiles_button.setEnabled(has_rules and self._database is not None)
+        self.pregame_box.setVisible(has_rules and bool(ruleset.decisions
+                                                       and ruleset.decisions.pregame))
+        if ruleset.decisions is not None and ruleset.decisions.pregame:
+            self.pregame = HouseRulesEditor(ruleset.decisions, pregame=True)
+            self._pregame_layout.addWidget(self.pregame)
+        self._profile_chosen()
+
+    def manage_profiles(self) -> ProfilesDialog | None:
+        """Open the profiles of this ruleset; the list here follows when it closes."""
+        ruleset = find_ruleset(self.ruleset_id())
+        if self._database is None or ruleset.decisions is None:
+            return None
+        dialog = ProfilesDialog(self._database, ruleset, self)  # type: ignore[arg-type]
+        chosen = self.profile().name
+
+        def reload() -> None:
+            self._load_house_rules(ruleset)
+            if self.profile_box.findText(chosen) >= 0:
+                self.choose_profile(chosen)
+        dialog.finished.connect(reload)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def profile(self) -> Profile:
+        """The profile chosen (a file's, once one is chosen)."""
+        if self._file_profile is not None:
+            return self._file_profile
+        index = max(0, self.profile_box.currentIndex())
+        return self.profiles[index] if index < len(self.profiles) else \
+            built_in(self.ruleset_id())
+
+    def choose_profile(self, name: str) -> None:
+        index = self.profile_box.findText(name)
+        if index < 0:
+            raise ValueError(f"no profile {name!r} to choose")
+        self.profile_box.setCurrentIndex(index)
+
+    def _profile_chosen(self) -> None:
+        self._file_profile = None
+        if self.pregame is not None:
+            self.pregame.set_values(self.profile().rules)
+
+    def _choose_profile_file(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "House rules file", "",
+                                              "House rules (*.json);;All files (*)")
+        if path:
+            self.use_profile_file(Path(path))
+
+    def use_profile_file(self, path: Path) -> bool:
+        """Play under the profile of a house-rules file; refused with the reason (another
+        ruleset's profile, a bad file) and nothing changes."""
+        from carwars_desktop.library.profiles import ProfileFileError, read_profiles
+
+        ruleset = find_ruleset(self.ruleset_id())
+        try:
+            read = read_profiles(path.read_bytes())
+            own = [p for p in read if p.ruleset_id == ruleset.id]
+            profile = (Profile(own[0].ruleset_id, own[0].name, dict(own[0].rules)) if own
+                       else Profile(read[0].ruleset_id, read[0].name, dict(read[0].rules)))
+            profile_for_session(ruleset, profile)
+        except (OSError, ProfileFileError, ProfileRefused) as error:
+            self.error.setText(f"⚠ {path.name}: {error}")
+            return False
+        self.error.setText("")
+        self._file_profile = profile
+        self.profile_box.blockSignals(True)
+        self.profile_box.addItem(f"{profile.name} (from {path.name})")
+        self.profile_box.setCurrentIndex(self.profile_box.count() - 1)
+        self.profile_box.blockSignals(False)
+        if self.pregame is not None:
+            self.pregame.set_values(profile.rules)
+        return True
+
+    def house_rules(self) -> HouseRules:
+        """The house rules the session starts under: the profile's values (a copy) with
+        the pre-game answers."""
+        ruleset = find_ruleset(self.ruleset_id())
+        rules = profile_for_session(ruleset, self.profile())
+        values = dict(rules.values)
+        if self.pregame is not None:
+            values.update(self.pregame.values())
+        return HouseRules(rules.profile, values)
 
     def _scenario_chosen(self) -> None:
         key = self.scenario_box.currentData()
@@ -185,8 +327,10 @@ class NewSessionDialog(QDialog):
 
     def accept(self) -> None:
         try:
+            rules = self.house_rules()
             self.result_setup = self.setup()
-        except SetupError as error:
+        except (SetupError, ProfileRefused) as error:
             self.error.setText(f"⚠ {error}")
             return
+        self.result_rules = rules
         super().accept()

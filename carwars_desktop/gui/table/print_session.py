@@ -23,13 +23,15 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.session.house_rules import HouseRules
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.printing.session import SessionPrint
     from carwars_desktop.session import Game
 
-NO_HOUSE_RULES = "none recorded (the rules as written, with the digest's defaults)"
-"""What the footer says while sessions keep no house rules of their own."""
+def house_rules_words(game: Game) -> str:
+    """What the footer says of the session's house rules: its profile and what it changes."""
+    return HouseRules.of(game.settings).words(game.ruleset)
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,9 @@ def default_paper() -> str:
 
 
 def session_job(game: Game, title: str, choice: PrintChoice,
-                house_rules: str = NO_HOUSE_RULES) -> SessionPrint:
-    """The sheets to print of ``game`` as ``choice`` says."""
+                house_rules: str | None = None) -> SessionPrint:
+    """The sheets to print of ``game`` as ``choice`` says (the footer names the session's
+    house rules unless ``house_rules`` is given)."""
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.session import SessionPrint
 
@@ -70,7 +73,9 @@ def session_job(game: Game, title: str, choice: PrintChoice,
                                                 choice.blank,
                                                 "blank" if choice.blank
                                                 else f"as it stands · {game.clock}")))
-    return SessionPrint(title, when, house_rules, tuple(sheets), choice.per_page)
+    return SessionPrint(title, when,
+                        house_rules if house_rules is not None else house_rules_words(game),
+                        tuple(sheets), choice.per_page)
 
 
 class PrintSessionDialog(QDialog):

@@ -87,6 +87,7 @@ class ProcedureDialog(QDialog):
         self.note.setWordWrap(True)
         self.note.setVisible(bool(note))
         self.form = ProcedureForm()
+        self.form.house = game.house  # the session's house rules: no decision is asked here
         self.form.set_procedure(procedure, game)
         for name, value in presets.items():
             self.form.set_value(name, value)
@@ -287,7 +288,7 @@ class ProcedureDialog(QDialog):
             self.error.setText(f"⚠ {problem}")
             return None
         try:
-            values = self.procedure.bind(self.form.values())
+            values = self.form.bound()
         except (InputError, DiceError) as error:
             self.error.setText(f"⚠ {error}")
             return None

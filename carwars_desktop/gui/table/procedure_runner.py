@@ -83,11 +83,12 @@ class ProcedureRunner(QObject):
         if quick:
             raw, bindings = self._raw(procedure, game, presets)
             try:
-                needs = procedure.dice_needed(raw)
+                needs = procedure.dice_needed(raw, game.house)
                 if not needs:
                     pending = service.resolve(procedure, raw, EnteredDice([]),
-                                              bindings=bindings, odds=procedure.odds(raw),
-                                              initiator=self)
+                                              bindings=bindings,
+                                              odds=procedure.odds(raw, game.house),
+                                              house=game.house, initiator=self)
                     self.finish(pending, handler)
                     return
             except (InputError, DiceError, ValueError) as error:  # ResolveError included

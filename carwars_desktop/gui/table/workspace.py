@@ -40,6 +40,7 @@ from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.services import SessionOpenError
 from carwars_desktop.session import Changes, StaleSessionError
+from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
@@ -239,16 +240,19 @@ class TableWorkspace(Workspace):
             ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
             scenario = dialog.scenario_name()
             try:
-                self.banner.attempt(lambda: self.start_session(ruleset_id, name, scenario, setup))
+                rules = dialog.result_rules
+                self.banner.attempt(
+                    lambda: self.start_session(ruleset_id, name, scenario, setup, rules))
             except SessionDataError as error:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
 
-    def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup) -> int:
-        """Create the session (one transaction) and open it."""
+    def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
+                      house_rules: HouseRules | None = None) -> int:
+        """Create the session (one transaction, under ``house_rules``) and open it."""
         assert self.database is not None, "the database opens before the Table is used"
         session_id = self.context.service.start(ruleset_id, name, scenario, setup,
-                                                initiator=self)
+                                                initiator=self, house_rules=house_rules)
         self.open_session(session_id)
         return session_id
 

@@ -47,7 +47,7 @@ from carwars_desktop.library import (
     status_text,
 )
 from carwars_desktop.library.templates import renamed
-from carwars_desktop.rules import Design, ruleset_ids
+from carwars_desktop.rules import Design, Problem, find_ruleset, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
@@ -580,8 +580,22 @@ class WorkshopWorkspace(Workspace):
             return
         summary = self.editor.summary(self.design)
         warnings = summary.warnings + self.editor.extra_warnings(self.design)
-        self.problems.set_problems(summary.problems, warnings)
+        house = self.house_problems()
+        self.problems.set_problems(summary.problems if house is None else house, warnings)
         self._show_state()
+
+    def house_problems(self) -> tuple[Problem, ...] | None:
+        """The open design's problems under the running session's house rules (MCW-D22
+        computers per person, AP-D2 divisions…), or None when no session of its ruleset
+        runs or the house rules change nothing for this kind of design."""
+        if self.design is None or self.editor is None:
+            return None
+        house = self.services.table.house_for(self.editor.ruleset_id)
+        ruleset = find_ruleset(self.editor.ruleset_id)
+        kind = ruleset.kind(self.editor.kind)
+        if not house or kind.house_problems is None:
+            return None
+        return kind.problems_under(self.design, ruleset.house_options(house))
 
     def _update_buttons(self) -> None:
         history = self.editing.history

@@ -22,7 +22,7 @@ from carwars_desktop.rules.autopower.cards import Icon, IconValue, PlayedCard, P
 from carwars_desktop.rules.autopower.catalog import example_sheets, sample_cars, sheet_catalog
 from carwars_desktop.rules.autopower.deck import Deck
 from carwars_desktop.rules.autopower.kinds import CAR_KIND, DECK_KIND
-from carwars_desktop.rules.autopower.options import DiscardChoice, Options
+from carwars_desktop.rules.autopower.options import DECISIONS, DiscardChoice, Options
 from carwars_desktop.rules.autopower.phases import phases
 from carwars_desktop.rules.autopower.procedures import PROCEDURES, procedures_for
 from carwars_desktop.rules.autopower.reference import reference_tables
@@ -53,6 +53,7 @@ RULESET = Ruleset(
     phases=phases,
     play=_play,
     options_type=Options,
+    decisions=DECISIONS,
 )
 
 __all__ = [

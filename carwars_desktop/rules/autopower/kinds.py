@@ -42,6 +42,7 @@ CAR_KIND = DesignKind(
     ruleset_id="autopower", ruleset_title="AUTOpower", kind=VEHICLE, title="Car",
     default_name="New car", design_type=Car, reader=Car.from_json, new=_new_car,
     figures=_car_figures, cost_text=total_text, class_text=division_text,
+    house_problems=lambda car, options: car.problems_for(options),
 )
 DECK_KIND = DesignKind(
     ruleset_id="autopower", ruleset_title="AUTOpower", kind=DECK, title="Deck",

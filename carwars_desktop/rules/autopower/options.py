@@ -15,6 +15,7 @@ from typing import Any
 
 from carwars_desktop.rules.autopower.errors import OptionsFormatError
 from carwars_desktop.rules.autopower.tables import DIVISIONS
+from carwars_desktop.rules.kernel.decisions import Decision, DecisionError, DecisionSet
 from carwars_desktop.rules.kernel.reader import NAMED, Reader
 
 
@@ -89,15 +90,15 @@ class Options:
         unknown = set(data) - known
         if unknown:
             raise OptionsFormatError(f"unknown option {', '.join(sorted(unknown))}")
-        return Options.from_values(data)
+        return Options._from_fields(data)
 
     @staticmethod
-    def from_values(values: Mapping[str, Any]) -> Options:
-        """The options named in ``values`` (a procedure's inputs), defaults for the rest."""
-        read = Reader(values, "", OptionsFormatError, NAMED)
+    def _from_fields(data: Mapping[str, Any]) -> Options:
+        """The options of a JSON object keyed by field name, each value checked."""
+        read = Reader(data, "", OptionsFormatError, NAMED)
         chosen: dict[str, Any] = {}
         for spec in fields(Options):
-            if spec.name not in values:
+            if spec.name not in data:
                 continue
             if spec.name == "ap_d7_discard":
                 chosen[spec.name] = read.enum(spec.name, DiscardChoice)
@@ -106,3 +107,70 @@ class Options:
             else:
                 chosen[spec.name] = read.flag(spec.name)
         return Options(**chosen)
+
+    @staticmethod
+    def from_values(values: Mapping[str, Any]) -> Options:
+        """The options named in ``values`` (a procedure's inputs), defaults for the rest."""
+        try:
+            return DECISIONS.from_inputs(values)
+        except DecisionError as error:
+            raise OptionsFormatError(str(error)) from None
+
+
+_AP = "AUTOpower §5"
+_PREGAME = "AUTOpower §2.1"
+
+
+def _d(number: int, field: str, label: str, help: str, input_name: str | None = None,
+       **more: object) -> Decision:
+    return Decision(f"AP-D{number}", field, label, help,
+                    input_name=field if input_name is None else input_name, rule=_AP,
+                    **more)  # type: ignore[arg-type]
+
+
+def _p(key: str, field: str, label: str, help: str, input_name: str | None = None,
+       **more: object) -> Decision:
+    return Decision(f"AP-{key}", field, label, help,
+                    input_name=field if input_name is None else input_name, pregame=True,
+                    rule=_PREGAME, **more)  # type: ignore[arg-type]
+
+
+DECISIONS: DecisionSet[Options] = DecisionSet(Options, (
+    _p("division", "division", "Division of the duel (§2.1)",
+       "15, 20 or 25; the Workshop checks each car against it (AP-D2)", input_name="",
+       choices=(None, *DIVISIONS), words={None: "not fixed"}),
+    _p("iq-cards", "iq_cards_in_use", "IQ cards in use (§2.1)",
+       "pre-game choice; when off no IQ card may be played, base I still counts (AP-D22)"),
+    _p("one-big-deck", "one_big_deck", "One Big Deck (§2.1)",
+       "with one shared deck the draw order matters; with own decks everybody draws at once"),
+    _p("control-rolls", "control_rolls", "Control roll variant (§2.8)",
+       "a car that takes damage then rolls for control (autopower.control)"),
+    _p("ramming", "ramming", "Ramming variant (§2.9)",
+       "off: autopower.ram is not offered", input_name=""),
+    _p("lasers", "lasers", "Lasers variant (§2.10)",
+       "off: autopower.laser is not offered", input_name=""),
+    _p("drawing-on-skills", "drawing_on_skills", "Drawing on Skills variant (§2.11)",
+       "draw max(1, I) cards instead of refilling to seven"),
+    _d(2, "ap_d2_division_is_upper_limit", "AP-D2: a division is an upper limit",
+       "off: a car's class must equal the division (Workshop validation)", input_name=""),
+    _d(7, "ap_d7_discard", "AP-D7: Energy card lost on a failed push",
+       "the owner's choice: the newest (last played), oldest, largest or smallest card",
+       choices=tuple(choice.value for choice in DiscardChoice)),
+    _d(9, "ap_d9_capped_damage", "AP-D9: damage counts as capped",
+       "the kill check adds the capped damage (off: the card total)"),
+    _d(10, "ap_d10_defender_iq_cards", "AP-D10: defender may play IQ cards",
+       "off: only rams let the defender play IQ cards; on: they raise the to-hit here too"),
+    _d(13, "ap_d13_ram_subtracts_intelligence", "AP-D13: subtract rammer's base I",
+       "off (as the Darkseid example): a ram's to-hit has no Intelligence term"),
+    _d(14, "ap_d14_laser_damage_cap", "AP-D14: laser damage capped at 2F",
+       "\"players still roll against their Fighting number\""),
+    _d(15, "ap_d15_natural_two_fails_control", "AP-D15: natural 2 fails a control roll",
+       "off: a natural 2 is special only in attacks, and a target ≤ 2 needs no roll"),
+    _d(17, "ap_d17_opening_push_roll", "AP-D17: opening speed needs a push roll",
+       "the setup plays use the normal accelerate rules"),
+    _d(25, "ap_d25_both_cars_control", "AP-D25: both cars roll for control after a ram",
+       "off: only the rammed car rolls"),
+    _d(27, "ap_d27_speed_after_armor_penalty", "AP-D27: Speed after the armor penalty",
+       "the speed opponents see; off: rawSpeed"),
+))
+"""Every AUTOpower house rule and pre-game choice, declared once."""

@@ -23,7 +23,12 @@ from carwars_desktop.rules.battlecars.errors import (
     SheetError,
 )
 from carwars_desktop.rules.battlecars.kinds import VEHICLE_KIND
-from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, CounterSizes, Options
+from carwars_desktop.rules.battlecars.options import (
+    DECISIONS,
+    DEFAULT_OPTIONS,
+    CounterSizes,
+    Options,
+)
 from carwars_desktop.rules.battlecars.phases import TURN_WORD, phases
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.procedures import PROCEDURES
@@ -65,6 +70,7 @@ RULESET = Ruleset(
     play=_play,
     turn_word=TURN_WORD,
     options_type=Options,
+    decisions=DECISIONS,
 )
 
 __all__ = [

@@ -8,12 +8,13 @@ an input of the same name, so a GM can switch to the alternative reading per rol
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
 from carwars_desktop.rules.battlecars.tables import STATED_COUNTER_SIZES
 from carwars_desktop.rules.battlecars.terms import Weapon
+from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
 
 BC_D9_SPEED_TRACK = 9
 """BC-D9: the top speed when a card's Speed Track is not known (the facing modifiers stop at
@@ -100,15 +101,52 @@ class Options:
 
 DEFAULT_OPTIONS = Options()
 
-_OPTION_NAMES = frozenset(f.name for f in fields(Options))
+_BC = "Battlecars §5"
+
+
+def _d(number: int, field: str, label: str, help: str, **more: object) -> Decision:
+    return Decision(f"BC-D{number}", field, label, help, input_name=field, rule=_BC,
+                    **more)  # type: ignore[arg-type]
+
+
+DECISIONS: DecisionSet[Options] = DecisionSet(Options, (
+    _d(2, "bc_d2_range", "BC-D2 range counts",
+       "between: points strictly between (adjacent 0); steps: adjacent 1",
+       choices=tuple(r.value for r in RangeReading)),
+    _d(4, "bc_d4_only_if_possible", "BC-D4 carry on only if a hit is possible",
+       "a missed missile checks the next target only if its best roll reaches it"),
+    _d(10, "bc_d10_cap_sd", "BC-D10 SD above 8 uses column 8",
+       "off: extend the drift pattern 1d8 − (9 − SD)"),
+    _d(11, "bc_d11_fallback_facing", "BC-D11 fallback facing",
+       "also give the digital fallback turn for the facing number"),
+    _d(12, "bc_d12_turn_to_intended", "BC-D12 corner after 1–4",
+       "the car turns its intended corner without another test"),
+    _d(16, "bc_d16_one_roll", "BC-D16 one damage roll per collision",
+       "off: the rammer rolls its own damage"),
+    _d(17, "bc_d17_stun_all", "BC-D17 stun every driver", "off: RV ≥ 14 stuns the target only"),
+    _d(18, "bc_d18_extend_table", "BC-D18 extend the damage table",
+       "RV > 18 continues the pattern; off: use the RV 18 row"),
+    _d(19, "bc_d19_count_after_hit", "BC-D19 count this hit",
+       "the fuel-tank check counts this hit's damage"),
+    _d(22, "bc_d22_interior_only", "BC-D22 section destroyed = interior destroyed",
+       "off: its armour must be covered too"),
+    _d(24, "bc_d24_stack_reductions", "BC-D24 speed losses add up",
+       "off: only the larger of engine and tyre losses counts"),
+    _d(25, "bc_d25_cap_at_max_speed", "BC-D25 max speed beats deceleration",
+       "off: the deceleration limit still holds"),
+    _d(27, "bc_d27_marker_occupies", "BC-D27 a marker occupies its point",
+       "on: markers never share a point"),
+    _d(34, "bc_d34_as_printed", "BC-D34 car 4 missions as printed",
+       "off: read car 4's 3–4 as car 2"),
+    _d(44, "bc_d44_previous_speed_zero", "BC-D44 reverse only from speed 0",
+       "off: when the car can stop this Round"),
+    _d(48, "bc_d48_reverse_limits", "BC-D48 limits apply in reverse",
+       "off: any reverse speed up to the reverse cap"),
+    _d(49, "bc_d49_fuel_first", "BC-D49 fuel check first", "off: the ammunition check first"),
+))
+"""Every Battlecars house rule, declared once (forms, editor, command line, log)."""
 
 
 def options_from(values: Mapping[str, Any]) -> Options:
     """Options with every decision input present in ``values`` applied over the defaults."""
-    changes: dict[str, Any] = {}
-    for name in _OPTION_NAMES & set(values):
-        value = values[name]
-        if name == "bc_d2_range":
-            value = RangeReading(value)
-        changes[name] = value
-    return replace(DEFAULT_OPTIONS, **changes)
+    return DECISIONS.from_inputs(values)

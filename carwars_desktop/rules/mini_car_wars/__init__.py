@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.rules.mini_car_wars.catalog import catalog, sheet_catalog, stock_sheet
 from carwars_desktop.rules.mini_car_wars.damage import DamageReport, apply_damage
-from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules, Rounding
+from carwars_desktop.rules.mini_car_wars.decisions import (
+    DECISIONS,
+    DEFAULT_RULES,
+    MiniRules,
+    Rounding,
+)
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign, PersonKit
 from carwars_desktop.rules.mini_car_wars.kinds import VEHICLE_KIND
 from carwars_desktop.rules.mini_car_wars.phases import phases
@@ -62,6 +67,7 @@ RULESET = Ruleset(
     phases=phases,
     play=_play,
     options_type=MiniRules,
+    decisions=DECISIONS,
 )
 
 __all__ = [

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
+
 
 class Rounding(Enum):
     """How a cycle's third of collision damage is rounded (MCW-D6)."""
@@ -62,6 +64,12 @@ class MiniRules:
         d31_fixed_object_stops: MCW-D31. Hitting a fixed object leaves the vehicle
             at 0 mph (default); otherwise the same-direction average with 0.
         smoke_turns: MCW-A4. A smoke cloud lasts 60 turns, as printed.
+        budget: §2.15 scenario decision: the budget per player (``None``: the
+            scenario's own).
+        open_sheets: §2.15 scenario decision: the players see each other's record
+            sheets (default) or they are secret.
+        debris: §2.14 optional rule: debris-littered road sections are in use.
+        off_road: §2.14 optional rule: leaving the road takes control rolls.
     """
 
     d2_skid_carries_over: bool = False
@@ -79,6 +87,60 @@ class MiniRules:
     d28_empty_turret_targetable: bool = True
     d31_fixed_object_stops: bool = True
     smoke_turns: int = 60
+    budget: int | None = None
+    open_sheets: bool = True
+    debris: bool = True
+    off_road: bool = True
 
 
 DEFAULT_RULES = MiniRules()
+
+_MCW = "Mini Car Wars §5.2"
+
+
+def _d(number: str, field: str, label: str, help: str = "", input_name: str | None = None,
+       **more: object) -> Decision:
+    return Decision(f"MCW-{number}", field, label, help,
+                    input_name=f"mcw_{field}" if input_name is None else input_name,
+                    rule=_MCW, **more)  # type: ignore[arg-type]
+
+
+DECISIONS: DecisionSet[MiniRules] = DecisionSet(MiniRules, (
+    _d("D2", "d2_skid_carries_over", "MCW-D2: skid on the last move skips next turn's "
+       "first move", "off, the digest's default: nothing carries into the next turn"),
+    _d("D3", "d3_skid_from_post_maneuver", "MCW-D3: skid starts where the maneuver ended",
+       "off: from the phase-start position"),
+    _d("D5", "d5_roll_only_when_wounded_conscious", "MCW-D5: wounded-driver control roll "
+       "only when he is left wounded and conscious",
+       "off: on every hit that reaches his boxes"),
+    _d("D6a", "d6_cycle_rounding", "MCW-D6: rounding of a cycle's third",
+       "down, nearest or up", choices=tuple(r.value for r in Rounding)),
+    _d("D6b", "d6_cycle_third_whichever_moved", "MCW-D6: a cycle does a third "
+       "whichever vehicle moved", "off: only when the cycle is the striker"),
+    _d("D13", "d13_cycle_front_rear", "MCW-D13: front/rear −1 also on cycles",
+       "off: cycles take no front/rear modifier"),
+    _d("D14", "d14_turret_only_minus_two", "MCW-D14: a turret shot takes only the −2",
+       "off: the body-size −1 applies too"),
+    _d("D20", "d20_bare_side_loses_weapons", "MCW-D20: weapons on a 0-armor side are lost "
+       "to the first damage there", "off: they survive until hit"),
+    _d("D22", "d22_one_computer_per_person", "MCW-D22: one targeting computer per person",
+       "off: their bonuses stack (Workshop validation)", input_name=""),
+    _d("D26", "d26_pack_attack_extras", "MCW-D26: Pack Attack players may buy options and "
+       "accessories", "off: stock vehicles only (Workshop purchase check)", input_name=""),
+    _d("D31", "d31_fixed_object_stops", "MCW-D31: hitting a fixed object stops the vehicle",
+       "off: the same-direction average with 0"),
+    Decision("MCW-budget", "budget", "Budget per player (§2.15)",
+             "the scenario's own, or a fixed sum for the purchase check",
+             choices=(None, 10_000, 15_000, 20_000, 40_000), pregame=True,
+             rule="Mini Car Wars §2.15", words={None: "the scenario's"}),
+    Decision("MCW-open-sheets", "open_sheets", "Players see each other's record sheets "
+             "(§2.15)", "off: record sheets are secret (the players' display)",
+             pregame=True, rule="Mini Car Wars §2.15"),
+    Decision("MCW-debris", "debris", "Debris sections in use (§2.14)",
+             "off: new road sections are never debris-littered", input_name="mcw_debris",
+             pregame=True, rule="Mini Car Wars §2.14"),
+    Decision("MCW-off-road", "off_road", "Off-road control rolls in use (§2.14)",
+             "off: leaving the road takes no control roll", input_name="mcw_off_road",
+             pregame=True, rule="Mini Car Wars §2.14"),
+))
+"""Every Mini Car Wars house rule, declared once (forms, editor, command line, log)."""

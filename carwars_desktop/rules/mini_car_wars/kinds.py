@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from carwars_desktop.rules.kernel.formatting import money
+from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
 from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
 from carwars_desktop.rules.mini_car_wars.tables import SCENARIOS
@@ -38,8 +39,9 @@ def _new(name: str) -> MiniDesign:
 
 
 def _purchase(designs: Sequence[MiniDesign], scenario: str | None, side: int,
-              budget: int | None) -> tuple[Problem, ...]:
-    """A player's purchase for a §2.15 scenario side, or against a free budget."""
+              budget: int | None, rules: MiniRules = DEFAULT_RULES) -> tuple[Problem, ...]:
+    """A player's purchase for a §2.15 scenario side, or against a free budget (the house
+    rules' budget when none is given)."""
     chosen = None
     if scenario is not None:
         chosen = SCENARIOS.get(scenario)
@@ -48,7 +50,12 @@ def _purchase(designs: Sequence[MiniDesign], scenario: str | None, side: int,
         if not 0 <= side < len(chosen.sides):
             labels = ", ".join(f"{n} = {s.label}" for n, s in enumerate(chosen.sides))
             raise ValueError(f"{chosen.name} has no side {side} ({labels})")
-    return purchase_problems(designs, chosen, side, budget)
+    return purchase_problems(designs, chosen, side, rules.budget if budget is None else budget,
+                             rules)
+
+
+def _house_problems(design: MiniDesign, rules: MiniRules) -> tuple[Problem, ...]:
+    return design.problems(rules=rules)
 
 
 VEHICLE_KIND = DesignKind(
@@ -56,4 +63,5 @@ VEHICLE_KIND = DesignKind(
     default_name="New vehicle", design_type=MiniDesign, reader=MiniDesign.from_json, new=_new,
     figures=_figures, cost_text=cost_text, class_text=class_text, purchase=_purchase,
     scenarios={key: scenario.name for key, scenario in SCENARIOS.items()},
+    house_problems=_house_problems, house_purchase=_purchase,
 )

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from carwars_desktop.procedures import (
-    BoolInput,
-    ChoiceInput,
     InputError,
     Modifier,
     Refusal,
@@ -21,7 +19,7 @@ from carwars_desktop.procedures import (
 from carwars_desktop.rules.autopower.cards import parse_card_values
 from carwars_desktop.rules.autopower.catalog import sheet_catalog
 from carwars_desktop.rules.autopower.errors import AutopowerError
-from carwars_desktop.rules.autopower.options import DiscardChoice, Options
+from carwars_desktop.rules.autopower.options import DECISIONS, Options
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
 
@@ -47,46 +45,19 @@ def cards(values: Values, name: str) -> tuple[int, ...]:
     return parse_card_values(text)
 
 
-IQ_CARDS_IN_USE = BoolInput(
-    "iq_cards_in_use", "IQ cards in use (§2.1)", True,
-    help="pre-game choice; when off no IQ card may be played, base I still counts (AP-D22)")
-CONTROL_ROLLS = BoolInput(
-    "control_rolls", "Control roll variant (§2.8)", False,
-    help="a car that takes damage then rolls for control (autopower.control)")
-DRAWING_ON_SKILLS = BoolInput(
-    "drawing_on_skills", "Drawing on Skills variant (§2.11)", False,
-    help="draw max(1, I) cards instead of refilling to seven")
-ONE_BIG_DECK = BoolInput(
-    "one_big_deck", "One Big Deck (§2.1)", True,
-    help="with one shared deck the draw order matters; with own decks everybody draws at once")
-AP_D7 = ChoiceInput(
-    "ap_d7_discard", "AP-D7: Energy card lost on a failed push",
-    tuple(choice.value for choice in DiscardChoice), DiscardChoice.NEWEST.value,
-    help="the owner's choice: the newest (last played), oldest, largest or smallest card")
-AP_D9 = BoolInput(
-    "ap_d9_capped_damage", "AP-D9: damage counts as capped", True,
-    help="the kill check adds the capped damage (off: the card total)")
-AP_D10 = BoolInput(
-    "ap_d10_defender_iq_cards", "AP-D10: defender may play IQ cards", False,
-    help="off: only rams let the defender play IQ cards; on: they raise the to-hit here too")
-AP_D13 = BoolInput(
-    "ap_d13_ram_subtracts_intelligence", "AP-D13: subtract rammer's base I", False,
-    help="off (as the Darkseid example): a ram's to-hit has no Intelligence term")
-AP_D14 = BoolInput(
-    "ap_d14_laser_damage_cap", "AP-D14: laser damage capped at 2F", True,
-    help="\"players still roll against their Fighting number\"")
-AP_D15 = BoolInput(
-    "ap_d15_natural_two_fails_control", "AP-D15: natural 2 fails a control roll", False,
-    help="off: a natural 2 is special only in attacks, and a target ≤ 2 needs no roll")
-AP_D17 = BoolInput(
-    "ap_d17_opening_push_roll", "AP-D17: opening speed needs a push roll", True,
-    help="the setup plays use the normal accelerate rules")
-AP_D25 = BoolInput(
-    "ap_d25_both_cars_control", "AP-D25: both cars roll for control after a ram", True,
-    help="off: only the rammed car rolls")
-AP_D27 = BoolInput(
-    "ap_d27_speed_after_armor_penalty", "AP-D27: Speed after the armor penalty", True,
-    help="the speed opponents see; off: rawSpeed")
+IQ_CARDS_IN_USE = DECISIONS.input("AP-iq-cards")
+CONTROL_ROLLS = DECISIONS.input("AP-control-rolls")
+DRAWING_ON_SKILLS = DECISIONS.input("AP-drawing-on-skills")
+ONE_BIG_DECK = DECISIONS.input("AP-one-big-deck")
+AP_D7 = DECISIONS.input("AP-D7")
+AP_D9 = DECISIONS.input("AP-D9")
+AP_D10 = DECISIONS.input("AP-D10")
+AP_D13 = DECISIONS.input("AP-D13")
+AP_D14 = DECISIONS.input("AP-D14")
+AP_D15 = DECISIONS.input("AP-D15")
+AP_D17 = DECISIONS.input("AP-D17")
+AP_D25 = DECISIONS.input("AP-D25")
+AP_D27 = DECISIONS.input("AP-D27")
 
 
 def options_of(values: Values) -> Options:

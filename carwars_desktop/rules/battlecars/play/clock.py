@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from carwars_desktop.dice import EnteredDice
+from carwars_desktop.procedures import House
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.movement import SpeedRange, speed_range
+from carwars_desktop.rules.battlecars.options import DECISIONS
 from carwars_desktop.rules.battlecars.phases import SPEEDS as BATTLECARS_SPEEDS
 from carwars_desktop.rules.battlecars.phases import phases
 from carwars_desktop.rules.battlecars.procedures.movement import SPEED
@@ -43,19 +45,24 @@ def ordered(clock: Clock, names: Sequence[str]) -> Clock:
                  phases(names), clock.word)
 
 
-def limits(sheet: CarSheet, surface: Surface = Surface.ROAD) -> dict[Direction, SpeedRange]:
-    """The engine's speed range in each direction for the new Round."""
-    return {direction: speed_range(sheet, direction, surface) for direction in Direction}
+def limits(sheet: CarSheet, surface: Surface = Surface.ROAD,
+           house: House | None = None) -> dict[Direction, SpeedRange]:
+    """The engine's speed range in each direction for the new Round (under the session's
+    house rules ``house``: BC-D24, BC-D25, BC-D44, BC-D48)."""
+    options = DECISIONS.options(house or {})
+    return {direction: speed_range(sheet, direction, surface, options)
+            for direction in Direction}
 
 
-def limits_text(sheet: CarSheet) -> str:
-    return "; ".join(str(r) for r in limits(sheet).values())
+def limits_text(sheet: CarSheet, house: House | None = None) -> str:
+    return "; ".join(str(r) for r in limits(sheet, house=house).values())
 
 
 def set_speeds(sheets: Mapping[str, CarSheet],
                choices: Mapping[str, tuple[int, str, str]],
-               names: Mapping[str, str]) -> ClockStep:
-    """Each car's secret speed ``(speed, direction, surface)``, checked by ``battlecars.speed``.
+               names: Mapping[str, str], house: House | None = None) -> ClockStep:
+    """Each car's secret speed ``(speed, direction, surface)``, checked by ``battlecars.speed``
+    under the session's house rules ``house``.
 
     Raises:
         TurnError: the engine's reason for each refused speed (nothing changes).
@@ -67,7 +74,7 @@ def set_speeds(sheets: Mapping[str, CarSheet],
         speed, direction, surface = choices.get(key, (sheet.speed, sheet.direction.value,
                                                       Surface.ROAD.value))
         resolution = SPEED.resolve({"vehicle": sheet, "speed": speed, "direction": direction,
-                                    "surface": surface}, EnteredDice([]))
+                                    "surface": surface}, EnteredDice([]), house)
         if not resolution.effects:
             reasons[key] = f"{names[key]}: {resolution.outcome}"
             continue

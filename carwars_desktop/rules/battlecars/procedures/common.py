@@ -7,7 +7,6 @@ from fractions import Fraction
 from typing import Any
 
 from carwars_desktop.procedures import (
-    BoolInput,
     ChoiceInput,
     Input,
     InputError,
@@ -27,7 +26,7 @@ from carwars_desktop.rules.battlecars.catalog import (
     pedestrian_catalog,
     piece_catalog,
 )
-from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, RangeReading
+from carwars_desktop.rules.battlecars.options import DECISIONS as OPTION_DECISIONS
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Surface
@@ -80,51 +79,8 @@ def clear_points_input() -> IntInput:
                          "(empty: open ground)")
 
 
-def _bool(name: str, label: str, help: str) -> BoolInput:
-    default = getattr(DEFAULT_OPTIONS, name)
-    assert isinstance(default, bool)
-    return BoolInput(name, label, default, help=help)
-
-
-DECISIONS: Mapping[str, Input] = {
-    "bc_d2_range": ChoiceInput("bc_d2_range", "BC-D2 range counts",
-                               tuple(r.value for r in RangeReading), RangeReading.BETWEEN.value,
-                               help="between: points strictly between (adjacent 0); steps: "
-                                    "adjacent 1"),
-    "bc_d4_only_if_possible": _bool("bc_d4_only_if_possible", "BC-D4 carry on only if a hit "
-                                    "is possible", "a missed missile checks the next target only "
-                                    "if its best roll reaches it"),
-    "bc_d10_cap_sd": _bool("bc_d10_cap_sd", "BC-D10 SD above 8 uses column 8",
-                           "off: extend the drift pattern 1d8 − (9 − SD)"),
-    "bc_d11_fallback_facing": _bool("bc_d11_fallback_facing", "BC-D11 fallback facing",
-                                    "also give the digital fallback turn for the facing number"),
-    "bc_d12_turn_to_intended": _bool("bc_d12_turn_to_intended", "BC-D12 corner after 1–4",
-                                     "the car turns its intended corner without another test"),
-    "bc_d16_one_roll": _bool("bc_d16_one_roll", "BC-D16 one damage roll per collision",
-                             "off: the rammer rolls its own damage"),
-    "bc_d17_stun_all": _bool("bc_d17_stun_all", "BC-D17 stun every driver",
-                             "off: RV ≥ 14 stuns the target only"),
-    "bc_d18_extend_table": _bool("bc_d18_extend_table", "BC-D18 extend the damage table",
-                                 "RV > 18 continues the pattern; off: use the RV 18 row"),
-    "bc_d19_count_after_hit": _bool("bc_d19_count_after_hit", "BC-D19 count this hit",
-                                    "the fuel-tank check counts this hit's damage"),
-    "bc_d22_interior_only": _bool("bc_d22_interior_only", "BC-D22 section destroyed = "
-                                  "interior destroyed", "off: its armour must be covered too"),
-    "bc_d24_stack_reductions": _bool("bc_d24_stack_reductions", "BC-D24 speed losses add up",
-                                     "off: only the larger of engine and tyre losses counts"),
-    "bc_d25_cap_at_max_speed": _bool("bc_d25_cap_at_max_speed", "BC-D25 max speed beats "
-                                     "deceleration", "off: the deceleration limit still holds"),
-    "bc_d27_marker_occupies": _bool("bc_d27_marker_occupies", "BC-D27 a marker occupies its "
-                                    "point", "on: markers never share a point"),
-    "bc_d34_as_printed": _bool("bc_d34_as_printed", "BC-D34 car 4 missions as printed",
-                               "off: read car 4's 3–4 as car 2"),
-    "bc_d44_previous_speed_zero": _bool("bc_d44_previous_speed_zero", "BC-D44 reverse only "
-                                        "from speed 0", "off: when the car can stop this Round"),
-    "bc_d48_reverse_limits": _bool("bc_d48_reverse_limits", "BC-D48 limits apply in reverse",
-                                   "off: any reverse speed up to the reverse cap"),
-    "bc_d49_fuel_first": _bool("bc_d49_fuel_first", "BC-D49 fuel check first",
-                               "off: the ammunition check first"),
-}
+DECISIONS: Mapping[str, Input] = {decision.input_name: OPTION_DECISIONS.input(decision.id)
+                                  for decision in OPTION_DECISIONS}
 
 
 def decisions(*names: str) -> tuple[Input, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from carwars_desktop.dice import EnteredDice
+from carwars_desktop.procedures import House
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.errors import MiniCarWarsError
 from carwars_desktop.rules.mini_car_wars.model import Maneuver
@@ -61,8 +62,9 @@ def has_moved(sheet: MiniSheet, phase: int) -> bool:
 
 
 def start_turn(sheets: Mapping[str, MiniSheet], speeds: Mapping[str, str],
-               names: Mapping[str, str]) -> ClockStep:
-    """Every vehicle's new speed for the next turn, each checked by ``mini.speed``.
+               names: Mapping[str, str], house: House | None = None) -> ClockStep:
+    """Every vehicle's new speed for the next turn, each checked by ``mini.speed`` under the
+    session's house rules ``house``.
 
     Raises:
         TurnError: with the engine's reason for every refused speed (nothing changes).
@@ -79,7 +81,7 @@ def start_turn(sheets: Mapping[str, MiniSheet], speeds: Mapping[str, str],
             continue
         resolution = SPEED_SELECTION.resolve(
             {"vehicle": sheet, "speed": velocity.mph, "reverse": velocity.reverse},
-            EnteredDice([]))
+            EnteredDice([]), house)
         if not resolution.effects:
             legal = ", ".join(legal_speeds(sheet))
             reasons[key] = f"{names[key]}: {velocity.text} is not allowed (legal: {legal})"
@@ -94,8 +96,9 @@ def start_turn(sheets: Mapping[str, MiniSheet], speeds: Mapping[str, str],
 
 
 def finish_phase(sheets: Mapping[str, MiniSheet], phase: int,
-                 names: Mapping[str, str]) -> ClockStep:
-    """Vehicles still to move in ``phase`` move straight on (``mini.maneuver``)."""
+                 names: Mapping[str, str], house: House | None = None) -> ClockStep:
+    """Vehicles still to move in ``phase`` move straight on (``mini.maneuver``, under the
+    session's house rules ``house``)."""
     new: dict[str, MiniSheet] = {}
     steps: list[str] = []
     for key in phase_movers(sheets, phase):
@@ -103,7 +106,7 @@ def finish_phase(sheets: Mapping[str, MiniSheet], phase: int,
         if has_moved(sheet, phase):
             continue
         resolution = MANEUVER.resolve({"vehicle": sheet, "maneuver": Maneuver.STRAIGHT.value},
-                                      EnteredDice([]))
+                                      EnteredDice([]), house)
         if not resolution.effects:
             continue
         changed = resolution.effects[0].sheet

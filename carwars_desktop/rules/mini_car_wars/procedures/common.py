@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
 from fractions import Fraction
-from typing import Any
 
 from carwars_desktop.procedures import (
-    BoolInput,
-    ChoiceInput,
     Odds,
     Outcome,
     SheetInput,
@@ -16,7 +12,7 @@ from carwars_desktop.procedures import (
 )
 from carwars_desktop.rules.kernel.refusal import refused, refused_odds
 from carwars_desktop.rules.mini_car_wars.catalog import sheet_catalog
-from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules, Rounding
+from carwars_desktop.rules.mini_car_wars.decisions import DECISIONS, MiniRules
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 
@@ -45,40 +41,23 @@ def get_optional_sheet(values: Values, name: str) -> MiniSheet | None:
 
 # --- decisions as inputs (named after their IDs, MCW digest §5.2) ------------------
 
-D2 = BoolInput("mcw_d2_skid_carries_over", "MCW-D2: skid on the last move skips next turn's "
-               "first move", DEFAULT_RULES.d2_skid_carries_over,
-               help="off, the digest's default: nothing carries into the next turn")
-D3 = BoolInput("mcw_d3_skid_from_post_maneuver", "MCW-D3: skid starts where the maneuver ended",
-               DEFAULT_RULES.d3_skid_from_post_maneuver)
-D5 = BoolInput("mcw_d5_roll_only_when_wounded_conscious", "MCW-D5: wounded-driver control roll "
-               "only when he is left wounded and conscious",
-               DEFAULT_RULES.d5_roll_only_when_wounded_conscious)
-D6_ROUNDING = ChoiceInput("mcw_d6_cycle_rounding", "MCW-D6: rounding of a cycle's third",
-                          tuple(r.value for r in Rounding), DEFAULT_RULES.d6_cycle_rounding.value)
-D6_WHICHEVER = BoolInput("mcw_d6_cycle_third_whichever_moved", "MCW-D6: a cycle does a third "
-                         "whichever vehicle moved", DEFAULT_RULES.d6_cycle_third_whichever_moved)
-D13 = BoolInput("mcw_d13_cycle_front_rear", "MCW-D13: front/rear −1 also on cycles",
-                DEFAULT_RULES.d13_cycle_front_rear)
-D14 = BoolInput("mcw_d14_turret_only_minus_two", "MCW-D14: a turret shot takes only the −2",
-                DEFAULT_RULES.d14_turret_only_minus_two)
-D20 = BoolInput("mcw_d20_bare_side_loses_weapons", "MCW-D20: weapons on a 0-armor side are lost "
-                "to the first damage there", DEFAULT_RULES.d20_bare_side_loses_weapons)
-D31 = BoolInput("mcw_d31_fixed_object_stops", "MCW-D31: hitting a fixed object stops the vehicle",
-                DEFAULT_RULES.d31_fixed_object_stops)
+D2 = DECISIONS.input("MCW-D2")
+D3 = DECISIONS.input("MCW-D3")
+D5 = DECISIONS.input("MCW-D5")
+D6_ROUNDING = DECISIONS.input("MCW-D6a")
+D6_WHICHEVER = DECISIONS.input("MCW-D6b")
+D13 = DECISIONS.input("MCW-D13")
+D14 = DECISIONS.input("MCW-D14")
+D20 = DECISIONS.input("MCW-D20")
+D31 = DECISIONS.input("MCW-D31")
+DEBRIS = DECISIONS.input("MCW-debris")
+OFF_ROAD = DECISIONS.input("MCW-off-road")
 
 __all__ = ["refused", "refused_odds"]
 
-_FIELDS = {f.name for f in fields(MiniRules)}
-
-
 def rules_from(values: Values) -> MiniRules:
-    """The :class:`MiniRules` of a procedure's ``mcw_*`` inputs (others stay default)."""
-    changes: dict[str, Any] = {}
-    for key, value in values.items():
-        field_name = key.removeprefix("mcw_")
-        if key.startswith("mcw_") and field_name in _FIELDS:
-            changes[field_name] = Rounding(value) if field_name == "d6_cycle_rounding" else value
-    return replace(DEFAULT_RULES, **changes)
+    """The :class:`MiniRules` of a procedure's decision inputs (others stay default)."""
+    return DECISIONS.from_inputs(values)
 
 
 def certain(label: str, summary: str) -> Odds:

@@ -19,7 +19,9 @@ from carwars_desktop.procedures import (
     Odds,
     Outcome,
     Procedure,
+    Refusal,
     Result,
+    RulesRefusal,
     Step,
     Values,
 )
@@ -27,6 +29,8 @@ from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     D2,
     D3,
+    DEBRIS,
+    OFF_ROAD,
     RULESET,
     get_optional_sheet,
     sheet_input,
@@ -46,6 +50,13 @@ _WHY = {"debris": "ran over debris (MCW-D25: once this phase)",
 
 
 def _check(values: Values) -> None:
+    hazard = values["hazard"]
+    if hazard in (NEW_SECTION, "debris") and not values[DEBRIS.name]:
+        raise RulesRefusal(Refusal("debris sections are not in use in this session "
+                                   "(house rules: MCW-debris off)", RULE))
+    if hazard == "off-road" and not values[OFF_ROAD.name]:
+        raise RulesRefusal(Refusal("off-road control rolls are not in use in this session "
+                                   "(house rules: MCW-off-road off)", RULE))
     if values["hazard"] != NEW_SECTION and values["vehicle"] is None:
         raise InputError(f"vehicle: a {values['hazard']} control roll needs the vehicle")
 
@@ -94,7 +105,7 @@ HAZARD = Procedure(
     inputs=(
         ChoiceInput("hazard", "Hazard", HAZARDS, NEW_SECTION),
         sheet_input("vehicle", "Vehicle", optional=True, help="for debris and off-road rolls"),
-        D2, D3,
+        D2, D3, DEBRIS, OFF_ROAD,
     ),
     resolve_fn=_resolve,
     odds_fn=_odds,

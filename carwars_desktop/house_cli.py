@@ -1,0 +1,54 @@
+"""``resolve --rules PROFILE --option MCW-D13=off``: the house rules of a command-line roll.
+
+``--rules`` names a saved profile of the procedure's ruleset (in the app's database:
+``--db URL`` / ``$CARWARS_DB``), the built-in "The digest's defaults", or
+``@file.json``, a house-rules file; each ``--option DECISION=VALUE`` then changes one
+decision. A decision of another ruleset, an unknown id or a value outside its choices
+is bad input (exit status 2). See docs/command-line.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from carwars_desktop.procedures import InputError, Procedure
+from carwars_desktop.rules import find_ruleset
+from carwars_desktop.rules.kernel.decisions import DecisionError
+from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
+
+
+def house_from_args(procedure: Procedure, rules: str | None, options: Sequence[str],
+                    db: str | None = None) -> dict[str, Any]:
+    """Decision id → value for the roll (empty: the digest's defaults); ``InputError``."""
+    from carwars_desktop.services.house_rules import (
+        HouseRulesService,
+        ProfileRefused,
+        load_profile_file,
+    )
+
+    try:
+        ruleset = find_ruleset(procedure.ruleset)
+    except LookupError:  # a generic procedure (dice.roll): no ruleset, no house rules
+        if rules or options:
+            raise InputError(f"{procedure.id} takes no house rules") from None
+        return {}
+    if ruleset.decisions is None:
+        if rules or options:
+            raise InputError(f"{ruleset.title} has no house rules")
+        return {}
+    values: dict[str, Any] = {}
+    try:
+        if rules and rules.startswith("@"):
+            values.update(load_profile_file(Path(rules[1:]), ruleset).rules)
+        elif rules and " ".join(rules.split()).casefold() != DIGEST_DEFAULTS.casefold():
+            from carwars_desktop.storage import open_database, resolve_url
+
+            with open_database(resolve_url(db, os.environ)) as database:
+                values.update(HouseRulesService(database).find(ruleset.id, rules).rules)
+        values.update(ruleset.decisions.parse(options))
+        return ruleset.decisions.check(values)
+    except (ProfileRefused, DecisionError) as error:
+        raise InputError(str(error)) from None
