@@ -23,6 +23,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "carwars_desktop"
 CITES = re.compile(r"(Mini Car Wars|Battlecars|AUTOpower) §|^(BC|AP|MCW)-D\d+( \(alternative\))?$")
 """A citation's text: a digest section of a ruleset, or a decision id standing alone."""
 CITERS = {"bc", "mcw", "ap", "rule", "_rule", "more", "Citation", "Citer"}
+LOOKUPS = {"input"}
+"""Calls that look a decision up by its id (``DECISIONS.input("MCW-D13")``): an id, not a
+citation."""
 
 
 def _plain_citations(path: Path) -> list[str]:
@@ -34,7 +37,7 @@ def _plain_citations(path: Path) -> list[str]:
         if isinstance(node, ast.Call):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
                 node.func, "id", "")
-            if name in CITERS:
+            if name in CITERS or name in LOOKUPS:
                 for arg in node.args:
                     allowed.update(id(n) for n in ast.walk(arg))
     found = []

@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from carwars_desktop.rules.autopower.errors import OptionsFormatError
-from carwars_desktop.rules.autopower.tables import DIVISIONS
+from carwars_desktop.rules.autopower.tables import DIVISIONS, ap
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionError, DecisionSet
 from carwars_desktop.rules.kernel.reader import NAMED, Reader
 
@@ -117,8 +117,8 @@ class Options:
             raise OptionsFormatError(str(error)) from None
 
 
-_AP = "AUTOpower §5"
-_PREGAME = "AUTOpower §2.1"
+_AP = ap("§5")
+_PREGAME = ap("§2.1")
 
 
 def _d(number: int, field: str, label: str, help: str, input_name: str | None = None,

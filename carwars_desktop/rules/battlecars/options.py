@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.tables import STATED_COUNTER_SIZES
 from carwars_desktop.rules.battlecars.terms import Weapon
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
@@ -101,7 +102,7 @@ class Options:
 
 DEFAULT_OPTIONS = Options()
 
-_BC = "Battlecars §5"
+_BC = bc("§5")
 
 
 def _d(number: int, field: str, label: str, help: str, **more: object) -> Decision:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 
 
 class Rounding(Enum):
@@ -95,7 +96,7 @@ class MiniRules:
 
 DEFAULT_RULES = MiniRules()
 
-_MCW = "Mini Car Wars §5.2"
+_MCW = mcw("§5.2")
 
 
 def _d(number: str, field: str, label: str, help: str = "", input_name: str | None = None,
@@ -132,15 +133,15 @@ DECISIONS: DecisionSet[MiniRules] = DecisionSet(MiniRules, (
     Decision("MCW-budget", "budget", "Budget per player (§2.15)",
              "the scenario's own, or a fixed sum for the purchase check",
              choices=(None, 10_000, 15_000, 20_000, 40_000), pregame=True,
-             rule="Mini Car Wars §2.15", words={None: "the scenario's"}),
+             rule=mcw("§2.15"), words={None: "the scenario's"}),
     Decision("MCW-open-sheets", "open_sheets", "Players see each other's record sheets "
              "(§2.15)", "off: record sheets are secret (the players' display)",
-             pregame=True, rule="Mini Car Wars §2.15"),
+             pregame=True, rule=mcw("§2.15")),
     Decision("MCW-debris", "debris", "Debris sections in use (§2.14)",
              "off: new road sections are never debris-littered", input_name="mcw_debris",
-             pregame=True, rule="Mini Car Wars §2.14"),
+             pregame=True, rule=mcw("§2.14")),
     Decision("MCW-off-road", "off_road", "Off-road control rolls in use (§2.14)",
              "off: leaving the road takes no control roll", input_name="mcw_off_road",
-             pregame=True, rule="Mini Car Wars §2.14"),
+             pregame=True, rule=mcw("§2.14")),
 ))
 """Every Mini Car Wars house rule, declared once (forms, editor, command line, log)."""
