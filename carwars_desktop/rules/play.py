@@ -124,6 +124,16 @@ def no_turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]])
     return TurnOrder()
 
 
+StartOrder = Callable[[Sequence[tuple[str, RecordSheet]]], tuple[str, ...]]
+"""``[(name, sheet)]`` in seating order → the names in the order of a new session's first
+turn (a ruleset whose first player follows from the sheets, AUTOpower's higher Speed)."""
+
+
+def seating_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
+    """The vehicles as seated: a ruleset whose order is rolled for (or needs none)."""
+    return tuple(name for name, _sheet in vehicles)
+
+
 @dataclass(frozen=True)
 class PlayRules:
     """The Table's view of one ruleset (see the module docstring)."""
@@ -145,6 +155,8 @@ class PlayRules:
     """What the players may know of a sheet (see :data:`PublicFacts`)."""
     turn_order: TurnOrderOf = no_turn_order
     """Who moves now and next at this clock."""
+    start_order: StartOrder = seating_order
+    """The order of a new session's first turn (see :data:`StartOrder`)."""
 
 
 class TurnError(ValueError):

@@ -6,7 +6,7 @@ penalties); nothing here decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
 from carwars_desktop.rules.clock import Clock
@@ -101,6 +101,18 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder(now, tuple(k for k in later if k not in out)[:1])
 
 
+def start_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
+    """AP §2.2 step 4: "The player with the higher Speed takes the first turn"; AP-D24: with
+    more than 2 players, by descending starting Speed, kept all game. Ties are broken as the
+    draw order (E, F, S, I, AP-D16); cars tied on all of these keep their seats until the
+    GM settles them with ``autopower.first_player`` (its 2d6 roll-off)."""
+    from carwars_desktop.rules.autopower.turns import first_turn_key
+
+    ranked = sorted(vehicles, key=lambda entry: first_turn_key(car_sheet(entry[1])),
+                    reverse=True)
+    return tuple(name for name, _sheet in ranked)
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -110,4 +122,5 @@ RULES = PlayRules(
     out_of_play=out_of_play,
     public=public,
     turn_order=turn_order,
+    start_order=start_order,
 )
