@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
+    QGroupBox,
     QLabel,
     QMainWindow,
     QScrollArea,
@@ -138,9 +139,21 @@ class PlayView(QMainWindow):
         old = self.clock_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self.clock_area.setWidget(panel)
+        holder = QWidget()
+        holder_layout = QVBoxLayout(holder)
+        holder_layout.setContentsMargins(0, 0, 0, 0)
+        holder_layout.addWidget(panel)
+        self.durations_box = QGroupBox("Durations (ended by the clock)")
+        self.durations_label = QLabel()
+        self.durations_label.setWordWrap(True)
+        self.durations_label.setObjectName("clock-durations")
+        QVBoxLayout(self.durations_box).addWidget(self.durations_label)
+        holder_layout.addWidget(self.durations_box)
+        holder_layout.addStretch(1)
+        self.clock_area.setWidget(holder)
         self.clock = cast(ClockPanel, panel)
         self.clock.show_game(game, read_only)
+        self.show_durations()
         self.log_dock.model.set_pages(pages)
         self._charts_loader = charts
         self.tabs.setTabVisible(1, charts is not None)
@@ -180,8 +193,24 @@ class PlayView(QMainWindow):
                 widget.set_sheet(game.sheet(key), self.read_only)
         if self.clock is not None:
             self.clock.show_game(game, self.read_only)
+        self.show_durations()
         self.log_dock.model.note(changes)
         self.update_actions()
+
+    def show_durations(self) -> None:
+        """Every duration with what is left: on the Clock, and on its vehicle's sheet."""
+        game = self.game
+        if game is None:
+            return
+        running = game.ruleset.play().durations(game.clock, game.vehicles_view())
+        for key, widget in self.sheets.items():
+            widget.set_durations([d for d in running if d.vehicle == key])
+        self.durations_label.setText("\n".join(str(d) for d in running))
+        self.durations_label.setToolTip("\n".join(f"{d.label}: {d.rule}" for d in running))
+        self.durations_box.setVisible(bool(running))
+
+    def durations_text(self) -> str:
+        return self.durations_label.text() if self.durations_box.isVisibleTo(self) else ""
 
     def update_actions(self) -> None:
         game = self.game
