@@ -77,7 +77,7 @@ class ShownDuration:
     vehicle: str | None = None
 
     def __str__(self) -> str:
-        return f"⏳ {self.label}: {self.left}"
+        return f"◷ {self.label}: {self.left}"
 
 
 def shown(duration: Duration, clock: Clock) -> ShownDuration:

@@ -181,6 +181,15 @@ def clock_durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ..
     return tuple(shown(d, clock) for d in clock.kept())
 
 
+Verdict = Callable[[Vehicles], str]
+"""``vehicles`` → who won, or a draw, as the rules' victory check says it; ``""`` while the
+game goes on (the Table then offers to finish the session)."""
+
+
+def no_verdict(vehicles: Vehicles) -> str:
+    return ""
+
+
 def seating_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
     """The vehicles as seated: a ruleset whose order is rolled for (or needs none)."""
     return tuple(name for name, _sheet in vehicles)
@@ -215,6 +224,8 @@ class PlayRules:
     """The durations an applied result starts (a smoke cloud laid)."""
     durations: ShownDurations = clock_durations
     """What runs now and what is left of it (see :data:`ShownDurations`)."""
+    verdict: Verdict = no_verdict
+    """The victory check on the sheets (see :data:`Verdict`)."""
 
 
 class TurnError(ValueError):

@@ -187,6 +187,13 @@ def _next_own_turn(clock: Clock, name: str) -> int:
     return clock.turn + 1
 
 
+def verdict(vehicles: Vehicles) -> str:
+    """AP §2.12 (AP-D19): the last car not killed wins; cars killed together draw."""
+    from carwars_desktop.rules.autopower.play.clock import result
+
+    return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -199,4 +206,5 @@ RULES = PlayRules(
     start_order=start_order,
     clock_moved=clock_moved,
     durations=durations,
+    verdict=verdict,
 )

@@ -216,6 +216,13 @@ def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
     return tuple(found)
 
 
+def verdict(vehicles: Vehicles) -> str:
+    """Street combat (BC-D32, BC-D45): the driver in the last mobile Battlecar wins."""
+    from carwars_desktop.rules.battlecars.play.clock import result
+
+    return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -229,4 +236,5 @@ RULES = PlayRules(
     clock_moved=clock_moved,
     durations_from=durations_from,
     durations=durations,
+    verdict=verdict,
 )

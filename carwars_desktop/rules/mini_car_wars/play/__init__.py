@@ -183,6 +183,19 @@ def durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: C
                      clock.turn + turns, clock.phase, clock.turn),)
 
 
+def verdict(vehicles: Vehicles) -> str:
+    """"The survivor wins" (§2.15, "out" per MCW-D23): one vehicle left in, or none."""
+    sheets = [mini_sheet(sheet) for _name, sheet in vehicles.values()]
+    if len(sheets) < 2:
+        return ""
+    left = [sheet for sheet in sheets if not sheet.is_out]
+    if not left:
+        return "no survivor: every vehicle is out (§2.15, MCW-D23)"
+    if len(left) == 1:
+        return f"{left[0].name} wins: the survivor (§2.15, MCW-D23)"
+    return ""
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -196,4 +209,5 @@ RULES = PlayRules(
     public=public,
     turn_order=turn_order,
     durations_from=durations_from,
+    verdict=verdict,
 )
