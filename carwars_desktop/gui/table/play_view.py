@@ -83,6 +83,8 @@ class PlayView(QMainWindow):
         toolbar.addAction(self.undo_action)
         toolbar.addAction(self.redo_action)
         self.log_dock = EventLogDock(self)
+        for view in (self.log_dock.view, self.log_dock.details):  # it gives the Clock room
+            view.setMinimumHeight(30)
         self.log_action = self.log_dock.toggleViewAction()
         self.log_action.setText("☰ Session log")
         self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
