@@ -5,6 +5,14 @@ docs/make_screenshots.py [OUT_DIR] [--dark]``. Each workspace is shown with samp
 in a throwaway database and grabbed from the screen as a PNG. ``--dark`` gives the
 application a dark palette (as a dark system theme does) and names each file
 ``…-dark.png``; the printed record sheets (paper) are made in the light run only.
+
+``--layout=NAME`` shows only the Table maximized with a 4-vehicle session of each ruleset,
+saved as ``table-4-<ruleset>-NAME.png`` (issue #13). Run it under a window manager so the
+window is really maximized, at each screen the Table must fit::
+
+    xvfb-run -a -s "-screen 0 1366x768x24" sh -c "openbox & sleep 1; \
+        .venv/bin/python docs/make_screenshots.py docs/images --layout=1366x768"
+    # the same at 1920x1080, and at 2732x1536 with QT_SCALE_FACTOR=2 --layout=scale2
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -40,7 +39,7 @@ from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
 
 CLOCK_WIDTH = 370
-LOG_MIN = 90
+LOG_MIN = 80
 
 
 class PlayView(QMainWindow):
@@ -168,11 +167,16 @@ class PlayView(QMainWindow):
         holder_layout = QVBoxLayout(holder)
         holder_layout.setContentsMargins(0, 0, 0, 0)
         holder_layout.addWidget(panel)
-        self.durations_box = QGroupBox("Durations (ended by the clock)")
+        self.durations_box = QWidget()
         self.durations_label = QLabel()
         self.durations_label.setWordWrap(True)
         self.durations_label.setObjectName("clock-durations")
-        QVBoxLayout(self.durations_box).addWidget(self.durations_label)
+        heading = QLabel("<b>Durations</b> (ended by the clock)")
+        durations_layout = QVBoxLayout(self.durations_box)
+        durations_layout.setContentsMargins(9, 0, 9, 4)
+        durations_layout.setSpacing(0)
+        durations_layout.addWidget(heading)
+        durations_layout.addWidget(self.durations_label)
         holder_layout.addWidget(self.durations_box)
         holder_layout.addStretch(1)
         self.clock_area.setWidget(holder)
@@ -183,7 +187,7 @@ class PlayView(QMainWindow):
         self._verdict = ""
         self.victory_bar.hide()
         self.check_verdict()
-        QTimer.singleShot(0, self.fit_clock)
+        QTimer.singleShot(0, self, lambda: self.fit_clock(shrink=True))
         self.log_dock.model.set_pages(pages)
         self._charts_loader = charts
         self.tabs.setTabVisible(1, charts is not None)
@@ -226,7 +230,7 @@ class PlayView(QMainWindow):
         self.show_durations()
         self.grid.refresh()
         self.check_verdict()
-        QTimer.singleShot(0, self.fit_clock)
+        QTimer.singleShot(0, self, self.fit_clock)
         self.log_dock.model.note(changes)
         self.update_actions()
 
@@ -254,19 +258,19 @@ class PlayView(QMainWindow):
                                    "session?" if verdict else "")
         self.victory_bar.setVisible(bool(verdict) and not self.read_only)
 
-    def fit_clock(self) -> None:
+    def fit_clock(self, shrink: bool = False) -> None:
         """The Clock whole, without a scrollbar, when the log below can give it the room
-        (it keeps at least :data:`LOG_MIN` pixels)."""
+        (it keeps at least :data:`LOG_MIN` pixels); with ``shrink`` (a session opens) the
+        log gets back what the Clock does not need."""
         holder = self.clock_area.widget()
         if holder is None or self.log_dock.isHidden() or self.clock_dock.isFloating():
             return
         need = holder.sizeHint().height() + 2 * self.clock_area.frameWidth()
         have = self.clock_area.viewport().height()
-        if need <= have:
+        if need <= have and not (shrink and need + 40 < have):
             return
         total = self.clock_dock.height() + self.log_dock.height()
-        grow = need - have
-        clock = min(self.clock_dock.height() + grow, total - LOG_MIN)
+        clock = min(self.clock_dock.height() + need - have, total - LOG_MIN)
         self.resizeDocks([self.clock_dock, self.log_dock], [clock, total - clock],
                          Qt.Orientation.Vertical)
 
