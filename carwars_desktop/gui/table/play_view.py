@@ -228,7 +228,7 @@ class PlayView(QMainWindow):
         if self.clock is not None:
             self.clock.show_game(game, self.read_only)
         self.show_durations()
-        self.grid.refresh()
+        self.grid.refresh(tuple(changes.vehicles) or ("",))
         self.check_verdict()
         QTimer.singleShot(0, self, self.fit_clock)
         self.log_dock.model.note(changes)

@@ -163,25 +163,28 @@ class SheetGrid(QScrollArea):
         self._fit_widths()
         self._arrange()
 
-    def _fit_widths(self) -> None:
+    def _fit_widths(self, keys: Sequence[str] = ()) -> None:
         """Every full sheet as wide as the widest needs (grown, never shrunk, as labels grow
-        in play: "✖ MG destroyed" must not clip a row of boxes)."""
+        in play: "✖ MG destroyed" must not clip a row of boxes); only the sheets of ``keys``
+        are measured again (all when none is given)."""
         if not self.sheets:
             return
+        measured = [sheet for sheet in self.sheets if not keys or sheet.vehicle.key in keys]
+        if not measured:
+            return
         widest = max(max(sheet.sizeHint().width(), sheet.minimumSizeHint().width(),
-                         sheet.minimumWidth()) for sheet in self.sheets) + SLACK
+                         sheet.minimumWidth()) for sheet in measured) + SLACK
         for sheet in self.sheets:
-            if sheet.width() < widest or sheet.minimumWidth() < widest:
+            if sheet.minimumWidth() < widest:
                 sheet.setFixedWidth(widest)
 
     def refresh(self, keys: Sequence[str] = ()) -> None:
         """Sheets of ``keys`` were redrawn (or their durations changed): the compact sheets
         follow, and the widths grow when a label did."""
-        self._fit_widths()
-        for card in self.cards:
-            if not keys or card.key in keys:
+        self._fit_widths(keys)
+        if self.compact:  # the durations of any vehicle may have changed
+            for card in self.cards:
                 card.refresh(card.key == self.selected)
-        self._shape = None
         self._arrange()
 
     def select(self, key: str) -> None:
