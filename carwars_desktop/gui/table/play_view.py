@@ -100,8 +100,8 @@ class PlayView(QMainWindow):
         self.clock_dock.setMinimumWidth(CLOCK_WIDTH)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.clock_dock)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock)
-        # The Clock first: at 1366×768 it must show whole, the log scrolls.
-        self.resizeDocks([self.clock_dock, self.log_dock], [560, 160], Qt.Orientation.Vertical)
+        # fit_clock() gives the Clock more when it needs it (at 1366×768 it must show whole).
+        self.resizeDocks([self.clock_dock, self.log_dock], [460, 300], Qt.Orientation.Vertical)
 
         self.message = QLabel()
         self.message.setObjectName("table-message")
