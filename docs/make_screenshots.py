@@ -5,6 +5,14 @@ docs/make_screenshots.py [OUT_DIR] [--dark]``. Each workspace is shown with samp
 in a throwaway database and grabbed from the screen as a PNG. ``--dark`` gives the
 application a dark palette (as a dark system theme does) and names each file
 ``…-dark.png``; the printed record sheets (paper) are made in the light run only.
+
+``--layout=NAME`` shows only the Table maximized with a 4-vehicle session of each ruleset,
+saved as ``table-4-<ruleset>-NAME.png`` (issue #13). Run it under a window manager so the
+window is really maximized, at each screen the Table must fit::
+
+    xvfb-run -a -s "-screen 0 1366x768x24" sh -c "openbox & sleep 1; \
+        .venv/bin/python docs/make_screenshots.py docs/images --layout=1366x768"
+    # the same at 1920x1080, and at 2732x1536 with QT_SCALE_FACTOR=2 --layout=scale2
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
+from carwars_desktop.gui.table.autopower_sheet import AutopowerSheetWidget
 from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
 from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
 from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
@@ -82,6 +91,10 @@ def main() -> int:
         SUFFIX = "-dark"
         app.setStyle("Fusion")
         app.setPalette(dark_palette())
+    layout = next((a.removeprefix("--layout=") for a in sys.argv[1:]
+                   if a.startswith("--layout=")), None)
+    if layout is not None:
+        return layout_screens(app, out, layout)
     folder = Path(tempfile.mkdtemp(prefix="carwars-shots-"))
     settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(db_url_hint=str(folder / "shots.sqlite3"), interactive=False,
@@ -169,8 +182,9 @@ def _resolve(table: TableWorkspace, procedure_id: str, values: dict[str, object]
     raw = {k: game.sheet(v) if k in _SHEET_KEYS and isinstance(v, str) else v
            for k, v in values.items()}
     bindings = {k: str(v) for k, v in values.items() if k in _SHEET_KEYS}
-    resolution = procedure.resolve(raw, EnteredDice(dice))
-    table.hub.runner.finish(resolution, bindings, procedure.odds(raw), None)
+    pending = table.context.service.resolve(procedure, raw, EnteredDice(dice),
+                                            bindings=bindings)
+    table.hub.runner.finish(pending, None)
 
 
 _SHEET_KEYS = {"firer", "target", "vehicle", "car", "attacker", "mover", "other",
@@ -474,6 +488,82 @@ def about_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     settle(app)
     save(box.grab(), out / "about.png")
     box.close()
+
+
+
+
+# --- the Table at the table's screens (issue #13) -------------------------------------------
+FOUR = {
+    "mini_car_wars": ("Four-car Road Duel", "road_duel", "Road Duel",
+                      [("Ann", "Courier"), ("Bo", "Rocket Special"), ("Cy", "Mini Sherman"),
+                       ("Di", "Killer Kart")], None),
+    "battlecars": ("Four-car street fight", "street", "Street combat",
+                   [(p, EXAMPLE_CARD_NAME) for p in ("Ann", "Bo", "Cy", "Di")],
+                   ["Interceptor", "Wasp", "Hammer", "Street Hawk"]),
+    "autopower": ("Four heroes", "", "",
+                  [("Ann", "Longshot"), ("Bo", "Martian Manhunter"), ("Cy", "Bishop"),
+                   ("Di", "Rhino")], None),
+}
+
+
+def _four_car_play(table: TableWorkspace, ruleset_id: str) -> None:
+    """A few events of each game: weapons marked destroyed (long labels), a smoke cloud or
+    marker, a stun, a control penalty, so the durations and the widest labels show."""
+    play = table.play
+    if ruleset_id == "mini_car_wars":
+        _resolve(table, "mini.fire", {"firer": "v3", "weapon": "smokescreen"}, [])
+        _resolve(table, "mini.fire", {"firer": "v2", "target": "v1", "weapon": "1",
+                                      "side": "F", "range": "4"}, [5, 5, 6, 5])
+        for key in ("v1", "v4"):
+            sheet = play.sheets[key]
+            assert isinstance(sheet, MiniSheetWidget)
+            sheet.mark_weapon(0, destroyed=True)
+    elif ruleset_id == "battlecars":
+        clock = play.clock
+        assert isinstance(clock, BattlecarsClockPanel)
+        for index, key in enumerate(("v1", "v2", "v3", "v4")):
+            clock.speed_rows[key].speed.setValue(1 + index % 3)
+        clock.reveal_speeds()
+        _resolve(table, "battlecars.drop", {"vehicle": "v1", "mount": "Pod C",
+                                            "weapon": Weapon.SMOKE.value}, [])
+        _resolve(table, "battlecars.fire", {"firer": "v1", "mount": "Pod A", "target": "v2",
+                                            "area": "front", "points_between": 2},
+                 [7, 6, 8, 5, 3])
+        sheet = play.sheets["v2"]
+        assert isinstance(sheet, BattlecarsSheetWidget)
+        sheet.mark_stunned(True)
+    else:
+        _resolve(table, "autopower.draw", {"car": "v1"}, [])
+        sheet = play.sheets["v2"]
+        assert isinstance(sheet, AutopowerSheetWidget)
+        sheet.mark_penalty("next_turn", "-3")
+
+
+def layout_screens(app: QApplication, out: Path, name: str) -> int:
+    """``--layout=NAME``: the window maximized on this screen with a 4-vehicle session of each
+    ruleset, saved as ``table-4-<ruleset>-NAME.png``."""
+    folder = Path(tempfile.mkdtemp(prefix="carwars-layout-"))
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=str(folder / "shots.sqlite3"), interactive=False,
+                        settings=settings)
+    window.showMaximized()
+    settle(app)
+    if not window.finish_startup():
+        return 1
+    for ruleset_id, (title, key, scenario, players, names) in FOUR.items():
+        window.set_ruleset(ruleset_id)
+        table = _table(window)
+        _start(table, ruleset_id, title, key, scenario, players, names)
+        try:
+            _four_car_play(table, ruleset_id)
+        except (ValueError, TypeError, KeyError) as error:  # a screenshot without the events
+            print(f"{ruleset_id}: {error}", file=sys.stderr)
+        settle(app)
+        short = {"mini_car_wars": "mini", "battlecars": "battlecars", "autopower": "autopower"}
+        grab(app, window, out / f"table-4-{short[ruleset_id]}-{name}.png")
+        table.finish_session(confirm=False)
+    window.shutdown()
+    return 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -251,6 +251,12 @@ class DiceWorkspace(Workspace):
     def load_deferred(self) -> None:
         self._loaded = True
         self._refresh_odds()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        """The Resolver's and the Table's rolls land in the history too: read it again."""
+        super().showEvent(event)
+        if self._database is not None:
+            self.history_model.reset(self._database.dice_history.recent(HISTORY_LIMIT))
 
     def _set_ready(self, ready: bool) -> None:
         for widget in (self.dice_edit, self.enter_button, self.roll_button, self.seed_edit):

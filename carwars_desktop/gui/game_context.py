@@ -66,6 +66,8 @@ class GameContext(QObject):
     @database.setter
     def database(self, database: Database | None) -> None:
         self.service.database = database
+        # Rolls shown outside any session by a run that stopped before Apply or Discard.
+        self.service.settle_left_pending(None)
 
     def open(self, game: Game, session_id: int, read_only: bool = False) -> None:
         self.service.show(game, session_id, read_only)

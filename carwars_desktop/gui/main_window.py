@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -73,7 +73,9 @@ class MainWindow(QMainWindow):
         self.database: Database | None = None
         self._unloaded: list[Workspace] = []
         self.setWindowTitle("Carwars Desktop")
-        self.resize(1280, 800)
+        from carwars_desktop.gui import window_geometry
+
+        window_geometry.restore(self, self._settings)
 
         self._ruleset_box = QComboBox()
         self._ruleset_box.setAccessibleName("Ruleset")
@@ -158,6 +160,9 @@ class MainWindow(QMainWindow):
 
         self.workshop = WorkshopWorkspace(self, services=self.services)
         self.table = TableWorkspace(self.game_context, self)
+        from carwars_desktop.gui import window_geometry
+
+        window_geometry.restore_docks(self.table.play, self._settings)
         for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
                           ResolverWorkspace(self.game_context, self, self._settings),
                           DiceWorkspace(self)):
@@ -171,6 +176,14 @@ class MainWindow(QMainWindow):
         """The workspace just shown takes the keyboard focus (its keys work at once)."""
         if 0 <= row < len(self.workspaces):
             self.workspaces[row].focus_default()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        """The window's size, place and the Table's docks are kept for the next run."""
+        from carwars_desktop.gui import window_geometry
+
+        docks = self.table.play.saveState() if self.workspaces else None
+        window_geometry.save(self, self._settings, docks)
+        super().closeEvent(event)
 
     def add_workspace(self, workspace: Workspace) -> None:
         position = len(self.workspaces)

@@ -9,8 +9,10 @@ turns of the active player, each drawing, accelerating, arming and fighting (AP 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from carwars_desktop.rules.durations import Duration
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,10 @@ class Clock:
     phase: int
     phases: tuple[str, ...]
     word: str = "turn"
+    durations: tuple[Duration, ...] | None = field(default=None, compare=False)
+    """The effects the game keeps until the clock ends them (:mod:`.durations`). ``None``
+    on a clock built afresh (the next phase, a new order): the game carries on the
+    durations of the clock it replaces; a tuple replaces them (a dispersal roll)."""
 
     @staticmethod
     def start(ruleset_id: str, vehicle_names: Sequence[str]) -> Clock:
@@ -39,6 +45,13 @@ class Clock:
             return Clock(self.turn, self.phase + 1, self.phases, self.word)
         return Clock(self.turn + 1, 0, self.phases, self.word)
 
+    def kept(self) -> tuple[Duration, ...]:
+        """The durations this clock carries (none when it was built afresh)."""
+        return self.durations or ()
+
+    def with_durations(self, durations: Sequence[Duration]) -> Clock:
+        return replace(self, durations=tuple(durations))
+
     def starts_turn(self) -> bool:
         return self.phase == 0
 
@@ -46,8 +59,11 @@ class Clock:
         return f"{self.word.capitalize()} {self.turn}, {self.phase_name}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "phase": self.phase, "phases": list(self.phases),
-                "word": self.word}
+        data: dict[str, Any] = {"turn": self.turn, "phase": self.phase,
+                                "phases": list(self.phases), "word": self.word}
+        if self.durations:
+            data["durations"] = [d.to_json() for d in self.durations]
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Clock:
@@ -55,4 +71,5 @@ class Clock:
         turn, phase = int(data["turn"]), int(data["phase"])
         if turn < 1 or not 0 <= phase < len(phases):
             raise ValueError(f"clock out of range: turn {turn}, phase {phase} of {len(phases)}")
-        return Clock(turn, phase, phases, str(data.get("word", "turn")))
+        durations = tuple(Duration.from_json(d) for d in data.get("durations") or ())
+        return Clock(turn, phase, phases, str(data.get("word", "turn")), durations)

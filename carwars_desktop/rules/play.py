@@ -14,9 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.durations import Duration, ShownDuration, shown
+
+__all__ = ["Duration", "ShownDuration"]  # the rulesets' play rules take them from here
 from carwars_desktop.rules.ruleset import RecordSheet
+
+if TYPE_CHECKING:
+    from carwars_desktop.procedures import Resolution
 
 
 class Level(StrEnum):
@@ -124,6 +131,70 @@ def no_turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]])
     return TurnOrder()
 
 
+StartOrder = Callable[[Sequence[tuple[str, RecordSheet]]], tuple[str, ...]]
+"""``[(name, sheet)]`` in seating order → the names in the order of a new session's first
+turn (a ruleset whose first player follows from the sheets, AUTOpower's higher Speed)."""
+
+
+Vehicles = Mapping[str, tuple[str, RecordSheet]]
+"""Vehicle key → (name, sheet), in seating order."""
+
+
+@dataclass(frozen=True)
+class ClockMove:
+    """What the clock's move ends by itself: new sheets (a stun lifted), the durations that
+    go on, and the explanation."""
+
+    sheets: Mapping[str, RecordSheet]
+    durations: tuple[Duration, ...]
+    steps: tuple[str, ...] = ()
+
+
+ClockMoved = Callable[[Clock, Clock, Vehicles], ClockMove]
+"""``(before, after, vehicles)`` with ``after`` carrying the durations that would go on."""
+
+
+def expire(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
+    """The durations whose time is up are gone (said so in the log); nothing else."""
+    going = after.kept()
+    steps = tuple(f"{d.label}: its time is up ({d.rule})" for d in going
+                  if not d.lasts_at(after))
+    return ClockMove({}, tuple(d for d in going if d.lasts_at(after)), steps)
+
+
+DurationsFrom = Callable[["Resolution", Mapping[str, str], Clock, Vehicles],
+                         tuple[Duration, ...]]
+"""``(resolution, bindings, clock, vehicles)`` → the durations an applied result starts."""
+
+
+def no_durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: Clock,
+                      vehicles: Vehicles) -> tuple[Duration, ...]:
+    return ()
+
+
+ShownDurations = Callable[[Clock, Vehicles], tuple[ShownDuration, ...]]
+"""``(clock, vehicles)`` → every running duration with what is left, for the sheets and
+the Clock (the clock's own and those kept on the sheets)."""
+
+
+def clock_durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
+    return tuple(shown(d, clock) for d in clock.kept())
+
+
+Verdict = Callable[[Vehicles], str]
+"""``vehicles`` → who won, or a draw, as the rules' victory check says it; ``""`` while the
+game goes on (the Table then offers to finish the session)."""
+
+
+def no_verdict(vehicles: Vehicles) -> str:
+    return ""
+
+
+def seating_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
+    """The vehicles as seated: a ruleset whose order is rolled for (or needs none)."""
+    return tuple(name for name, _sheet in vehicles)
+
+
 @dataclass(frozen=True)
 class PlayRules:
     """The Table's view of one ruleset (see the module docstring)."""
@@ -145,6 +216,16 @@ class PlayRules:
     """What the players may know of a sheet (see :data:`PublicFacts`)."""
     turn_order: TurnOrderOf = no_turn_order
     """Who moves now and next at this clock."""
+    start_order: StartOrder = seating_order
+    """The order of a new session's first turn (see :data:`StartOrder`)."""
+    clock_moved: ClockMoved = expire
+    """What the clock ends when it moves forward (see :data:`ClockMoved`)."""
+    durations_from: DurationsFrom = no_durations_from
+    """The durations an applied result starts (a smoke cloud laid)."""
+    durations: ShownDurations = clock_durations
+    """What runs now and what is left of it (see :data:`ShownDurations`)."""
+    verdict: Verdict = no_verdict
+    """The victory check on the sheets (see :data:`Verdict`)."""
 
 
 class TurnError(ValueError):

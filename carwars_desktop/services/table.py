@@ -152,6 +152,8 @@ class PendingResolution:
         self.logged = False
         """The result's line is in the roll log (an apply whose log write was refused
         has it False: :meth:`retry_log`)."""
+        self.log_id: int | None = None
+        """Its row in the roll log, written (as pending) when it was shown."""
 
     @property
     def pending(self) -> bool:
@@ -357,6 +359,8 @@ class TableService:
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         read_only = not loaded.info.running or follow
+        if not read_only:
+            self.settle_left_pending(session_id)
         opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
         self.title = opened.title
         self.show(game, session_id, read_only, initiator)
@@ -572,6 +576,7 @@ class TableService:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
                                     initiator)
+        self._log_shown(pending)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
@@ -585,10 +590,60 @@ class TableService:
             self.bus.publish(Changes(initiator, session_id=self.session_id, roll=notice))
             return
         resolution = pending.resolution
-        self.database.game_sessions.log_resolution(
-            self.session_id, pending.ruleset_id, resolution.procedure_id,
-            {"dice": [d.to_json() for d in resolution.dice],
-             "steps": [s.to_json() for s in resolution.steps]},
-            resolution.outcome, resolution.success, pending.p_success(), applied)
+        if pending.log_id is not None:
+            self.database.game_sessions.settle_resolution(pending.log_id, applied)
+        else:
+            self.database.game_sessions.log_resolution(
+                self.session_id, pending.ruleset_id, resolution.procedure_id,
+                _log_body(resolution), resolution.outcome, resolution.success,
+                pending.p_success(), applied)
         self.bus.publish(Changes(initiator, session_id=self.session_id,
                                  resolution_logged=True, roll=notice))
+
+    def _log_shown(self, pending: PendingResolution) -> None:
+        """Nothing shown is lost: the result goes into the roll log as pending (a kill before
+        Apply leaves it there, read as discarded at the next start), and its dice into the
+        dice history, marked with their procedure."""
+        if self.database is None:
+            return
+        from carwars_desktop.storage import DatabaseError, NewDiceRoll
+
+        resolution = pending.resolution
+        try:
+            pending.log_id = self.database.game_sessions.log_resolution(
+                self.session_id, pending.ruleset_id, resolution.procedure_id,
+                _log_body(resolution), resolution.outcome, resolution.success,
+                pending.p_success(), applied=False, pending=True)
+        except DatabaseError:
+            # A refused write (locked, gone): the result is still shown, and Apply or Discard
+            # writes its whole line (with the banner and Retry when that is refused too).
+            pending.log_id = None
+            return
+        if resolution.dice:
+            values = tuple(d.value for d in resolution.dice)
+            self.database.dice_history.add(NewDiceRoll(
+                ruleset_id=pending.ruleset_id,
+                expression=f"{dice_expression(resolution)} · {resolution.procedure_id}",
+                dice_values=values, sides=tuple(d.sides for d in resolution.dice),
+                natural=sum(values), total=sum(values),
+                entered=all(d.entered for d in resolution.dice), success=resolution.success,
+                seed=None if all(d.entered for d in resolution.dice) else pending.seed))
+
+    def settle_left_pending(self, session_id: int | None) -> int:
+        """Results a previous run showed and never applied (the app was killed): discarded."""
+        if self.database is None:
+            return 0
+        return self.database.game_sessions.settle_pending(session_id)
+
+
+def _log_body(resolution: Resolution) -> dict[str, Any]:
+    return {"dice": [d.to_json() for d in resolution.dice],
+            "steps": [s.to_json() for s in resolution.steps]}
+
+
+def dice_expression(resolution: Resolution) -> str:
+    """The dice a resolution threw, grouped by kind in order: ``2d6+1d6``."""
+    counts: dict[int, int] = {}
+    for die in resolution.dice:
+        counts[die.sides] = counts.get(die.sides, 0) + 1
+    return "+".join(f"{count}d{sides}" for sides, count in counts.items())

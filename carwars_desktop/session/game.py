@@ -111,6 +111,8 @@ class Game:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it."""
         for key in new_sheets:
             self.sheet(key)
+        if clock is not None:
+            clock, new_sheets, steps = self._clock_moved(clock, new_sheets, steps)
         updates = tuple(SheetUpdate(key, self._sheets[key].to_json(), sheet.to_json())
                         for key, sheet in new_sheets.items())
         event = Event(kind=kind, summary=summary, steps=tuple(steps), updates=updates,
@@ -126,6 +128,26 @@ class Game:
         self.clock = new_clock
         self._last_active, self._redoable = stored.seq, False
         return Changes(frozenset(new_sheets), clock is not None, stored)
+
+    def vehicles_view(self, new_sheets: Mapping[str, RecordSheet] | None = None
+                      ) -> dict[str, tuple[str, RecordSheet]]:
+        """Key → (name, sheet) in seating order, with ``new_sheets`` in place."""
+        sheets = {**self._sheets, **(new_sheets or {})}
+        return {v.key: (v.name, sheets[v.key]) for v in self.vehicles}
+
+    def _clock_moved(self, clock: Clock, new_sheets: Mapping[str, RecordSheet],
+                     steps: Sequence[str]
+                     ) -> tuple[Clock, Mapping[str, RecordSheet], Sequence[str]]:
+        """The clock carries the durations on; moving forward, it ends those whose time is
+        up (the ruleset's :attr:`~carwars_desktop.rules.play.PlayRules.clock_moved`)."""
+        going = clock if clock.durations is not None else clock.with_durations(
+            self.clock.kept())
+        if (going.turn, going.phase) <= (self.clock.turn, self.clock.phase):
+            return going, new_sheets, steps
+        moved = self.ruleset.play().clock_moved(self.clock, going,
+                                                self.vehicles_view(new_sheets))
+        return (going.with_durations(moved.durations), {**new_sheets, **moved.sheets},
+                [*steps, *moved.steps])
 
     def apply_resolution(self, resolution: Resolution,
                          bindings: Mapping[str, str]) -> Changes:
@@ -149,7 +171,13 @@ class Game:
         named = [self.vehicle(bindings[e.input_name]).name for e in resolution.effects]
         if named and not any(name in summary for name in named):
             summary = f"{', '.join(dict.fromkeys(named))}: {summary}"
-        return self.record(EventKind.RESOLUTION, summary, new_sheets, steps,
+        started = self.ruleset.play().durations_from(resolution, bindings, self.clock,
+                                                     self.vehicles_view(new_sheets))
+        clock = None
+        if started:
+            clock = self.clock.with_durations((*self.clock.kept(), *started))
+            steps += [f"{d.label}: {d.left(clock)} ({d.rule})" for d in started]
+        return self.record(EventKind.RESOLUTION, summary, new_sheets, steps, clock=clock,
                            procedure_id=resolution.procedure_id,
                            inputs={k: v for k, v in resolution.inputs.items()
                                    if k not in bindings},

@@ -84,7 +84,8 @@ def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "") -> S
         key = f"v{number}"
         vehicles.append(VehicleInPlay(key, name, entry.player.strip(), design.to_json()))
         sheets[key] = sheet
-    return Setup(tuple(vehicles), sheets, Clock.start(ruleset.id, names))
+    first = rules.start_order([(v.name, sheets[v.key]) for v in vehicles])
+    return Setup(tuple(vehicles), sheets, Clock.start(ruleset.id, first))
 
 
 def build_game(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],

@@ -218,6 +218,23 @@ class NewVehicle:
     sheet: Mapping[str, Any]
 
 
+PENDING, APPLIED, DISCARDED = "pending", "applied", "discarded"
+"""The states of a result in the roll log (kept first in its body)."""
+_PENDING_PREFIX = '{"state":"pending"'
+
+
+@dataclass(frozen=True)
+class LoggedResolution:
+    """One result in the roll log: ``state`` is pending, applied or discarded."""
+
+    id: int
+    procedure_id: str
+    outcome: str
+    state: str
+    note: str
+    created_at: datetime
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -431,23 +448,75 @@ class GameSessions:
 
     def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
                        body: Mapping[str, Any], outcome: str, success: bool | None,
-                       p_success: str | None, applied: bool) -> int:
-        """Keep a Resolver result (applied or discarded) in the roll log."""
+                       p_success: str | None, applied: bool, pending: bool = False) -> int:
+        """Keep a Resolver result (applied or discarded) in the roll log.
+
+        With ``pending`` it is kept as shown, neither applied nor discarded yet: settle it
+        with :meth:`settle_resolution`; one left pending when the app stopped reads as
+        discarded (:meth:`settle_pending`)."""
+        state = PENDING if pending else (APPLIED if applied else DISCARDED)
         with writing(self._sessions, "The roll log") as session:
             row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
-                                   procedure_id=procedure_id, body=_dumps(body), outcome=outcome,
-                                   success=success, p_success=p_success, applied=applied,
-                                   created_at=_now())
+                                   procedure_id=procedure_id,
+                                   body=_dumps({"state": state, **body}), outcome=outcome,
+                                   success=success, p_success=p_success,
+                                   applied=applied and not pending, created_at=_now())
             session.add(row)
             session.flush()
             return row.id
 
+    def settle_resolution(self, log_id: int, applied: bool, note: str = "") -> None:
+        """A pending result was applied or discarded (its row says so from now on)."""
+        with writing(self._sessions, "The roll log") as session:
+            row = session.get(ResolutionLogRow, log_id)
+            if row is None:
+                return
+            body = dict(json.loads(row.body))
+            body["state"] = APPLIED if applied else DISCARDED
+            if note:
+                body["note"] = note
+            row.body = _dumps(body)
+            row.applied = applied
+
+    def settle_pending(self, session_id: int | None) -> int:
+        """Results still pending in the log (shown, then the app stopped before Apply or
+        Discard) become discarded; how many."""
+        with writing(self._sessions, "The roll log") as session:
+            rows = session.scalars(select(ResolutionLogRow).where(
+                ResolutionLogRow.session_id.is_(None) if session_id is None
+                else ResolutionLogRow.session_id == session_id,
+                ResolutionLogRow.body.like(_PENDING_PREFIX + "%"))).all()
+            for row in rows:
+                body = dict(json.loads(row.body))
+                body["state"] = DISCARDED
+                body["note"] = "shown, never applied: the app stopped first"
+                row.body = _dumps(body)
+                row.applied = False
+            return len(rows)
+
+    def roll_log(self, session_id: int | None) -> list[LoggedResolution]:
+        """Every logged result of a session (or of none), oldest first, with its state."""
+        with self._sessions() as session:
+            rows = session.scalars(select(ResolutionLogRow).where(
+                ResolutionLogRow.session_id.is_(None) if session_id is None
+                else ResolutionLogRow.session_id == session_id)
+                .order_by(ResolutionLogRow.id)).all()
+            logged = []
+            for row in rows:
+                body = dict(json.loads(row.body))
+                state = str(body.get("state", APPLIED if row.applied else DISCARDED))
+                logged.append(LoggedResolution(row.id, row.procedure_id, row.outcome, state,
+                                               str(body.get("note", "")), row.created_at))
+            return logged
+
     def resolutions(self, session_id: int) -> list[tuple[str, bool | None, str | None, bool]]:
-        """(procedure, success, exact P(success), applied) of each logged resolution, in order."""
+        """(procedure, success, exact P(success), applied) of each logged resolution, in order
+        (results still pending are left out: they are neither yet)."""
         with self._sessions() as session:
             rows = session.execute(select(ResolutionLogRow.procedure_id, ResolutionLogRow.success,
                                           ResolutionLogRow.p_success, ResolutionLogRow.applied)
-                                   .where(ResolutionLogRow.session_id == session_id)
+                                   .where(ResolutionLogRow.session_id == session_id,
+                                          ResolutionLogRow.body.not_like(_PENDING_PREFIX + "%"))
                                    .order_by(ResolutionLogRow.id)).all()
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 

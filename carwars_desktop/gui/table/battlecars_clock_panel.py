@@ -29,7 +29,7 @@ from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
-from carwars_desktop.rules.battlecars.play import car_sheet
+from carwars_desktop.rules.battlecars.play import car_sheet, dispersed, smoke_markers
 from carwars_desktop.rules.battlecars.play.clock import (
     car_of,
     fire_allowance,
@@ -296,8 +296,12 @@ class BattlecarsClockPanel(QWidget):
             return
         presets: dict[str, object] = dict.fromkeys(END_ROUND_CARS)
         presets.update(dict(zip(END_ROUND_CARS, self._cars(), strict=False)))
+        markers = len(smoke_markers(self.game.clock))
+        presets["smoke_markers"] = markers
         self.hub.run("battlecars.end_round", presets, handler=self._round_ended,
-                     note="Type the number of Smoke markers on the board, then the dice.")
+                     note=f"{markers} Smoke marker{'s' if markers != 1 else ''} on the board "
+                          "(kept by the session): roll 1d8 for each, in the order listed "
+                          "under Durations, and type the dice.")
 
     def _round_ended(self, resolution: Resolution, bindings: Mapping[str, str]) -> None:
         assert self.game is not None
@@ -308,7 +312,8 @@ class BattlecarsClockPanel(QWidget):
             if key not in sheets:
                 sheets[key] = end_round(sheet)
         clock = self.game.clock
-        following = Clock(clock.turn + 1, 0, clock.phases, clock.word)
+        following = Clock(clock.turn + 1, 0, clock.phases, clock.word,
+                          dispersed(clock, resolution))
         outcome = resolution.outcome.removeprefix("Round over: ")
         self.hub.clock(following, f"Round {clock.turn} over: {outcome}", sheets,
                        [str(step) for step in resolution.steps])

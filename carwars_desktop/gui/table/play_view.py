@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QTabWidget,
@@ -38,6 +40,7 @@ from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
 
 CLOCK_WIDTH = 370
+LOG_MIN = 80
 
 
 class PlayView(QMainWindow):
@@ -85,6 +88,8 @@ class PlayView(QMainWindow):
         toolbar.addAction(self.undo_action)
         toolbar.addAction(self.redo_action)
         self.log_dock = EventLogDock(self)
+        for view in (self.log_dock.view, self.log_dock.details):  # it gives the Clock room
+            view.setMinimumHeight(30)
         self.log_action = self.log_dock.toggleViewAction()
         self.log_action.setText("☰ Session log")
         self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
@@ -129,6 +134,7 @@ class PlayView(QMainWindow):
         self.clock_dock.setMinimumWidth(CLOCK_WIDTH)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.clock_dock)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.log_dock)
+        # fit_clock() gives the Clock more when it needs it (at 1366×768 it must show whole).
         self.resizeDocks([self.clock_dock, self.log_dock], [460, 300], Qt.Orientation.Vertical)
 
         self.message = QLabel()
@@ -140,10 +146,28 @@ class PlayView(QMainWindow):
         self.tabs.addTab(self.grid, "Sheets")
         self.tabs.addTab(self.charts, "Charts")
         self.tabs.currentChanged.connect(self._tab_chosen)
+        self.victory_bar = QFrame()
+        self.victory_bar.setObjectName("victory-bar")
+        self.victory_bar.setFrameShape(QFrame.Shape.StyledPanel)
+        self.victory_label = QLabel()
+        self.victory_label.setWordWrap(True)
+        self.victory_label.setTextFormat(Qt.TextFormat.RichText)
+        self.victory_finish = QPushButton("■ Finish the session")
+        self.victory_finish.setToolTip("It stays in the list, read-only, with its charts")
+        self.victory_keep = QPushButton("Keep playing")
+        self.victory_keep.clicked.connect(self.victory_bar.hide)
+        bar = QHBoxLayout(self.victory_bar)
+        bar.setContentsMargins(8, 4, 8, 4)
+        bar.addWidget(self.victory_label, 1)
+        bar.addWidget(self.victory_finish)
+        bar.addWidget(self.victory_keep)
+        self.victory_bar.hide()
+        self._verdict = ""
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(4, 4, 4, 0)
         layout.addWidget(self.message)
+        layout.addWidget(self.victory_bar)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         actions.message.connect(self.show_message)
@@ -173,9 +197,31 @@ class PlayView(QMainWindow):
         old = self.clock_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self.clock_area.setWidget(panel)
+        holder = QWidget()
+        holder_layout = QVBoxLayout(holder)
+        holder_layout.setContentsMargins(0, 0, 0, 0)
+        holder_layout.addWidget(panel)
+        self.durations_box = QWidget()
+        self.durations_label = QLabel()
+        self.durations_label.setWordWrap(True)
+        self.durations_label.setObjectName("clock-durations")
+        heading = QLabel("<b>Durations</b> (ended by the clock)")
+        durations_layout = QVBoxLayout(self.durations_box)
+        durations_layout.setContentsMargins(9, 0, 9, 4)
+        durations_layout.setSpacing(0)
+        durations_layout.addWidget(heading)
+        durations_layout.addWidget(self.durations_label)
+        holder_layout.addWidget(self.durations_box)
+        holder_layout.addStretch(1)
+        self.clock_area.setWidget(holder)
         self.clock = cast(ClockPanel, panel)
         self.clock.show_game(game, read_only)
+        self.show_durations()
+        self.grid.refresh()
+        self._verdict = ""
+        self.victory_bar.hide()
+        self.check_verdict()
+        QTimer.singleShot(0, self, lambda: self.fit_clock(shrink=True))
         self.log_dock.model.set_pages(pages)
         self._charts_loader = charts
         self.tabs.setTabVisible(1, charts is not None)
@@ -215,8 +261,55 @@ class PlayView(QMainWindow):
                 widget.set_sheet(game.sheet(key), self.read_only)
         if self.clock is not None:
             self.clock.show_game(game, self.read_only)
+        self.show_durations()
+        self.grid.refresh(tuple(changes.vehicles) or ("",))
+        self.check_verdict()
+        QTimer.singleShot(0, self, self.fit_clock)
         self.log_dock.model.note(changes)
         self.update_actions()
+
+    def show_durations(self) -> None:
+        """Every duration with what is left: on the Clock, and on its vehicle's sheet."""
+        game = self.game
+        if game is None:
+            return
+        running = game.ruleset.play().durations(game.clock, game.vehicles_view())
+        for key, widget in self.sheets.items():
+            widget.set_durations([d for d in running if d.vehicle == key])
+        self.durations_label.setText("\n".join(str(d) for d in running))
+        self.durations_label.setToolTip("\n".join(f"{d.label}: {d.rule}" for d in running))
+        self.durations_box.setVisible(bool(running))
+
+    def check_verdict(self) -> None:
+        """When the rules' victory check declares a winner (or a draw), offer to finish the
+        session, once per verdict (undoing the deciding event takes the offer back)."""
+        game = self.game
+        verdict = "" if game is None else game.ruleset.play().verdict(game.vehicles_view())
+        if verdict == self._verdict:
+            return
+        self._verdict = verdict
+        self.victory_label.setText(f"⚑ <b>{verdict}</b> — the game is decided. Finish the "
+                                   "session?" if verdict else "")
+        self.victory_bar.setVisible(bool(verdict) and not self.read_only)
+
+    def fit_clock(self, shrink: bool = False) -> None:
+        """The Clock whole, without a scrollbar, when the log below can give it the room
+        (it keeps at least :data:`LOG_MIN` pixels); with ``shrink`` (a session opens) the
+        log gets back what the Clock does not need."""
+        holder = self.clock_area.widget()
+        if holder is None or self.log_dock.isHidden() or self.clock_dock.isFloating():
+            return
+        need = holder.sizeHint().height() + 2 * self.clock_area.frameWidth()
+        have = self.clock_area.viewport().height()
+        if need <= have and not (shrink and need + 40 < have):
+            return
+        total = self.clock_dock.height() + self.log_dock.height()
+        clock = min(self.clock_dock.height() + need - have, total - LOG_MIN)
+        self.resizeDocks([self.clock_dock, self.log_dock], [clock, total - clock],
+                         Qt.Orientation.Vertical)
+
+    def durations_text(self) -> str:
+        return self.durations_label.text() if self.durations_box.isVisibleTo(self) else ""
 
     def update_actions(self) -> None:
         game = self.game

@@ -8,7 +8,7 @@ redraws from the change, so the screen never runs ahead of the database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules.durations import ShownDuration
 from carwars_desktop.rules.play import Mark, PlayRules, StatusFlag
 from carwars_desktop.session import VehicleInPlay
 
@@ -96,6 +97,10 @@ class SheetFrame(QFrame):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setObjectName("status")
+        self.durations = QLabel()
+        self.durations.setObjectName("durations")
+        self.durations.setWordWrap(True)
+        self.durations.setVisible(False)
 
         header = QHBoxLayout()
         header.addWidget(self.title)
@@ -109,6 +114,7 @@ class SheetFrame(QFrame):
         outer.setSpacing(4)
         outer.addLayout(header)
         outer.addWidget(self.status)
+        outer.addWidget(self.durations)
         outer.addLayout(self.body)
 
     # --- for subclasses ------------------------------------------------------
@@ -131,6 +137,15 @@ class SheetFrame(QFrame):
         self.status.setText(flags_html(flags))
         self.status.setToolTip("\n".join(f"{f}: {f.detail}" for f in flags if f.detail))
         self.setProperty("out", self.rules.out_of_play(sheet))
+
+    def set_durations(self, durations: Sequence[ShownDuration]) -> None:
+        """What runs on this vehicle and what is left of it (the clock ends it, not a mark)."""
+        self.durations.setText("\n".join(str(d) for d in durations))
+        self.durations.setToolTip("\n".join(f"{d.label}: {d.rule}" for d in durations))
+        self.durations.setVisible(bool(durations))
+
+    def durations_text(self) -> str:
+        return self.durations.text() if self.durations.isVisibleTo(self) else ""
 
     def status_text(self) -> str:
         """The statuses as plain words (tests, accessibility)."""

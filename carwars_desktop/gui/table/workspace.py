@@ -141,6 +141,8 @@ class TableWorkspace(Workspace):
         self.play.undo_action.triggered.connect(self.undo)
         self.play.redo_action.triggered.connect(self.redo)
         self.play.finish_action.triggered.connect(lambda: self.finish_session(confirm=True))
+        # The victory check's offer: the GM already said yes by pressing it.
+        self.play.victory_finish.clicked.connect(lambda: self.finish_session(confirm=False))
         self.play.print_action.triggered.connect(self.print_session)
         self.context.changed.connect(self._changed)
 

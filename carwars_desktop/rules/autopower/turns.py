@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Step
+from carwars_desktop.rules.autopower.control import worse
 from carwars_desktop.rules.autopower.errors import IllegalPlayError
 from carwars_desktop.rules.autopower.odds import roll_text, roll_two_dice
 from carwars_desktop.rules.autopower.sheet import CarSheet
@@ -45,7 +46,8 @@ def start_turn(sheet: CarSheet, drawing_on_skills: bool = False) -> tuple[CarShe
     else:
         steps = [Step(f"{car.name} refills the hand to {HAND_SIZE}: draws {count} "
                       f"({sheet.hand_size} → {sheet.hand_size + count})", rule("2.3", "AP-D26"))]
-    penalty = sheet.next_turn_penalty
+    # The clock may have brought last turn's failure into force already (AP-D12).
+    penalty = worse(sheet.next_turn_penalty, sheet.penalty_this_turn)
     if penalty.to_hit or penalty.forbids_attack_and_push:
         steps.append(Step(f"last control failure in force this turn: {penalty.label}",
                           rule("2.8", "AP-D12")))

@@ -53,8 +53,9 @@ def test_turn_order_phases_and_combat(start_session, state: State,  # type: igno
     table = start_session("autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
     clock = _clock(table)
     game = table.context.game
-    assert game.clock.phase_name == "Rhino: draw"
-    # autopower.first_player: Longshot (Speed 3) goes before Rhino (Speed 2).
+    # AP §2.2 step 4: Longshot (Speed 3) takes the first turn before Rhino (Speed 2), from
+    # the start (issue #13: it used to start with the first seat); the roll-off agrees.
+    assert game.clock.phase_name == "Longshot: draw"
     clock.settle_order()
     dialog = _dialog(table)
     assert "Longshot goes first: no roll" in dialog.odds_label.text()

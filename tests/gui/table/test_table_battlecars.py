@@ -161,3 +161,31 @@ def test_resume_after_reopening(qtbot, window: MainWindow, start_session,  # typ
         assert sheet.blocks[Block.FRONT].strip.crossed_count() == 2
     finally:
         again.shutdown()
+
+
+def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ignore[no-untyped-def]
+        start_session, press: Press) -> None:
+    """§2.2 step 4: "Roll 1d8 for each Smoke marker on the board: 1–4 it stays, 5–8 it is
+    removed" — the markers dropped are kept by the session, preset in the end-of-round
+    roll, and the dice typed from the table decide which go (issue #13)."""
+    table = _start(start_session)
+    game = table.context.game
+    clock = _clock(table)
+    clock.reveal_speeds()
+    for key in ("v1", "v2"):
+        table.hub.run("battlecars.drop", {"vehicle": key, "mount": "Pod C",
+                                          "weapon": Weapon.SMOKE.value}, quick=True)
+    assert "Smoke marker from Interceptor's Pod C" in table.play.durations_text()
+    assert "dispersal roll" in table.play.sheets["v1"].durations_text()
+    press(table, "Ctrl+.")
+    press(table, "Ctrl+.")
+    dialog = _dialog(table)
+    assert dialog.procedure.id == "battlecars.end_round"
+    assert dialog.form.values()["smoke_markers"] == 2
+    dialog.dice_edit.setText("6 2")  # the first marker goes, the second stays
+    dialog.resolve_entered()
+    dialog.apply()
+    assert str(game.clock) == "Round 2, secret speeds"
+    assert table.play.durations_text().count("Smoke marker") == 1
+    press(table, "Ctrl+Z")
+    assert table.play.durations_text().count("Smoke marker") == 2

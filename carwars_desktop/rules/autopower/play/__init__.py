@@ -6,11 +6,23 @@ penalties); nothing here decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
 from carwars_desktop.rules.clock import Clock
-from carwars_desktop.rules.play import Gauge, Level, PlayRules, PublicFact, StatusFlag, TurnOrder
+from carwars_desktop.rules.play import (
+    ClockMove,
+    Gauge,
+    Level,
+    PlayRules,
+    PublicFact,
+    ShownDuration,
+    StatusFlag,
+    TurnOrder,
+    Vehicles,
+    clock_durations,
+    expire,
+)
 from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = "autopower"
@@ -101,6 +113,87 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder(now, tuple(k for k in later if k not in out)[:1])
 
 
+def start_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
+    """AP §2.2 step 4: "The player with the higher Speed takes the first turn"; AP-D24: with
+    more than 2 players, by descending starting Speed, kept all game. Ties are broken as the
+    draw order (E, F, S, I, AP-D16); cars tied on all of these keep their seats until the
+    GM settles them with ``autopower.first_player`` (its 2d6 roll-off)."""
+    from carwars_desktop.rules.autopower.turns import first_turn_key
+
+    ranked = sorted(vehicles, key=lambda entry: first_turn_key(car_sheet(entry[1])),
+                    reverse=True)
+    return tuple(name for name, _sheet in ranked)
+
+
+PENALTY_RULE = "AUTOpower §2.8 · AP-D12"
+
+
+def _car_of(phase: str) -> tuple[str, str]:
+    name, _, step = phase.rpartition(": ")
+    return name, step
+
+
+def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
+    """AP-D12: a control penalty holds for "the car's next own turn only": it comes into
+    force when the car's turn begins (its draw) and ends when the clock leaves that turn."""
+    from dataclasses import replace
+
+    moved = expire(before, after, vehicles)
+    sheets: dict[str, RecordSheet] = dict(moved.sheets)
+    steps = list(moved.steps)
+    was, _ = _car_of(before.phase_name)
+    now, step = _car_of(after.phase_name)
+    if was == now and after.turn == before.turn:
+        return moved
+    for key, (name, record) in vehicles.items():
+        sheet = car_sheet(record)
+        if name == was and sheet.penalty_this_turn is not ControlPenalty.NONE:
+            ended = sheet.penalty_this_turn
+            sheets[key] = sheet = replace(sheet, penalty_this_turn=ControlPenalty.NONE)
+            steps.append(f"{name}: the turn is over, and with it \"{ended.label}\" "
+                         f"({PENALTY_RULE})")
+        if name == now and step == "draw" and sheet.next_turn_penalty is not ControlPenalty.NONE:
+            due = sheet.next_turn_penalty
+            sheets[key] = replace(sheet, penalty_this_turn=due,
+                                  next_turn_penalty=ControlPenalty.NONE)
+            steps.append(f"{name}: its turn begins: {due.label} this turn ({PENALTY_RULE})")
+    return ClockMove(sheets, moved.durations, tuple(steps))
+
+
+def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
+    """The control penalties with when they end (AP-D12), and any the clock keeps."""
+    found = list(clock_durations(clock, vehicles))
+    current, _step = _car_of(clock.phase_name)
+    for key, (name, record) in vehicles.items():
+        sheet = car_sheet(record)
+        if sheet.killed:
+            continue
+        if sheet.penalty_this_turn is not ControlPenalty.NONE:
+            found.append(ShownDuration(f"{name}: {sheet.penalty_this_turn.label}",
+                                       f"until the end of {name}'s turn" if name == current
+                                       else "this own turn", PENALTY_RULE, key))
+        if sheet.next_turn_penalty is not ControlPenalty.NONE:
+            found.append(ShownDuration(f"{name}: {sheet.next_turn_penalty.label}",
+                                       f"in {name}'s next own turn (turn "
+                                       f"{_next_own_turn(clock, name)})", PENALTY_RULE, key))
+    return tuple(found)
+
+
+def _next_own_turn(clock: Clock, name: str) -> int:
+    """The turn of the car's next draw phase after ``clock``."""
+    for index, phase in enumerate(clock.phases):
+        if phase == f"{name}: draw":
+            return clock.turn if index > clock.phase else clock.turn + 1
+    return clock.turn + 1
+
+
+def verdict(vehicles: Vehicles) -> str:
+    """AP §2.12 (AP-D19): the last car not killed wins; cars killed together draw."""
+    from carwars_desktop.rules.autopower.play.clock import result
+
+    return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -110,4 +203,8 @@ RULES = PlayRules(
     out_of_play=out_of_play,
     public=public,
     turn_order=turn_order,
+    start_order=start_order,
+    clock_moved=clock_moved,
+    durations=durations,
+    verdict=verdict,
 )

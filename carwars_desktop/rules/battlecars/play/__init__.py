@@ -7,6 +7,7 @@ Read off the engine's :class:`CarSheet` (``is_wreck``, ``driver_dead``,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
@@ -14,15 +15,24 @@ from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     FREE_PLAY,
+    ClockMove,
+    Duration,
     Gauge,
     Level,
     PlayRules,
     PublicFact,
     Scenario,
+    ShownDuration,
     StatusFlag,
     TurnOrder,
+    Vehicles,
+    clock_durations,
+    expire,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
+
+if TYPE_CHECKING:
+    from carwars_desktop.procedures import Resolution
 
 RULESET_ID = "battlecars"
 
@@ -141,6 +151,78 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder(now, tuple(following[:1]))
 
 
+STUN_RULE = "Battlecars §2.16 step 4 · §2.8 step 4"
+SMOKE_RULE = "Battlecars §2.2 step 4"
+SMOKE_MARKER = "smoke_marker"
+
+
+def durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: Clock,
+                   vehicles: Vehicles) -> tuple[Duration, ...]:
+    """A Smoke marker dropped (§2.12) stays on the board until the end-of-Round roll
+    removes it: "Roll 1d8 for each Smoke marker on the board: 1–4 it stays, 5–8 it is
+    removed" (§2.2 step 4)."""
+    from carwars_desktop.rules.battlecars.terms import Weapon
+
+    if resolution.inputs.get("weapon") != Weapon.SMOKE.value or not resolution.effects \
+            or "mount" not in resolution.inputs:
+        return ()
+    key = bindings.get("vehicle")
+    name = vehicles[key][0] if key is not None and key in vehicles else "a car"
+    return (Duration(SMOKE_MARKER, f"Smoke marker from {name}'s {resolution.inputs['mount']} "
+                                   f"(round {clock.turn})", SMOKE_RULE, key, None, 0,
+                     clock.turn),)
+
+
+def smoke_markers(clock: Clock) -> tuple[Duration, ...]:
+    return tuple(d for d in clock.kept() if d.kind == SMOKE_MARKER)
+
+
+def dispersed(clock: Clock, resolution: Resolution) -> tuple[Duration, ...]:
+    """The durations after the end-of-Round roll: marker *i* goes on its die of 5–8 (the dice
+    as thrown or typed, one per marker in order, §2.2 step 4)."""
+    from carwars_desktop.rules.battlecars.tables import SMOKE_REMOVED_ON
+
+    faces = [d.value for d in resolution.dice if d.purpose.startswith("smoke marker")]
+    markers = smoke_markers(clock)
+    gone = {markers[i] for i, face in enumerate(faces[:len(markers)])
+            if face in SMOKE_REMOVED_ON}
+    return tuple(d for d in clock.kept() if d not in gone)
+
+
+def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
+    """A stun lasts "until the end of the current Round" (§2.16 step 4): a new Round lifts
+    every stun still marked; the clock's durations expire as usual."""
+    from dataclasses import replace
+
+    moved = expire(before, after, vehicles)
+    if after.turn <= before.turn:
+        return moved
+    sheets: dict[str, RecordSheet] = dict(moved.sheets)
+    steps = list(moved.steps)
+    for key, (name, record) in vehicles.items():
+        sheet = car_sheet(record)
+        if sheet.stunned:
+            sheets[key] = replace(sheet, stunned=False)
+            steps.append(f"{name}: the stun ends with Round {before.turn} ({STUN_RULE})")
+    return ClockMove(sheets, moved.durations, tuple(steps))
+
+
+def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
+    found = list(clock_durations(clock, vehicles))
+    for key, (name, record) in vehicles.items():
+        if car_sheet(record).stunned:
+            found.append(ShownDuration(f"{name}: driver stunned (no move, no fire)",
+                                       f"until the end of round {clock.turn}", STUN_RULE, key))
+    return tuple(found)
+
+
+def verdict(vehicles: Vehicles) -> str:
+    """Street combat (BC-D32, BC-D45): the driver in the last mobile Battlecar wins."""
+    from carwars_desktop.rules.battlecars.play.clock import result
+
+    return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -151,4 +233,8 @@ RULES = PlayRules(
     scenarios=(FREE_PLAY, *SCENARIOS),
     public=public,
     turn_order=turn_order,
+    clock_moved=clock_moved,
+    durations_from=durations_from,
+    durations=durations,
+    verdict=verdict,
 )

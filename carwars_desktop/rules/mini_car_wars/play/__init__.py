@@ -7,6 +7,7 @@ Everything is read off the engine's :class:`MiniSheet` (its derived states
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
@@ -14,6 +15,7 @@ from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
 from carwars_desktop.rules.play import (
     FREE_PLAY,
+    Duration,
     Gauge,
     Level,
     PlayRules,
@@ -21,8 +23,12 @@ from carwars_desktop.rules.play import (
     Scenario,
     StatusFlag,
     TurnOrder,
+    Vehicles,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
+
+if TYPE_CHECKING:
+    from carwars_desktop.procedures import Resolution
 
 RULESET_ID = "mini_car_wars"
 
@@ -161,6 +167,35 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder((), tuple(following))
 
 
+SMOKE_RULE = "Mini Car Wars §2.13 step 3 · MCW-A4"
+
+
+def durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: Clock,
+                   vehicles: Vehicles) -> tuple[Duration, ...]:
+    """A smokescreen fired: "The cloud lasts 60 turns" (§2.13 step 3, as printed: MCW-A4;
+    the number comes from the session's decisions, ``smoke_turns``)."""
+    turns = resolution.values.get("smoke_turns")
+    if not isinstance(turns, int) or resolution.refusal is not None:
+        return ()
+    key = bindings.get("firer")
+    name = vehicles[key][0] if key is not None and key in vehicles else "the firer"
+    return (Duration("smoke", f"smoke cloud behind {name} (laid {clock})", SMOKE_RULE, key,
+                     clock.turn + turns, clock.phase, clock.turn),)
+
+
+def verdict(vehicles: Vehicles) -> str:
+    """"The survivor wins" (§2.15, "out" per MCW-D23): one vehicle left in, or none."""
+    sheets = [mini_sheet(sheet) for _name, sheet in vehicles.values()]
+    if len(sheets) < 2:
+        return ""
+    left = [sheet for sheet in sheets if not sheet.is_out]
+    if not left:
+        return "no survivor: every vehicle is out (§2.15, MCW-D23)"
+    if len(left) == 1:
+        return f"{left[0].name} wins: the survivor (§2.15, MCW-D23)"
+    return ""
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -173,4 +208,6 @@ RULES = PlayRules(
     start_sheet=start_sheet,
     public=public,
     turn_order=turn_order,
+    durations_from=durations_from,
+    verdict=verdict,
 )
