@@ -115,6 +115,7 @@ class TableKeys(QObject):
         if not 1 <= number <= len(keys) or self.table.context.game is None:
             return
         self.selected = keys[number - 1]
+        self.table.play.grid.select(self.selected)  # shown large when the sheets are compact
         for key, sheet in sheets.items():
             sheet.setProperty("selected", key == self.selected)
             sheet.style().unpolish(sheet)
@@ -123,6 +124,11 @@ class TableKeys(QObject):
         self.table.play.show_message(f"{name} selected: F fire, D damage, C control, "
                                      "R collision/ram, S speed, M marks, A every action, "
                                      "Q quick entry", False)
+
+    def chosen_on_grid(self, key: str) -> None:
+        """A compact sheet was clicked: that vehicle is the selected one for the keys too."""
+        if key != self.selected and key in self.table.play.sheets:
+            self.select(self.number_of(key))
 
     def number_of(self, key: str) -> int:
         return list(self.table.play.sheets).index(key) + 1

@@ -39,10 +39,13 @@ class CompactSheet(QFrame):
 
     chosen = Signal(str)
 
-    def __init__(self, frame: SheetFrame, parent: QWidget | None = None) -> None:
+    def __init__(self, frame: SheetFrame, number: int = 0,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.frame = frame
         self.key = frame.vehicle.key
+        self.number = number
+        """The vehicle's number key at the Table (1–9), 0 when it has none."""
         self.setObjectName("compact-sheet")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
@@ -74,7 +77,8 @@ class CompactSheet(QFrame):
         player = f" <span style='font-weight:normal'>{vehicle.player}</span>" \
             if vehicle.player else ""
         marker = "▶ " if selected else ""
-        self.title.setText(f"<b>{marker}{vehicle.name}</b>{player}")
+        number = f"[{self.number}] " if 1 <= self.number <= 9 else ""
+        self.title.setText(f"<b>{marker}{number}{vehicle.name}</b>{player}")
         self.setProperty("selected", selected)
         self.setLineWidth(3 if selected else 1)
         sheet = frame.sheet
@@ -154,8 +158,8 @@ class SheetGrid(QScrollArea):
             widget.deleteLater()
         self.sheets = list(sheets)
         self.cards = []
-        for sheet in self.sheets:
-            card = CompactSheet(sheet)
+        for number, sheet in enumerate(self.sheets, start=1):
+            card = CompactSheet(sheet, number)
             card.chosen.connect(self.select)
             self.cards.append(card)
         self.selected = self.sheets[0].vehicle.key if self.sheets else None

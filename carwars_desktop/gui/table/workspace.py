@@ -107,6 +107,7 @@ class TableWorkspace(Workspace):
         self.pages.addWidget(self.play)
         self.banner = WriteBanner()
         self.keys = TableKeys(self)
+        self.play.grid.selected_changed.connect(self.keys.chosen_on_grid)
         from carwars_desktop.gui.table.quick_line import QuickLine
 
         self.quick = QuickLine(self)

@@ -57,6 +57,23 @@ def test_four_vehicles_all_visible_at_1366x768_the_selected_one_large(
     assert len(grid.visible_sheets()) == 4
 
 
+def test_a_number_key_shows_that_vehicle_large_and_a_click_selects_it_for_the_keys(
+        window: MainWindow, start_session: Any, qtbot: Any) -> None:
+    _laptop(window, qtbot)
+    table: TableWorkspace = start_session("mini_car_wars", FOUR, "road_duel")
+    grid = table.play.grid
+    qtbot.waitUntil(lambda: grid.compact)
+    assert [card.title.text().count(f"[{n}]") for n, card in enumerate(grid.cards, 1)] == \
+        [1, 1, 1, 1]  # each compact sheet shows its number key
+    table.keys.select(3)
+    [large] = grid.visible_sheets()
+    assert large.vehicle.key == "v3" and table.keys.selected == "v3"
+    grid.cards[1].chosen.emit("v2")
+    assert table.keys.selected == "v2"
+    [large] = grid.visible_sheets()
+    assert large.vehicle.key == "v2"
+
+
 def test_a_long_weapon_label_widens_the_sheet_instead_of_clipping(
         window: MainWindow, start_session: Any, qtbot: Any) -> None:
     _laptop(window, qtbot)
