@@ -53,15 +53,19 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
     for name, table in Base.metadata.tables.items()
 }
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
-# The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004.
+# The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
+# 0006 (house_rule_profiles).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
 }
 _ADDED_BY_0005 = {"game_sessions": frozenset({"settings"})}
 _TABLES_ADDED_BY_0003 = frozenset({"session_charts"})
+_TABLES_ADDED_BY_0006 = frozenset({"house_rule_profiles"})
+_SCHEMA_0004 = {name: columns for name, columns in _HEAD_SCHEMA.items()
+                if name not in _TABLES_ADDED_BY_0006}
 _SCHEMA_0005 = {name: columns - _ADDED_BY_0004.get(name, frozenset())
-                for name, columns in _HEAD_SCHEMA.items()}
+                for name, columns in _SCHEMA_0004.items()}
 _SCHEMA_0003 = {name: columns - _ADDED_BY_0005.get(name, frozenset())
                 for name, columns in _SCHEMA_0005.items()}
 _SCHEMA_0002 = {name: columns for name, columns in _SCHEMA_0003.items()
@@ -71,6 +75,7 @@ _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0002": _SCHEMA_0002,
     "0003": _SCHEMA_0003,
     "0005": _SCHEMA_0005,
+    "0004": _SCHEMA_0004,
 }
 
 

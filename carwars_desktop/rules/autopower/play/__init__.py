@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
+from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     ClockMove,
@@ -125,7 +126,7 @@ def start_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
     return tuple(name for name, _sheet in ranked)
 
 
-PENALTY_RULE = "AUTOpower §2.8 · AP-D12"
+PENALTY_RULE = ap("§2.8", "AP-D12")
 
 
 def _car_of(phase: str) -> tuple[str, str]:

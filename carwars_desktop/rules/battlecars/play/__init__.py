@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.battlecars import CarSheet
+from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
 from carwars_desktop.rules.clock import Clock
@@ -151,8 +152,8 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder(now, tuple(following[:1]))
 
 
-STUN_RULE = "Battlecars §2.16 step 4 · §2.8 step 4"
-SMOKE_RULE = "Battlecars §2.2 step 4"
+STUN_RULE = bc("§2.16 step 4", "§2.8 step 4")
+SMOKE_RULE = bc("§2.2 step 4")
 SMOKE_MARKER = "smoke_marker"
 
 

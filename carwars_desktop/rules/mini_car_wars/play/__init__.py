@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
+from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
 from carwars_desktop.rules.play import (
@@ -167,7 +168,7 @@ def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) ->
     return TurnOrder((), tuple(following))
 
 
-SMOKE_RULE = "Mini Car Wars §2.13 step 3 · MCW-A4"
+SMOKE_RULE = mcw("§2.13 step 3", "MCW-A4")
 
 
 def durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: Clock,
