@@ -19,6 +19,9 @@ from carwars_desktop.session.history import Luck, SessionHistory
 SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
 
 
+STEP_PAUSE_MS = 20
+"""Between two charts drawn stepwise (see :meth:`SessionCharts.show_history`)."""
+
 class SessionCharts(QWidget):
     """Shows a :class:`SessionHistory` and a :class:`Luck` (see the module docstring)."""
 
@@ -79,7 +82,9 @@ class SessionCharts(QWidget):
         def next_step() -> None:
             if steps:
                 steps.pop(0)()
-                QTimer.singleShot(0, next_step)
+                # A pause longer than one repaint: the chart just drawn is painted in its
+                # own turn of the loop, not together with the next one's work.
+                QTimer.singleShot(STEP_PAUSE_MS, next_step)
 
         next_step()
 
