@@ -12,9 +12,24 @@ import sys
 from collections.abc import Sequence
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from carwars_desktop import __version__
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, read only when asked for (reading the
+    package metadata is start-up time the window need not pay)."""
 
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from carwars_desktop import __version__
+
+        print(f"carwars-desktop {__version__}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carwars-desktop",
         description="A game master's companion for Mini Car Wars, Battlecars and AUTOpower. "
@@ -34,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="open the main window, wait until the event loop is idle, and exit "
         "(non-zero with the reason on stderr if anything failed)",
     )
-    parser.add_argument("--version", action="version", version=f"carwars-desktop {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     return parser
 
 

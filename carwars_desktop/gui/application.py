@@ -90,16 +90,20 @@ def run_gui(db: str | None, smoke: bool) -> int:
             print(problem, file=sys.stderr)
         app.exit(4 if problem else 0)
 
-    def first_idle() -> None:
-        _trace("window-idle")
+    def set_version() -> None:
+        # Reading the package metadata (importlib.metadata) waits until the app is loaded.
         from carwars_desktop import __version__
 
         QCoreApplication.setApplicationVersion(__version__)
+
+    def first_idle() -> None:
+        _trace("window-idle")
         if not window.finish_startup(defer_hidden=True):
             app.exit(2 if smoke else 0)
             return
         if smoke:
             QTimer.singleShot(0, loaded)
+        QTimer.singleShot(0, set_version)
 
     QTimer.singleShot(0, first_idle)
     result = app.exec()

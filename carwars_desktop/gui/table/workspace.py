@@ -32,7 +32,6 @@ from carwars_desktop.gui.rulesets import ACTION_KINDS
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.keyboard import TableKeys
-from carwars_desktop.gui.table.new_session import NewSessionDialog
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
@@ -44,6 +43,7 @@ from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.table.new_session import NewSessionDialog
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.game_sessions import Lease, LeaseInfo
 
@@ -229,6 +229,8 @@ class TableWorkspace(Workspace):
         if self.database is None:
             self.sessions_page.message.setText("⚠ the database is not open yet")
             return
+        from carwars_desktop.gui.table.new_session import NewSessionDialog  # not at start-up
+
         dialog = NewSessionDialog(self.database, self._ruleset, self)
         dialog.accepted.connect(lambda: self._created(dialog))
         dialog.finished.connect(dialog.deleteLater)

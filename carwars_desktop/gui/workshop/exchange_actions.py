@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
-from carwars_desktop import __version__
+import carwars_desktop
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.library import (
     ExchangedDesign,
@@ -87,11 +87,12 @@ def export_designs(parent: QWidget | None, library: LibraryService, design_ids: 
             return None
     target = Path(path)
     temporary = target.with_name(target.name + ".part")
+    app = f"Carwars Desktop {carwars_desktop.__version__}"  # metadata read now, not at start-up
 
     def write(job: Job) -> None:
         designs = library.exported(list(design_ids), job.progress)
         job.progress(len(designs), len(designs), f"Writing {target.name}…")
-        text = dumps_designs(designs, app=f"Carwars Desktop {__version__}")
+        text = dumps_designs(designs, app=app)
         job.check()
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, target)
