@@ -559,7 +559,8 @@ EXPLAINED = (
     "autopower.draw_order", "autopower.first_player", "autopower.draw",
     "autopower.accelerate", "autopower.push", "autopower.armor", "autopower.attack",
     "autopower.control", "autopower.laser", "autopower.victory", "mini.schedule",
-    "battlecars.rearm", "autopower.ram")
+    "battlecars.rearm", "autopower.ram", "battlecars.start_turn", "battlecars.corner",
+    "battlecars.skid")
 """Procedures whose sample explanation states no number that is not in its JSON ``values``
 (or its ``dice``): the list grows as procedures are completed."""
 
