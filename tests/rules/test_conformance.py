@@ -560,7 +560,8 @@ EXPLAINED = (
     "autopower.accelerate", "autopower.push", "autopower.armor", "autopower.attack",
     "autopower.control", "autopower.laser", "autopower.victory", "mini.schedule",
     "battlecars.rearm", "autopower.ram", "battlecars.start_turn", "battlecars.corner",
-    "battlecars.skid", "battlecars.damage", "battlecars.crash", "battlecars.ram")
+    "battlecars.skid", "battlecars.damage", "battlecars.crash", "battlecars.ram",
+    "battlecars.fire")
 """Procedures whose sample explanation states no number that is not in its JSON ``values``
 (or its ``dice``): the list grows as procedures are completed."""
 
