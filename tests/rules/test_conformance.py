@@ -561,7 +561,7 @@ EXPLAINED = (
     "autopower.control", "autopower.laser", "autopower.victory", "mini.schedule",
     "battlecars.rearm", "autopower.ram", "battlecars.start_turn", "battlecars.corner",
     "battlecars.skid", "battlecars.damage", "battlecars.crash", "battlecars.ram",
-    "battlecars.fire")
+    "battlecars.fire", "battlecars.passive")
 """Procedures whose sample explanation states no number that is not in its JSON ``values``
 (or its ``dice``): the list grows as procedures are completed."""
 
