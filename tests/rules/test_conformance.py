@@ -558,7 +558,10 @@ EXPLAINED = (
     "battlecars.smoke_dispersal", "battlecars.mission", "battlecars.winner",
     "autopower.draw_order", "autopower.first_player", "autopower.draw",
     "autopower.accelerate", "autopower.push", "autopower.armor", "autopower.attack",
-    "autopower.control", "autopower.laser", "autopower.victory")
+    "autopower.control", "autopower.laser", "autopower.victory", "mini.schedule",
+    "battlecars.rearm", "autopower.ram", "battlecars.start_turn", "battlecars.corner",
+    "battlecars.skid", "battlecars.damage", "battlecars.crash", "battlecars.ram",
+    "battlecars.fire", "battlecars.passive")
 """Procedures whose sample explanation states no number that is not in its JSON ``values``
 (or its ``dice``): the list grows as procedures are completed."""
 
@@ -574,6 +577,7 @@ def _numbers(value: Any, found: set[str]) -> set[str]:
         pass
     elif isinstance(value, int | float):
         found.add(str(value))
+        found.add(str(abs(value)))  # "to-hit 9 − 4": the text's sign is not part of the number
     elif isinstance(value, str):
         found.update(re.findall(r"\d+(?:\.\d+)?", value))
     return found

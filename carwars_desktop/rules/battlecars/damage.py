@@ -40,6 +40,16 @@ class ComponentHit:
     faces: tuple[int, ...]
     destroyed: bool
     counters: tuple[Weapon, ...] = ()
+    carried_over: int = 0
+    max_speed_before: int | None = None
+    max_speed_after: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"component": self.name, "section": self.section.value, "boxes": self.boxes,
+                "faces": list(self.faces), "destroyed": self.destroyed,
+                "counters": [w.label for w in self.counters],
+                "carried_over": self.carried_over, "max_speed_before": self.max_speed_before,
+                "max_speed_after": self.max_speed_after}
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,19 @@ class DamageReport:
     passed: tuple[tuple[Section, int], ...]
     lost: int
     steps: tuple[Step, ...]
+    armour_left: int = 0
+    """The area's armour boxes left before the damage."""
+
+    def to_json(self) -> dict[str, object]:
+        """The numbers of the record: ``armour_left`` boxes, ``armour`` covered, the
+        ``interior`` damage past it, each component hit, what ``passed`` on and was ``lost``."""
+        return {"amount": self.amount, "area": None if self.area is None else self.area.label,
+                "armour_left": self.armour_left, "armour": self.armour,
+                "armour_left_after": self.armour_left - self.armour,
+                "interior": self.amount - self.armour,
+                "hits": [hit.to_json() for hit in self.hits],
+                "passed": [{"section": section.value, "damage": damage}
+                           for section, damage in self.passed], "lost": self.lost}
 
     @property
     def components(self) -> int:
@@ -152,7 +175,8 @@ def record_damage(sheet: CarSheet, area: Block, amount: int, line: Line, source:
     if surplus == 0:
         steps.append(Step(f"{area.label} armour: {left} boxes left, {amount} damage → "
                           f"{armour} covered ({left - armour} left)", RULE_RECORD))
-        return sheet, DamageReport(amount, area, source, armour, (), (), 0, tuple(steps))
+        return sheet, DamageReport(amount, area, source, armour, (), (), 0, tuple(steps),
+                                   left)
     if left == 0:
         steps.append(Step(f"{area.label} armour already breached: {amount} damage goes to "
                           f"the {area.section.value} interior", RULE_RECORD))
@@ -163,7 +187,7 @@ def record_damage(sheet: CarSheet, area: Block, amount: int, line: Line, source:
     sheet, interior = record_interior(sheet, area.section, surplus, line, source, picker,
                                       options)
     return sheet, DamageReport(amount, area, source, armour, interior.hits, interior.passed,
-                               interior.lost, tuple(steps) + interior.steps)
+                               interior.lost, tuple(steps) + interior.steps, left)
 
 
 def record_interior(sheet: CarSheet, section: Section, amount: int, line: Line, source: Source,
@@ -200,7 +224,8 @@ def record_interior(sheet: CarSheet, section: Section, amount: int, line: Line, 
         before = sheet
         sheet, covered, counters = cover_component(sheet, name, remaining)
         remaining -= covered
-        hit = ComponentHit(name, current, covered, faces, sheet.destroyed(name), counters)
+        hit = ComponentHit(name, current, covered, faces, sheet.destroyed(name), counters,
+                           remaining, before.max_speed(options), sheet.max_speed(options))
         hits.append(hit)
         steps.append(Step(_hit_text(before, sheet, hit, remaining, options),
                           RULE_PODS if counters else RULE_RECORD))

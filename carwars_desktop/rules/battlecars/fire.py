@@ -164,6 +164,11 @@ def _target_limit(firer: Firer) -> int:
     return firer.target_limit if isinstance(firer, CarSheet) else 2
 
 
+def target_limit(firer: Firer) -> int:
+    """How many targets the firer may fire at in its Turn (a car's, or 2 on foot)."""
+    return _target_limit(firer)
+
+
 @dataclass(frozen=True)
 class Struck:
     target: Piece
@@ -181,6 +186,8 @@ class FireResult:
     second: Struck | None
     steps: tuple[Step, ...]
     outcome: str
+    to_hit_totals: tuple[int, ...] = ()
+    """Each to-hit roll's total, dice plus modifiers (a missile carrying on rolls again)."""
 
     @property
     def hit(self) -> bool:
@@ -217,7 +224,8 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
         steps.append(Step("return fire: one round, only at the attacker; it does not count "
                           "against the Turn's targets", RULE_WHEN.more("step 2", "BC-D26")))
     sheltering = order.sheltering
-    first = _attempt(order, order.shot, weapon, dice, sheltering, options, steps)
+    totals: list[int] = []
+    first = _attempt(order, order.shot, weapon, dice, sheltering, options, steps, totals)
     second: Struck | None = None
     if first is None and order.next_shot is not None:
         shot = order.next_shot
@@ -229,7 +237,7 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
         else:
             steps.append(Step(f"the missile carries on along the line to {shot.target.title}",
                               RULE_FIRE.more("step 6", "BC-D4")))
-            second = _attempt(order, shot, weapon, dice, None, options, steps)
+            second = _attempt(order, shot, weapon, dice, None, options, steps, totals)
     elif first is None:
         steps.append(Step("the missile carries on along the line: no further target named → "
                           "no further effect", RULE_FIRE.more("step 6")))
@@ -241,7 +249,7 @@ def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_
         outcome = f"missed; hit {order.next_shot.target.title}: {second.summary}"
     else:
         outcome = "miss"
-    return FireResult(firer, weapon, first, second, tuple(steps), outcome)
+    return FireResult(firer, weapon, first, second, tuple(steps), outcome, tuple(totals))
 
 
 def _nominate_text(order: FireOrder, weapon: Weapon) -> str:
@@ -254,8 +262,8 @@ def _nominate_text(order: FireOrder, weapon: Weapon) -> str:
 
 
 def _attempt(order: FireOrder, shot: Shot, weapon: Weapon, dice: DiceSource,
-             sheltering: PedestrianSheet | None, options: Options, steps: list[Step]
-             ) -> Struck | None:
+             sheltering: PedestrianSheet | None, options: Options, steps: list[Step],
+             totals: list[int] | None = None) -> Struck | None:
     th = to_hit(order, shot, options)
     if th.automatic:
         steps.append(Step(f"Flame at range {th.range} (≤ 3): automatic hit",
@@ -263,6 +271,8 @@ def _attempt(order: FireOrder, shot: Shot, weapon: Weapon, dice: DiceSource,
     else:
         faces = dice.roll(DIE, th.dice, "to hit")
         total = sum(faces) + th.modifier
+        if totals is not None:
+            totals.append(total)
         mods = "".join(f" {m.value:+d} {m.label}" for m in th.modifiers())
         base = MISSILE_TABLE[weapon].to_hit
         own = f" {base.modifier:+d}" if base is not None and base.modifier else ""

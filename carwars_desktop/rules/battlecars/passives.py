@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from carwars_desktop.dice import DiceSource
@@ -87,16 +87,19 @@ class MarkerResult:
     sd: int
     skid: SkidResult | None
     steps: tuple[Step, ...]
+    details: dict[str, object] = field(default_factory=dict)
+    """The numbers the steps state, for a Result's ``values`` (see :func:`enter_markers`)."""
 
 
 def _tyre_rolls(sheet: CarSheet, marker: Weapon, dice: DiceSource, options: Options,
-                steps: list[Step]) -> CarSheet:
+                steps: list[Step], tyres: list[dict[str, object]]) -> CarSheet:
     before = sheet
     for tyre in working_tyres(sheet):
         what = "mine" if marker is Weapon.MINES else marker.label.lower()
         face = dice.roll(DIE, 1, f"{what} damage per working tyre ({tyre})")[0]
         points = max(0, face + MARKER_TYRE_DAMAGE.modifier)
         sheet, covered = damage_tyre(sheet, tyre, points)
+        tyres.append({"marker": marker.label, "tyre": tyre, "damage": points, "covered": covered})
         steps.append(Step(f"{marker.label}: {tyre} takes {MARKER_TYRE_DAMAGE}: rolled {face} → "
                           f"{points}, {covered} covered (no carry-over between tyres)",
                           RULE_PASSIVE))
@@ -106,8 +109,9 @@ def _tyre_rolls(sheet: CarSheet, marker: Weapon, dice: DiceSource, options: Opti
     return sheet
 
 
-def _mines(sheet: CarSheet, dice: DiceSource, options: Options, steps: list[Step]) -> CarSheet:
-    sheet = _tyre_rolls(sheet, Weapon.MINES, dice, options, steps)
+def _mines(sheet: CarSheet, dice: DiceSource, options: Options, steps: list[Step],
+           tyres: list[dict[str, object]], record: list[dict[str, object]]) -> CarSheet:
+    sheet = _tyre_rolls(sheet, Weapon.MINES, dice, options, steps, tyres)
     face = dice.roll(DIE, 1, "mine section")[0]
     section = MINE_SECTION[face]
     steps.append(Step(f"Mines, interior ignoring armour: section die {face} → {section.value}",
@@ -125,6 +129,7 @@ def _mines(sheet: CarSheet, dice: DiceSource, options: Options, steps: list[Step
     sheet, report = record_interior(sheet, section, points, Line.RIGHT_ANGLE, Source.MINES,
                                     picker, options, first=first)
     steps += report.steps
+    record.append(report.to_json())
     missiles = [w for _, w in report.counters_hit]
     if missiles:
         steps.append(Step(f"counters hit by the mine are destroyed without a roll: "
@@ -139,22 +144,29 @@ def enter_markers(sheet: CarSheet, markers: tuple[Weapon, ...], speed: int, dice
     """BC-D42: Mines damage, then Spikes tyre damage, then one skid test at the greatest SD."""
     steps: list[Step] = []
     start = sheet
+    tyres: list[dict[str, object]] = []
+    record: list[dict[str, object]] = []
     if Weapon.MINES in markers:
-        sheet = _mines(sheet, dice, options, steps)
+        sheet = _mines(sheet, dice, options, steps, tyres, record)
     if Weapon.SPIKES in markers:
-        sheet = _tyre_rolls(sheet, Weapon.SPIKES, dice, options, steps)
+        sheet = _tyre_rolls(sheet, Weapon.SPIKES, dice, options, steps, tyres)
     steps += aftermath(start, sheet, options)
+    details: dict[str, object] = {
+        "marker_tyre_damage": tyres, "mine_record": record[0] if record else None,
+        "marker_max_speed_before": start.max_speed(options),
+        "marker_max_speed_after": sheet.max_speed(options)}
     skidding = tuple(m for m in markers if m in MARKER_SD)
     sd, causes = speed_difference(speed, markers=skidding)
     if not skidding:
-        return MarkerResult(sheet, 0, None, tuple(steps))
+        return MarkerResult(sheet, 0, None, tuple(steps), details)
     if drifting:
         steps.append(Step("crossed while drifting: no new skid test (BC-D14)", bc("", "BC-D14")))
-        return MarkerResult(sheet, 0, None, tuple(steps))
+        return MarkerResult(sheet, 0, None, tuple(steps), details)
     for cause in causes:
         steps.append(Step(f"SD from {cause.label}", cause.rule))
     if len(causes) > 1:
         steps.append(Step(f"several on one point: the greatest, SD {sd}",
                           bc("§2.5 step 2", "BC-D42")))
     skid = resolve_skid(sheet, sd, speed, dice, clear_points, intended_corner, False, options)
-    return MarkerResult(skid.sheet, sd, skid, tuple(steps) + skid.steps)
+    details["sd_causes"] = [c.to_json() for c in causes]
+    return MarkerResult(skid.sheet, sd, skid, tuple(steps) + skid.steps, details | skid.details)

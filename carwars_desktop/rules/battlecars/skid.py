@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from carwars_desktop.dice import DiceSource, Distribution, die
@@ -32,6 +32,11 @@ class SkidCause:
     label: str
     sd: int
     rule: str
+    table_sd: int | None = None
+    """A marker's SD from the table (Oil 5), before the car's speed may exceed it."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"cause": self.label, "sd": self.sd, "table_sd": self.table_sd}
 
 
 def marker_sd(marker: Weapon, speed: int) -> int:
@@ -51,7 +56,7 @@ def speed_difference(speed: int, corner_excess: int = 0,
         if marker in MARKER_SD:
             causes.append(SkidCause(f"{marker.label}: max({MARKER_SD[marker]}, speed {speed}) = "
                                     f"{marker_sd(marker, speed)}", marker_sd(marker, speed),
-                                    bc("§2.12 · §3.3")))
+                                    bc("§2.12 · §3.3"), MARKER_SD[marker]))
     if driver_killed:
         causes.append(SkidCause(f"driver killed: SD = speed {speed}", speed, bc("§2.16")))
     return max((c.sd for c in causes), default=0), tuple(causes)
@@ -95,6 +100,8 @@ class SkidResult:
     facing: int | None
     continues: bool
     steps: tuple[Step, ...]
+    details: dict[str, object] = field(default_factory=dict)
+    """The numbers the steps state, for a Result's ``values`` (see :func:`resolve_skid`)."""
 
     @property
     def outcome(self) -> str:
@@ -143,15 +150,18 @@ def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
                               "it cannot fire while drifting, and the drift does not use up its "
                               "movement (BC-D13)", bc("§2.5 step 4")))
     before = sheet
+    tyres: list[dict[str, object]] = []
     if row.tyre_damage:
         for tyre in working_tyres(sheet):
             sheet, covered = damage_tyre(sheet, tyre, row.tyre_damage)
+            tyres.append({"tyre": tyre, "taken": row.tyre_damage, "covered": covered})
             steps.append(Step(f"{tyre} takes {row.tyre_damage} → {covered} covered",
                               bc("§2.5 step 4 · §3.4")))
         effects = effects_text(before, sheet, options)
         if effects:
             steps.append(Step(effects, bc("§1.3")))
     facing: int | None = None
+    modifier: int | None = None
     continues = False
     if collided:
         sheet = replace(sheet, speed=0)
@@ -183,7 +193,16 @@ def resolve_skid(sheet: CarSheet, sd: int, speed: int, dice: DiceSource,
         steps.append(Step("the driver is dead: after the skid the car's speed becomes 0",
                           bc("§2.16 step 2")))
         sheet = replace(sheet, speed=0)
-    return SkidResult(sheet, sd, drift, collided, facing, continues, tuple(steps))
+    details: dict[str, object] = {
+        "speed": speed, "drift_modifier": None if row.distance is None else row.distance.modifier,
+        "tyre_damage": tyres, "max_speed_before": before.max_speed(options),
+        "max_speed_after": sheet.max_speed(options), "facing_modifier": modifier,
+        "facing_fallback": FINAL_FACING_FALLBACK[facing] if facing is not None
+        and options.bc_d11_fallback_facing else None,
+        "continue_facings": {"low": min(CONTINUE_FACINGS), "high": max(CONTINUE_FACINGS)},
+        "stop_facings": {"low": max(CONTINUE_FACINGS) + 1, "high": max(FINAL_FACING_FALLBACK)},
+        "speed_after": sheet.speed}
+    return SkidResult(sheet, sd, drift, collided, facing, continues, tuple(steps), details)
 
 
 def skid_probabilities(sd: int, speed: int, clear_points: int | None,

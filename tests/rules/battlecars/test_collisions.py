@@ -38,6 +38,11 @@ def test_relative_velocity() -> None:
     assert relative_velocity(RamKind.SHUNT, 6, 2) == 4
 
 
+FRONT_6 = {"amount": 6, "area": "front", "armour_left": 6, "armour": 6, "armour_left_after": 0,
+           "interior": 0, "hits": [], "passed": [], "lost": 0}
+"""The damage record of 6 points on a fresh front armour of 6 boxes."""
+
+
 def test_crash_into_a_building(car: CarSheet) -> None:
     building = obstacle_catalog()["small building"]
     values = {"vehicle": replace(car, speed=5), "obstacle": building}
@@ -52,7 +57,8 @@ def test_crash_into_a_building(car: CarSheet) -> None:
     assert resolution.effects[1].sheet.hits == 1
     assert resolution.values == {"rv": 5, "damage": 6, "stunned": False,
                                  "damage_formula": "1d8+2", "damage_dice": 1,
-                                 "damage_modifier": 2}
+                                 "damage_modifier": 2, "damage_record": FRONT_6,
+                                 "speed_after": 0}
 
 
 def test_crash_in_reverse_damages_the_rear_and_stuns_from_14(car: CarSheet) -> None:
@@ -89,7 +95,9 @@ def test_head_on_ram_both_take_full(car: CarSheet, other: CarSheet) -> None:
     resolution = RAM.resolve(values, EnteredDice([2]))
     assert resolution.values == {"kind": "head-on", "rv": 7, "target_damage": 6,
                                  "rammer_damage": 6, "damage_formula": "1d8+4",
-                                 "damage_dice": 1, "damage_modifier": 4}
+                                 "damage_dice": 1, "damage_modifier": 4, "rammer_speed": 3,
+                                 "target_speed": 4, "stun_rv": 14, "target_record": FRONT_6,
+                                 "rammer_record": FRONT_6, "speed_after": 0}
     target, rammer = (e.sheet for e in resolution.effects)
     assert target.armour_left(Block.FRONT) == 0 and rammer.armour_left(Block.FRONT) == 0
     assert target.speed == 0 and rammer.speed == 0

@@ -73,8 +73,23 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   values={"to_hit": plan.to_hit, "damage": plan.damage, "hit": result.hit,
                           "natural": result.natural, "attacker_killed": attacker.killed,
                           "target_killed": target.killed,
-                          "control_targets": dict(result.control_targets)},
+                          "control_targets": dict(result.control_targets),
+                          "base_to_hit": plan.base,
+                          "modifiers": [m.to_json() for m in plan.modifiers],
+                          "running_to_hit": _running(plan),
+                          "damage_before": {s.name: s.total_damage
+                                            for s in (plan.attacker, plan.target)},
+                          "armor": {s.name: s.armor for s in (plan.attacker, plan.target)}},
                   label=_hit_label(plan) if result.hit else "miss")
+
+
+def _running(plan: RamPlan) -> list[int]:
+    """The to-hit number after each modifier in turn (``5 + 4 = 9``, ``9 − 4 = 5``)."""
+    running, total = [], plan.base
+    for modifier in plan.modifiers:
+        total += modifier.value
+        running.append(total)
+    return running
 
 
 def _hit_label(plan: RamPlan) -> str:

@@ -71,7 +71,8 @@ def _damage_resolve(values: Values, dice: DiceSource) -> Result:
                   [SheetChange("vehicle", after, f"{amount} damage on {area.label}{summary}")],
                   {"armour": report.armour, "components": report.components,
                    "lost": report.lost, "fired_off": [f.describe() for f in fired],
-                   "fired_off_items": [f.to_json() for f in fired]})
+                   "fired_off_items": [f.to_json() for f in fired],
+                   "damage_record": report.to_json()})
 
 
 def _damage_odds(values: Values) -> Odds:

@@ -89,7 +89,9 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
                   + (", driver stunned" if result.stunned else ""), result.steps,
                   None, effects, {"rv": speed, "damage": result.damage,
                                   "stunned": result.stunned,
-                                  **_formula_values(speed, values)})
+                                  **_formula_values(speed, values),
+                                  "damage_record": result.report.to_json(),
+                                  "speed_after": result.car.speed})
 
 
 def _crash_odds(values: Values) -> Odds:
@@ -151,7 +153,12 @@ def _ram_resolve(values: Values, dice: DiceSource) -> Result:
                   {"kind": result.kind.value, "rv": result.rv,
                    "target_damage": result.target_damage,
                    "rammer_damage": result.rammer_damage,
-                   **_formula_values(result.rv, values)})
+                   **_formula_values(result.rv, values),
+                   "rammer_speed": speed_of(values, rammer, "rammer_speed"),
+                   "target_speed": speed_of(values, target, "target_speed"),
+                   "stun_rv": STUN_RV, "target_record": result.target_report.to_json(),
+                   "rammer_record": result.rammer_report.to_json(),
+                   "speed_after": result.rammer.speed})
 
 
 def _ram_odds(values: Values) -> Odds:

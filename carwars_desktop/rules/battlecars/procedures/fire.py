@@ -29,15 +29,17 @@ from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.fire import (
     FireMode,
     FireOrder,
+    FireResult,
     Shot,
     fire_odds,
     fire_problems,
     fire_weapon,
     resolve_fire,
+    target_limit,
     to_hit,
 )
 from carwars_desktop.rules.battlecars.missiles import damage_distribution
-from carwars_desktop.rules.battlecars.options import options_from
+from carwars_desktop.rules.battlecars.options import Options, options_from
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, Piece
 from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
@@ -112,7 +114,21 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   {"weapon": result.weapon.value, "hit": result.hit,
                    "damage": result.first.damage if result.first else
                    (result.second.damage if result.second else 0),
-                   "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off]})
+                   "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off],
+                   **_shot_values(order, result, options_from(values))})
+
+
+def _shot_values(order: FireOrder, result: FireResult, options: Options) -> dict[str, object]:
+    """The to-hit of the first target and the Turn's target tally, as the steps state them."""
+    th = to_hit(order, order.shot, options)
+    own = None if th.row.to_hit is None else th.row.to_hit.modifier
+    return {"targets_fired_at": len(result.firer.targets_this_turn),
+            "target_limit": target_limit(result.firer), "range": th.range,
+            "weapon_to_hit_modifier": own,
+            "to_hit_modifiers": [m.to_json() for m in th.modifiers()],
+            "to_hit_modifier": None if th.automatic else th.modifier,
+            "to_hit_need": None if th.automatic else max(th.need(), th.dice),
+            "to_hit_totals": list(result.to_hit_totals)}
 
 
 def _odds(values: Values) -> Odds:

@@ -46,6 +46,7 @@ from carwars_desktop.rules.battlecars.procedures.common import (
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.skid import (
     RULE_SKID,
+    SkidCause,
     drift_distribution,
     drift_row,
     facing_distribution,
@@ -174,7 +175,8 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
                   "a move is always straight", RULE_CORNER.more("", "BC-D36")), check.step()]
     if not check.skids:
         return Result(f"{angle}° corner at speed {speed}: safe", steps, True,
-                      values={"safe_speed": check.safe, "sd": 0}, label="safe")
+                      values={"safe_speed": check.safe, "sd": 0, "angle": angle, "speed": speed},
+                      label="safe")
     steps.append(Step(f"skid test before turning: the car is placed on the corner point, not "
                       f"yet turned; SD {sd}", RULE_SKID.more("step 1")))
     skid = resolve_skid(sheet, sd, speed, dice, values["clear_points"], angle, False,
@@ -184,7 +186,7 @@ def _corner_resolve(values: Values, dice: DiceSource) -> Result:
                   steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"safe_speed": check.safe, "sd": sd, "drift": skid.drift,
-                   "facing": skid.facing}, label=skid.label)
+                   "facing": skid.facing, "angle": angle} | skid.details, label=skid.label)
 
 
 def _skid_summary(before: CarSheet, after: CarSheet) -> str:
@@ -258,13 +260,13 @@ CORNER = Procedure(
 
 
 # --- skid test ----------------------------------------------------------------------------
-def _skid_sd(values: Values) -> tuple[CarSheet, int, int, tuple[str, ...]]:
+def _skid_sd(values: Values) -> tuple[CarSheet, int, int, tuple[SkidCause, ...]]:
     sheet: CarSheet = values["vehicle"]
     speed = speed_of(values, sheet)
     markers = tuple(w for w in (Weapon.SMOKE, Weapon.OIL, Weapon.SPIKES) if values[w.value])
     sd, causes = speed_difference(speed, values["corner_excess"], markers,
                                   values["driver_killed"])
-    return sheet, speed, sd, tuple(c.label for c in causes)
+    return sheet, speed, sd, causes
 
 
 def _skid_check(values: Values) -> None:
@@ -275,7 +277,7 @@ def _skid_check(values: Values) -> None:
 
 def _skid_resolve(values: Values, dice: DiceSource) -> Result:
     sheet, speed, sd, causes = _skid_sd(values)
-    steps = [Step(f"SD from {cause}", RULE_SKID.more("step 2 · §3.3"))
+    steps = [Step(f"SD from {cause.label}", RULE_SKID.more("step 2 · §3.3"))
              for cause in causes]
     if len(causes) > 1:
         steps.append(Step(f"several causes on one point: the greatest, SD {sd}",
@@ -288,7 +290,8 @@ def _skid_resolve(values: Values, dice: DiceSource) -> Result:
     return Result(skid.outcome, steps, skid.continues,
                   [SheetChange("vehicle", skid.sheet, _skid_summary(sheet, skid.sheet))],
                   {"sd": sd, "drift": skid.drift, "facing": skid.facing,
-                   "collided": skid.collided}, label=skid.label)
+                   "collided": skid.collided, "sd_causes": [c.to_json() for c in causes]}
+                  | skid.details, label=skid.label)
 
 
 def _skid_odds_fn(values: Values) -> Odds:

@@ -117,7 +117,7 @@ def _passive_resolve(values: Values, dice: DiceSource) -> Result:
                   None if result.skid is None else result.skid.continues,
                   [SheetChange("vehicle", result.sheet, f"{changed} damage, speed "
                                                     f"{result.sheet.speed}")],
-                  {"sd": result.sd},
+                  {"sd": result.sd} | result.details,
                   label="no skid test" if result.skid is None else result.skid.label)
 
 

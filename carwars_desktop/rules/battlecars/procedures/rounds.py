@@ -141,7 +141,8 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
         steps += skid.steps
         return Result(f"dead driver's skid: {skid.outcome}", steps, None,
                       [SheetChange("vehicle", skid.sheet, f"skidded, speed {skid.sheet.speed}")],
-                      label=skid.label)
+                      {"sd": skid.sd, "drift": skid.drift, "facing": skid.facing,
+                       "collided": skid.collided} | skid.details, label=skid.label)
     blocked = sheet.cannot_act()
     if blocked is not None:
         steps.append(Step(f"{blocked}: the car does not move or fire this Turn",
@@ -152,7 +153,7 @@ def _start_resolve(values: Values, dice: DiceSource) -> Result:
                           "on entering each point", bc("§2.2 step 2 · §2.4")))
         outcome = f"move {sheet.speed}"
     return Result(outcome, steps, None, [SheetChange("vehicle", after, "Turn tallies reset")],
-                  label="turn starts")
+                  {"speed": sheet.speed}, label="turn starts")
 
 
 def _start_odds(values: Values) -> Odds:

@@ -100,7 +100,21 @@ def _rearm_resolve(values: Values, dice: DiceSource) -> Result:
     sheet: CarSheet = values["vehicle"]
     after, steps = rearm(sheet)
     return Result(f"{sheet.name} re-armed; re-enters at speed {after.speed}", steps, True,
-                  [SheetChange("vehicle", after, "weapons restored, speed 3")], label="re-armed")
+                  [SheetChange("vehicle", after, "weapons restored, speed 3")], label="re-armed",
+                  values={"mounts": _restored(sheet, after), "turns_missed": 1,
+                          "entry_speed": after.speed})
+
+
+def _restored(before: CarSheet, after: CarSheet) -> list[dict[str, object]]:
+    """Per mount that had counters: ``{mount, original, restored, left_out}``."""
+    items: list[dict[str, object]] = []
+    for mount in before.mounts():
+        original = len(before.card.load_of(mount.name))
+        if original:
+            restored = len(after.load(mount.name))
+            items.append({"mount": mount.name, "original": original, "restored": restored,
+                          "left_out": original - restored})
+    return items
 
 
 REARM = Procedure(

@@ -80,7 +80,12 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     return Result(outcome="order: " + ", ".join(m.name for m in order), steps=steps,
                   values={"order": tuple(m.name for m in order),
                           "phases": tuple(tuple(m.name for m in movers)
-                                          for movers in schedule(order))},
+                                          for movers in schedule(order)),
+                          "speeds": {m.name: m.velocity.mph for m in movers},
+                          "spans": {m.name: _span_values(m) for m in order},
+                          "phase_items": [{"phase": number, "movers": [m.name for m in group]}
+                                          for number, group in enumerate(schedule(order),
+                                                                         start=1)]},
                   label=_order_label(values, movers, order))
 
 
@@ -92,6 +97,12 @@ def _order_label(values: Values, movers: Sequence[Mover], order: list[Mover]) ->
         leader = next(m for m in order if m in groups[0])
         return f"{leader.name} first at {leader.velocity.mph} mph"
     return ", ".join(m.name for m in order)
+
+
+def _span_values(mover: Mover) -> dict[str, int]:
+    """The first and last phase a mover moves in (``phases 1–4``)."""
+    phases = move_phases(mover.velocity.mph)
+    return {"first": min(phases), "last": max(phases)} if phases else {}
 
 
 def _span(mover: Mover) -> str:
