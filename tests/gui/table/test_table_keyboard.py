@@ -445,3 +445,37 @@ def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot)
     batch.reject()
     table.next_phase()
     assert game.clock.phase == phase + 1
+
+
+def test_choosing_the_firer_as_target_swaps_them(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                 qtbot) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    keys = Keys(qtbot)
+    assert keys.focused() is dialog.form.editors["target"]
+    target = dialog.form.bindings()["target"]
+    assert target != "v1"
+    keys.press("1")  # the firer's own number in the target's list
+    assert dialog.form.bindings() == {"firer": target, "target": "v1"}
+    assert "same vehicle" not in dialog.error.text() and dialog.odds_label.text()
+    weapons = dialog.form.editors["weapon"]
+    assert isinstance(weapons, QComboBox)
+    courier = [weapons.itemText(i) for i in range(weapons.count())]  # the new firer's list
+    # The target's list by its own keys (the GM's choice too): back to the firer's vehicle.
+    combo = dialog.form.editors["target"]
+    assert isinstance(combo, QComboBox)
+    firer_row = combo.findData(f"game:{target}")
+    while combo.currentIndex() != firer_row:
+        qtbot.keyClick(combo, Qt.Key.Key_Up if combo.currentIndex() > firer_row
+                       else Qt.Key.Key_Down)
+    assert dialog.form.bindings() == {"firer": "v1", "target": target}
+    assert "same vehicle" not in dialog.error.text()
+    assert [weapons.itemText(i) for i in range(weapons.count())] != courier
+    # Set from code (not the GM's choice), the same vehicle is still flagged.
+    dialog.form.set_value("target", "v1")
+    assert "firer and target are the same vehicle" in dialog.error.text()
+    dialog.reject()
