@@ -479,3 +479,33 @@ def test_choosing_the_firer_as_target_swaps_them(window: MainWindow, start_sessi
     dialog.form.set_value("target", "v1")
     assert "firer and target are the same vehicle" in dialog.error.text()
     dialog.reject()
+
+
+def test_changing_the_target_in_the_dialog_brings_its_remembered_range_and_side(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Courier"), ("Bo", "Killer Kart"), ("Cy", "Courier", "Rex")])
+    for target, range_, side in (("v2", "7", "L"), ("v3", "4", "R")):
+        dialog = table.keys.act("fire")
+        assert dialog is not None
+        dialog.form.set_value("target", target)
+        dialog.form.set_value("range", range_)
+        dialog.form.set_value("side", side)
+        dialog.add_to_batch()  # declared: remembered like a shot applied
+    assert table.keys.batch is not None and len(table.keys.batch.shots) == 2
+    dialog = table.keys.act("fire")  # the firer's last target this turn: Rex
+    assert dialog is not None and dialog.form.bindings()["target"] == "v3"
+    assert dialog.form.values()["range"] == "4" and dialog.form.values()["side"] == "R"
+    keys = Keys(qtbot)
+    dialog.form.editors["target"].setFocus()
+    keys.press("2")  # the GM chooses Bo's car: its range and side this turn come back
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v2"}
+    assert dialog.form.values()["range"] == "7" and dialog.form.values()["side"] == "L"
+    assert "Remembered this turn for this pair: range 7, side L" in dialog.note.text()
+    assert "range 4" not in dialog.note.text()
+    dialog.form.set_value("firer", "v2")  # a pair not measured this turn (Bo → Ann)
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert "Not measured yet this turn for this pair: range, side" in dialog.note.text()
+    assert "Remembered" not in dialog.note.text()
+    assert "Fire is simultaneous" in dialog.note.text()  # the other lines stay
+    dialog.reject()
