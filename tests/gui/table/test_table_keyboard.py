@@ -509,3 +509,42 @@ def test_changing_the_target_in_the_dialog_brings_its_remembered_range_and_side(
     assert "Remembered" not in dialog.note.text()
     assert "Fire is simultaneous" in dialog.note.text()  # the other lines stay
     dialog.reject()
+
+
+def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot, state) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None and window.database is not None
+    start = state(table)
+    events = table.play.log_dock.model.rowCount()
+    for firer, side, weapon, dice in (("v1", "F", None, "11"), ("v2", "L", "1", "6622")):
+        table.keys.select(table.keys.number_of(firer))
+        dialog = table.keys.act("fire")
+        assert dialog is not None
+        dialog.form.set_value("side", side)
+        if weapon is not None:
+            dialog.form.set_value("weapon", weapon)
+        dialog.dice_edit.setText(dice)
+        dialog.add_to_batch()
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 2
+    odds = [batch.odds(shot, game).p_success() for shot in batch.shots]
+    assert all(p is not None for p in odds)
+    before = window.database.game_sessions.resolutions(table.session_id)
+    dialog = table.keys.show_batch()
+    assert dialog is not None
+    dialog.apply()
+    assert dialog.error.text() == ""
+    logged = window.database.game_sessions.resolutions(table.session_id)[len(before):]
+    # The batch's own line (no success of its own), then each shot with its own odds.
+    assert logged == [("mini.fire", None, None, True), ("mini.fire", False, str(odds[0]), True),
+                      ("mini.fire", True, str(odds[1]), True)]
+    log = window.database.game_sessions.roll_log(table.session_id)
+    assert [row.outcome.split(":")[0] for row in log[-2:]] == [
+        "fire batch, shot 1 (Killer Kart → Courier (1))",
+        "fire batch, shot 2 (Courier → Killer Kart (1))"]
+    assert table.play.log_dock.model.rowCount() == events + 1  # still one event
+    table.hub.undo()
+    assert state(table) == start  # one undo takes the whole batch back
