@@ -68,24 +68,34 @@ class ProcedureForm(QWidget):
         self._game: Game | None = None
         self._catalogs: dict[str, dict[str, Any]] = {}
         self._held: dict[str, Any] = {}
-        """Each vehicle input's vehicle before its last change (to swap with)."""
+        """Each vehicle input's vehicle now (its vehicle before a change, to swap with)."""
+        self._before: dict[str, Any] = {}
+        """Each vehicle input's vehicle before its last change (a choice by the GM swaps)."""
         self.house: dict[str, Any] = {}
         """The house rules the form's procedure is resolved under (its decision inputs are
         not asked: they come from here, shown in the House rules panel)."""
 
     def _swap(self, name: str) -> None:
-        """The first vehicle input (the firer) took the vehicle another input holds (the
-        target): that one takes the firer's old vehicle. (Setting the target to the firer
-        is still flagged: the GM sees why.)"""
+        """A vehicle input changed: remember its vehicle before (to swap with). When the
+        first vehicle input (the firer) took the vehicle another input holds (the target),
+        that one takes the firer's old vehicle. Another input set to the firer's vehicle
+        is swapped only when the GM chose it (:meth:`_chosen`); set from code, it is
+        flagged ("same vehicle")."""
         combos = self._sheet_combos()
         combo = combos.get(name)
         if combo is None:
             return
         new, old = combo.currentData(), self._held.get(name)
         self._held[name] = new
+        self._before[name] = old
         if new is None or name != next(iter(combos)):
             return
-        for other, other_combo in combos.items():
+        self._take_over(name, new, old)
+
+    def _take_over(self, name: str, new: Any, old: Any) -> bool:
+        """Inputs other than ``name`` holding ``new`` take ``old`` instead; True if any did."""
+        swapped = False
+        for other, other_combo in self._sheet_combos().items():
             if other != name and other_combo.currentData() == new:
                 index = other_combo.findData(old)
                 if index >= 0:
@@ -93,6 +103,27 @@ class ProcedureForm(QWidget):
                     other_combo.setCurrentIndex(index)
                     other_combo.blockSignals(False)
                     self._held[other] = old
+                    swapped = True
+        return swapped
+
+    def _chosen(self, name: str) -> None:
+        """The GM chose a vehicle in ``name``'s list (after its change was handled): if
+        another input holds it, that one takes this input's vehicle before, whichever of
+        firer and target was changed."""
+        combo = self._sheet_combos().get(name)
+        old = self._before.pop(name, None)
+        if combo is None or combo.currentData() is None or old is None:
+            return
+        if self._take_over(name, combo.currentData(), old):
+            self._refresh_sheet_choices()
+            self.changed.emit()
+
+    def choose(self, name: str, value: Any) -> None:
+        """The GM chose ``value`` for ``name`` (a number key in a vehicle list): as
+        :meth:`set_value`, and a vehicle input swaps like a choice in its list."""
+        self.set_value(name, value)
+        if name in self._sheet_combos():
+            self._chosen(name)
 
     def set_procedure(self, procedure: Procedure | None, game: Game | None) -> None:
         while self._layout.rowCount():
@@ -100,6 +131,7 @@ class ProcedureForm(QWidget):
         self.editors = {}
         self._catalogs = {}
         self._held = {}
+        self._before = {}
         self.procedure = procedure
         self._game = game
         if procedure is None:
@@ -170,10 +202,12 @@ class ProcedureForm(QWidget):
         self._fill_sheets(spec, combo)
         self._held[spec.name] = combo.currentData()
         # Firer and target stay apart: choosing the other's vehicle swaps them. Then the
-        # lists that depend on this vehicle, then the odds.
+        # lists that depend on this vehicle, then the odds. (``activated`` comes only from
+        # the GM's choice, after the change.)
         combo.currentIndexChanged.connect(lambda _index, name=spec.name: self._swap(name))
         combo.currentIndexChanged.connect(self._refresh_sheet_choices)
         combo.currentIndexChanged.connect(self.changed)
+        combo.activated.connect(lambda _index, name=spec.name: self._chosen(name))
         return combo
 
     def _refresh_sheet_choices(self) -> None:

@@ -10,13 +10,15 @@ from the dice typed for that shot. Without it (Battlecars return fire, BC-D26) t
 shots resolve one after the other on the sheets as the batch leaves them.
 
 The result is one :class:`~carwars_desktop.services.table.PendingResolution` (the
-Table service's), applied or discarded like any other.
+Table service's), applied or discarded like any other: one event; the roll log keeps
+the batch's line and one line per shot with its own P(success) (its parts), which the
+luck chart counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice
@@ -32,6 +34,7 @@ from carwars_desktop.procedures import (
 from carwars_desktop.rules import RecordSheet, find_procedure
 from carwars_desktop.services.table import (
     PendingResolution,
+    ResolutionPart,
     ResolveError,
     TableService,
     compact_dice,
@@ -127,6 +130,7 @@ class FireBatch:
         steps: list[Step] = []
         outcomes: list[str] = []
         held: list[tuple[int, DeclaredShot, Resolution, list[int]]] = []
+        parts: list[ResolutionPart] = []
         hold = bool(self.rules.hold_input)
         for number, shot in enumerate(self.shots, start=1):
             raw = self.raw(shot, sheets)
@@ -141,6 +145,7 @@ class FireBatch:
             dice = EnteredDice(values)
             try:
                 resolution = procedure.resolve(raw, dice)
+                p_success = procedure.odds(raw).p_success()
             except (InputError, DiceError, ValueError) as error:
                 raise ResolveError(f"shot {number} ({shot.label}): {error}") from None
             if resolution.refusal is not None:
@@ -152,6 +157,11 @@ class FireBatch:
             dice_used += resolution.dice
             steps += [Step(f"shot {number}: {s.text}", s.rule) for s in resolution.steps]
             outcomes.append(f"{number}. {resolution.outcome}")
+            # Each shot on its own line of the roll log, with its odds (the luck chart).
+            parts.append(ResolutionPart(
+                replace(resolution, outcome=f"fire batch, shot {number} ({shot.label}): "
+                                            f"{resolution.outcome}"),
+                None if p_success is None else str(p_success)))
             for effect in resolution.effects:
                 sheets[shot.bindings[effect.input_name]] = effect.sheet
             held.append((number, shot, resolution, left))
@@ -192,7 +202,7 @@ class FireBatch:
             dice=tuple(dice_used), steps=tuple(steps),
             outcome=f"fire batch of {len(self.shots)}: " + "; ".join(outcomes),
             success=None, effects=effects, values={})
-        return service.pending(combined, bindings, None, initiator=initiator)
+        return service.pending(combined, bindings, None, initiator=initiator, parts=parts)
 
 
 def sheet_inputs(procedure: Procedure) -> list[str]:

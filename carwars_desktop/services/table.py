@@ -128,6 +128,16 @@ def procedure_sides(procedure: Procedure, inputs: Mapping[str, Any]) -> tuple[in
         return ()
 
 
+@dataclass(frozen=True)
+class ResolutionPart:
+    """One roll of a combined result (a shot of the fire batch): it gets its own line in
+    the roll log, with its own success and exact P(success), when the whole is applied or
+    discarded (the luck chart counts each shot; the whole stays one event)."""
+
+    resolution: Resolution
+    p_success: str | None
+
+
 class PendingState(Enum):
     PENDING = "pending"
     APPLYING = "applying"
@@ -140,9 +150,14 @@ class PendingResolution:
 
     def __init__(self, table: TableService, resolution: Resolution,
                  bindings: Mapping[str, str], odds: Odds | None, ruleset_id: str,
-                 seed: int | None, initiator: object) -> None:
+                 seed: int | None, initiator: object,
+                 parts: Sequence[ResolutionPart] = ()) -> None:
         self.table = table
         self.resolution = resolution
+        self.parts = tuple(parts)
+        """The rolls it combines, each logged on its own line (:class:`ResolutionPart`)."""
+        self.parts_logged = 0
+        """How many of :attr:`parts` are in the roll log (a refused write retries the rest)."""
         self.bindings: dict[str, str] = dict(bindings)
         self.odds = odds
         self.ruleset_id = ruleset_id
@@ -569,21 +584,24 @@ class TableService:
 
     def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
                 ruleset_id: str | None = None, seed: int | None = None,
-                initiator: object = None) -> PendingResolution:
-        """A resolution made here (or several combined: the fire batch) as the result on
-        screen, waiting for Apply or Discard; everybody is told it is shown."""
+                initiator: object = None,
+                parts: Sequence[ResolutionPart] = ()) -> PendingResolution:
+        """A resolution made here (or several combined: the fire batch, whose ``parts`` are
+        its shots) as the result on screen, waiting for Apply or Discard; everybody is told
+        it is shown."""
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
-                                    initiator)
+                                    initiator, parts)
         self._log_shown(pending)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
 
     def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
-        """Keep a result in the roll log (with its dice, steps and exact P(success)) and
-        tell everybody the roll was applied or discarded."""
+        """Keep a result in the roll log (with its dice, steps and exact P(success)), each of
+        its parts on a line of its own, and tell everybody the roll was applied or
+        discarded."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
         self.roll = notice
         if self.database is None:
@@ -592,11 +610,19 @@ class TableService:
         resolution = pending.resolution
         if pending.log_id is not None:
             self.database.game_sessions.settle_resolution(pending.log_id, applied)
-        else:
-            self.database.game_sessions.log_resolution(
+        else:  # (kept: a retry after a part's refused write settles it, no second line)
+            pending.log_id = self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, resolution.procedure_id,
                 _log_body(resolution), resolution.outcome, resolution.success,
                 pending.p_success(), applied)
+        for part in pending.parts[pending.parts_logged:]:
+            shot = part.resolution
+            body = _log_body(shot) | ({"part_of": pending.log_id}
+                                      if pending.log_id is not None else {})
+            self.database.game_sessions.log_resolution(
+                self.session_id, pending.ruleset_id, shot.procedure_id, body, shot.outcome,
+                shot.success, part.p_success, applied)
+            pending.parts_logged += 1
         self.bus.publish(Changes(initiator, session_id=self.session_id,
                                  resolution_logged=True, roll=notice))
 

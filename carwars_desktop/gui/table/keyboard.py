@@ -13,6 +13,7 @@ on vehicles, ``table.mark`` opens the selected sheet's mark menu.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -157,42 +158,79 @@ class TableKeys(QObject):
         given = dict(presets)
         ask = set(action.ask)
         notes = [note] if note else []
+        memory_line = ""
         if action.target_input:
             if action.target_input not in given:
                 target = self._default_target(action, given)
                 if target is not None:
                     given[action.target_input] = target
             firer, target = given.get(action.vehicle_input), given.get(action.target_input)
-            remembered = None
-            if isinstance(firer, str) and isinstance(target, str):
-                remembered = self.memory.get(self._pair(action.procedure_id, firer, target))
+            remembered, memory_line = self._recalled(action, firer, target)
             if remembered:
                 for name, value in remembered.items():
                     given.setdefault(name, value)
                 ask -= set(remembered)
-                shown = ", ".join(f"{name.replace('_', ' ')} {value}"
-                                  for name, value in remembered.items())
-                notes.append(f"Remembered this turn for this pair: {shown}")
-            elif action.remembered:
-                notes.append("Not measured yet this turn for this pair: "
-                             + ", ".join(n.replace("_", " ") for n in action.remembered))
         ask -= {name for name in given if name in ask and name in presets}
         batch = self.batch if self.batch is not None and \
             self.batch.rules.fire == action.procedure_id else None
+        after = []
         if batch is not None:
-            notes.append("Fire is simultaneous: Ctrl+Enter adds the shot to the phase's batch "
+            after.append("Fire is simultaneous: Ctrl+Enter adds the shot to the phase's batch "
                          "(B shows it), Ctrl+Shift+Enter applies it alone now"
                          if action.batch else "Ctrl+B adds the shot to a batch (B shows it)")
         def batched(values: Any, bindings: Any, dice: str) -> None:
             self._batched(action, values, bindings, dice)
 
-        dialog = self.run(action.procedure_id, given, "\n".join(notes), ask,
+        def noted(line: str) -> str:
+            return "\n".join(n for n in [*notes, line, *after] if n)
+
+        dialog = self.run(action.procedure_id, given, noted(memory_line), ask,
                           batch=batched if batch is not None else None,
                           batch_default=action.batch)
         if dialog is not None and action.remembered and action.target_input:
             dialog.accepted_result.connect(
                 lambda _pending, d=dialog, a=action: self._remember(a, d))
+            shown = dialog.form.bindings()
+            pair = [(shown.get(action.vehicle_input), shown.get(action.target_input))]
+
+            def pair_changed(d: ProcedureDialog = dialog, a: KeyAction = action) -> None:
+                self._pair_changed(a, d, pair, noted)
+
+            dialog.form.changed.connect(pair_changed)
         return dialog
+
+    def _recalled(self, action: KeyAction, firer: Any,
+                  target: Any) -> tuple[dict[str, Any] | None, str]:
+        """What the turn remembers for the pair, and the dialog's note saying so."""
+        remembered = None
+        if isinstance(firer, str) and isinstance(target, str):
+            remembered = self.memory.get(self._pair(action.procedure_id, firer, target))
+        if remembered:
+            shown = ", ".join(f"{name.replace('_', ' ')} {value}"
+                              for name, value in remembered.items())
+            return remembered, f"Remembered this turn for this pair: {shown}"
+        if action.remembered:
+            return None, ("Not measured yet this turn for this pair: "
+                          + ", ".join(n.replace("_", " ") for n in action.remembered))
+        return None, ""
+
+    def _pair_changed(self, action: KeyAction, dialog: ProcedureDialog,
+                      pair: list[tuple[str | None, str | None]],
+                      noted: Callable[[str], str]) -> None:
+        """The GM changed the firer or the target in the dialog: what the turn remembers
+        for the new pair is filled in, and the note says which."""
+        bindings = dialog.form.bindings()
+        now = (bindings.get(action.vehicle_input), bindings.get(action.target_input))
+        if now == pair[0]:
+            return
+        pair[0] = now
+        remembered, line = self._recalled(action, *now)
+        for name, value in (remembered or {}).items():
+            with suppress(ValueError):  # (a value the new pair's lists do not offer)
+                dialog.form.set_value(name, value)
+        text = noted(line)
+        dialog.note.setText(text)
+        dialog.note.setVisible(bool(text))
 
     def _default_target(self, action: KeyAction, presets: Mapping[str, Any]) -> str | None:
         """The last target of this firer this turn, else none (the form picks one)."""

@@ -246,7 +246,7 @@ class ProcedureDialog(QDialog):
             number = event.key() - Qt.Key.Key_1
             if name is not None and number < len(self.game.vehicles):
                 with suppress(ValueError):  # (a vehicle this list does not take)
-                    self.form.set_value(name, self.game.vehicles[number].key)
+                    self.form.choose(name, self.game.vehicles[number].key)
             return True
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
                 and watched is not self.dice_edit \

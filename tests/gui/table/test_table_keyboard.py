@@ -445,3 +445,106 @@ def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot)
     batch.reject()
     table.next_phase()
     assert game.clock.phase == phase + 1
+
+
+def test_choosing_the_firer_as_target_swaps_them(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
+                                                 qtbot) -> None:
+    from PySide6.QtWidgets import QComboBox
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex")])
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    keys = Keys(qtbot)
+    assert keys.focused() is dialog.form.editors["target"]
+    target = dialog.form.bindings()["target"]
+    assert target != "v1"
+    keys.press("1")  # the firer's own number in the target's list
+    assert dialog.form.bindings() == {"firer": target, "target": "v1"}
+    assert "same vehicle" not in dialog.error.text() and dialog.odds_label.text()
+    weapons = dialog.form.editors["weapon"]
+    assert isinstance(weapons, QComboBox)
+    courier = [weapons.itemText(i) for i in range(weapons.count())]  # the new firer's list
+    # The target's list by its own keys (the GM's choice too): back to the firer's vehicle.
+    combo = dialog.form.editors["target"]
+    assert isinstance(combo, QComboBox)
+    firer_row = combo.findData(f"game:{target}")
+    while combo.currentIndex() != firer_row:
+        qtbot.keyClick(combo, Qt.Key.Key_Up if combo.currentIndex() > firer_row
+                       else Qt.Key.Key_Down)
+    assert dialog.form.bindings() == {"firer": "v1", "target": target}
+    assert "same vehicle" not in dialog.error.text()
+    assert [weapons.itemText(i) for i in range(weapons.count())] != courier
+    # Set from code (not the GM's choice), the same vehicle is still flagged.
+    dialog.form.set_value("target", "v1")
+    assert "firer and target are the same vehicle" in dialog.error.text()
+    dialog.reject()
+
+
+def test_changing_the_target_in_the_dialog_brings_its_remembered_range_and_side(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Courier"), ("Bo", "Killer Kart"), ("Cy", "Courier", "Rex")])
+    for target, range_, side in (("v2", "7", "L"), ("v3", "4", "R")):
+        dialog = table.keys.act("fire")
+        assert dialog is not None
+        dialog.form.set_value("target", target)
+        dialog.form.set_value("range", range_)
+        dialog.form.set_value("side", side)
+        dialog.add_to_batch()  # declared: remembered like a shot applied
+    assert table.keys.batch is not None and len(table.keys.batch.shots) == 2
+    dialog = table.keys.act("fire")  # the firer's last target this turn: Rex
+    assert dialog is not None and dialog.form.bindings()["target"] == "v3"
+    assert dialog.form.values()["range"] == "4" and dialog.form.values()["side"] == "R"
+    keys = Keys(qtbot)
+    dialog.form.editors["target"].setFocus()
+    keys.press("2")  # the GM chooses Bo's car: its range and side this turn come back
+    assert dialog.form.bindings() == {"firer": "v1", "target": "v2"}
+    assert dialog.form.values()["range"] == "7" and dialog.form.values()["side"] == "L"
+    assert "Remembered this turn for this pair: range 7, side L" in dialog.note.text()
+    assert "range 4" not in dialog.note.text()
+    dialog.form.set_value("firer", "v2")  # a pair not measured this turn (Bo → Ann)
+    assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
+    assert "Not measured yet this turn for this pair: range, side" in dialog.note.text()
+    assert "Remembered" not in dialog.note.text()
+    assert "Fire is simultaneous" in dialog.note.text()  # the other lines stay
+    dialog.reject()
+
+
+def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot, state) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    game = table.context.game
+    assert game is not None and window.database is not None
+    start = state(table)
+    events = table.play.log_dock.model.rowCount()
+    for firer, side, weapon, dice in (("v1", "F", None, "11"), ("v2", "L", "1", "6622")):
+        table.keys.select(table.keys.number_of(firer))
+        dialog = table.keys.act("fire")
+        assert dialog is not None
+        dialog.form.set_value("side", side)
+        if weapon is not None:
+            dialog.form.set_value("weapon", weapon)
+        dialog.dice_edit.setText(dice)
+        dialog.add_to_batch()
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 2
+    odds = [batch.odds(shot, game).p_success() for shot in batch.shots]
+    assert all(p is not None for p in odds)
+    before = window.database.game_sessions.resolutions(table.session_id)
+    dialog = table.keys.show_batch()
+    assert dialog is not None
+    dialog.apply()
+    assert dialog.error.text() == ""
+    logged = window.database.game_sessions.resolutions(table.session_id)[len(before):]
+    # The batch's own line (no success of its own), then each shot with its own odds.
+    assert logged == [("mini.fire", None, None, True), ("mini.fire", False, str(odds[0]), True),
+                      ("mini.fire", True, str(odds[1]), True)]
+    log = window.database.game_sessions.roll_log(table.session_id)
+    assert [row.outcome.split(":")[0] for row in log[-2:]] == [
+        "fire batch, shot 1 (Killer Kart → Courier (1))",
+        "fire batch, shot 2 (Courier → Killer Kart (1))"]
+    assert table.play.log_dock.model.rowCount() == events + 1  # still one event
+    table.hub.undo()
+    assert state(table) == start  # one undo takes the whole batch back
