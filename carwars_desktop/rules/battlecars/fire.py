@@ -25,7 +25,7 @@ from carwars_desktop.rules.battlecars.missiles import (
     effective_range,
 )
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
-from carwars_desktop.rules.battlecars.outcomes import piece_damage_odds
+from carwars_desktop.rules.battlecars.outcomes import car_outcome, piece_damage_odds
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import DIE, MISSILE_TABLE, TARGET_AREAS
@@ -294,7 +294,7 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
         after, report = record_damage(target, shot.area, amount, shot.bearing.line, source,
                                       DicePicker(dice), options)
         steps += report.steps
-        after, fired, summary = after_hit_checks(target, after, report, dice, options, steps)
+        after, fired, summary, _ = after_hit_checks(target, after, report, dice, options, steps)
         summary = f"{amount} damage{summary}"
         return Struck(after, sheltering, amount, fired, summary)
     if isinstance(target, PedestrianSheet):
@@ -324,8 +324,12 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
 
 
 def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, dice: DiceSource,
-            options: Options, steps: list[Step]) -> tuple[CarSheet, tuple[FiredOff, ...], str]:
-    """BC-D49: the fuel-tank check (§2.15), then the ammunition check (§2.14)."""
+                     options: Options, steps: list[Step]
+                     ) -> tuple[CarSheet, tuple[FiredOff, ...], str, str]:
+    """BC-D49: the fuel-tank check (§2.15), then the ammunition check (§2.14).
+
+    Returns the car, the rounds fired off, the summary and the odds outcome (of
+    :func:`~carwars_desktop.rules.battlecars.outcomes.car_hit_odds`) the hit is."""
     fired: tuple[FiredOff, ...] = ()
     exploded = False
     order = ("fuel", "ammo") if options.bc_d49_fuel_first else ("ammo", "fuel")
@@ -351,7 +355,8 @@ def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, di
     if fired:
         summary += f" — {len(fired)} round{'s' if len(fired) > 1 else ''} detonated"
         steps += [Step(f.describe(), bc("§2.14 step 4")) for f in fired]
-    return after, fired, summary
+    label = car_outcome(before, after, report.amount, report.armour, exploded, bool(fired))
+    return after, fired, summary, label
 
 
 def fire_odds(order: FireOrder, options: Options = DEFAULT_OPTIONS
