@@ -112,7 +112,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                   {"weapon": result.weapon.value, "hit": result.hit,
                    "damage": result.first.damage if result.first else
                    (result.second.damage if result.second else 0),
-                   "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off]})
+                   "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off]},
+                  label=result.label)
 
 
 def _odds(values: Values) -> Odds:
