@@ -29,7 +29,7 @@ from carwars_desktop.rules.battlecars.collision import (
     resolve_ram,
 )
 from carwars_desktop.rules.battlecars.options import options_from
-from carwars_desktop.rules.battlecars.outcomes import car_damage_odds
+from carwars_desktop.rules.battlecars.outcomes import car_damage_odds, car_outcome
 from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
     car_input,
@@ -89,7 +89,9 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
                   + (", driver stunned" if result.stunned else ""), result.steps,
                   None, effects, {"rv": speed, "damage": result.damage,
                                   "stunned": result.stunned,
-                                  **_formula_values(speed, values)})
+                                  **_formula_values(speed, values)},
+                  label=car_outcome(car, result.car, result.report.amount,
+                                    result.report.armour))
 
 
 def _crash_odds(values: Values) -> Odds:
