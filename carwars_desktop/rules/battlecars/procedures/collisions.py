@@ -153,7 +153,9 @@ def _ram_resolve(values: Values, dice: DiceSource) -> Result:
                   {"kind": result.kind.value, "rv": result.rv,
                    "target_damage": result.target_damage,
                    "rammer_damage": result.rammer_damage,
-                   **_formula_values(result.rv, values)})
+                   **_formula_values(result.rv, values)},
+                  label=car_outcome(target, result.target, result.target_report.amount,
+                                    result.target_report.armour))
 
 
 def _ram_odds(values: Values) -> Odds:
