@@ -51,12 +51,10 @@ EXHAUSTIVE_VEHICLES = 1
 others are resolved on seeded throws (all the checks but the odds' exactness): a
 Mini Car Wars shot over every throw takes seconds."""
 SEEDS = range(1, 9)
-UNNAMED_OUTCOMES = frozenset({"mini.collision", "battlecars.fire", "battlecars.damage",
-                              "battlecars.crash", "battlecars.ram"})
-"""Procedures whose results do not yet name their odds outcome: the odds class a hit by
-its worst effect (``driver killed``, ``interior damage``) and the results only say the damage
-(``hit: 9 damage to car 2``). Every other procedure's results name theirs, so over every
-throw each outcome's probability agrees exactly with ``odds()``."""
+UNNAMED_OUTCOMES: frozenset[str] = frozenset()
+"""Procedures whose results do not yet name their odds outcome (none now). Every other
+procedure's results name theirs, so over every throw each outcome's probability agrees
+exactly with ``odds()``."""
 
 
 def _car(speed: int = 0, **changes: Any) -> CarSheet:

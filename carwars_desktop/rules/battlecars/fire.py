@@ -25,7 +25,12 @@ from carwars_desktop.rules.battlecars.missiles import (
     effective_range,
 )
 from carwars_desktop.rules.battlecars.options import DEFAULT_OPTIONS, Options
-from carwars_desktop.rules.battlecars.outcomes import piece_damage_odds
+from carwars_desktop.rules.battlecars.outcomes import (
+    car_outcome,
+    obstacle_outcome,
+    pedestrian_outcome,
+    piece_damage_odds,
+)
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.tables import DIE, MISSILE_TABLE, TARGET_AREAS
@@ -176,6 +181,8 @@ class Struck:
     damage: int
     fired_off: tuple[FiredOff, ...]
     summary: str
+    label: str
+    """The odds outcome of the damage (of :func:`piece_damage_odds`)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +199,25 @@ class FireResult:
     @property
     def hit(self) -> bool:
         return self.first is not None or self.second is not None
+
+    @property
+    def label(self) -> str:
+        """The odds outcome (of :func:`fire_odds`) the shot is."""
+        return fire_label(None if self.first is None else self.first.label,
+                          None if self.second is None else self.second.label)
+
+
+MISS = "miss"
+
+
+def fire_label(first: str | None, second: str | None) -> str:
+    """A shot's odds outcome: the damage outcome on the target (``first``), or on the next
+    target after a miss (``second``), or a miss."""
+    if first is not None:
+        return f"hit: {first}"
+    if second is not None:
+        return f"next target: {second}"
+    return MISS
 
 
 def resolve_fire(order: FireOrder, dice: DiceSource, options: Options = DEFAULT_OPTIONS
@@ -304,17 +330,20 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
         after, report = record_damage(target, shot.area, amount, shot.bearing.line, source,
                                       DicePicker(dice), options)
         steps += report.steps
-        after, fired, summary = after_hit_checks(target, after, report, dice, options, steps)
+        after, fired, summary, label = after_hit_checks(target, after, report, dice, options,
+                                                        steps)
         summary = f"{amount} damage{summary}"
-        return Struck(after, sheltering, amount, fired, summary)
+        return Struck(after, sheltering, amount, fired, summary, label)
     if isinstance(target, PedestrianSheet):
         wounded, absorbed = target.wound(amount)
         dead = " — killed" if wounded.dead else ""
         steps.append(Step(f"{target.name} takes {absorbed.taken} ({wounded.damage}/3){dead}",
                           bc("§2.18 step 6")))
         return Struck(wounded, sheltering, amount, fired,
-                      f"{amount} damage{' — killed' if wounded.dead else ''}")
+                      f"{amount} damage{' — killed' if wounded.dead else ''}",
+                      pedestrian_outcome(target, amount))
     assert isinstance(target, ObstacleSheet)
+    label = obstacle_outcome(target, sheltering, amount)
     hit_obstacle, absorbed = target.absorb(amount)
     steps.append(Step(f"{target.name} absorbs {absorbed.taken} ({hit_obstacle.hits}/"
                       f"{hit_obstacle.capacity})" + (f", surplus {absorbed.surplus}"
@@ -330,12 +359,16 @@ def strike(shot: Shot, weapon: Weapon, range_: int, dice: DiceSource,
     elif absorbed.surplus:
         steps.append(Step("nobody shelters there: the surplus has no effect",
                           bc("§1.5")))
-    return Struck(hit_obstacle, sheltering, amount, fired, summary)
+    return Struck(hit_obstacle, sheltering, amount, fired, summary, label)
 
 
 def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, dice: DiceSource,
-            options: Options, steps: list[Step]) -> tuple[CarSheet, tuple[FiredOff, ...], str]:
-    """BC-D49: the fuel-tank check (§2.15), then the ammunition check (§2.14)."""
+                     options: Options, steps: list[Step]
+                     ) -> tuple[CarSheet, tuple[FiredOff, ...], str, str]:
+    """BC-D49: the fuel-tank check (§2.15), then the ammunition check (§2.14).
+
+    Returns the car, the rounds fired off, the summary and the odds outcome (of
+    :func:`~carwars_desktop.rules.battlecars.outcomes.car_hit_odds`) the hit is."""
     fired: tuple[FiredOff, ...] = ()
     exploded = False
     order = ("fuel", "ammo") if options.bc_d49_fuel_first else ("ammo", "fuel")
@@ -361,7 +394,8 @@ def after_hit_checks(before: CarSheet, after: CarSheet, report: DamageReport, di
     if fired:
         summary += f" — {len(fired)} round{'s' if len(fired) > 1 else ''} detonated"
         steps += [Step(f.describe(), bc("§2.14 step 4")) for f in fired]
-    return after, fired, summary
+    label = car_outcome(before, after, report.amount, report.armour, exploded, bool(fired))
+    return after, fired, summary, label
 
 
 def fire_odds(order: FireOrder, options: Options = DEFAULT_OPTIONS
@@ -377,7 +411,7 @@ def fire_odds(order: FireOrder, options: Options = DEFAULT_OPTIONS
         for label, p in piece_damage_odds(order.shot.target, order.shot.area,
                                           order.shot.bearing.line, source, damage,
                                           order.sheltering, options).items():
-            odds[f"hit: {label}"] = p_hit * p
+            odds[fire_label(label, None)] = p_hit * p
     p_miss = 1 - p_hit
     expected = p_hit * damage.mean()
     shot = order.next_shot
@@ -389,8 +423,8 @@ def fire_odds(order: FireOrder, options: Options = DEFAULT_OPTIONS
             if p_hit2:
                 for label, p in piece_damage_odds(shot.target, shot.area, shot.bearing.line,
                                                   source, damage2, None, options).items():
-                    odds[f"next target: {label}"] = p_miss * p_hit2 * p
+                    odds[fire_label(None, label)] = p_miss * p_hit2 * p
             p_miss *= 1 - p_hit2
     if p_miss:
-        odds["miss"] = p_miss
+        odds[fire_label(None, None)] = p_miss
     return odds, expected

@@ -47,12 +47,30 @@ def missiles_lost(before: CarSheet, after: CarSheet) -> int:
                for old, new in zip(before.loads, after.loads, strict=True))
 
 
+def car_outcome(before: CarSheet, after: CarSheet, amount: int, armour: int,
+                exploded: bool = False, detonated: bool = False) -> str:
+    """The worst thing ``amount`` points did to a car (a :data:`CAR_LADDER` label): ``after``
+    is the car once the damage is recorded (``armour`` of it on the armour block), with the
+    fuel tank ``exploded`` or a round ``detonated`` by the checks that followed."""
+    if amount <= 0:
+        return NO_DAMAGE
+    if exploded:
+        return EXPLODES
+    if after.driver_dead and not before.driver_dead:
+        return DRIVER_KILLED
+    if detonated:
+        return AMMUNITION
+    if after.component_hits != before.component_hits:
+        return INTERIOR
+    return ARMOUR_ONLY if armour else NO_DAMAGE
+
+
 @lru_cache(maxsize=4096)
 def car_hit_odds(sheet: CarSheet, area: Block, amount: int, line: Line, source: Source,
                  options: Options = DEFAULT_OPTIONS) -> tuple[tuple[str, Fraction], ...]:
     """The worst-outcome odds of ``amount`` points on ``area`` (sums to 1)."""
     if amount <= 0:
-        return ((NO_DAMAGE, Fraction(1)),)
+        return ((car_outcome(sheet, sheet, amount, 0), Fraction(1)),)
     armour = min(amount, sheet.armour_left(area))
     armoured = sheet.with_armour_hits(area, sheet.armour_hits[BLOCKS.index(area)] + armour)
     odds: Odds = {}
@@ -63,18 +81,11 @@ def car_hit_odds(sheet: CarSheet, area: Block, amount: int, line: Line, source: 
         p_ammo = Fraction(0)
         if source.detonates_ammunition and not after.working(Kind.GUNNERY_COMPUTER):
             p_ammo = p_any_detonation(missiles_lost(sheet, after))
-        if after.component_hits != sheet.component_hits:
-            base = INTERIOR
-        elif armour:
-            base = ARMOUR_ONLY
-        else:
-            base = NO_DAMAGE
-        _add(odds, EXPLODES, weight * p_fire)
-        if after.driver_dead and not sheet.driver_dead:
-            _add(odds, DRIVER_KILLED, weight * (1 - p_fire))
-            continue
-        _add(odds, AMMUNITION, weight * (1 - p_fire) * p_ammo)
-        _add(odds, base, weight * (1 - p_fire) * (1 - p_ammo))
+        _add(odds, car_outcome(sheet, after, amount, armour, exploded=True), weight * p_fire)
+        _add(odds, car_outcome(sheet, after, amount, armour, detonated=True),
+             weight * (1 - p_fire) * p_ammo)
+        _add(odds, car_outcome(sheet, after, amount, armour),
+             weight * (1 - p_fire) * (1 - p_ammo))
     return tuple((label, odds[label]) for label in CAR_LADDER if label in odds)
 
 
@@ -87,31 +98,39 @@ def car_damage_odds(sheet: CarSheet, area: Block, line: Line, source: Source,
     return odds
 
 
+def pedestrian_outcome(pedestrian: PedestrianSheet, amount: int) -> str:
+    """What ``amount`` points do to ``pedestrian`` (as it was before them)."""
+    if amount <= 0:
+        return NO_DAMAGE
+    return KILLED if pedestrian.damage + amount >= PEDESTRIAN_BOXES else WOUNDED
+
+
 def pedestrian_damage_odds(pedestrian: PedestrianSheet, damage: Distribution) -> Odds:
     odds: Odds = {}
     for amount, p in damage.probabilities().items():
-        if amount <= 0:
-            _add(odds, NO_DAMAGE, p)
-        elif pedestrian.damage + amount >= PEDESTRIAN_BOXES:
-            _add(odds, KILLED, p)
-        else:
-            _add(odds, WOUNDED, p)
+        _add(odds, pedestrian_outcome(pedestrian, amount), p)
     return odds
+
+
+def obstacle_outcome(obstacle: ObstacleSheet, sheltering: PedestrianSheet | None,
+                     amount: int) -> str:
+    """What ``amount`` points do to ``obstacle`` and whoever shelters there (both as they
+    were before them)."""
+    surplus = max(0, amount - (obstacle.capacity - obstacle.hits))
+    if amount <= 0:
+        return NO_DAMAGE
+    if surplus == 0 or sheltering is None:
+        return ABSORBED
+    if sheltering.damage + surplus >= PEDESTRIAN_BOXES:
+        return SHELTER_KILLED
+    return SHELTER_WOUNDED
 
 
 def obstacle_damage_odds(obstacle: ObstacleSheet, sheltering: PedestrianSheet | None,
                          damage: Distribution) -> Odds:
     odds: Odds = {}
     for amount, p in damage.probabilities().items():
-        surplus = max(0, amount - (obstacle.capacity - obstacle.hits))
-        if amount <= 0:
-            _add(odds, NO_DAMAGE, p)
-        elif surplus == 0 or sheltering is None:
-            _add(odds, ABSORBED, p)
-        elif sheltering.damage + surplus >= PEDESTRIAN_BOXES:
-            _add(odds, SHELTER_KILLED, p)
-        else:
-            _add(odds, SHELTER_WOUNDED, p)
+        _add(odds, obstacle_outcome(obstacle, sheltering, amount), p)
     return odds
 
 

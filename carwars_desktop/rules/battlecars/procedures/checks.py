@@ -65,14 +65,16 @@ def _damage_resolve(values: Values, dice: DiceSource) -> Result:
     after, report = record_damage(sheet, area, amount, Line(values["line"]), source,
                                   DicePicker(dice), options)
     steps: list[Step] = list(report.steps)
-    after, fired, summary = after_hit_checks(sheet, after, report, dice, options, steps)
+    after, fired, summary, label = after_hit_checks(sheet, after, report, dice, options,
+                                                    steps)
     return Result(f"{amount} damage on {area.label}: {report.armour} armour, "
                   f"{report.components} interior, {report.lost} lost{summary}", steps, None,
                   [SheetChange("vehicle", after, f"{amount} damage on {area.label}{summary}")],
                   {"armour": report.armour, "components": report.components,
                    "lost": report.lost, "fired_off": [f.describe() for f in fired],
                    "fired_off_items": [f.to_json() for f in fired],
-                   "damage_record": report.to_json()})
+                   "damage_record": report.to_json()},
+                  label=label)
 
 
 def _damage_odds(values: Values) -> Odds:

@@ -29,7 +29,7 @@ from carwars_desktop.rules.battlecars.collision import (
     resolve_ram,
 )
 from carwars_desktop.rules.battlecars.options import options_from
-from carwars_desktop.rules.battlecars.outcomes import car_damage_odds
+from carwars_desktop.rules.battlecars.outcomes import car_damage_odds, car_outcome
 from carwars_desktop.rules.battlecars.procedures.common import (
     RULESET,
     car_input,
@@ -91,7 +91,9 @@ def _crash_resolve(values: Values, dice: DiceSource) -> Result:
                                   "stunned": result.stunned,
                                   **_formula_values(speed, values),
                                   "damage_record": result.report.to_json(),
-                                  "speed_after": result.car.speed})
+                                  "speed_after": result.car.speed},
+                  label=car_outcome(car, result.car, result.report.amount,
+                                    result.report.armour))
 
 
 def _crash_odds(values: Values) -> Odds:
@@ -158,7 +160,9 @@ def _ram_resolve(values: Values, dice: DiceSource) -> Result:
                    "target_speed": speed_of(values, target, "target_speed"),
                    "stun_rv": STUN_RV, "target_record": result.target_report.to_json(),
                    "rammer_record": result.rammer_report.to_json(),
-                   "speed_after": result.rammer.speed})
+                   "speed_after": result.rammer.speed},
+                  label=car_outcome(target, result.target, result.target_report.amount,
+                                    result.target_report.armour))
 
 
 def _ram_odds(values: Values) -> Odds:

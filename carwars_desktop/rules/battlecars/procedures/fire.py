@@ -115,7 +115,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                    "damage": result.first.damage if result.first else
                    (result.second.damage if result.second else 0),
                    "fired_off": fired, "fired_off_items": [f.to_json() for f in fired_off],
-                   **_shot_values(order, result, options_from(values))})
+                   **_shot_values(order, result, options_from(values))},
+                  label=result.label)
 
 
 def _shot_values(order: FireOrder, result: FireResult, options: Options) -> dict[str, object]:

@@ -35,7 +35,12 @@ from carwars_desktop.rules.mini_car_wars.collision import (
 from carwars_desktop.rules.mini_car_wars.damage import apply_damage, needs_interior_roll
 from carwars_desktop.rules.mini_car_wars.decisions import MiniRules
 from carwars_desktop.rules.mini_car_wars.model import CollisionKind, Side
-from carwars_desktop.rules.mini_car_wars.outcomes import Attempt, categories_of, damage_odds
+from carwars_desktop.rules.mini_car_wars.outcomes import (
+    Attempt,
+    categories_of,
+    damage_label,
+    damage_odds,
+)
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
     BODY_SIDE_KEYS,
     D5,
@@ -54,6 +59,8 @@ from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.mini_car_wars.tables import COLLISIONS
 
 RULE = mcw("§2.8")
+NO_DAMAGE = "no damage"
+"""The odds outcome of a crash too slow for any damage dice."""
 
 
 def _sides(values: Values) -> tuple[Side, Side | None]:
@@ -142,6 +149,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
         steps += report.steps
     after = speeds_after(kind, mover.speed, 0 if other is None else other.speed, rules)
     steps += _after_steps(kind, after, rules)
+    damaged_mover = new_mover
     new_mover = _at_speed(new_mover, after[0])
     effects = [SheetChange("mover", new_mover, f"{mover.name}: {mover_damage} collision damage "
                                                f"to the {mover_side.label}, {after[0]} mph",
@@ -154,9 +162,20 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                                    categories_of(other, new_other, other_side)))
     outcome = f"CS {cs} mph: {mover.name} takes {mover_damage}" + (
         f", {other.name} takes {other_damage}" if other else "")
+    label = NO_DAMAGE if count == 0 else _label(
+        mover.name, damage_label(mover, damaged_mover, mover_side),
+        None if other is None or new_other is None or other_side is None else
+        (other.name, damage_label(other, new_other, other_side)))
     return Result(outcome=outcome, steps=steps, effects=effects,
                   values={"collision_speed": cs, "dice": count, "mover_damage": mover_damage,
-                          "other_damage": other_damage, "speeds_after": after})
+                          "other_damage": other_damage, "speeds_after": after},
+                  label=label)
+
+
+def _label(mover: str, mover_label: str, other: tuple[str, str] | None) -> str:
+    """The odds outcome of a crash: each vehicle's worst effect (of :func:`damage_odds`)."""
+    label = f"{mover}: {mover_label}"
+    return label if other is None else f"{label} · {other[0]}: {other[1]}"
 
 
 def _at_speed(sheet: MiniSheet, speed: int) -> MiniSheet:
@@ -189,17 +208,19 @@ def _odds(values: Values) -> Odds:
     cs = collision_speed(kind, mover.speed, 0 if other is None else other.speed)
     count = damage_dice(cs)
     if count == 0:
-        return certain("no damage", f"collision speed {cs} mph: no dice")
+        return certain(NO_DAMAGE, f"collision speed {cs} mph: no dice")
     mover_dist = _distribution(count, _reduced(values, other, False), rules)
     first = damage_odds(mover, mover_side, [Attempt(1, 1, mover_dist)])
-    outcomes = [Outcome(f"{mover.name}: {o.label}", o.probability) for o in first.outcomes]
+    outcomes = [Outcome(_label(mover.name, o.label, None), o.probability)
+                for o in first.outcomes]
     expected = [(f"damage to {mover.name}", mover_dist.mean())]
     effects = first.effects(mover.name)
     if other is not None and other_side is not None:
         other_dist = _distribution(count, _reduced(values, mover, True), rules)
         second = damage_odds(other, other_side, [Attempt(1, 1, other_dist)])
-        outcomes = [Outcome(f"{a.label} · {other.name}: {b.label}", a.probability * b.probability)
-                    for a in outcomes for b in second.outcomes]
+        outcomes = [Outcome(_label(mover.name, a.label, (other.name, b.label)),
+                            a.probability * b.probability)
+                    for a in first.outcomes for b in second.outcomes]
         expected.append((f"damage to {other.name}", other_dist.mean()))
         effects += second.effects(other.name)
     return Odds(outcomes=tuple(outcomes),
