@@ -42,10 +42,10 @@ from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.shortcuts import key_text
 from carwars_desktop.services import Changes, RollNotice, RollState, Services
 from carwars_desktop.services.players_view import (
-    LOG_LINES,
     PlayersView,
     RollView,
     VehicleView,
+    follow_events,
     players_view,
     recent_events,
 )
@@ -78,7 +78,6 @@ def scale_for(count: int) -> float:
     goes smaller still while the cards do not fit :data:`FIT_WIDTH` × :data:`FIT_HEIGHT`."""
     return 1.0 if count <= 6 else 0.78 if count <= 9 else 0.7 if count <= 12 else 0.6
 
-KEPT_EVENTS = LOG_LINES * 4
 """Events kept for the log lines (some may be hidden from the players)."""
 TURN_MARKS = {"now": "▶ MOVES NOW", "next": "▷ next"}
 
@@ -398,17 +397,7 @@ class PlayerDisplay(QWidget):
 
     def _heard_event(self, changes: GameChanges) -> None:
         """Keep the last events in step with an event, an undo or a redo (no query)."""
-        stored = changes.event
-        if stored is None:
-            return
-        mine = StoredEvent(stored.seq, stored.event, stored.created_at, changes.undone)
-        for index, known in enumerate(self._events):
-            if known.seq == stored.seq:
-                self._events[index] = mine
-                return
-        # A new event forgets the undone ones (they can no longer be redone).
-        self._events = [e for e in self._events if not e.undone][-(KEPT_EVENTS - 1):]
-        self._events.append(mine)
+        self._events = follow_events(self._events, changes)
 
     def rebuild(self) -> None:
         """Draw everything afresh (a session opened or closed, the visibility changed)."""

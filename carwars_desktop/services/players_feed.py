@@ -10,12 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from carwars_desktop.services.changes import Changes, RollNotice, RollState
-from carwars_desktop.services.players_view import LOG_LINES, players_view, recent_events
+from carwars_desktop.services.players_view import follow_events, players_view, recent_events
 from carwars_desktop.services.table import TableService
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import StoredEvent
-
-KEPT_EVENTS = LOG_LINES * 4
 
 
 class PlayersFeed:
@@ -48,16 +46,7 @@ class PlayersFeed:
         return changes.roll is not None
 
     def _event(self, changes: GameChanges) -> None:
-        stored = changes.event
-        if stored is None:
-            return
-        mine = StoredEvent(stored.seq, stored.event, stored.created_at, changes.undone)
-        for index, known in enumerate(self._events):
-            if known.seq == stored.seq:
-                self._events[index] = mine
-                return
-        self._events = [e for e in self._events if not e.undone][-(KEPT_EVENTS - 1):]
-        self._events.append(mine)
+        self._events = follow_events(self._events, changes)
 
     def snapshot(self) -> dict[str, Any]:
         """The players' view as JSON, with the session it is about."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.procedures import SheetInput
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
+from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import EventKind, Game, StoredEvent
 from carwars_desktop.session.visibility import Visibility, hidden_names
 
@@ -258,7 +259,24 @@ def players_view(game: Game | None, title: str = "", events: Sequence[StoredEven
                        visibility.odds_shown)
 
 
-def recent_events(pages: Any, limit: int = LOG_LINES * 4) -> list[StoredEvent]:
+KEPT_EVENTS = LOG_LINES * 4
+"""How many of the last events a view keeps (undone ones included)."""
+
+
+def recent_events(pages: Any, limit: int = KEPT_EVENTS) -> list[StoredEvent]:
     """The last ``limit`` events of a store that pages (undone ones included, flagged)."""
     count = int(pages.count(include_undone=True))
     return list(pages.page(max(0, count - limit), limit))
+
+
+def follow_events(events: list[StoredEvent], changes: GameChanges) -> list[StoredEvent]:
+    """The last events kept in step with an event, an undo or a redo (no query): an undone
+    or redone event is replaced in place; a new one forgets the undone ones (they can no
+    longer be redone) and the oldest beyond :data:`KEPT_EVENTS`."""
+    stored = changes.event
+    if stored is None:
+        return events
+    mine = StoredEvent(stored.seq, stored.event, stored.created_at, changes.undone)
+    if any(known.seq == stored.seq for known in events):
+        return [mine if known.seq == stored.seq else known for known in events]
+    return [*[e for e in events if not e.undone][-(KEPT_EVENTS - 1):], mine]
