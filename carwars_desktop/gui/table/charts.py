@@ -37,6 +37,14 @@ class SessionCharts(QWidget):
         self._grid.addWidget(self.summary, 2, 0, 1, 2)
         self.plots: dict[str, Any] = {}
 
+    def reset(self) -> None:
+        """Blank until the next :meth:`show_history`: each plot is hidden (its place kept)
+        until drawn again, so a session's tab never shows another session's charts, and a
+        stepwise drawing paints one plot per turn of the loop, not all four at once."""
+        for plot in self.plots.values():
+            plot.hide()
+        self.summary.setText("")
+
     def _plot(self, key: str, title: str, row: int, column: int) -> Any:
         import pyqtgraph as pg
 
@@ -52,6 +60,9 @@ class SessionCharts(QWidget):
             plot.hideButtons()
             plot.setMenuEnabled(False)
             plot.showGrid(x=True, y=True, alpha=0.2)
+            policy = plot.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)  # a hidden plot keeps its place (reset)
+            plot.setSizePolicy(policy)
             self.plots[key] = plot
             self._grid.addWidget(plot, row, column)
         plot.clear()
@@ -60,6 +71,7 @@ class SessionCharts(QWidget):
         else:
             plot.plotItem.legend.clear()
         style_plot(plot, colours)
+        plot.show()
         return plot
 
     @staticmethod

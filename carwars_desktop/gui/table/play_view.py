@@ -224,6 +224,7 @@ class PlayView(QMainWindow):
         QTimer.singleShot(0, self, lambda: self.fit_clock(shrink=True))
         self.log_dock.model.set_pages(pages)
         self._charts_loader = charts
+        self.charts.reset()  # another session's charts are never shown for this one
         self.tabs.setTabVisible(1, charts is not None)
         self.tabs.setCurrentIndex(0)
         for action in (self.undo_action, self.redo_action, self.finish_action):
