@@ -229,6 +229,9 @@ class PlayView(QMainWindow):
         self.tabs.setCurrentIndex(0)
         for action in (self.undo_action, self.redo_action, self.finish_action):
             action.setVisible(not read_only)
+        # Only a ruleset whose phase's fire resolves as one batch offers it (AUTOpower's
+        # one attack per turn has none).
+        self.batch_button.setVisible(screens.fire_batch is not None and not read_only)
         self.show_message("", False)
         self.update_actions()
 

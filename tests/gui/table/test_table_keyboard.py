@@ -548,3 +548,14 @@ def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type
     assert table.play.log_dock.model.rowCount() == events + 1  # still one event
     table.hub.undo()
     assert state(table) == start  # one undo takes the whole batch back
+
+
+def test_the_clock_offers_the_fire_batch_only_where_the_ruleset_has_one(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    assert not table.play.batch_button.isHidden()
+    table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    assert table.play.batch_button.isHidden()  # one attack per turn: no batch
+    table.keys.show_batch()
+    assert "AUTOpower has no fire batch" in table.play.message.text()
