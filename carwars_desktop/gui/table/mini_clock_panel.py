@@ -136,25 +136,27 @@ class MiniClockPanel(QWidget):
         for number, key in enumerate(movers):
             sheet = sheets[key]
             moved = has_moved(sheet, phase)
-            row = number * 3
+            row = number * 2
             order = number_label(f"{number + 1}.", width=2)
-            name = QLabel(f"<b>{names[key]}</b> · {sheet.velocity} · "
-                          + ("✓ moved" if moved else "… to move"))
+            # One line per mover above its buttons, its maneuvers named once it has made
+            # one (four movers fit a 768-pixel screen with the session log readable).
             hint = self._maneuver_hint(sheet)
-            count = QLabel(f"maneuvers this turn: {sheet.maneuvers}"
-                           + (f" · {hint}" if hint else ""))
-            count.setWordWrap(True)
+            name = QLabel(f"<b>{names[key]}</b> · {sheet.velocity} · "
+                          + ("✓ moved" if moved else "… to move")
+                          + (f" · maneuvers this turn: {sheet.maneuvers}"
+                             if sheet.maneuvers else "")
+                          + (f" · {hint}" if hint else ""))
+            name.setWordWrap(True)
             self.movers_grid.addWidget(order, row, 0)
             self.movers_grid.addWidget(name, row, 1, 1, 4)
-            self.movers_grid.addWidget(count, row + 1, 1, 1, 4)
-            widgets: list[QWidget] = [order, name, count]
+            widgets: list[QWidget] = [order, name]
             for column, maneuver in enumerate(maneuver_names()):
                 button = QPushButton(maneuver.capitalize())
                 button.setAccessibleName(f"{names[key]}: {maneuver}")
                 button.setToolTip(f"{names[key]} moves: {maneuver} (mini.maneuver)")
                 button.setEnabled(not moved and not self.read_only)
                 button.clicked.connect(partial(self.move_vehicle, key, maneuver))
-                self.movers_grid.addWidget(button, row + 2, 1 + column)
+                self.movers_grid.addWidget(button, row + 1, 1 + column)
                 widgets.append(button)
             self._rows += widgets
         if not movers:
