@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.storage.club import DEFAULT_PORT, ClubConnection
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.background import Job
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.club import ClubConnectionError
     from carwars_desktop.storage.credentials import PasswordStore
@@ -45,6 +46,7 @@ LAST_KIND_KEY = "database/last-kind"
 LAST_CLUB_KEY = "club/last"
 LAST_LOCAL_KEY = "database/last-local"
 RECENT_MAX = 8
+T = TypeVar("T")
 CLUB, LOCAL = "club", "local"
 
 
@@ -205,6 +207,22 @@ class ConnectDialog(QDialog):
         return None
 
     # --- actions -------------------------------------------------------------------------
+    def _off_the_gui_thread(self, title: str, work: Callable[[Job], T]) -> T | None:
+        """``work`` (a connection: up to the connect timeout when the server does not
+        answer) on a worker thread behind a progress dialog, the window answering
+        meanwhile; ``None`` (and said so) when the GM cancelled."""
+        from carwars_desktop.gui.background import Cancelled, run_with_progress
+
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            return run_with_progress(self, title, work,
+                                     f"Connecting to {self.connection().host}…")
+        except Cancelled:
+            self.result_label.setText(f"{title}: cancelled.")
+            return None
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+
     def test_connection(self) -> bool:
         from carwars_desktop.storage.club import ClubConnectionError, check_connection
 
@@ -212,14 +230,15 @@ class ConnectDialog(QDialog):
         if missing:
             self.result_label.setText(missing)
             return False
-        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        connection, password = self.connection(), self.password_edit.text()
         try:
-            check = check_connection(self.connection(), self.password_edit.text())
+            check = self._off_the_gui_thread(
+                "Test connection", lambda job: check_connection(connection, password))
         except ClubConnectionError as error:
             self.result_label.setText(f"⚠ {error}")
             return False
-        finally:
-            QGuiApplication.restoreOverrideCursor()
+        if check is None:
+            return False
         self.result_label.setText(f"✓ {check.summary()}")
         return True
 
@@ -233,14 +252,21 @@ class ConnectDialog(QDialog):
             return False
         connection = self.connection()
         password = self.password_edit.text()
-        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        def opening(job: Job) -> Database:
+            database = open_club_database(connection, password)
+            if job.cancelled:  # the GM cancelled while it connected: not connected
+                database.close()
+                job.check()
+            return database
+
         try:
-            self.database = open_club_database(connection, password)
+            database = self._off_the_gui_thread("Connect", opening)
         except ClubConnectionError as error:
             self.result_label.setText(f"⚠ {error}")
             return False
-        finally:
-            QGuiApplication.restoreOverrideCursor()
+        if database is None:
+            return False
+        self.database = database
         self._settings.remember(connection)
         if self.remember_box.isChecked() and password:
             self._passwords.set(connection.key, password)
