@@ -122,13 +122,39 @@ _live_tokens: set[str] = set()
 that is not here was let go, even if the release could not be written."""
 
 
+def _process_started(pid: int) -> str:
+    """When the process ``pid`` of this machine started, as a short mark (Linux: its start
+    time in clock ticks since boot, from ``/proc``), or "" when it cannot be told."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return _base36(int(fields[19]))  # field 22, starttime (proc(5))
+    except (OSError, IndexError, ValueError):
+        return ""
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    while True:
+        number, digit = divmod(number, 36)
+        text = digits[digit] + text
+        if not number:
+            return text
+
+
 def _new_token() -> str:
-    """Unique; naming this installation and this process (at most 64 characters)."""
-    return f"{installation_id()}.{secrets.token_hex(12)}-{os.getpid()}"
+    """Unique; naming this installation and this process — its id and, where the system
+    tells it, when it started, so that after a reboot another process that got the same
+    id is not taken for it (at most 64 characters)."""
+    started = _process_started(os.getpid())
+    return (f"{installation_id()}.{secrets.token_hex(8)}-{os.getpid()}"
+            + (f"-{started}" if started else ""))
 
 
-def _process_runs(pid: int) -> bool:
-    """Whether a process of this machine runs; True when it cannot be told."""
+def _process_runs(pid: int, started: str = "") -> bool:
+    """Whether the process ``pid`` of this machine runs (and, given ``started``, is the
+    one that started then); True when it cannot be told."""
     if sys.platform == "win32":
         # os.kill(pid, 0) would send CTRL_C_EVENT there: an own lease lapses instead.
         return True
@@ -137,7 +163,11 @@ def _process_runs(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except OSError:  # it runs, under another user
-        return True
+        pass
+    if started:
+        now = _process_started(pid)
+        if now and now != started:  # the id was given to another process since
+            return False
     return True
 
 
@@ -149,13 +179,14 @@ def _holder_gone(row: GameSessionRow) -> bool:
     if not token or row.lease_host != socket.gethostname()[:TEXT_MAX]:
         return False
     owner, _, rest = token.partition(".")
-    _, _, pid_text = rest.rpartition("-")
-    if owner != installation_id() or not pid_text.isdigit():
+    parts = rest.split("-")  # random, process id[, when it started]
+    if owner != installation_id() or len(parts) not in (2, 3) or not parts[1].isdigit():
         return False
-    pid = int(pid_text)
-    if pid == os.getpid():
+    pid = int(parts[1])
+    started = parts[2] if len(parts) == 3 else ""
+    if pid == os.getpid() and started in ("", _process_started(pid)):
         return token not in _live_tokens
-    return not _process_runs(pid)
+    return not _process_runs(pid, started)
 
 
 def _lease_info(row: GameSessionRow, now: datetime) -> LeaseInfo | None:

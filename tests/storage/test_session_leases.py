@@ -196,3 +196,25 @@ def test_another_installations_lease_is_never_resumed(database_url: str) -> None
         _set_token(database, session_id, f"{'f' * 24}.{'0' * 24}-{os.getpid()}")
         with pytest.raises(SessionHeldError):
             sessions.acquire(session_id)
+
+
+def test_an_own_lease_whose_process_id_went_to_another_process_is_resumed(
+        database_url: str) -> None:
+    # After a reboot the laptop's new processes reuse ids: a running process with the
+    # lease's id but another start time (Linux: /proc) is not the copy that took it.
+    with open_database(database_url) as database, \
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as other:
+        try:
+            session_id = _session(database)
+            sessions = database.game_sessions
+            lease = sessions.acquire(session_id)
+            assert lease.token.count("-") == 2 and len(lease.token) <= 64
+            _set_token(database, session_id, f"{installation_id()}.{'0' * 16}-{other.pid}-1")
+            assert sessions.lease(session_id) is None  # that id now runs something else
+            sessions.acquire(session_id)
+            started = lease.token.rpartition("-")[2]
+            _set_token(database, session_id, f"{installation_id()}.{'0' * 16}-{os.getpid()}"
+                                             f"-{started}")
+            assert sessions.lease(session_id) is None  # this process, which let it go
+        finally:
+            other.kill()
