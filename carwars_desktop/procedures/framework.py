@@ -336,7 +336,7 @@ class Requirement:
     default: Any = False
 
     def met(self, house: House | None) -> bool:
-        return (house or {}).get(self.decision, self.default) == self.value
+        return bool((house or {}).get(self.decision, self.default) == self.value)
 
     def words(self) -> str:
         """How it is switched on: ``AP-ramming=on``."""
