@@ -14,8 +14,10 @@ still needed are rolled from ``--seed``, or refused when no seed is given.
 
 Exit status: 0 resolved; 2 bad input (an unknown id or input, a malformed value,
 dice that do not fit) with a one-line reason on stderr; 3 the rules refuse it
-(a weapon that already fired, a speed out of reach): the refusal, with its rule,
-is printed like any resolution (or on stderr when it is known before the dice).
+(a weapon that already fired, a speed out of reach, a variant procedure such as
+``autopower.ram`` under house rules that leave its variant off — the message names the
+``--option`` that switches it on): the refusal, with its rule, is printed like any
+resolution (or on stderr when it is known before the dice).
 See docs/command-line.md.
 """
 
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
-from carwars_desktop.house_cli import house_from_args
+from carwars_desktop.house_cli import house_from_args, not_offered_message, ruleset_house
 from carwars_desktop.procedures import (
     House,
     InputError,
@@ -153,13 +155,37 @@ def _set_fact(spec: SheetInput, sheet: Any, key: str, text: str) -> Any:
     return spec.load_json(data)
 
 
-def _print_list(ruleset: str | None, as_json: bool) -> None:
+def _print_list(ruleset: str | None, as_json: bool, rules: str | None = None,
+                options: Sequence[str] = (), db: str | None = None) -> None:
+    """Every procedure (of ``ruleset``), each marked offered or not under the house rules
+    ``--rules``/``--option`` give (those need ``--ruleset``: house rules are a ruleset's)."""
+    if (rules or options) and not ruleset:
+        raise UsageError("--list with --rules or --option: name the ruleset too "
+                         "(--ruleset autopower)")
     procedures = all_procedures(ruleset)
+    houses: dict[str, dict[str, Any]] = {}
+
+    def why_not(procedure: Procedure) -> str:
+        if not procedure.requires:
+            return ""
+        if procedure.ruleset not in houses:
+            given = procedure.ruleset == ruleset
+            houses[procedure.ruleset] = ruleset_house(
+                procedure.ruleset, rules if given else None, options if given else (), db)
+        return procedure.not_offered(houses[procedure.ruleset])
+
     if as_json:
-        print(json.dumps([p.describe() for p in procedures], indent=2, ensure_ascii=False))
+        listed = []
+        for procedure in procedures:
+            reason = why_not(procedure)
+            listed.append({**procedure.describe(), "offered": not reason,
+                           "not_offered": reason or None})
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return
     for procedure in procedures:
-        print(f"{procedure.id:28} {procedure.ruleset:14} {procedure.title}")
+        reason = why_not(procedure)
+        print(f"{procedure.id:28} {procedure.ruleset:14} {procedure.title}"
+              + (f"  [not offered: {reason}]" if reason else ""))
 
 
 def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: Resolution,
@@ -236,12 +262,17 @@ def resolve_main(argv: Sequence[str]) -> int:
     options = _parser().parse_args(list(argv))
     try:
         if options.list:
-            _print_list(options.ruleset, options.json)
+            _print_list(options.ruleset, options.json, options.rules, options.option,
+                        options.db)
             return 0
         if not options.procedure:
             raise UsageError("name a procedure id (see --list)")
         procedure = find_procedure(options.procedure)
         house = house_from_args(procedure, options.rules, options.option, options.db)
+        refused = not_offered_message(procedure, house)
+        if refused:
+            print(f"carwars-desktop resolve: {refused}", file=sys.stderr)
+            return EXIT_REFUSED
         values = _parse_sets(procedure, options.set, house)
         if options.odds:
             if options.dice or options.seed is not None:

@@ -20,21 +20,40 @@ from carwars_desktop.rules.kernel.decisions import DecisionError
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 
 
+def not_offered_message(procedure: Procedure, house: dict[str, Any]) -> str:
+    """Why ``procedure`` is refused under these house rules and the ``--option`` that
+    switches it on (empty when it is offered)."""
+    unmet = procedure.unmet(house)
+    if not unmet:
+        return ""
+    switches = " ".join(f"--option {r.words()}" for r in unmet)
+    return (f"not allowed: {procedure.id} is not offered: {procedure.not_offered(house)}; "
+            f"switch it on with {switches}  [{procedure.rule}]")
+
+
 def house_from_args(procedure: Procedure, rules: str | None, options: Sequence[str],
                     db: str | None = None) -> dict[str, Any]:
     """Decision id → value for the roll (empty: the digest's defaults); ``InputError``."""
+    try:
+        find_ruleset(procedure.ruleset)
+    except LookupError:  # a generic procedure (dice.roll): no ruleset, no house rules
+        if rules or options:
+            raise InputError(f"{procedure.id} takes no house rules") from None
+        return {}
+    return ruleset_house(procedure.ruleset, rules, options, db)
+
+
+def ruleset_house(ruleset_id: str, rules: str | None, options: Sequence[str],
+                  db: str | None = None) -> dict[str, Any]:
+    """Decision id → value of the house rules ``--rules``/``--option`` give for a ruleset
+    (every decision; the digest's defaults where they say nothing); ``InputError``."""
     from carwars_desktop.services.house_rules import (
         HouseRulesService,
         ProfileRefused,
         load_profile_file,
     )
 
-    try:
-        ruleset = find_ruleset(procedure.ruleset)
-    except LookupError:  # a generic procedure (dice.roll): no ruleset, no house rules
-        if rules or options:
-            raise InputError(f"{procedure.id} takes no house rules") from None
-        return {}
+    ruleset = find_ruleset(ruleset_id)
     if ruleset.decisions is None:
         if rules or options:
             raise InputError(f"{ruleset.title} has no house rules")

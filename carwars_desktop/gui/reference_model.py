@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -21,11 +21,39 @@ ProcedureRole = Qt.ItemDataRole.UserRole + 1
 
 
 class ProcedureListModel(QAbstractListModel):
-    """The procedures of one ruleset (and the generic ones); searchable by title, id and rule."""
+    """The procedures of one ruleset (and the generic ones); searchable by title, id and rule.
+
+    A procedure the house rules do not offer (a variant left off, :meth:`set_house`) stays
+    in the list, disabled, with the reason (``Ramming variant (§2.9) is off in this
+    session's house rules``).
+    """
 
     def __init__(self, procedures: Sequence[Procedure] = ()) -> None:
         super().__init__()
         self._procedures = list(procedures)
+        self._house: Mapping[str, Any] = {}
+        self._where = "these house rules"
+
+    def set_house(self, house: Mapping[str, Any], where: str = "these house rules") -> None:
+        """The house rules the procedures are offered under (``where``: how the reason
+        names them)."""
+        self._house, self._where = dict(house), where
+        if self._procedures:
+            self.dataChanged.emit(self.index(0), self.index(len(self._procedures) - 1))
+
+    def not_offered(self, procedure: Procedure) -> str:
+        """Why ``procedure`` is not offered under the house rules (empty: it is)."""
+        return procedure.not_offered(self._house, self._where)
+
+    def offered(self, row: int) -> bool:
+        return not self.not_offered(self._procedures[row])
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and 0 <= index.row() < len(self._procedures) and \
+                not self.offered(index.row()):
+            return flags & ~(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        return flags
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self._procedures)
@@ -34,10 +62,15 @@ class ProcedureListModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._procedures):
             return None
         procedure = self._procedures[index.row()]
+        reason = self.not_offered(procedure)
         if role == Qt.ItemDataRole.DisplayRole:
-            return procedure.title
+            return f"{procedure.title} — {reason}" if reason else procedure.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{procedure.id} — {procedure.rule}\n{procedure.summary}".strip()
+            tip = f"{procedure.id} — {procedure.rule}\n{procedure.summary}".strip()
+            if reason:
+                tip = (f"Not offered: {reason}. Change house rules… (below the form) switches "
+                       f"it on.\n{tip}")
+            return tip
         if role == ProcedureRole:
             return procedure.id
         if role == Qt.ItemDataRole.UserRole:

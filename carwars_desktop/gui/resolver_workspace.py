@@ -295,9 +295,12 @@ class ResolverWorkspace(Workspace):
             self.reference_choice.addItem(f"{table.title} ({table.rule})", table.id)
         self.reference_choice.blockSignals(False)
         self._show_reference()
-        first_own = next((i for i, p in enumerate(procedures) if p.ruleset == self._ruleset), 0)
+        self._offer()
+        first_own = next((i for i, p in enumerate(procedures) if p.ruleset == self._ruleset
+                          and self.procedure_model.offered(i)), 0)
         remembered = self._remembered_procedure()
-        if any(p.id == remembered for p in procedures):
+        if any(p.id == remembered for i, p in enumerate(procedures)
+               if self.procedure_model.offered(i)):
             self.select_procedure(remembered)
         else:
             self.select_procedure(procedures[first_own].id if procedures else None)
@@ -338,7 +341,13 @@ class ResolverWorkspace(Workspace):
 
     def _choose(self, proxy_row: int) -> None:
         source = self.filter_model.mapToSource(self.filter_model.index(proxy_row, 0))
-        self.select_procedure(self.procedure_model.procedure(source.row()).id)
+        procedure = self.procedure_model.procedure(source.row())
+        reason = self.procedure_model.not_offered(procedure)
+        if reason:  # greyed in the list: say why instead of opening it
+            self.form_error.setText(f"⚠ {procedure.title} is not offered: {reason}. "
+                                    "Change house rules… switches it on.")
+            return
+        self.select_procedure(procedure.id)
 
     def select_procedure(self, procedure_id: str | None) -> None:
         previous = self.procedure
@@ -365,6 +374,7 @@ class ResolverWorkspace(Workspace):
             # The sheets it was computed from changed: it can no longer be applied, and
             # like any discarded roll it stays in the log.
             self.discard()
+        self._offer()  # (the house rules may have changed: a variant switched on or off)
         procedure = self.procedure
         if procedure is None:
             self.procedure_title.setText("")
@@ -388,6 +398,13 @@ class ResolverWorkspace(Workspace):
         self._clear_stale_result()
 
     # --- house rules ---------------------------------------------------
+    def _offer(self) -> None:
+        """The list greys the procedures the house rules in force do not offer."""
+        in_session = self.context.playing(self._ruleset) is not None
+        self.procedure_model.set_house(
+            self.house_rules().values,
+            "this session's house rules" if in_session else "these house rules")
+
     def house_rules(self) -> HouseRules:
         """What the Resolver's rolls are resolved under: the running session's house rules,
         else the ones chosen here for this ruleset (the digest's defaults at first)."""
@@ -418,6 +435,11 @@ class ResolverWorkspace(Workspace):
     # --- odds ----------------------------------------------------------
     def _bound_values(self) -> dict[str, Any] | None:
         if self.procedure is None:
+            return None
+        reason = self.procedure_model.not_offered(self.procedure)
+        if reason:  # a variant switched off (undone, another profile): nothing to roll
+            self.form_error.setText(f"⚠ {self.procedure.title} is not offered: {reason}. "
+                                    "Change house rules… switches it on.")
             return None
         problem = self.form.same_vehicle_problem()
         if problem is not None:

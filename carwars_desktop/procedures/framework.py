@@ -319,6 +319,34 @@ decision it does not name); a decision given among the inputs themselves (a stor
 """
 
 
+@dataclass(frozen=True)
+class Requirement:
+    """A house-rule decision a procedure needs (a variant switched on) to be offered.
+
+    Args:
+        decision: the decision id (``AP-ramming``).
+        label: what the decision is called (``Ramming variant (§2.9)``).
+        value: the value it needs (``True``: switched on).
+        default: the digest's default, taken when the house rules do not name it.
+    """
+
+    decision: str
+    label: str
+    value: Any = True
+    default: Any = False
+
+    def met(self, house: House | None) -> bool:
+        return bool((house or {}).get(self.decision, self.default) == self.value)
+
+    def words(self) -> str:
+        """How it is switched on: ``AP-ramming=on``."""
+        value = ("on" if self.value else "off") if isinstance(self.value, bool) else self.value
+        return f"{self.decision}={value}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"decision": self.decision, "label": self.label, "value": self.value}
+
+
 class Bound(dict[str, Any]):
     """Checked and defaulted input values, with the procedure's plan of them (if it has one)."""
 
@@ -361,6 +389,9 @@ class Procedure:
             (kept for the last few) and read back with :func:`plan_of`.
         aliases: old input name → current name; accepted by :meth:`bind` and
             :meth:`parse` so that ``--set oldname=…`` and stored logs still work.
+        requires: the house-rule decisions it needs (a variant switched on): under house
+            rules that do not meet them it is not offered (:meth:`offered`) and
+            :meth:`bind` refuses it (a :class:`RulesRefusal`).
     """
 
     id: str
@@ -375,6 +406,7 @@ class Procedure:
     summary: str = ""
     plan_fn: Callable[[Values], Any] | None = None
     aliases: Mapping[str, str] = field(default_factory=dict)
+    requires: tuple[Requirement, ...] = ()
     _plans: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -418,14 +450,46 @@ class Procedure:
         """The inputs that are house-rule decisions (filled from the context)."""
         return tuple(spec for spec in self.inputs if decision_of(spec))
 
+    # --- offered under house rules ----------------------------------------------------
+    def unmet(self, house: House | None) -> tuple[Requirement, ...]:
+        """The requirements ``house`` does not meet (a variant left off)."""
+        return tuple(r for r in self.requires if not r.met(house))
+
+    def offered(self, house: House | None) -> bool:
+        """Whether the procedure is offered under the house rules ``house`` (None or empty:
+        the digest's defaults): every decision it requires has the value it needs."""
+        return not self.unmet(house)
+
+    def not_offered(self, house: House | None, where: str = "these house rules") -> str:
+        """Why it is not offered under ``house`` (``Ramming variant (§2.9) is off in these
+        house rules``); empty when it is."""
+        unmet = self.unmet(house)
+        if not unmet:
+            return ""
+        return "; ".join(f"{r.label} is {'off' if r.value is True else 'not ' + str(r.value)}"
+                         f" in {where}" for r in unmet)
+
+    def refusal_under(self, house: House | None) -> Refusal | None:
+        """The refusal of a roll under ``house`` when the procedure is not offered."""
+        unmet = self.unmet(house)
+        if not unmet:
+            return None
+        switch = ", ".join(r.words() for r in unmet)
+        return Refusal(f"{self.id} is not offered: {self.not_offered(house)} "
+                       f"(switch it on: {switch})", self.rule)
+
     def bind(self, raw: Mapping[str, Any], house: House | None = None) -> dict[str, Any]:
         """Check every value, fill defaults, refuse unknown names; plan, then cross-check.
 
         ``house`` is the session's house rules: each decision input not in ``raw`` takes
-        its value from there, else the digest's default.
+        its value from there, else the digest's default. A procedure whose
+        :attr:`requires` ``house`` does not meet is refused (:class:`RulesRefusal`).
         """
         if isinstance(raw, Bound) and raw.planned and raw.owner == self.id and not house:
             return raw
+        refusal = self.refusal_under(house)
+        if refusal is not None:
+            raise RulesRefusal(refusal)
         raw = self.canonical_values(raw)
         unknown = set(raw) - {spec.name for spec in self.inputs}
         if unknown:
@@ -506,6 +570,7 @@ class Procedure:
             "summary": self.summary,
             "inputs": [spec.describe() for spec in self.asked],
             "decisions": [spec.describe() for spec in self.decision_inputs],
+            "requires": [r.to_json() for r in self.requires],
             "aliases": dict(self.aliases),
         }
 

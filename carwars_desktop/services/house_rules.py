@@ -20,11 +20,24 @@ from carwars_desktop.library.profiles import (
     dumps_profiles,
     read_profiles,
 )
+from carwars_desktop.procedures import Procedure
 from carwars_desktop.rules import Ruleset, find_ruleset
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
+
+
+SWITCH_ON_HINT = "switch it on with Change house rules… in the Resolver's House rules panel"
+"""Where a GM switches a variant on mid-session (an undoable event)."""
+
+
+def not_offered_in_session(procedure: Procedure, house: Mapping[str, Any] | None) -> str:
+    """Why ``procedure`` is not offered in the session under ``house``, and how to switch
+    it on (``Ramming variant (§2.9) is off in this session's house rules: switch it on
+    with …``); empty when it is offered."""
+    reason = procedure.not_offered(house, "this session's house rules")
+    return f"{reason}: {SWITCH_ON_HINT}" if reason else ""
 
 
 class ProfileRefused(ValueError):  # noqa: N818 (a refusal, shown as it is)

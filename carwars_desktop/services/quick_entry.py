@@ -26,6 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from carwars_desktop.rules import find_procedure
+from carwars_desktop.services.house_rules import not_offered_in_session
+
 _NUMBER = re.compile(r"^\d+(\.\d+)?$|^\d+/\d+$")
 _DIGITS = re.compile(r"^\d+$")
 
@@ -130,9 +133,22 @@ def _side(word: Word, rules: QuickRules, line: str) -> str:
     return value
 
 
-def parse(line: str, rules: QuickRules, count: int, selected: int | None = None) -> QuickCommand:
+def parse(line: str, rules: QuickRules, count: int, selected: int | None = None,
+          house: Mapping[str, Any] | None = None) -> QuickCommand:
     """Read ``line`` for a game of ``count`` vehicles (``selected``: the vehicle a damage
-    line without a vehicle number is for). Raises :class:`QuickEntryError`."""
+    line without a vehicle number is for) under the session's house rules ``house`` (a
+    procedure they do not offer, such as a ram with the Ramming variant off, is refused
+    at its word). Raises :class:`QuickEntryError`."""
+    command = _read(line, rules, count, selected)
+    refused = not_offered_in_session(find_procedure(command.procedure_id), house)
+    if refused:
+        found = words(line.partition(":")[0])
+        word = found[1] if command.kind == "shot" else found[0]
+        raise QuickEntryError(f"{word.text!r}: {refused}", word, line)
+    return command
+
+
+def _read(line: str, rules: QuickRules, count: int, selected: int | None) -> QuickCommand:
     text, _, dice = line.partition(":")
     if dice.strip() and not re.fullmatch(r"[\d\s,]+", dice):
         where = len(text) + 1 + (len(dice) - len(dice.lstrip()))

@@ -34,10 +34,13 @@ SEEDS = range(1, 13)
 
 
 def _decisions() -> Iterator[tuple[str, Decision]]:
+    """The decisions procedures take as inputs, and those they require to be offered (the
+    AUTOpower ram and laser variants)."""
     for procedure in all_procedures():
-        for spec in procedure.decision_inputs:
-            yield procedure.ruleset, find_ruleset(procedure.ruleset).decisions.get(
-                decision_of(spec))
+        ids = [decision_of(spec) for spec in procedure.decision_inputs]
+        ids += [requirement.decision for requirement in procedure.requires]
+        for decision_id in ids:
+            yield procedure.ruleset, find_ruleset(procedure.ruleset).decisions.get(decision_id)
 
 
 DECISIONS = sorted({(rid, d.id): d for rid, d in _decisions()}.items())
@@ -134,9 +137,19 @@ def ap_car(name: str, e: int, f: int, s: int, i: int, **state: Any) -> Any:
     return replace(new_sheet(Car(name, e, f, s, i)), **state)
 
 
+def _uses(procedure: Procedure, decision_id: str) -> bool:
+    return any(decision_of(spec) == decision_id for spec in procedure.inputs) or \
+        any(r.decision == decision_id for r in procedure.requires)
+
+
+def _base(procedure: Procedure, decision_id: str) -> dict[str, Any]:
+    """The defaults, but with the variants the procedure requires on (save the one tested)."""
+    return {r.decision: r.value for r in procedure.requires if r.decision != decision_id}
+
+
 def _cases_for(decision_id: str) -> Iterator[tuple[Procedure, Mapping[str, Any]]]:
     for case in _conformance.CASES:
-        if any(decision_of(spec) == decision_id for spec in case.procedure.inputs):
+        if _uses(case.procedure, decision_id):
             values = {k: v for k, v in case.values.items()
                       if not any(s.name == k and decision_of(s) for s in case.procedure.inputs)}
             yield case.procedure, values
@@ -156,8 +169,9 @@ def test_the_alternative_changes_a_resolution_or_the_odds(ruleset_id: str,
     assert alternatives, f"{decision_id} has no alternative"
     for alternative in alternatives:
         for procedure, values in _cases_for(decision_id):
-            if _face(procedure, values, {}) != _face(procedure, values,
-                                                     {decision_id: alternative}):
+            base = _base(procedure, decision_id)
+            if _face(procedure, values, base) != _face(procedure, values,
+                                                       {**base, decision_id: alternative}):
                 break
         else:
             pytest.fail(f"{decision_id}={decision.text(alternative)} changed nothing")
@@ -167,3 +181,5 @@ def test_there_are_decisions_of_all_three_digests() -> None:
     prefixes = {decision_id.split("-")[0] for _, decision_id in (k for k, _ in DECISIONS)}
     assert prefixes == {"MCW", "BC", "AP"}
     assert len(DECISIONS) >= 35
+    assert {"AP-ramming", "AP-lasers"} <= {decision_id for _, decision_id in
+                                           (k for k, _ in DECISIONS)}

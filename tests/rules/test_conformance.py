@@ -57,6 +57,12 @@ procedure's results name theirs, so over every throw each outcome's probability 
 exactly with ``odds()``."""
 
 
+def house_for(procedure: Procedure) -> dict[str, Any]:
+    """House rules under which ``procedure`` is offered: the variants it requires switched
+    on (the digest's defaults otherwise; AUTOpower's ram and laser are off by default)."""
+    return {r.decision: r.value for r in procedure.requires}
+
+
 def _car(speed: int = 0, **changes: Any) -> CarSheet:
     return replace(CarSheet.fresh(example_card(), CAR1), speed=speed, **changes)
 
@@ -146,6 +152,10 @@ class Case:
     def id(self) -> str:
         return f"{self.procedure.id}[{self.vehicle}]"
 
+    @property
+    def house(self) -> dict[str, Any]:
+        return house_for(self.procedure)
+
 
 def _catalog_sheets(ruleset: Ruleset) -> list[Any]:
     return [ruleset.sheet_for_design(design) for design in ruleset.catalog().values()]
@@ -154,7 +164,7 @@ def _catalog_sheets(ruleset: Ruleset) -> list[Any]:
 def _binds(procedure: Procedure, values: Mapping[str, Any]) -> bool:
     """The values are well formed (a refusal of the rules is well formed, and a case)."""
     try:
-        procedure.bind(values)
+        procedure.bind(values, house_for(procedure))
     except RulesRefusal:
         return True
     except InputError:
@@ -229,7 +239,7 @@ def every_throw(procedure: Procedure, values: Mapping[str, Any],
         if len(faces) > 64:
             return None
         try:
-            resolution = procedure.resolve(values, _Path(faces))
+            resolution = procedure.resolve(values, _Path(faces), house_for(procedure))
         except _MoreDiceError as more:
             pending.extend(faces + (face,) for face in range(more.sides, 0, -1))
             continue
@@ -253,7 +263,7 @@ def throws_up_to(procedure: Procedure, values: Mapping[str, Any], faces: int
         taken = pending.pop()
         path = _Path(taken)
         try:
-            resolution = procedure.resolve(values, path)
+            resolution = procedure.resolve(values, path, house_for(procedure))
         except _MoreDiceError as more:
             if len(taken) == faces:
                 beyond += _chance(path.used)
@@ -348,14 +358,14 @@ def _throws(case: Case) -> tuple[list[tuple[Resolution, Fraction]], bool]:
     """(every throw, True) when the dice space is small enough, else (seeded throws, False)."""
     exhaustive = None
     if case.exhaustive:
-        space = dice_space(case.procedure.dice_needed(case.values))
+        space = dice_space(case.procedure.dice_needed(case.values, case.house))
         if space is not None and space <= MAX_OUTCOMES:
             exhaustive = every_throw(case.procedure, case.values)
         elif space is None:
             exhaustive = every_throw(case.procedure, case.values, REPEATED_LIMIT)
     if exhaustive is not None:
         return exhaustive, True
-    seeded = [(case.procedure.resolve(case.values, SeededDice(seed)), Fraction(0))
+    seeded = [(case.procedure.resolve(case.values, SeededDice(seed), case.house), Fraction(0))
               for seed in SEEDS]
     return seeded, False
 
@@ -378,11 +388,11 @@ def dice_space(needs: Sequence[DiceNeed]) -> int | None:
 def _bound(case: Case) -> Mapping[str, Any] | None:
     """The bound values, or ``None`` when the rules refuse them (a raised refusal)."""
     try:
-        return case.procedure.bind(case.values)
+        return case.procedure.bind(case.values, case.house)
     except RulesRefusal as refused:
         assert refused.refusal.reason and str(refused) == refused.refusal.text()
         with pytest.raises(RulesRefusal):
-            case.procedure.odds(case.values)
+            case.procedure.odds(case.values, case.house)
         return None
 
 
@@ -449,8 +459,9 @@ def _round_trips(procedure: Procedure, resolution: Resolution) -> None:
 def test_autopower_examples_use_exactly_their_dice(procedure_id: str) -> None:
     procedure = next(p for p in AUTOPOWER.procedures if p.id == procedure_id)
     values, dice = SAMPLES[procedure_id], EXAMPLE_DICE[procedure_id]
-    assert sum(n.count for n in procedure.dice_needed(values)) >= len(dice)
-    resolution = procedure.resolve(values, EnteredDice(dice))
+    house = house_for(procedure)
+    assert sum(n.count for n in procedure.dice_needed(values, house)) >= len(dice)
+    resolution = procedure.resolve(values, EnteredDice(dice), house)
     assert [d.value for d in resolution.dice] == dice
     for effect in resolution.effects:
         assert isinstance(effect.sheet, type(AUTOPOWER.sheet_from_json(effect.sheet.to_json())))
@@ -527,13 +538,13 @@ def test_every_value_name_is_documented_and_the_sample_has_them() -> None:
     assert set(documented) == {p.id for p in all_procedures()}
     for procedure in all_procedures():
         always, sometimes = documented[procedure.id]
-        sample = procedure.resolve(SAMPLES[procedure.id], SeededDice(1))
+        sample = procedure.resolve(SAMPLES[procedure.id], SeededDice(1), house_for(procedure))
         assert always <= set(sample.to_json()["values"]), procedure.id
     for case in CASES:
         always, sometimes = documented[case.procedure.id]
         for seed in SEEDS[:3]:
             try:
-                resolution = case.procedure.resolve(case.values, SeededDice(seed))
+                resolution = case.procedure.resolve(case.values, SeededDice(seed), case.house)
             except InputError:
                 continue
             assert set(resolution.values) <= always | sometimes, case.id
@@ -584,7 +595,8 @@ def _numbers(value: Any, found: set[str]) -> set[str]:
 @pytest.mark.parametrize("procedure_id", EXPLAINED)
 def test_every_number_explained_is_in_the_values(procedure_id: str) -> None:
     procedure = next(p for p in all_procedures() if p.id == procedure_id)
-    document = procedure.resolve(SAMPLES[procedure_id], SeededDice(1)).to_json()
+    document = procedure.resolve(SAMPLES[procedure_id], SeededDice(1),
+                                 house_for(procedure)).to_json()
     known = _numbers(document["values"], set()) | {str(d["value"]) for d in document["dice"]}
     for step in document["steps"]:
         stated = NUMBER.findall(NOT_A_VALUE.sub(" ", step["text"]))

@@ -69,12 +69,13 @@ def test_a_weapon_word_matches_a_usable_weapon_first() -> None:
 
 
 def test_autopower_attacks_by_word_with_their_cards() -> None:
-    command = parse("1 ram 2 5 3", AP, 2)
+    variants = {"AP-ramming": True, "AP-lasers": True}  # (off, neither is offered)
+    command = parse("1 ram 2 5 3", AP, 2, house=variants)
     assert command.procedure_id == "autopower.ram"
     assert command.vehicles == {"rammer": 1, "target": 2}
     assert command.values == {"cards": "5, 3"}
     assert command.weapon is None
-    assert parse("2 laser 1", AP, 2).procedure_id == "autopower.laser"
+    assert parse("2 laser 1", AP, 2, house=variants).procedure_id == "autopower.laser"
     error = _error("1 punch 2", AP)
     assert error.word == Word("punch", 2, 7) and "not an attack here" in str(error)
 

@@ -27,6 +27,7 @@ from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import Procedure, SheetInput
 from carwars_desktop.rules import all_procedures
 from carwars_desktop.services.fire_batch import FireBatch
+from carwars_desktop.services.house_rules import not_offered_in_session
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.workspace import TableWorkspace
@@ -329,6 +330,7 @@ class TableKeys(QObject):
     def every_action_menu(self, parent: QWidget) -> QMenu:
         """Every procedure of the ruleset that acts on vehicles, the selected one preset."""
         menu = QMenu(parent)
+        menu.setToolTipsVisible(True)  # a procedure not offered says why
         menu.aboutToShow.connect(lambda: self._fill_actions(menu))
         return menu
 
@@ -349,6 +351,12 @@ class TableKeys(QObject):
             text = f"{procedure.title} ({procedure.id})"
             if name:
                 text = f"{name}: {text}"
+            refused = not_offered_in_session(procedure, game.house)
+            if refused:  # a variant left off: shown, greyed, saying how to switch it on
+                item = menu.addAction(f"{text} — off in this session's house rules")
+                item.setEnabled(False)
+                item.setToolTip(refused)
+                continue
             menu.addAction(text, partial(self._open, procedure, first.name, action))
 
     def _open(self, procedure: Procedure, first: str, action: KeyAction | None) -> None:

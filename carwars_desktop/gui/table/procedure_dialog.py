@@ -203,7 +203,7 @@ class ProcedureDialog(QDialog):
 
     def _refusal(self) -> str | None:
         try:
-            self.procedure.bind(self.form.values())
+            self.procedure.bind(self.form.values(), self.form.house)
         except (InputError, DiceError, ValueError) as error:
             return str(error)
         return None

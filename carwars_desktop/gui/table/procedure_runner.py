@@ -20,6 +20,7 @@ from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import Handler, PendingResolution, PendingState
+from carwars_desktop.services.house_rules import not_offered_in_session
 from carwars_desktop.session import Game, StaleSessionError
 
 __all__ = ["Handler", "ProcedureRunner"]
@@ -69,6 +70,8 @@ class ProcedureRunner(QObject):
             batch_default: bool = False) -> None:
         """Resolve ``procedure_id`` with ``presets`` (sheet inputs given as vehicle keys).
 
+        A procedure the session's house rules do not offer (a variant left off) opens
+        nothing: :attr:`failed` says why and how to switch it on.
         ``quick``: when the procedure needs no dice, resolve and apply without asking.
         ``ask``: inputs with no sensible default (the dialog's first field). ``batch``
         takes a shot added to the phase's fire batch (the dialog then offers it;
@@ -79,6 +82,10 @@ class ProcedureRunner(QObject):
         if game is None:
             return
         procedure = find_procedure(procedure_id)
+        refused = not_offered_in_session(procedure, game.house)
+        if refused:  # a variant the session's house rules leave off (the AUTOpower ram)
+            self.failed.emit(f"{procedure.title}: {refused}")
+            return
         service = self.context.service
         if quick:
             raw, bindings = self._raw(procedure, game, presets)

@@ -131,7 +131,8 @@ class QuickLine(QWidget):
         selected = self.table.keys.selected
         try:
             command = parse(text, ui.quick, len(keys),
-                            keys.index(selected) + 1 if selected in keys else None)
+                            keys.index(selected) + 1 if selected in keys else None,
+                            house=game.house)
             procedure = find_procedure(command.procedure_id)
             given = presets(command, keys, ui.quick,
                             lambda name, vehicles: self._choices(procedure, name, vehicles),
@@ -153,6 +154,7 @@ class QuickLine(QWidget):
             return
         raw, bindings = ProcedureRunner._raw(procedure, game, given)
         try:
+            raw = procedure.bind(raw, game.house)  # under the session's house rules
             self.odds = procedure.odds(raw)
             hint = dice_hint(procedure, raw)
         except (InputError, DiceError, ValueError) as error:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
-from carwars_desktop.procedures import BoolInput, ChoiceInput, Input, IntInput
+from carwars_desktop.procedures import BoolInput, ChoiceInput, Input, IntInput, Requirement
 
 OptionsT = TypeVar("OptionsT")
 
@@ -222,6 +222,13 @@ class DecisionSet(Generic[OptionsT]):
                             max(decision.choices), help=more, decision=decision.id)
         return ChoiceInput(decision.input_name, text, tuple(str(c) for c in decision.choices),
                            default, help=more, decision=decision.id)
+
+    def requirement(self, decision_id: str, value: Any = True) -> Requirement:
+        """What a procedure that needs ``decision_id`` at ``value`` declares
+        (:attr:`Procedure.requires`): off under house rules without it, it is not offered."""
+        decision = self.get(decision_id)
+        return Requirement(decision.id, decision.label, decision.check(value),
+                           self.default(decision.id))
 
     def describe(self) -> list[dict[str, Any]]:
         return [d.to_json(self.default(d.id)) for d in self.decisions]

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.rules import find_ruleset
+from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Entry, prepare
 
 StartSession = Callable[..., TableWorkspace]
@@ -20,17 +21,20 @@ StartSession = Callable[..., TableWorkspace]
 @pytest.fixture
 def start_session(window: MainWindow) -> StartSession:
     """``start_session(ruleset, [(player, catalog name[, name in play]), …], scenario)``:
-    a session started at the window's Table, which is shown."""
+    a session started at the window's Table, which is shown (under ``house_rules``: the
+    digest's defaults when not given)."""
 
     def start(ruleset_id: str, players: Sequence[tuple[str, ...]], scenario: str = "",
-              name: str = "Test night") -> TableWorkspace:
+              name: str = "Test night",
+              house_rules: HouseRules | None = None) -> TableWorkspace:
         ruleset = find_ruleset(ruleset_id)
         catalog = ruleset.catalog()
         entries = [Entry(p[0], p[2] if len(p) > 2 else p[1], catalog[p[1]].to_json())
                    for p in players]
         table = window.table
         window._rail.setCurrentRow(window.workspaces.index(table))
-        table.start_session(ruleset_id, name, scenario, prepare(ruleset, entries, scenario))
+        table.start_session(ruleset_id, name, scenario, prepare(ruleset, entries, scenario),
+                            house_rules)
         return table
 
     return start

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
+from carwars_desktop.session.house_rules import HouseRules
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -67,8 +68,8 @@ class Keys:
 
 
 def _start(window: MainWindow, start_session: Any, ruleset: str,
-           players: list[tuple[str, ...]]) -> TableWorkspace:
-    table: TableWorkspace = start_session(ruleset, players)
+           players: list[tuple[str, ...]], house_rules: Any = None) -> TableWorkspace:
+    table: TableWorkspace = start_session(ruleset, players, house_rules=house_rules)
     window.activateWindow()
     table.focus_default()
     return table
@@ -169,8 +170,10 @@ def test_no_table_dialog_rolls_dice_on_enter(window: MainWindow, start_session, 
              "autopower": [("A", "Rhino"), ("B", "Longshot")]}
     keys = Keys(qtbot)
     opened = 0
+    # The AUTOpower ram and laser variants on: every procedure is offered.
+    variants = {"autopower": HouseRules("Variants", {"AP-ramming": True, "AP-lasers": True})}
     for ruleset, players in games.items():
-        table = _start(window, start_session, ruleset, players)
+        table = _start(window, start_session, ruleset, players, variants.get(ruleset))
         game = table.context.game
         assert game is not None
         for procedure in vehicle_procedures(ruleset, game.sheet("v1")):

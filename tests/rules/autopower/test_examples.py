@@ -13,6 +13,8 @@ from carwars_desktop.rules.autopower.ram import plan_ram
 from carwars_desktop.rules.autopower.speed import plan_speed, speed_outcomes
 
 PROCEDURES = {p.id: p for p in RULESET.procedures}
+RAMMING_ON = {"AP-ramming": True}
+"""The examples' ram is the §2.9 variant: played under house rules with it switched on."""
 
 
 def test_ap_e1_longshot_declares_up_to_energy() -> None:
@@ -140,7 +142,7 @@ def test_ap_e10_darkseid_ram_to_hit_minus_1_both_take_12() -> None:
     assert plan_ram(darkseid, tougher, (5, 7)).to_hit == -1
     resolution = PROCEDURES["autopower.ram"].resolve(
         {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
-        EnteredDice([1, 2]))
+        EnteredDice([1, 2]), RAMMING_ON)
     assert resolution.success is True
     assert "to-hit 7 − 8 (Darkseid base Strength) = −1" in resolution.explain()
     sheets = {e.input_name: e.sheet for e in resolution.effects}
@@ -151,7 +153,7 @@ def test_ap_e10_darkseid_ram_to_hit_minus_1_both_take_12() -> None:
 def test_natural_two_misses_even_the_darkseid_ram() -> None:
     resolution = PROCEDURES["autopower.ram"].resolve(
         {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
-        EnteredDice([1, 1]))
+        EnteredDice([1, 1]), RAMMING_ON)
     assert resolution.success is False
     assert "a natural 2 always misses" in resolution.explain()
 

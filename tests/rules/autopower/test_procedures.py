@@ -13,10 +13,12 @@ from carwars_desktop.rules.autopower import RULESET, Car, CarSheet, ControlPenal
 from carwars_desktop.rules.autopower import sheet_catalog as catalog
 
 PROCEDURES = {p.id: p for p in RULESET.procedures}
+VARIANTS_ON = {"AP-ramming": True, "AP-lasers": True}
+"""House rules with the ram and laser variants switched on (off, neither is offered)."""
 
 
 def run(procedure_id: str, dice: list[int], **values: Any) -> Resolution:
-    resolution = PROCEDURES[procedure_id].resolve(values, EnteredDice(dice))
+    resolution = PROCEDURES[procedure_id].resolve(values, EnteredDice(dice), VARIANTS_ON)
     assert len(resolution.dice) == len(dice), "every entered die is used"
     return resolution
 
@@ -273,7 +275,7 @@ def test_control_penalty_raises_the_to_hit_and_forbids_attacks() -> None:
         with pytest.raises(InputError, match="may not attack this turn"):
             PROCEDURES[procedure_id].odds(
                 {PROCEDURES[procedure_id].inputs[0].name: stopped, "target": "Two Face",
-                 "cards": "3"})
+                 "cards": "3"}, VARIANTS_ON)
 
 
 def test_control_variant_names_the_next_roll() -> None:
@@ -296,7 +298,8 @@ def test_laser_uses_energy_cards_and_the_fighting_cap() -> None:
     uncapped = run("autopower.laser", [6, 6], ap_d14_laser_damage_cap=False, **values)
     assert uncapped.values["damage"] == 11
     with pytest.raises(InputError, match="at least one Energy card"):
-        PROCEDURES["autopower.laser"].odds({"firer": "Booster Gold", "target": "Two Face"})
+        PROCEDURES["autopower.laser"].odds({"firer": "Booster Gold", "target": "Two Face"},
+                                           VARIANTS_ON)
 
 
 # --- control ------------------------------------------------------------------------------
@@ -342,11 +345,12 @@ def test_control_target_two_or_less_needs_no_roll_and_ap_d15() -> None:
 def test_ram_iq_cards_from_both_sides_and_ap_d13() -> None:
     values: dict[str, Any] = {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4",
                               "cards": "5, 7", "iq_cards": "1", "defender_iq_cards": "6, 4"}
-    odds = PROCEDURES["autopower.ram"].odds(values)
+    odds = PROCEDURES["autopower.ram"].odds(values, VARIANTS_ON)
     assert odds.need == -1 - 1 + 10
     assert odds.probability("miss") == Fraction(21, 36)
     values["ap_d13_ram_subtracts_intelligence"] = True
-    assert PROCEDURES["autopower.ram"].odds(values).need == 8 - 2  # Darkseid I2 (stand-in)
+    # Darkseid I2 (stand-in)
+    assert PROCEDURES["autopower.ram"].odds(values, VARIANTS_ON).need == 8 - 2
     resolution = run("autopower.ram", [2, 3], **values)
     assert resolution.success is False
     assert sheet_of(resolution, "target").hand_size == 5
@@ -366,7 +370,8 @@ def test_ram_control_rolls_for_both_cars_ap_d25() -> None:
 
 def test_ram_odds_label_both_kills() -> None:
     odds = PROCEDURES["autopower.ram"].odds(
-        {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"})
+        {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4", "cards": "5, 7"},
+        VARIANTS_ON)
     assert odds.outcomes[0].label == ("hit: 12 damage to both cars, kills Nightwing and "
                                       "Darkseid")
     assert odds.expected == (("damage to each car", Fraction(35 * 12, 36)),)

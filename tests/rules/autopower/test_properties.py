@@ -17,6 +17,8 @@ from carwars_desktop.rules.autopower.errors import IllegalPlayError
 from carwars_desktop.rules.autopower.turns import start_turn
 
 PROCEDURES = {p.id: p for p in RULESET.procedures}
+VARIANTS_ON = {"AP-ramming": True, "AP-lasers": True}
+"""The ram and laser are the §2.9 and §2.10 variants: played with them switched on."""
 FAST = settings(max_examples=60, deadline=None)
 
 card = st.integers(min_value=1, max_value=8)
@@ -77,12 +79,13 @@ def check_procedure(procedure_id: str, values: dict[str, Any], seed: int) -> lis
     """Odds sum to 1 and a seeded resolution gives sane sheets; illegal plays are refused."""
     procedure = PROCEDURES[procedure_id]
     try:
-        odds = procedure.odds(values)
+        odds = procedure.odds(values, VARIANTS_ON)
     except InputError:
         return []
     assert_exact(odds)
-    resolution = procedure.resolve(values, SeededDice(seed))
-    assert len(resolution.dice) <= sum(need.count for need in procedure.dice_needed(values))
+    resolution = procedure.resolve(values, SeededDice(seed), VARIANTS_ON)
+    assert len(resolution.dice) <= sum(need.count for need in procedure.dice_needed(values,
+                                                                                   VARIANTS_ON))
     after = [effect.sheet for effect in resolution.effects]
     for sheet in after:
         assert isinstance(sheet, CarSheet)
@@ -108,7 +111,8 @@ def test_accelerate_and_push(sheet: CarSheet, play: tuple[int, ...], drop: bool,
        st.sampled_from(["autopower.attack", "autopower.laser", "autopower.ram"]))
 def test_attacks(attacker: CarSheet, target: CarSheet, played: tuple[int, ...],
                  iq: tuple[int, ...], seed: int, procedure_id: str) -> None:
-    values = {"firer": attacker, "target": target, "cards": ", ".join(map(str, played)),
+    first = PROCEDURES[procedure_id].inputs[0].name  # firer, or rammer
+    values = {first: attacker, "target": target, "cards": ", ".join(map(str, played)),
               "iq_cards": ", ".join(map(str, iq)), "control_rolls": True}
     after = check_procedure(procedure_id, values, seed)
     for sheet in after:

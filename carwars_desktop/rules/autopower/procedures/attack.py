@@ -35,6 +35,7 @@ from carwars_desktop.rules.autopower.procedures.common import (
     AP_D27,
     CONTROL_ROLLS,
     IQ_CARDS_IN_USE,
+    LASERS,
     RULESET,
     car_input,
     cards,
@@ -145,6 +146,7 @@ def _procedure(laser: bool) -> Procedure:
         odds_fn=lambda values: _odds(values, laser),
         dice_fn=_dice,
         plan_fn=planned(lambda values: _plan(values, laser)),
+        requires=(LASERS,) if laser else (),
     )
 
 

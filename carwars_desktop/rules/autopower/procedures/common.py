@@ -59,6 +59,11 @@ AP_D17 = DECISIONS.input("AP-D17")
 AP_D25 = DECISIONS.input("AP-D25")
 AP_D27 = DECISIONS.input("AP-D27")
 
+RAMMING = DECISIONS.requirement("AP-ramming")
+"""autopower.ram is offered only with the Ramming variant on (§2.1 step 4, §2.9)."""
+LASERS = DECISIONS.requirement("AP-lasers")
+"""autopower.laser is offered only with the Lasers variant on (§2.1 step 4, §2.10)."""
+
 
 def options_of(values: Values) -> Options:
     """The options named among a procedure's inputs; the defaults for the rest."""

@@ -29,6 +29,7 @@ from carwars_desktop.rules.autopower.procedures.common import (
     AP_D27,
     CONTROL_ROLLS,
     IQ_CARDS_IN_USE,
+    RAMMING,
     RULESET,
     car_input,
     cards,
@@ -139,4 +140,5 @@ RAM = Procedure(
     odds_fn=_odds,
     dice_fn=_dice,
     plan_fn=planned(_plan),
+    requires=(RAMMING,),
 )
