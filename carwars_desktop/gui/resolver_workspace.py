@@ -512,7 +512,8 @@ class ResolverWorkspace(Workspace):
         try:
             pending = self.context.service.resolve(
                 self.procedure, values,
-                typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values)),
+                typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values,
+                                                                  self.form.house)),
                 bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
                 house=self.form.house, initiator=self)
         except ResolveError as error:

@@ -108,13 +108,14 @@ class FireBatch:
         return raw
 
     def odds(self, shot: DeclaredShot, game: Game) -> Odds:
-        """The shot's exact odds on the sheets as they stand (before the batch)."""
+        """The shot's exact odds on the sheets as they stand (before the batch), under the
+        session's house rules."""
         return self.procedure.odds(self.raw(shot, {v.key: game.sheet(v.key)
-                                                   for v in game.vehicles}))
+                                                   for v in game.vehicles}), game.house)
 
     def dice_hint(self, shot: DeclaredShot, game: Game) -> str:
         raw = self.raw(shot, {v.key: game.sheet(v.key) for v in game.vehicles})
-        needs = self.procedure.dice_needed(raw)
+        needs = self.procedure.dice_needed(raw, game.house)
         return " → ".join(str(n) for n in needs) or "no dice"
 
     def resolve(self, service: TableService, initiator: object = None) -> PendingResolution:
@@ -126,6 +127,7 @@ class FireBatch:
         start = {v.key: game.sheet(v.key) for v in game.vehicles}
         sheets = dict(start)
         procedure = self.procedure
+        house = game.house  # every shot, its odds and its damage under the session's rules
         dice_used: list[Any] = []
         steps: list[Step] = []
         outcomes: list[str] = []
@@ -138,14 +140,14 @@ class FireBatch:
                 raw[self.rules.hold_input] = True
             try:
                 values = compact_dice(shot.dice) if all(
-                    s < 10 for s in procedure_sides(procedure, raw)) else \
+                    s < 10 for s in procedure_sides(procedure, raw, house)) else \
                     list(typed_dice(shot.dice).entered)
             except (DiceError, ResolveError) as error:
                 raise ResolveError(f"shot {number}: {error}") from None
             dice = EnteredDice(values)
             try:
-                resolution = procedure.resolve(raw, dice)
-                p_success = procedure.odds(raw).p_success()
+                resolution = procedure.resolve(raw, dice, house)
+                p_success = procedure.odds(raw, house).p_success()
             except (InputError, DiceError, ValueError) as error:
                 raise ResolveError(f"shot {number} ({shot.label}): {error}") from None
             if resolution.refusal is not None:
@@ -179,7 +181,7 @@ class FireBatch:
                            self.rules.damage_amount: amount}
                     before = len(remaining.used)
                     try:
-                        applied = damage.resolve(raw, remaining)
+                        applied = damage.resolve(raw, remaining, house)
                     except (InputError, DiceError, ValueError) as error:
                         raise ResolveError(f"shot {number} ({shot.label}), its damage: "
                                            f"{error}") from None

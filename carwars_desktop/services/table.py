@@ -119,11 +119,12 @@ def compact_dice(typed: str) -> list[int]:
     return values
 
 
-def procedure_sides(procedure: Procedure, inputs: Mapping[str, Any]) -> tuple[int, ...]:
-    """The sides of every die ``procedure`` may ask for with ``inputs`` (empty when the
-    inputs do not bind)."""
+def procedure_sides(procedure: Procedure, inputs: Mapping[str, Any],
+                    house: House | None = None) -> tuple[int, ...]:
+    """The sides of every die ``procedure`` may ask for with ``inputs`` under the house
+    rules ``house`` (empty when the inputs do not bind)."""
     try:
-        return tuple(need.sides for need in procedure.dice_needed(inputs))
+        return tuple(need.sides for need in procedure.dice_needed(inputs, house))
     except (InputError, DiceError, ValueError):
         return ()
 

@@ -247,3 +247,34 @@ def test_the_change_dialog_starts_from_the_rules_in_force(qtbot) -> None:  # typ
     qtbot.addWidget(again)
     assert again.profile_box.currentText() == "Friday club (changed)"
     assert again.rules().profile == "Friday club (changed)"
+
+
+def test_the_fire_batch_follows_the_session_house_rules(
+        window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    assert window.database is not None
+    HouseRulesService(window.database).create(MCW, "No cycle front", {"MCW-D13": False})
+    needs = {}
+    for profile in (None, "No cycle front"):
+        _start(window, qtbot, profile)
+        game = window.game_context.game
+        assert game is not None
+        table = next(w for w in window.workspaces if isinstance(w, TableWorkspace))
+        batch = table.keys.batch
+        assert batch is not None
+        batch.clear()
+        dialog = ProcedureDialog(find_procedure("mini.fire"), game,
+                                 {"firer": "v1", "target": "v2", **AT_THE_CYCLE},
+                                 table=window.game_context.service)
+        qtbot.addWidget(dialog)
+        # A roll of 8: a miss under the digest (9+), a hit then its damage dice under the
+        # profile (8+).
+        dice = "5 3" if profile is None else "5 3 4 2"
+        shot = batch.declare(dialog.form.values(), dialog.form.bindings(), dice,
+                             "Courier at the cycle")
+        odds = batch.odds(shot, game)
+        needs[profile] = odds.need
+        pending = batch.resolve(window.game_context.service)
+        hit = "hit" in pending.resolution.outcome and "miss" not in pending.resolution.outcome
+        assert hit == (profile is not None), pending.resolution.outcome
+        pending.discard()
+    assert needs == {None: 9, "No cycle front": 8}  # as a single shot (test above)

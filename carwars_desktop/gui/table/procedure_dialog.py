@@ -320,7 +320,7 @@ class ProcedureDialog(QDialog):
             return
         try:
             dice = typed_dice(self.dice_edit.text(), roll,
-                              procedure_sides(self.procedure, values))
+                              procedure_sides(self.procedure, values, self.form.house))
             pending = self.table.resolve(self.procedure, values, dice,
                                          bindings=self.form.bindings(), odds=self.odds,
                                          initiator=self)

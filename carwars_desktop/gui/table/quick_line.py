@@ -192,7 +192,9 @@ class QuickLine(QWidget):
             return
         self.discard()
         try:
-            dice = typed_dice(typed, False, procedure_sides(procedure, self.raw))
+            game = self.table.context.game
+            house = game.house if game is not None else None
+            dice = typed_dice(typed, False, procedure_sides(procedure, self.raw, house))
             self.pending = self.table.context.service.resolve(
                 procedure, self.raw, dice, bindings=self.bindings, odds=self.odds,
                 initiator=self)
