@@ -109,8 +109,10 @@ def test_opening_a_long_finished_session_never_freezes_the_window(
     with watching() as dog:
         table.play.tabs.setCurrentIndex(1)  # the charts: 4,000 events aggregated
         charts = table.play.charts
-        qtbot.waitUntil(lambda: "4000 events over 1 turns" in charts.summary.text())
+        qtbot.waitUntil(lambda: "4000 events over 1 turns" in charts.summary.text()
+                        and not charts.drawing)
         qtbot.wait(20)
+    assert len(charts.plots) == 4 and not any(p.isHidden() for p in charts.plots.values())
     assert dog.stalls == []
     assert window.database is not None
     stored = window.database.game_sessions.charts(session_id)

@@ -36,6 +36,8 @@ class SessionCharts(QWidget):
         self.summary.setWordWrap(True)
         self._grid.addWidget(self.summary, 2, 0, 1, 2)
         self.plots: dict[str, Any] = {}
+        self.drawing = False
+        """A stepwise drawing is under way (some charts are still to come)."""
 
     def reset(self) -> None:
         """Blank until the next :meth:`show_history`: each plot is hidden (its place kept)
@@ -83,8 +85,11 @@ class SessionCharts(QWidget):
     def show_history(self, history: SessionHistory, luck: Luck, stepwise: bool = False) -> None:
         """Draw the four charts and the summary; ``stepwise``: one chart per turn of the
         event loop (the window answers between them), else all at once."""
-        steps = [partial(self._gauge, history, number, label)
-                 for number, label in enumerate(history.gauge_labels[:2])]
+        # The summary first: its new height moves the grid's rows once, before any plot is
+        # drawn (set last, it made all four plots repaint together in one turn).
+        steps = [partial(self._summary, history, luck)]
+        steps += [partial(self._gauge, history, number, label)
+                  for number, label in enumerate(history.gauge_labels[:2])]
         steps += [partial(self._damage, history), partial(self._luck, history, luck)]
         if not stepwise:
             for step in steps:
@@ -97,7 +102,10 @@ class SessionCharts(QWidget):
                 # A pause longer than one repaint: the chart just drawn is painted in its
                 # own turn of the loop, not together with the next one's work.
                 QTimer.singleShot(STEP_PAUSE_MS, next_step)
+            else:
+                self.drawing = False
 
+        self.drawing = True
         next_step()
 
     def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
@@ -148,7 +156,6 @@ class SessionCharts(QWidget):
 
         colours = chart_colours()
         series, ink = colours.series, colours.ink
-        vehicles = list(history.vehicles.values())
         plot = self._plot("luck", "luck: hits against the odds", 1, 1)
         rolls = list(range(1, luck.rolls + 1))
         plot.plot(rolls, list(luck.thrown), name="● successes thrown",
@@ -160,6 +167,8 @@ class SessionCharts(QWidget):
         self._whole_ticks(plot.getAxis("bottom"), luck.rolls)
         plot.setLabel("left", "successes so far")
 
+    def _summary(self, history: SessionHistory, luck: Luck) -> None:
+        vehicles = list(history.vehicles.values())
         lines = [f"{v.name}: took {v.taken}, dealt {float(v.dealt):g}" for v in vehicles]
         if history.unattributed:
             lines.append(f"{history.unattributed} damage with no dealer named (hand marks, "
