@@ -85,6 +85,9 @@ def run_gui(db: str | None, smoke: bool) -> int:
 
     def loaded() -> None:
         _trace("loaded")
+        # The smoke run also checks the workspaces the first screen did not need
+        # (every module imports, in a bundle too) before it exits.
+        window.build_workspaces()
         problem = smoke_phones_page()
         if problem:
             print(problem, file=sys.stderr)
