@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 RULESET_KEY = "ruleset"
 HIDDEN_LOAD_DELAY_MS = 100
-"""How long after start-up the hidden workspaces begin loading their heavy parts."""
+"""How long after start-up the hidden workspaces begin to be built, then load their heavy
+parts (the app is fully loaded by then)."""
 WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
@@ -72,6 +73,8 @@ class MainWindow(QMainWindow):
         self._settings = settings if settings is not None else QSettings()
         self.database: Database | None = None
         self._unloaded: list[Workspace] = []
+        self._started = False
+        """finish_startup has built the first screen and opened the database."""
         self.setWindowTitle("Carwars Desktop")
         from carwars_desktop.gui import window_geometry
 
@@ -148,29 +151,56 @@ class MainWindow(QMainWindow):
         action.triggered.connect(lambda: self._rail.setCurrentRow(number - 1))
         self.addAction(action)
 
-    def build_workspaces(self) -> None:
+    def build_workspaces(self, hidden: bool = True) -> None:
         """Create the workspaces (once). Start-up calls it right after the first paint:
-        their modules are most of the app's import time."""
-        if self.workspaces:
-            return
-        from carwars_desktop.gui.dice_workspace import DiceWorkspace
-        from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
-        from carwars_desktop.gui.table import TableWorkspace
-        from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+        their modules are most of the app's import time. Without ``hidden``, only the
+        ones the first screen needs (Library, Workshop, Table: the last running session
+        opens at the Table); the others are built by :meth:`_build_through`, on later
+        turns of the event loop or when the GM switches to one."""
+        if not self.workspaces:
+            from carwars_desktop.gui.table import TableWorkspace
+            from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 
-        self.workshop = WorkshopWorkspace(self, services=self.services)
-        self.table = TableWorkspace(self.game_context, self)
-        from carwars_desktop.gui import window_geometry
+            self.workshop = WorkshopWorkspace(self, services=self.services)
+            self.table = TableWorkspace(self.game_context, self)
+            from carwars_desktop.gui import window_geometry
 
-        window_geometry.restore_docks(self.table.play, self._settings)
-        for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table,
-                          ResolverWorkspace(self.game_context, self, self._settings),
-                          DiceWorkspace(self)):
-            self.add_workspace(workspace)
-        self.table.play.share_action.triggered.connect(self._share_from_table)
-        self.workshop.show_requested.connect(
-            lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+            window_geometry.restore_docks(self.table.play, self._settings)
+            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table):
+                self.add_workspace(workspace)
+            self.table.play.share_action.triggered.connect(self._share_from_table)
+            self.workshop.show_requested.connect(
+                lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+        if hidden:
+            self._build_through(len(WORKSPACE_TITLES) - 1)
         self._stack.setCurrentIndex(self._rail.currentRow())
+
+    def _build_through(self, row: int) -> None:
+        """Build the workspaces up to the rail's ``row`` (the first screen's first)."""
+        if not self.workspaces:
+            self.build_workspaces(hidden=False)
+        while len(self.workspaces) <= row:
+            self.add_workspace(self._hidden_workspace(len(self.workspaces)))
+
+    def _hidden_workspace(self, position: int) -> Workspace:
+        """The workspace at ``position`` of the rail that the first screen does not need."""
+        if position == WORKSPACE_TITLES.index("Resolver"):
+            from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+            return ResolverWorkspace(self.game_context, self, self._settings)
+        from carwars_desktop.gui.dice_workspace import DiceWorkspace
+
+        return DiceWorkspace(self)
+
+    def _show_row(self, row: int) -> None:
+        """The GM switched to ``row`` before its workspace was built in the background."""
+        if row < 0:
+            return
+        if row >= len(self.workspaces):
+            self._build_through(row)
+            self._stack.setCurrentIndex(row)
+            self._focus_workspace(row)
+        self._load(self.workspaces[row])
 
     def _focus_workspace(self, row: int) -> None:
         """The workspace just shown takes the keyboard focus (its keys work at once)."""
@@ -193,10 +223,15 @@ class MainWindow(QMainWindow):
         self.workspaces.append(workspace)
         self._stack.addWidget(workspace)
         workspace.set_ruleset(self.ruleset())
+        if self._started:  # built after start-up, in the background or when first shown
+            if self.database is not None:
+                workspace.attach_database(self.database)
+            self._unloaded.append(workspace)
 
     def current_workspace(self) -> Workspace:
-        self.build_workspaces()
-        return self.workspaces[self._stack.currentIndex()]
+        row = self._rail.currentRow()
+        self._build_through(row)
+        return self.workspaces[row]
 
     # --- ruleset -------------------------------------------------------
     def ruleset(self) -> str:
@@ -222,10 +257,11 @@ class MainWindow(QMainWindow):
         """Build the workspaces, open the database, let workspaces load their heavy parts.
 
         Called once the window has been painted. With ``defer_hidden`` (the app's own
-        start) only the workspace on screen loads its heavy parts now; the others load
-        theirs on later turns of the event loop, one per turn, or when first shown.
+        start) only the workspaces the first screen needs are built, and only the one on
+        screen loads its heavy parts now; the others are built, then load theirs, on
+        later turns of the event loop, one per turn, or when first shown.
         """
-        self.build_workspaces()
+        self.build_workspaces(hidden=not defer_hidden)
         self.club_link.reopen_requested.connect(self.table.open_session)
         database, local_instead = self._open_club_at_startup()
         if database is None and local_instead:
@@ -239,9 +275,10 @@ class MainWindow(QMainWindow):
             # A game was going on: the GM comes back to its sheets.
             self._rail.setCurrentRow(self.workspaces.index(self.table))
         self._unloaded = list(self.workspaces)
+        self._started = True
         if defer_hidden:
             self._load(self.current_workspace())
-            self._rail.currentRowChanged.connect(lambda row: self._load(self.workspaces[row]))
+            self._rail.currentRowChanged.connect(self._show_row)
             QTimer.singleShot(HIDDEN_LOAD_DELAY_MS, self._load_next_hidden)
         else:
             for workspace in list(self._unloaded):
@@ -271,7 +308,10 @@ class MainWindow(QMainWindow):
             workspace.load_deferred()
 
     def _load_next_hidden(self) -> None:
-        if self._unloaded:
+        if len(self.workspaces) < len(WORKSPACE_TITLES):
+            self._build_through(len(self.workspaces))  # the next hidden one, in this turn
+            QTimer.singleShot(0, self._load_next_hidden)
+        elif self._unloaded:
             self._load(self._unloaded[0])
             QTimer.singleShot(0, self._load_next_hidden)
 

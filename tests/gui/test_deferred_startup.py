@@ -29,11 +29,33 @@ def _window(qtbot, url: str, tmp_path: Path) -> MainWindow:  # type: ignore[no-u
 def test_hidden_workspaces_load_after_the_first_screen(
         qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = _window(qtbot, sqlite_url, tmp_path)
+    # The first screen needs the Library, the Workshop and the Table only; the others
+    # are built on later turns (or here at once, as switching to one does).
+    assert [w.title for w in window.workspaces] == ["Library", "Workshop", "Table"]
+    window.build_workspaces()
     resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
     dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     assert not dice._loaded and resolver.procedure_model.rowCount() == 0
     qtbot.waitUntil(lambda: dice._loaded and resolver.procedure_model.rowCount() > 0)
     window.shutdown()
+
+
+def test_hidden_workspaces_are_built_after_start_up_or_when_shown(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, sqlite_url, tmp_path)
+    assert len(window.workspaces) == 3
+    qtbot.waitUntil(lambda: len(window.workspaces) == 5)
+    dice = window.workspaces[4]
+    assert isinstance(dice, DiceWorkspace) and dice.isVisible() is False
+    qtbot.waitUntil(lambda: dice._loaded)
+    again = _window(qtbot, sqlite_url, tmp_path / "again")
+    assert len(again.workspaces) == 3
+    again._rail.setCurrentRow(4)  # Ctrl+5 at once: the Dice are built and shown
+    assert isinstance(again.current_workspace(), DiceWorkspace)
+    assert again._stack.currentWidget() is again.workspaces[4]
+    assert again.workspaces[4]._loaded and again.workspaces[3].title == "Resolver"
+    window.shutdown()
+    again.shutdown()
 
 
 def test_an_installed_catalog_is_checked_after_start_up(

@@ -21,8 +21,6 @@ from PySide6.QtCore import QObject, QPoint
 from PySide6.QtWidgets import QMenu, QWidget
 
 from carwars_desktop.gui.rulesets import KeyAction, RulesetUI, ruleset_ui
-from carwars_desktop.gui.table.batch_dialog import BatchDialog
-from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import Procedure, SheetInput
 from carwars_desktop.rules import all_procedures
@@ -30,6 +28,8 @@ from carwars_desktop.services.fire_batch import FireBatch
 from carwars_desktop.services.house_rules import not_offered_in_session
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.table.batch_dialog import BatchDialog
+    from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
     from carwars_desktop.gui.table.workspace import TableWorkspace
     from carwars_desktop.session import Changes, Game
 
@@ -304,6 +304,8 @@ class TableKeys(QObject):
             title = self.game.ruleset.title if self.game is not None else "this ruleset"
             self.table.play.show_message(f"⚠ {title} has no fire batch", True)
             return None
+        from carwars_desktop.gui.table.batch_dialog import BatchDialog  # on first use
+
         dialog = BatchDialog(self.table, self.batch)
         dialog.finished.connect(dialog.deleteLater)
         dialog.finished.connect(self.table.focus_default)

@@ -8,20 +8,22 @@ log with its exact odds, for the luck chart.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.gui.game_context import GameContext
-from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import Handler, PendingResolution, PendingState
 from carwars_desktop.services.house_rules import not_offered_in_session
 from carwars_desktop.session import Game, StaleSessionError
+
+if TYPE_CHECKING:
+    from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 
 __all__ = ["Handler", "ProcedureRunner"]
 
@@ -101,6 +103,8 @@ class ProcedureRunner(QObject):
             except (InputError, DiceError, ValueError) as error:  # ResolveError included
                 self.failed.emit(str(error))
                 return
+        from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog  # on first use
+
         dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service,
                                  ask=ask, batch=batch is not None, batch_default=batch_default)
         if batch is not None:

@@ -60,7 +60,6 @@ from carwars_desktop.gui.workshop.library_model import (
     LibraryModel,
     prepare_contents,
 )
-from carwars_desktop.gui.workshop.printing import PrintItem
 from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
@@ -79,6 +78,7 @@ from carwars_desktop.rules import ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.workshop.printing import PrintItem
     from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
 
 DELETED = "deleted"
