@@ -117,10 +117,18 @@ class DesignEditing:
     def open(self, design_id: int) -> tuple[DesignRecord, Design]:
         """Open a design (its unsaved edits, if any); raises ``DesignDataError`` when its
         engine cannot read it (nothing is opened then)."""
+        return self.adopt(*self.read(design_id))
+
+    def read(self, design_id: int) -> tuple[DesignRecord, Design]:
+        """The design and its engine's reading of it, opening nothing: safe on a worker
+        thread (a huge design is read there); :meth:`adopt` then opens it."""
         from carwars_desktop.library import load_design
 
         record = self.library.get(design_id)
-        design = load_design(record.ruleset_id, record.kind, record.current)
+        return record, load_design(record.ruleset_id, record.kind, record.current)
+
+    def adopt(self, record: DesignRecord, design: Design) -> tuple[DesignRecord, Design]:
+        """Open a design :meth:`read` read."""
         self.record = record
         self.design = design
         # The library keeps designs and their unsaved edits in the engine's form, and edits

@@ -109,6 +109,9 @@ class LibraryService:
     def get(self, design_id: int) -> DesignRecord:
         return self.store.get(design_id)
 
+    def data_size(self, design_id: int) -> int:
+        return self.store.data_size(design_id)
+
     def own_names(self, ruleset_id: str, kind: str) -> dict[str, int]:
         return self.store.own_names(ruleset_id, kind)
 

@@ -45,14 +45,20 @@ from carwars_desktop.library import (
     kinds_of,
     load_design,
     status_text,
+    summarize_design,
 )
 from carwars_desktop.library.templates import renamed
 from carwars_desktop.rules import Design, Problem, find_ruleset, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
+    from carwars_desktop.library import DesignSummary
     from carwars_desktop.storage import Database, DesignRecord, Library
     from carwars_desktop.storage.library import DesignConflictError
+
+READ_ON_WORKER = 100_000
+"""A design whose stored JSON is this long (characters; a deck of about 1,100 cards) or
+longer is read on a worker: reading it could hold the GUI thread past 100 ms."""
 
 
 class ConflictChoice(Enum):
@@ -103,6 +109,7 @@ class WorkshopWorkspace(Workspace):
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
+        self._opening = False
         self._untouched_new: tuple[int, str] | None = None
         """(id, name) of a design New just made, until it is edited, renamed or tagged."""
         self._undo_keys = UndoKeys(self)
@@ -271,12 +278,21 @@ class WorkshopWorkspace(Workspace):
         """Open a library design (its unsaved edits, if any) in its editor."""
         if self._untouched_new is not None and self._untouched_new[0] != design_id:
             self.drop_untouched_new()
+        if self._opening:  # a click while a huge design is read: that one opens first
+            return False
         try:
-            record, design = self.editing.open(design_id)
+            read = self._read(design_id)
         except DesignDataError as error:
             self._say(f"⚠ {self.library.get(design_id).name} cannot be opened: {error}")
             return False
+        if read is None:
+            self._say("Opening cancelled.")
+            return False
+        record, design, summary = read
+        self.editing.adopt(record, design)
         editor = self._editor_for(record.ruleset_id, record.kind)
+        if summary is not None:
+            editor.remember_summary(design, summary)
         self.editor = editor
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
@@ -288,6 +304,27 @@ class WorkshopWorkspace(Workspace):
         self._say(f"Opened {record.name}{note}.")
         self.show_requested.emit()
         return True
+
+    def _read(self, design_id: int) -> tuple[DesignRecord, Design, DesignSummary | None] | None:
+        """The design and its engine's reading; a huge one (a 90,000-card deck) is read,
+        and its summary worked out, on a worker while the window keeps answering (None:
+        the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
+        if self.library_service.data_size(design_id) < READ_ON_WORKER:
+            return (*self.editing.read(design_id), None)
+        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+
+        def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
+            record, design = self.editing.read(design_id)
+            job.check()
+            return record, design, summarize_design(record.ruleset_id, record.kind, design)
+
+        self._opening = True
+        try:
+            return run_with_progress(self, "Opening design", work, "Reading the design…")
+        except Cancelled:
+            return None
+        finally:
+            self._opening = False
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
         """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""
