@@ -320,7 +320,8 @@ class WorkshopWorkspace(Workspace):
 
         self._opening = True
         try:
-            return run_with_progress(self, "Opening design", work, "Reading the design…")
+            return run_with_progress(self, "Opening design", work, "Reading the design…",
+                                     kept=True)
         except Cancelled:
             return None
         finally:
