@@ -285,12 +285,14 @@ class LatestOnly(QObject, Generic[T]):
 
 
 def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], T],
-                      label: str = "", kept: bool = False) -> T:
+                      label: str = "", kept: bool = False, cancellable: bool = True) -> T:
     """Run ``work`` on a worker thread behind a modal progress dialog with Cancel.
 
     The GUI thread keeps turning its event loop meanwhile (the window repaints, the
     watchdog in the tests sees no stall). Returns the result; raises :class:`Cancelled`
-    when the GM cancelled, or the exception the work raised.
+    when the GM cancelled, or the exception the work raised. Not ``cancellable``: the
+    dialog has no Cancel (a write the GM made that must finish: it is never
+    :class:`Cancelled`).
     """
     job = Job()
     outcome: dict[str, Any] = {}
@@ -310,7 +312,10 @@ def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], 
     dialog.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
     dialog.setAutoReset(False)
     dialog.setAutoClose(False)
-    dialog.canceled.connect(job.cancel)
+    if cancellable:
+        dialog.canceled.connect(job.cancel)
+    else:
+        dialog.setCancelButton(None)
     timer = QTimer(dialog)
     timer.setInterval(50)
 

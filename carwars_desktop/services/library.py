@@ -163,6 +163,12 @@ class LibraryService:
         record = self.store.save(design_id, data, expected_revision=expected_revision)
         return self._done([record], initiator, changed=[design_id])
 
+    def wrote(self, design_id: int, initiator: object = None,
+              record: DesignRecord | None = None) -> LibraryResult:
+        """Publish a write made straight to :attr:`store` (the Workshop writes a huge
+        design's edits on a worker, and publishes them back on the GUI thread)."""
+        return self._done([] if record is None else [record], initiator, changed=[design_id])
+
     def set_working(self, design_id: int, data: dict[str, Any] | None,
                     initiator: object = None,
                     expected_revision: int | None = None) -> LibraryResult:

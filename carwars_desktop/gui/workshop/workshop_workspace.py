@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from carwars_desktop.library import DesignSummary
     from carwars_desktop.storage import Database, DesignRecord, Library
     from carwars_desktop.storage.library import DesignConflictError
+
+T = TypeVar("T")
 
 READ_ON_WORKER = 100_000
 """A design whose stored JSON is this long (characters; a deck of about 1,100 cards) or
@@ -106,6 +108,9 @@ class WorkshopWorkspace(Workspace):
         self._database: Database | None = None
         self.services = services if services is not None else Services()
         self.editing = DesignEditing(self.services.library)
+        self.editing.run = self._run_write
+        self._huge = False
+        """Whether the open design is huge (its reading and its writes run on a worker)."""
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
@@ -310,7 +315,9 @@ class WorkshopWorkspace(Workspace):
         and its summary worked out, on a worker while the window keeps answering (None:
         the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
         if self.library_service.data_size(design_id) < READ_ON_WORKER:
+            self._huge = False
             return (*self.editing.read(design_id), None)
+        self._huge = True
         from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 
         def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
@@ -326,6 +333,28 @@ class WorkshopWorkspace(Workspace):
             return None
         finally:
             self._opening = False
+
+    def _run_write(self, work: Callable[[], T], design: Design) -> T:
+        """How :attr:`editing` writes: a huge design's edit, undo or save (writing its
+        JSON, and its summary worked out after) runs on a worker, the window answering
+        meanwhile; edits typed meanwhile are not taken (the list shows what was kept)."""
+        record, editor = self.record, self.editor
+        if not self._huge or record is None or editor is None:
+            return work()
+        from carwars_desktop.gui.background import Job, run_with_progress
+
+        def write(job: Job) -> tuple[T, DesignSummary]:
+            return work(), summarize_design(record.ruleset_id, record.kind, design)
+
+        committing, self._committing = self._committing, True
+        try:
+            result, summary = run_with_progress(self, "Keeping the edit", write,
+                                                f"Writing {record.name}…", kept=True,
+                                                cancellable=False)
+        finally:
+            self._committing = committing
+        editor.remember_summary(design, summary)
+        return result
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
         """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""

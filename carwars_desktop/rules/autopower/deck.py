@@ -16,7 +16,7 @@ from typing import Any
 from carwars_desktop.rules.autopower.cards import Icon, PowerCard
 from carwars_desktop.rules.autopower.errors import DeckFormatError
 from carwars_desktop.rules.autopower.tables import MINIMUM_DECK, MULTI_ICON_SHARE, rule
-from carwars_desktop.rules.kernel.json_key import json_key
+from carwars_desktop.rules.kernel.json_key import fresh_copies, json_key
 from carwars_desktop.rules.kernel.reader import NAMED, Reader
 from carwars_desktop.rules.ruleset import Problem
 
@@ -118,18 +118,15 @@ class Deck:
         return tuple(found)
 
     def to_json(self) -> dict[str, Any]:
-        # Each distinct card value is written once; every card still gets its own dicts.
-        written: dict[int, tuple[str, list[tuple[str, int]]]] = {}
-        cards: list[dict[str, Any]] = []
-        for card in self.cards:
-            known = written.get(id(card))
-            if known is None:
-                form = card.to_json()
-                known = written[id(card)] = (
-                    form["title"], [(icon["icon"], icon["value"]) for icon in form["icons"]])
-            cards.append({"title": known[0],
-                          "icons": [{"icon": icon, "value": value} for icon, value in known[1]]})
-        return {"name": self.name, "cards": cards}
+        # Each distinct card value is written once; every card still gets its own dicts
+        # (copied in one pass, in C: a 90,000-card deck in milliseconds, not a second).
+        index: dict[int, int] = {}
+        forms: list[dict[str, Any]] = []
+        for card, _times in self._distinct:
+            index[id(card)] = len(forms)
+            forms.append(card.to_json())
+        return {"name": self.name,
+                "cards": fresh_copies(forms, map(index.__getitem__, map(id, self.cards)))}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deck:
