@@ -142,9 +142,10 @@ class Deck:
         # Cards are told apart by their JSON text (msgspec writes a small card in well
         # under a microsecond, a repr of it takes several).
         read: dict[object, PowerCard] = {}
+        texts: dict[bytes, object] = {}
         loaded: list[PowerCard] = []
         for card in cards:
-            key = json_key(card)
+            key = json_key(card, texts)
             known = read.get(key)
             if known is None:
                 known = read[key] = PowerCard.from_json(card)

@@ -11,12 +11,15 @@ from typing import Any
 _codec: tuple[Any, Any] | None = None
 
 
-def json_key(value: object) -> object:
+def json_key(value: object, read: dict[bytes, object] | None = None) -> object:
     """The value's JSON text (bytes, from msgspec: a small object in about a
     microsecond), or the ``repr`` of a value that text would not tell apart from another
     (it is not plain JSON: a tuple, a number as a key, NaN…; reading the text back does
-    not give it). The two kinds of key (bytes, str) never compare equal."""
-    _codec_ready()
+    not give it). The two kinds of key (bytes, str) never compare equal. ``read``: the
+    texts already read back, and what they gave (kept by the caller across the values
+    of one document, so that each distinct text is read back once)."""
+    if _codec is None:
+        _codec_ready()
     assert _codec is not None
     encode, decode = _codec
     try:
@@ -25,7 +28,16 @@ def json_key(value: object) -> object:
         return repr(value)
     # Read back equal, it is plain JSON (equality tells a list from a tuple, "1" from 1
     # as a key, a string from bytes, NaN from null; the text tells 1, 1.0 and true apart).
-    return text if decode(text) == value else repr(value)
+    if read is None:
+        back = decode(text)
+    else:
+        back = read.get(text, _UNREAD)
+        if back is _UNREAD:
+            back = read[text] = decode(text)
+    return text if back == value else repr(value)
+
+
+_UNREAD = object()
 
 
 def fresh_copies(forms: Sequence[object], order: Iterable[int]) -> list[Any]:
