@@ -7,6 +7,9 @@ distinct cards."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.workshop import WorkshopWorkspace
 from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
@@ -75,8 +78,12 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
     editor = workshop.editor
     assert isinstance(editor, DeckEditor)
     qtbot.wait(20)
+    editor.table.setFocus()
+    editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
     with watching() as dog:
-        assert editor.lines_model.setData(editor.lines_model.index(0, 0), "5")  # 750 → 5
+        qtbot.keyClicks(editor.table, "5")  # the count, 750 → 5, typed into its cell
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: editor.lines_model.lines[0].count == 5, timeout=60_000)
         qtbot.wait(20)
         edited = workshop.design
         assert workshop.unsaved_label.text().startswith("● unsaved changes")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -425,6 +425,14 @@ class WorkshopWorkspace(Workspace):
 
     # --- editing ---------------------------------------------------------------------------
     def _edited(self, design: Design, label: str, key: str) -> None:
+        if self._huge and not self._committing:
+            # Written on a worker (see _run_write) once the editor that made the edit (a
+            # cell's, mid-commit) is done: never inside its commit.
+            QTimer.singleShot(0, self, lambda: self._keep_edit(design, label, key))
+            return
+        self._keep_edit(design, label, key)
+
+    def _keep_edit(self, design: Design, label: str, key: str) -> None:
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
         from carwars_desktop.storage.library import DesignConflictError
 
@@ -459,7 +467,7 @@ class WorkshopWorkspace(Workspace):
     def _retry_edit(self, design: Design, label: str, key: str) -> bool:
         if self.record is None:
             return False
-        self._edited(design, label, key)
+        self._keep_edit(design, label, key)
         return self.design == design
 
     def _show_design(self, design: Design) -> None:
@@ -703,7 +711,7 @@ class WorkshopWorkspace(Workspace):
             return False
         revision = self.library.revision(self.record.id, number)
         design = load_design(self.record.ruleset_id, self.record.kind, revision.data)
-        self._edited(design, f"Go back to revision {number}", "")
+        self._keep_edit(design, f"Go back to revision {number}", "")
         saved = self.save()
         if saved:
             self._say(f"Went back to revision {number}; saved as revision "
