@@ -7,7 +7,7 @@ distinct cards."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
@@ -87,7 +87,12 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
         qtbot.wait(20)
         edited = workshop.design
         assert workshop.unsaved_label.text().startswith("● unsaved changes")
+        # Asked while the undo is written (inside it): refused, the undo comes first.
+        asked: list[tuple[bool, bool]] = []
+        QTimer.singleShot(0, lambda: asked.append((workshop.save(),
+                                                   workshop.open_design(design_id))))
         workshop.undo()
+        assert asked == [(False, False)]
         qtbot.wait(20)
         assert workshop.design == deck
         assert workshop.unsaved_label.text() == "revision 1"

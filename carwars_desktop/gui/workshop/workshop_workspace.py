@@ -115,6 +115,7 @@ class WorkshopWorkspace(Workspace):
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
         self._opening = False
+        self._writing = False
         self._untouched_new: tuple[int, str] | None = None
         """(id, name) of a design New just made, until it is edited, renamed or tagged."""
         self._undo_keys = UndoKeys(self)
@@ -283,8 +284,8 @@ class WorkshopWorkspace(Workspace):
         """Open a library design (its unsaved edits, if any) in its editor."""
         if self._untouched_new is not None and self._untouched_new[0] != design_id:
             self.drop_untouched_new()
-        if self._opening:  # a click while a huge design is read: that one opens first
-            return False
+        if self._opening or self._writing:  # a huge design is read or written meanwhile:
+            return False  # that finishes first
         try:
             read = self._read(design_id)
         except DesignDataError as error:
@@ -346,13 +347,14 @@ class WorkshopWorkspace(Workspace):
         def write(job: Job) -> tuple[T, DesignSummary]:
             return work(), summarize_design(record.ruleset_id, record.kind, design)
 
-        committing, self._committing = self._committing, True
+        committing, writing = self._committing, self._writing
+        self._committing = self._writing = True
         try:
             result, summary = run_with_progress(self, "Keeping the edit", write,
                                                 f"Writing {record.name}…", kept=True,
                                                 cancellable=False)
         finally:
-            self._committing = committing
+            self._committing, self._writing = committing, writing
         editor.remember_summary(design, summary)
         return result
 
@@ -490,6 +492,8 @@ class WorkshopWorkspace(Workspace):
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
         from carwars_desktop.storage.library import DesignConflictError
 
+        if self._writing:  # Ctrl+Z while a huge design's edit is written: it comes first
+            return False
         history = self.editing.history
         target = history.next_undo() if undo else history.next_redo()
         try:
@@ -522,7 +526,8 @@ class WorkshopWorkspace(Workspace):
         """Keep the design as a new revision (a draft when it has problems)."""
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
-        if self.record is None or self.design is None or self.record.is_catalog:
+        if (self.record is None or self.design is None or self.record.is_catalog
+                or self._writing):
             return False
         from carwars_desktop.storage.library import DesignConflictError
 
