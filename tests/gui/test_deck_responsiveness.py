@@ -100,11 +100,20 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
         qtbot.wait(20)
         assert workshop.save()
         qtbot.wait(20)
+        shown = (editor.lines_model.lines[0].count, editor.totals.text(),
+                 workshop.unsaved_label.text())
+        # Closed while a write runs (the design deleted in the Library meanwhile…): it
+        # closes once the write is done, never half-way.
+        QTimer.singleShot(0, workshop.close_design)
+        workshop.undo()  # back to the deck as it was: unsaved edits again
+        qtbot.waitUntil(lambda: workshop.record is None, timeout=60_000)
     assert dog.stalls == []
     assert isinstance(edited, Deck) and len(edited.cards) == CARDS - 745
-    assert editor.lines_model.lines[0].count == 5
-    assert editor.totals.text().startswith(f"<b>{CARDS - 745} cards</b> in 40 lines")
-    assert workshop.unsaved_label.text() == "revision 2"
+    assert shown[0] == 5
+    assert shown[1].startswith(f"<b>{CARDS - 745} cards</b> in 40 lines")
+    assert shown[2] == "revision 2"
+    assert workshop.design is None and workshop.editing.design is None
     saved = workshop.services.library.get(design_id)
-    assert saved.working is None and saved.problem_count == len(edited.problems())
+    assert saved.revision == 2 and saved.problem_count == len(edited.problems())
     assert Deck.from_json(saved.data) == edited
+    assert saved.working is not None and Deck.from_json(saved.working) == deck

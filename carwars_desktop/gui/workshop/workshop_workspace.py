@@ -378,7 +378,11 @@ class WorkshopWorkspace(Workspace):
         """Close the open design (its unsaved edits stay committed as its working copy).
 
         A design New made and nobody touched is removed: New then Close leaves nothing.
+        While a huge design's write runs, it closes once the write is done.
         """
+        if self._writing:
+            QTimer.singleShot(50, self, self.close_design)
+            return
         self.drop_untouched_new()
         self.editing.close()
         self.editor = None
