@@ -102,10 +102,15 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
         qtbot.wait(20)
         shown = (editor.lines_model.lines[0].count, editor.totals.text(),
                  workshop.unsaved_label.text())
+        # The name typed while an edit is written (the undo of the count): kept after it.
+        QTimer.singleShot(0, lambda: qtbot.keyClicks(workshop.name_edit, "!"))
+        workshop.undo()
+        qtbot.waitUntil(lambda: workshop.design.name == "Huge deck!", timeout=60_000)
+        assert workshop.name_edit.text() == "Huge deck!"
         # Closed while a write runs (the design deleted in the Library meanwhile…): it
         # closes once the write is done, never half-way.
         QTimer.singleShot(0, workshop.close_design)
-        workshop.undo()  # back to the deck as it was: unsaved edits again
+        workshop.undo()  # the name as it was: the deck as it was, unsaved again
         qtbot.waitUntil(lambda: workshop.record is None, timeout=60_000)
     assert dog.stalls == []
     assert isinstance(edited, Deck) and len(edited.cards) == CARDS - 745

@@ -116,6 +116,8 @@ class WorkshopWorkspace(Workspace):
         self._committing = False
         self._opening = False
         self._writing = False
+        self._typed_name: str | None = None
+        """The name typed while a huge design's edit was written (kept after it)."""
         self._untouched_new: tuple[int, str] | None = None
         """(id, name) of a design New just made, until it is edited, renamed or tagged."""
         self._undo_keys = UndoKeys(self)
@@ -296,6 +298,7 @@ class WorkshopWorkspace(Workspace):
             return False
         record, design, summary = read
         self.editing.adopt(record, design)
+        self._typed_name = None
         editor = self._editor_for(record.ruleset_id, record.kind)
         if summary is not None:
             editor.remember_summary(design, summary)
@@ -468,6 +471,9 @@ class WorkshopWorkspace(Workspace):
     def _name_edited(self, text: str) -> None:
         if self.design is None or self.editor is None or self.editor.read_only:
             return
+        if self._writing:
+            self._typed_name = text
+            return
         self._edited(renamed(self.design, text), "Name", "name")
 
     def _retry_edit(self, design: Design, label: str, key: str) -> bool:
@@ -489,6 +495,10 @@ class WorkshopWorkspace(Workspace):
         self._show_state()
         self.refresh_problems()
         self._update_buttons()
+        if self._typed_name is not None:  # typed while the edit was written: kept next
+            name, self._typed_name = self._typed_name, None
+            self.name_edit.setText(name)
+            self._name_edited(name)
 
     def _step(self, undo: bool) -> bool:
         """Undo or redo (committed first); False when the library refused it (a refused
