@@ -103,6 +103,14 @@ class _CollectionGuard(QObject):
     generations are collected on the GUI thread, by a timer, with Python's own
     thresholds (each such collection scans only what was made since the last one, a
     few milliseconds); the old generation waits until automatic collection resumes.
+
+    A job whose result is kept (a huge design read for editing: hundreds of thousands
+    of objects, alive as long as it is open) is ``kept``: while one runs nothing is
+    collected (any collection would scan what the job made so far, on the GUI thread:
+    a JSON decoder makes a hundred thousand objects between two turns of the timer),
+    and when it has finished everything alive is frozen out of later collections, its
+    result included (freed all the same, by reference counting, once nothing refers to
+    it).
     """
 
     released = Signal()
@@ -111,6 +119,7 @@ class _CollectionGuard(QObject):
     def __init__(self) -> None:
         super().__init__(QCoreApplication.instance())
         self.held = 0
+        self.keeping = 0
         self._enable_after = gc.isenabled()
         gc.freeze()
         self.released.connect(self._release, Qt.ConnectionType.QueuedConnection)
@@ -118,8 +127,10 @@ class _CollectionGuard(QObject):
         self._timer.setInterval(self.INTERVAL_MS)
         self._timer.timeout.connect(self._collect_young)
 
-    def hold(self) -> None:
-        """Called on the GUI thread; :attr:`released` (from any thread) undoes it."""
+    def hold(self, kept: bool = False) -> None:
+        """Called on the GUI thread; :attr:`released` (from any thread) undoes it, and
+        :meth:`kept_done` (on the GUI thread) the ``kept``."""
+        self.keeping += kept
         if self.held == 0:
             self._enable_after = gc.isenabled()
             gc.disable()
@@ -134,11 +145,15 @@ class _CollectionGuard(QObject):
             if self._enable_after:
                 gc.enable()
 
-    @staticmethod
-    def _collect_young() -> None:
+    def kept_done(self) -> None:
+        """A kept job has finished (on the GUI thread, before its result is handed on)."""
+        self.keeping -= 1
+        gc.freeze()
+
+    def _collect_young(self) -> None:
         youngest, middle, _oldest = gc.get_count()
         first, second, _third = gc.get_threshold()
-        if youngest > first:
+        if youngest > first and not self.keeping:
             gc.collect(1 if middle >= second else 0)
 
 
@@ -201,23 +216,28 @@ def _pool() -> QThreadPool:
 
 def start(work: Callable[[Job], T], on_done: Callable[[T], None],
           on_error: Callable[[BaseException], None], job: Job | None = None,
-          parent: QObject | None = None) -> Job:
-    """Run ``work`` on a worker thread; ``on_done``/``on_error`` run on the GUI thread."""
+          parent: QObject | None = None, kept: bool = False) -> Job:
+    """Run ``work`` on a worker thread; ``on_done``/``on_error`` run on the GUI thread.
+    ``kept``: its result is large and kept long (see :class:`_CollectionGuard`)."""
     job = job or Job()
     signals = _Signals(parent)
+    guard = _collection_guard()
 
     def finished(result: Any) -> None:
         signals.deleteLater()
+        if kept:
+            guard.kept_done()
         on_done(result)
 
     def failed(error: Any) -> None:
         signals.deleteLater()
+        if kept:
+            guard.kept_done()
         on_error(error)
 
     signals.finished.connect(finished, Qt.ConnectionType.QueuedConnection)
     signals.failed.connect(failed, Qt.ConnectionType.QueuedConnection)
-    guard = _collection_guard()
-    guard.hold()
+    guard.hold(kept)
     _pool().start(_Task(work, job, signals, guard))
     return job
 
@@ -265,12 +285,14 @@ class LatestOnly(QObject, Generic[T]):
 
 
 def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], T],
-                      label: str = "") -> T:
+                      label: str = "", kept: bool = False, cancellable: bool = True) -> T:
     """Run ``work`` on a worker thread behind a modal progress dialog with Cancel.
 
     The GUI thread keeps turning its event loop meanwhile (the window repaints, the
     watchdog in the tests sees no stall). Returns the result; raises :class:`Cancelled`
-    when the GM cancelled, or the exception the work raised.
+    when the GM cancelled, or the exception the work raised. Not ``cancellable``: the
+    dialog has no Cancel (a write the GM made that must finish: it is never
+    :class:`Cancelled`).
     """
     job = Job()
     outcome: dict[str, Any] = {}
@@ -290,7 +312,10 @@ def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], 
     dialog.setMinimumDuration(SHOW_PROGRESS_AFTER_MS)
     dialog.setAutoReset(False)
     dialog.setAutoClose(False)
-    dialog.canceled.connect(job.cancel)
+    if cancellable:
+        dialog.canceled.connect(job.cancel)
+    else:
+        dialog.setCancelButton(None)
     timer = QTimer(dialog)
     timer.setInterval(50)
 
@@ -304,7 +329,7 @@ def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], 
 
     timer.timeout.connect(update)
     timer.start()
-    start(work, done, failed, job, parent=dialog)
+    start(work, done, failed, job, parent=dialog, kept=kept)
     loop.exec()
     timer.stop()
     dialog.close()

@@ -9,14 +9,30 @@ undo and redo are tested without a window.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from carwars_desktop.services.library import LibraryResult, LibraryService
 
 if TYPE_CHECKING:
     from carwars_desktop.rules import Design
     from carwars_desktop.storage import DesignRecord
+
+
+T = TypeVar("T")
+
+
+class Runner(Protocol):
+    """Runs ``work`` (writing ``design``) and returns what it returned: at once by
+    default; the Workshop runs a huge design's writes on a worker (``work`` touches only
+    the store and the values given, never the bus: it is published after)."""
+
+    def __call__(self, work: Callable[[], T], design: Design) -> T: ...
+
+
+def run_now(work: Callable[[], T], design: Design) -> T:
+    return work()
 
 
 @dataclass
@@ -109,6 +125,8 @@ class DesignEditing:
         self.history = EditHistory()
         self.record: DesignRecord | None = None
         self.design: Design | None = None
+        self.run: Runner = run_now
+        """How writes of the open design run (see :class:`Runner`)."""
         self._compared: tuple[Design, DesignRecord, bool] | None = None
         """(design, record, whether they differ): :meth:`unsaved` compares a design with
         its record once (a 90,000-card deck's JSON is not free)."""
@@ -117,10 +135,18 @@ class DesignEditing:
     def open(self, design_id: int) -> tuple[DesignRecord, Design]:
         """Open a design (its unsaved edits, if any); raises ``DesignDataError`` when its
         engine cannot read it (nothing is opened then)."""
+        return self.adopt(*self.read(design_id))
+
+    def read(self, design_id: int) -> tuple[DesignRecord, Design]:
+        """The design and its engine's reading of it, opening nothing: safe on a worker
+        thread (a huge design is read there); :meth:`adopt` then opens it."""
         from carwars_desktop.library import load_design
 
         record = self.library.get(design_id)
-        design = load_design(record.ruleset_id, record.kind, record.current)
+        return record, load_design(record.ruleset_id, record.kind, record.current)
+
+    def adopt(self, record: DesignRecord, design: Design) -> tuple[DesignRecord, Design]:
+        """Open a design :meth:`read` read."""
         self.record = record
         self.design = design
         # The library keeps designs and their unsaved edits in the engine's form, and edits
@@ -140,10 +166,18 @@ class DesignEditing:
 
     # --- editing -------------------------------------------------------------------------------
     def _commit(self, design: Design, initiator: object) -> None:
-        if self.record is None:
+        record = self.record
+        if record is None:
             raise RuntimeError("no design is open")
-        self.library.set_working(self.record.id, design.to_json(), initiator,
-                                 expected_revision=self.record.revision)
+
+        def work() -> bool:
+            data = design.to_json()
+            self.library.store.set_working(record.id, data, expected_revision=record.revision)
+            return data != record.data
+
+        differs = self.run(work, design)
+        self.library.wrote(record.id, initiator)
+        self._compared = (design, record, differs)  # what :meth:`unsaved` would work out
 
     def edit(self, design: Design, label: str, key: str = "",
              initiator: object = None) -> DesignEdit:
@@ -186,8 +220,10 @@ class DesignEditing:
         if self.record is None or self.design is None:
             raise RuntimeError("no design is open")
         clean_name(self.design.name)
-        result = self.library.save(self.record.id, self.design.to_json(), initiator,
-                                   expected_revision=self.record.revision)
+        record, design = self.record, self.design
+        saved = self.run(lambda: self.library.store.save(
+            record.id, design.to_json(), expected_revision=record.revision), design)
+        result = self.library.wrote(record.id, initiator, saved)
         self.record = result.record
         self._compared = (self.design, result.record, False)
         return result

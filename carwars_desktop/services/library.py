@@ -109,6 +109,9 @@ class LibraryService:
     def get(self, design_id: int) -> DesignRecord:
         return self.store.get(design_id)
 
+    def data_size(self, design_id: int) -> int:
+        return self.store.data_size(design_id)
+
     def own_names(self, ruleset_id: str, kind: str) -> dict[str, int]:
         return self.store.own_names(ruleset_id, kind)
 
@@ -159,6 +162,12 @@ class LibraryService:
         """
         record = self.store.save(design_id, data, expected_revision=expected_revision)
         return self._done([record], initiator, changed=[design_id])
+
+    def wrote(self, design_id: int, initiator: object = None,
+              record: DesignRecord | None = None) -> LibraryResult:
+        """Publish a write made straight to :attr:`store` (the Workshop writes a huge
+        design's edits on a worker, and publishes them back on the GUI thread)."""
+        return self._done([] if record is None else [record], initiator, changed=[design_id])
 
     def set_working(self, design_id: int, data: dict[str, Any] | None,
                     initiator: object = None,

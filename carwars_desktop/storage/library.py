@@ -302,6 +302,15 @@ class Library:
             row = self._row(session, design_id)
             return _record(row, self._last_revision(session, design_id))
 
+    def data_size(self, design_id: int) -> int:
+        """How long the design's stored JSON is, its unsaved edits included (characters),
+        without reading it: whether :meth:`get` is quick or worth a worker."""
+        query = select(func.coalesce(func.length(DesignRow.data), 0)
+                       + func.coalesce(func.length(DesignRow.working_data), 0)
+                       ).where(DesignRow.id == design_id)
+        with self._sessions() as session:
+            return int(session.scalar(query) or 0)
+
     def count(self) -> int:
         with self._sessions() as session:
             return session.scalar(select(func.count()).select_from(DesignRow)

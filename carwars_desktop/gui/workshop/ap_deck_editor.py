@@ -28,7 +28,7 @@ from carwars_desktop.rules.autopower.deck_lines import (
     MAX_COPIES,
     DeckLine,
     deck_from_lines,
-    group_cards,
+    deck_lines,
 )
 from carwars_desktop.rules.autopower.tables import MAX_CARD_VALUE, MINIMUM_DECK
 
@@ -114,7 +114,7 @@ class DeckEditor(DesignEditor):
         super().show_design(design)
         row = self.table.currentIndex().row()
         column = max(0, self.table.currentIndex().column())
-        lines = group_cards(design.cards)
+        lines = deck_lines(design)
         if lines != self.lines_model.lines:
             self.lines_model.set_lines(lines)
             if lines:

@@ -59,6 +59,10 @@ class DesignEditor(QWidget):
         self._last_summary = (design, summary)
         return summary
 
+    def remember_summary(self, design: Design, summary: DesignSummary) -> None:
+        """``summary`` is the design's (worked out on a worker): :meth:`summary` returns it."""
+        self._last_summary = (design, summary)
+
     def set_read_only(self, read_only: bool) -> None:
         self._read_only = read_only
         for child in self.findChildren(QWidget):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -45,14 +45,22 @@ from carwars_desktop.library import (
     kinds_of,
     load_design,
     status_text,
+    summarize_design,
 )
 from carwars_desktop.library.templates import renamed
 from carwars_desktop.rules import Design, Problem, find_ruleset, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
+    from carwars_desktop.library import DesignSummary
     from carwars_desktop.storage import Database, DesignRecord, Library
     from carwars_desktop.storage.library import DesignConflictError
+
+T = TypeVar("T")
+
+READ_ON_WORKER = 100_000
+"""A design whose stored JSON is this long (characters; a deck of about 1,100 cards) or
+longer is read on a worker: reading it could hold the GUI thread past 100 ms."""
 
 
 class ConflictChoice(Enum):
@@ -100,9 +108,16 @@ class WorkshopWorkspace(Workspace):
         self._database: Database | None = None
         self.services = services if services is not None else Services()
         self.editing = DesignEditing(self.services.library)
+        self.editing.run = self._run_write
+        self._huge = False
+        """Whether the open design is huge (its reading and its writes run on a worker)."""
         self.editor: DesignEditor | None = None
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
+        self._opening = False
+        self._writing = False
+        self._typed_name: str | None = None
+        """The name typed while a huge design's edit was written (kept after it)."""
         self._untouched_new: tuple[int, str] | None = None
         """(id, name) of a design New just made, until it is edited, renamed or tagged."""
         self._undo_keys = UndoKeys(self)
@@ -271,12 +286,22 @@ class WorkshopWorkspace(Workspace):
         """Open a library design (its unsaved edits, if any) in its editor."""
         if self._untouched_new is not None and self._untouched_new[0] != design_id:
             self.drop_untouched_new()
+        if self._opening or self._writing:  # a huge design is read or written meanwhile:
+            return False  # that finishes first
         try:
-            record, design = self.editing.open(design_id)
+            read = self._read(design_id)
         except DesignDataError as error:
             self._say(f"⚠ {self.library.get(design_id).name} cannot be opened: {error}")
             return False
+        if read is None:
+            self._say("Opening cancelled.")
+            return False
+        record, design, summary = read
+        self.editing.adopt(record, design)
+        self._typed_name = None
         editor = self._editor_for(record.ruleset_id, record.kind)
+        if summary is not None:
+            editor.remember_summary(design, summary)
         self.editor = editor
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
@@ -288,6 +313,53 @@ class WorkshopWorkspace(Workspace):
         self._say(f"Opened {record.name}{note}.")
         self.show_requested.emit()
         return True
+
+    def _read(self, design_id: int) -> tuple[DesignRecord, Design, DesignSummary | None] | None:
+        """The design and its engine's reading; a huge one (a 90,000-card deck) is read,
+        and its summary worked out, on a worker while the window keeps answering (None:
+        the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
+        if self.library_service.data_size(design_id) < READ_ON_WORKER:
+            self._huge = False
+            return (*self.editing.read(design_id), None)
+        self._huge = True
+        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+
+        def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
+            record, design = self.editing.read(design_id)
+            job.check()
+            return record, design, summarize_design(record.ruleset_id, record.kind, design)
+
+        self._opening = True
+        try:
+            return run_with_progress(self, "Opening design", work, "Reading the design…",
+                                     kept=True)
+        except Cancelled:
+            return None
+        finally:
+            self._opening = False
+
+    def _run_write(self, work: Callable[[], T], design: Design) -> T:
+        """How :attr:`editing` writes: a huge design's edit, undo or save (writing its
+        JSON, and its summary worked out after) runs on a worker, the window answering
+        meanwhile; edits typed meanwhile are not taken (the list shows what was kept)."""
+        record, editor = self.record, self.editor
+        if not self._huge or record is None or editor is None:
+            return work()
+        from carwars_desktop.gui.background import Job, run_with_progress
+
+        def write(job: Job) -> tuple[T, DesignSummary]:
+            return work(), summarize_design(record.ruleset_id, record.kind, design)
+
+        committing, writing = self._committing, self._writing
+        self._committing = self._writing = True
+        try:
+            result, summary = run_with_progress(self, "Keeping the edit", write,
+                                                f"Writing {record.name}…", kept=True,
+                                                cancellable=False)
+        finally:
+            self._committing, self._writing = committing, writing
+        editor.remember_summary(design, summary)
+        return result
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
         """Start a new design of ``ruleset_id``/``kind``: it is in the library at once."""
@@ -309,7 +381,11 @@ class WorkshopWorkspace(Workspace):
         """Close the open design (its unsaved edits stay committed as its working copy).
 
         A design New made and nobody touched is removed: New then Close leaves nothing.
+        While a huge design's write runs, it closes once the write is done.
         """
+        if self._writing:
+            QTimer.singleShot(50, self, self.close_design)
+            return
         self.drop_untouched_new()
         self.editing.close()
         self.editor = None
@@ -358,6 +434,14 @@ class WorkshopWorkspace(Workspace):
 
     # --- editing ---------------------------------------------------------------------------
     def _edited(self, design: Design, label: str, key: str) -> None:
+        if self._huge and not self._committing:
+            # Written on a worker (see _run_write) once the editor that made the edit (a
+            # cell's, mid-commit) is done: never inside its commit.
+            QTimer.singleShot(0, self, lambda: self._keep_edit(design, label, key))
+            return
+        self._keep_edit(design, label, key)
+
+    def _keep_edit(self, design: Design, label: str, key: str) -> None:
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
         from carwars_desktop.storage.library import DesignConflictError
 
@@ -387,12 +471,15 @@ class WorkshopWorkspace(Workspace):
     def _name_edited(self, text: str) -> None:
         if self.design is None or self.editor is None or self.editor.read_only:
             return
+        if self._writing:
+            self._typed_name = text
+            return
         self._edited(renamed(self.design, text), "Name", "name")
 
     def _retry_edit(self, design: Design, label: str, key: str) -> bool:
         if self.record is None:
             return False
-        self._edited(design, label, key)
+        self._keep_edit(design, label, key)
         return self.design == design
 
     def _show_design(self, design: Design) -> None:
@@ -408,6 +495,10 @@ class WorkshopWorkspace(Workspace):
         self._show_state()
         self.refresh_problems()
         self._update_buttons()
+        if self._typed_name is not None:  # typed while the edit was written: kept next
+            name, self._typed_name = self._typed_name, None
+            self.name_edit.setText(name)
+            self._name_edited(name)
 
     def _step(self, undo: bool) -> bool:
         """Undo or redo (committed first); False when the library refused it (a refused
@@ -415,6 +506,8 @@ class WorkshopWorkspace(Workspace):
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
         from carwars_desktop.storage.library import DesignConflictError
 
+        if self._writing:  # Ctrl+Z while a huge design's edit is written: it comes first
+            return False
         history = self.editing.history
         target = history.next_undo() if undo else history.next_redo()
         try:
@@ -447,7 +540,8 @@ class WorkshopWorkspace(Workspace):
         """Keep the design as a new revision (a draft when it has problems)."""
         from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
-        if self.record is None or self.design is None or self.record.is_catalog:
+        if (self.record is None or self.design is None or self.record.is_catalog
+                or self._writing):
             return False
         from carwars_desktop.storage.library import DesignConflictError
 
@@ -636,7 +730,7 @@ class WorkshopWorkspace(Workspace):
             return False
         revision = self.library.revision(self.record.id, number)
         design = load_design(self.record.ruleset_id, self.record.kind, revision.data)
-        self._edited(design, f"Go back to revision {number}", "")
+        self._keep_edit(design, f"Go back to revision {number}", "")
         saved = self.save()
         if saved:
             self._say(f"Went back to revision {number}; saved as revision "

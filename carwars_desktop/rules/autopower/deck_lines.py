@@ -7,9 +7,9 @@ appears, so expanding the lines gives back an equal deck.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from carwars_desktop.rules.autopower import Deck, PowerCard
 
@@ -30,20 +30,26 @@ class DeckLine:
 
 def group_cards(cards: Iterable[PowerCard]) -> tuple[DeckLine, ...]:
     """Identical cards (same title and icons) as one line each, in first-seen order."""
-    # Counted by identity first (a loaded deck shares one value per distinct card, and
-    # hashing a card walks its icons): 90,000 cards hash only their dozen distinct ones.
-    # Each entry keeps its card alive, so no id is reused while counting.
-    by_identity: dict[int, list[Any]] = {}
-    for card in cards:
-        entry = by_identity.get(id(card))
-        if entry is None:
-            by_identity[id(card)] = [card, 1]
-        else:
-            entry[1] += 1
+    # Counted by identity first, in C (a loaded deck shares one value per distinct card,
+    # and hashing a card walks its icons): 90,000 cards hash only their dozen distinct
+    # ones. ``kept`` holds every card alive while counting, so no id is reused.
+    kept = cards if isinstance(cards, tuple | list) else tuple(cards)
+    by_identity = dict(zip(map(id, kept), kept, strict=True))
+    return _merged((by_identity[key], count) for key, count in Counter(map(id, kept)).items())
+
+
+def _merged(counted: Iterable[tuple[PowerCard, int]]) -> tuple[DeckLine, ...]:
+    """Equal cards' counts added up, in first-seen order."""
     counts: dict[PowerCard, int] = {}
-    for card, count in by_identity.values():
+    for card, count in counted:
         counts[card] = counts.get(card, 0) + count
     return tuple(DeckLine(count, card) for card, count in counts.items())
+
+
+def deck_lines(deck: Deck) -> tuple[DeckLine, ...]:
+    """:func:`group_cards` of a deck's cards, from the deck's own count of them (worked
+    out once per deck, on the worker that read a huge one)."""
+    return _merged(deck.distinct_cards())
 
 
 def expand_lines(lines: Sequence[DeckLine]) -> tuple[PowerCard, ...]:
