@@ -5,6 +5,12 @@ the start-up path). :class:`PhoneServer` runs an asyncio loop on a thread of its
 own; the GUI thread only hands it the latest snapshot (:meth:`PhoneServer.publish`:
 ``loop.call_soon_threadsafe``, never a wait on the network).
 
+Links: the table's common link (:attr:`PhoneServer.token`) sends the public view
+only; each vehicle has a seat link of its own (:attr:`PhoneServer.seat_tokens`, its own
+random token) that sends the same view plus that vehicle's whole own sheet
+(``seat`` and ``mine``) — never another vehicle's. Every token is compared in
+constant time; New link revokes them all.
+
 What it serves, under ``/s/<token>/`` only (anything else, or a wrong token: 404):
 the page, its script and style sheet (a fixed list: no directory listing), the
 current snapshot (``state``) and a Server-Sent Events stream of snapshots
@@ -22,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +79,7 @@ class _Client:
     queue: asyncio.Queue[bytes | None]
     task: asyncio.Task[Any] | None
     transport: asyncio.BaseTransport | None
+    seat: str | None = None
     dropped: bool = False
 
     def close(self) -> None:
@@ -101,17 +108,22 @@ class PhoneServer:
     :meth:`new_link`, :meth:`stop` are called from the GUI thread."""
 
     def __init__(self, static_dir: Path, host: str, port: int, token: str | None = None,
-                 max_clients: int = MAX_CLIENTS, queue_size: int = QUEUE_SIZE) -> None:
+                 max_clients: int = MAX_CLIENTS, queue_size: int = QUEUE_SIZE,
+                 seat_tokens: Mapping[str, str] | None = None) -> None:
         self.static_dir = static_dir
         self.host = host
         self.port = port
         self.token = token or new_token()
+        self.seat_tokens: dict[str, str] = dict(seat_tokens or {})
+        """Vehicle key → the token of its seat link."""
+        self._tokens = self._token_map()
         self.max_clients = max_clients
         self.queue_size = queue_size
         self.guesses = GuessLimit()
         self._files = {name: ((static_dir / file).read_bytes(), kind)
                        for name, (file, kind) in STATIC.items()}
-        self._latest = "{}"
+        self._latest: dict[str | None, str] = {None: "{}"}
+        """The last snapshot per link: None the common one, else the seat's vehicle key."""
         self._seq = 0
         self._clients: set[_Client] = set()
         self._dropped = 0
@@ -132,6 +144,20 @@ class PhoneServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/s/{self.token}"
 
+    def seat_url(self, key: str) -> str:
+        """The link of vehicle ``key``'s seat (its own sheet in full)."""
+        return f"http://{self.host}:{self.port}/s/{self.seat_tokens[key]}"
+
+    def add_seats(self, keys: Iterable[str]) -> None:
+        """A seat link for each of ``keys`` that has none yet."""
+        fresh = [key for key in keys if key not in self.seat_tokens]
+        if fresh:
+            self.seat_tokens.update({key: new_token() for key in fresh})
+            self._tokens = self._token_map()
+
+    def _token_map(self) -> dict[str, str | None]:
+        return {self.token: None, **{t: key for key, t in self.seat_tokens.items()}}
+
     def start(self) -> None:
         """Listen (returns once bound, in milliseconds); :class:`ShareError` if it cannot."""
         if self.running:
@@ -147,18 +173,24 @@ class PhoneServer:
             self._thread = None
             raise ShareError(f"cannot listen on {self.host}:{self.port}: {self._error}")
 
-    def publish(self, snapshot: Mapping[str, Any]) -> None:
-        """Hand the latest snapshot to every client: serialised here, delivered on the
-        server's loop. Never blocks on the network."""
+    def publish(self, snapshot: Mapping[str, Any],
+                seats: Mapping[str, Mapping[str, Any] | None] | None = None) -> None:
+        """Hand the latest snapshot to every client: ``snapshot`` (the public view) to
+        the common link, and to each seat link the same plus its vehicle's own sheet
+        from ``seats`` (vehicle key → sheet JSON, None while hidden). Serialised here,
+        delivered on the server's loop. Never blocks on the network."""
         self._seq += 1
-        text = json.dumps({**snapshot, "seq": self._seq}, separators=(",", ":"),
-                          ensure_ascii=False)
-        if not self._call(self._deliver, text):
-            self._latest = text
+        texts = seat_texts(json.dumps({**snapshot, "seq": self._seq}, separators=(",", ":"),
+                                      ensure_ascii=False), self.seat_tokens, seats or {})
+        if not self._call(self._deliver, texts):
+            self._latest = texts
 
     def new_link(self) -> str:
-        """A new token: the old link stops working and its streams are closed."""
+        """New tokens for the common link and every seat: the old links stop working and
+        their streams are closed."""
         self.token = new_token()
+        self.seat_tokens = {key: new_token() for key in self.seat_tokens}
+        self._tokens = self._token_map()
         self._call(self._close_all)
         return self.url
 
@@ -251,7 +283,9 @@ class PhoneServer:
             self._refused += 1
             raise web.HTTPTooManyRequests(text="too many wrong links: wait a minute")
         given = request.match_info.get("token")
-        if given is None or not token_matches(given, self.token):
+        # Every token compared, in constant time each: which one matched shows in no timing.
+        matches = [token for token in self._tokens if token_matches(given or "", token)]
+        if given is None or not matches:
             self.guesses.wrong(who)
             raise web.HTTPNotFound(text="Not found")
         response: web.StreamResponse = await handler(request)
@@ -267,19 +301,32 @@ class PhoneServer:
         body, kind = found
         return web.Response(body=body, content_type=kind, charset="utf-8")
 
-    async def _state(self, _request: web.Request) -> web.StreamResponse:
-        return web.Response(text=self._latest, content_type="application/json")
+    def _seat(self, request: web.Request) -> str | None:
+        """The vehicle of the request's seat link (None: the common link); its token was
+        found by :meth:`_guard` (a link revoked since gets 404)."""
+        token = request.match_info["token"]
+        if token not in self._tokens:
+            raise web.HTTPNotFound(text="Not found")
+        return self._tokens[token]
+
+    def _latest_of(self, seat: str | None) -> str:
+        return self._latest.get(seat) or seat_text(self._latest[None], seat, None)
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=self._latest_of(self._seat(request)),
+                            content_type="application/json")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         if len(self._clients) >= self.max_clients:
             raise web.HTTPServiceUnavailable(text="too many devices are following this game")
         client = _Client(asyncio.Queue(self.queue_size), asyncio.current_task(),
-                         request.transport)
+                         request.transport, self._seat(request))
         self._clients.add(client)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         try:
             await response.prepare(request)
-            await self._write(response, b"retry: 1500\n\n" + self._event(self._latest))
+            first = self._event(self._latest_of(client.seat))
+            await self._write(response, b"retry: 1500\n\n" + first)
             while True:
                 data = await client.queue.get()
                 if data is None:
@@ -307,14 +354,17 @@ class PhoneServer:
         and a stalled one fills its queue and is dropped even when the game is quiet."""
         while True:
             await asyncio.sleep(KEEPALIVE)
-            self._put_all(b": keep-alive\n\n")
+            self._put_all({}, b": keep-alive\n\n")
 
-    def _deliver(self, text: str) -> None:
-        self._latest = text
-        self._put_all(self._event(text))  # encoded once for every client
+    def _deliver(self, texts: dict[str | None, str]) -> None:
+        self._latest = texts
+        # Encoded once per link, whatever the number of phones following it.
+        self._put_all({seat: self._event(text) for seat, text in texts.items()},
+                      self._event(texts[None]))
 
-    def _put_all(self, data: bytes) -> None:
+    def _put_all(self, by_seat: Mapping[str | None, bytes], common: bytes) -> None:
         for client in list(self._clients):
+            data = by_seat.get(client.seat, common) if client.seat is not None else common
             try:
                 client.queue.put_nowait(data)
             except asyncio.QueueFull:
@@ -333,3 +383,20 @@ class PhoneServer:
         for client in list(self._clients):
             self._clients.discard(client)
             client.close()
+
+
+def seat_text(public: str, seat: str | None, mine: Mapping[str, Any] | None) -> str:
+    """The snapshot of seat ``seat``: the public JSON object ``public`` with the seat's key
+    and its own sheet ``mine`` added (the public text itself for the common link)."""
+    if seat is None:
+        return public
+    extra = json.dumps({"seat": seat, "mine": mine}, separators=(",", ":"),
+                       ensure_ascii=False)
+    return f"{public[:-1]},{extra[1:]}" if public != "{}" else extra
+
+
+def seat_texts(public: str, seat_tokens: Mapping[str, str],
+               seats: Mapping[str, Mapping[str, Any] | None]) -> dict[str | None, str]:
+    """The snapshot of every link: None the common one, each seat's key its own."""
+    return {None: public, **{key: seat_text(public, key, seats.get(key))
+                             for key in seat_tokens}}
