@@ -37,6 +37,7 @@ malicious reader) is dropped; the others and the GM's window go on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import threading
@@ -227,10 +228,8 @@ class PhoneServer:
         control = self._control
         if control is None:
             return
-        try:
+        with contextlib.suppress(OSError, ValueError):  # it ended: nothing to tell it
             control.send(message)
-        except (OSError, ValueError):  # the process ended: nothing to tell it
-            pass
 
     # --- snapshots -----------------------------------------------------------------------
     def publish(self, snapshot: Mapping[str, Any],

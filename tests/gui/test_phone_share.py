@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -34,7 +36,7 @@ from carwars_desktop.gui.players_display import PlayerDisplay
 from carwars_desktop.resources import resources_dir
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.services import Services, typed_dice
-from carwars_desktop.services.phone_server import SECURITY_HEADERS, PhoneServer
+from carwars_desktop.services.phone_server import PIPE_BACKLOG, SECURITY_HEADERS, PhoneServer
 from carwars_desktop.services.share_network import (
     LOOPBACK,
     GuessLimit,
@@ -391,6 +393,81 @@ def test_at_most_16_streams_and_a_slow_client_is_dropped() -> None:
     finally:
         server.stop()
     assert not server.running
+
+
+def _gone(pid: int) -> bool:
+    """The process ``pid`` ended (a zombie not yet reaped counts as ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def test_the_server_runs_in_its_own_process_and_a_stalled_one_never_holds_the_gui(
+        ) -> None:
+    server = PhoneServer(resources_dir() / "phones", LOOPBACK, 0)
+    server.start()
+    try:
+        process = server._process
+        assert process is not None and process.pid is not None and process.pid != os.getpid()
+        url = server.url
+        deadline = time.monotonic() + WAIT
+        while _get(url + "/state")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGSTOP)  # a server that reads nothing any more
+        try:
+            padding = "x" * 20_000
+            for n in range(2_000):  # returns at once: the oldest waiting snapshots dropped
+                server.publish({"n": n, "padding": padding})
+            sender = server._sender
+            assert sender is not None and sender.dropped > 0
+            assert len(sender._queue) <= PIPE_BACKLOG
+        finally:
+            os.kill(process.pid, signal.SIGCONT)
+        deadline = time.monotonic() + WAIT
+        while (json.loads(_get(url + "/state")[2]).get("n") != 1_999
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        assert json.loads(_get(url + "/state")[2])["n"] == 1_999  # the latest always arrives
+    finally:
+        server.stop()
+    assert not server.running and _gone(process.pid)
+
+
+def test_the_server_process_ends_when_the_app_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import os, sys, time\n"
+        "from carwars_desktop.resources import resources_dir\n"
+        "from carwars_desktop.services.phone_server import PhoneServer\n"
+        "if __name__ == '__main__':\n"
+        f"    server = PhoneServer(resources_dir() / 'phones', {LOOPBACK!r}, 0)\n"
+        "    server.start()\n"
+        "    print(server._process.pid, server.url, flush=True)\n"
+        "    time.sleep(120)\n")
+    (tmp_path / "app.py").write_text(script)
+    app = subprocess.Popen([sys.executable, str(tmp_path / "app.py")], stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        assert app.stdout is not None
+        pid, url = app.stdout.readline().split()
+        deadline = time.monotonic() + WAIT * 2
+        while _get(url + "/state")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _get(url + "/state")[0] == 200
+        app.kill()  # no clean stop: the server's process notices on its own
+        app.wait(WAIT)
+        deadline = time.monotonic() + WAIT
+        while not _gone(int(pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(int(pid))
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(url + "/state", timeout=2)
+    finally:
+        app.kill()
+        app.wait(WAIT)
+        if app.stdout is not None:
+            app.stdout.close()
 
 
 def test_the_default_address_is_the_default_route_and_public_ones_need_a_yes() -> None:
