@@ -9,12 +9,13 @@ however busy the phones keep it, the GUI thread does not wait for it.
 
 The GUI thread only hands over the latest snapshot (:meth:`PhoneServer.publish`):
 it is serialised there and put in a bounded queue, and a small sender thread writes
-it to the child's pipe; when the child falls behind, the oldest waiting snapshot is
-dropped (:data:`PIPE_BACKLOG`), never the GUI thread blocked. Links (tokens) and
-*stop* go over a second pipe, written at once (a few bytes, read eagerly by the
-child). The child stops when told, and also by itself when the GUI process is gone
-(its end of the control pipe closes); it is a daemon process, so a normal exit of
-the app ends it too.
+it to the child over a local socket pair; when the child falls behind, the oldest
+waiting snapshot is dropped (:data:`PIPE_BACKLOG`), never the GUI thread blocked.
+Links (tokens) and *stop* go over a second socket pair, written at once (a few bytes,
+read eagerly by the child's loop). Both are read as asyncio streams by the child's
+one event loop (no thread there, and the same on every system). The child stops when
+told, and also by itself when the GUI process is gone (its control socket closes); it
+is a daemon process, so a normal exit of the app ends it too.
 
 Links: the table's common link (:attr:`PhoneServer.token`) sends the public view
 only; each vehicle has a seat link of its own (:attr:`PhoneServer.seat_tokens`, its own
@@ -39,7 +40,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import pickle
 import socket
+import struct
 import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -56,7 +59,6 @@ from carwars_desktop.services.share_network import (
 )
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
 MAX_CLIENTS = 16
@@ -125,7 +127,7 @@ class PhoneServer:
         self._latest: tuple[str, dict[str, str]] = ("{}", {})
         """The last snapshot handed over (sent to a server started later)."""
         self._process: BaseProcess | None = None
-        self._control: Connection | None = None
+        self._control: socket.socket | None = None
         self._counters: Any = None
         self._sender: _Sender | None = None
 
@@ -161,8 +163,8 @@ class PhoneServer:
         listening = _listen(self.host, self.port)
         self.port = int(listening.getsockname()[1])
         context = multiprocessing.get_context("spawn")
-        control_in, control_out = context.Pipe(duplex=False)
-        data_in, data_out = context.Pipe(duplex=False)
+        control_in, control_out = socket.socketpair()
+        data_in, data_out = socket.socketpair()
         counters = context.Array("q", 4, lock=False)
         settings = _Settings(self.static_dir, self.max_clients, self.queue_size,
                              self._tokens())
@@ -172,6 +174,8 @@ class PhoneServer:
         try:
             process.start()
         except OSError as error:
+            control_out.close()
+            data_out.close()
             raise ShareError(f"the phones' page could not start: {error}") from error
         finally:
             # The child holds its own copies now: the GUI process keeps only its ends.
@@ -228,8 +232,8 @@ class PhoneServer:
         control = self._control
         if control is None:
             return
-        with contextlib.suppress(OSError, ValueError):  # it ended: nothing to tell it
-            control.send(message)
+        with contextlib.suppress(OSError):  # it ended: nothing to tell it
+            control.sendall(_frame(message))
 
     # --- snapshots -----------------------------------------------------------------------
     def publish(self, snapshot: Mapping[str, Any],
@@ -264,12 +268,28 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
-class _Sender:
-    """The GUI process's side of the snapshots' pipe: :meth:`put` (the GUI thread) only
-    appends to a bounded queue — the oldest snapshot dropped when it is full — and this
-    thread writes them to the pipe, waiting there for the server's process if need be."""
+def _frame(message: Any) -> bytes:
+    """One message on a socket pair between the two processes: its length, then it."""
+    body = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    return struct.pack("!I", len(body)) + body
 
-    def __init__(self, pipe: Connection) -> None:
+
+async def _read_frame(reader: asyncio.StreamReader) -> Any:
+    """The next message (:func:`_frame`); None at the end (the other process closed)."""
+    try:
+        head = await reader.readexactly(4)
+        body = await reader.readexactly(struct.unpack("!I", head)[0])
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+    return pickle.loads(body)  # from the app's own process, over a private socket pair
+
+
+class _Sender:
+    """The GUI process's side of the snapshots' socket: :meth:`put` (the GUI thread) only
+    appends to a bounded queue — the oldest snapshot dropped when it is full — and this
+    thread writes them out, waiting there for the server's process if need be."""
+
+    def __init__(self, pipe: socket.socket) -> None:
         self._pipe = pipe
         self._queue: deque[tuple[str, dict[str, str]]] = deque(maxlen=PIPE_BACKLOG)
         self._ready = threading.Condition()
@@ -301,8 +321,8 @@ class _Sender:
                     return
                 item = self._queue.popleft()
             try:
-                self._pipe.send(item)
-            except (OSError, ValueError):  # the server's process ended
+                self._pipe.sendall(_frame(item))
+            except OSError:  # the server's process ended
                 return
 
 
@@ -315,8 +335,8 @@ class _Settings:
     tokens: dict[str, str | None]
 
 
-def serve(settings: _Settings, listening: socket.socket, control: Connection,
-          data: Connection, counters: Any) -> None:
+def serve(settings: _Settings, listening: socket.socket, control: socket.socket,
+          data: socket.socket, counters: Any) -> None:
     """The server's process: serve ``listening`` until told to stop on ``control`` or
     until the GUI process is gone (``control`` closed)."""
     import signal
@@ -366,9 +386,8 @@ class _Site:
     def _count(self) -> None:
         self._counters[_CLIENTS] = len(self._clients)
 
-    async def serve(self, listening: socket.socket, control: Connection,
-                    data: Connection) -> None:
-        loop = asyncio.get_running_loop()
+    async def serve(self, listening: socket.socket, control: socket.socket,
+                    data: socket.socket) -> None:
         app = web.Application(middlewares=[self._guard])
         app.on_response_prepare.append(self._headers)
         app.router.add_get("/s/{token}", self._redirect)
@@ -379,17 +398,20 @@ class _Site:
         runner = web.AppRunner(app, access_log=None, handle_signals=False,
                                shutdown_timeout=0.5)
         await runner.setup()
-        loop.add_reader(control.fileno(), self._on_control, control)
-        loop.add_reader(data.fileno(), self._on_data, data)
+        control_reader, control_writer = await asyncio.open_connection(sock=control)
+        data_reader, data_writer = await asyncio.open_connection(sock=data)
+        helpers = [asyncio.create_task(self._follow_control(control_reader)),
+                   asyncio.create_task(self._follow_data(data_reader))]
         try:
             await web.SockSite(runner, listening).start()
             self._counters[_READY] = 1
-            keep_alive = asyncio.create_task(self._keep_alive())
+            helpers.append(asyncio.create_task(self._keep_alive()))
             await self._stopping.wait()
-            keep_alive.cancel()
         finally:
-            loop.remove_reader(control.fileno())
-            loop.remove_reader(data.fileno())
+            for helper in helpers:
+                helper.cancel()
+            control_writer.close()
+            data_writer.close()
             streams = [c.task for c in self._clients if c.task is not None]
             self._close_all()
             if streams:
@@ -397,27 +419,22 @@ class _Site:
             await runner.cleanup()
 
     # --- what the GUI process says -------------------------------------------------------
-    def _on_control(self, control: Connection) -> None:
-        try:
-            while control.poll():
-                message = control.recv()
-                if message[0] == "tokens":
-                    self._tokens = dict(message[1])
-                    if message[2]:  # revoked: every stream of the old links is closed
-                        self._close_all()
-                elif message[0] == "stop":
-                    self._stopping.set()
-                    return
-        except (EOFError, OSError):  # the GUI process is gone: so is the page
-            self._stopping.set()
+    async def _follow_control(self, reader: asyncio.StreamReader) -> None:
+        """The links' tokens and *stop*; the end of the stream (the GUI process is gone)
+        stops the page too."""
+        while (message := await _read_frame(reader)) is not None:
+            if message[0] == "tokens":
+                self._tokens = dict(message[1])
+                if message[2]:  # revoked: every stream of the old links is closed
+                    self._close_all()
+            elif message[0] == "stop":
+                break
+        self._stopping.set()
 
-    def _on_data(self, data: Connection) -> None:
-        try:
-            while data.poll():
-                public, mines = data.recv()
-                self._deliver(seat_texts(public, mines))
-        except (EOFError, OSError):  # the sender closed (stopping) or the GUI process died
-            asyncio.get_running_loop().remove_reader(data.fileno())
+    async def _follow_data(self, reader: asyncio.StreamReader) -> None:
+        while (message := await _read_frame(reader)) is not None:
+            public, mines = message
+            self._deliver(seat_texts(public, mines))
 
     # --- requests ------------------------------------------------------------------------
     @staticmethod
