@@ -6,7 +6,9 @@ on the address the GM chose (by default the one of the default route; a public o
 only when the GM allowed it); it stops when that session closes, another opens, or
 the app quits. On each change of the bus it hands the server the players' view as
 a snapshot (JSON built here, delivered by the server's own thread): the GUI thread
-never waits on a phone. aiohttp and segno are imported only when sharing starts.
+never waits on a phone. Besides the table's common link (the public view), each
+vehicle has a seat link of its own (:meth:`PhoneSharing.seats`) that also shows
+that vehicle's whole record sheet. aiohttp and segno are imported only when sharing starts.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class PhoneSharing(QObject):
         self.feed: PlayersFeed | None = None
         self.session_id: int | None = None
         self._token: str | None = None
+        self._seat_tokens: dict[str, str] = {}
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
 
@@ -67,6 +70,15 @@ class PhoneSharing(QObject):
     @property
     def url(self) -> str:
         return self.server.url if self.server is not None and self.sharing else ""
+
+    def seats(self) -> list[tuple[str, str, str]]:
+        """Each vehicle's seat link, in the session's order: (key, "name — player", url)."""
+        game = self.services.table.game
+        if self.server is None or not self.sharing or game is None:
+            return []
+        return [(v.key, v.name + (f" — {v.player}" if v.player else ""),
+                 self.server.seat_url(v.key))
+                for v in game.vehicles if v.key in self.server.seat_tokens]
 
     def choices(self, allow_public: bool = False) -> list[Interface]:
         """The addresses to offer (the default first)."""
@@ -96,25 +108,26 @@ class PhoneSharing(QObject):
         if is_public(address) and not allow_public:
             raise ValueError(f"{address} is a public address: allow public addresses first")
         if self.session_id != table.session_id:
-            self._token = None  # a new session, a new link
+            self._token = None  # a new session, new links
+            self._seat_tokens = {}
         self.stop(notify=False)
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
-            server = PhoneServer(resources_dir() / "phones", address, port, self._token)
+            server = PhoneServer(resources_dir() / "phones", address, port, self._token,
+                                 seat_tokens=self._seat_tokens)
             try:
                 server.start()
             except ShareError as failed:
                 error = failed
                 continue
             self.server = server
-            self._token = server.token
             break
         if self.server is None:
             raise error or ShareError("no port to listen on")
-        self.server.publish(self.feed.snapshot())
+        self._publish()
         self.changed.emit()
         return self.server.url
 
@@ -129,6 +142,7 @@ class PhoneSharing(QObject):
     def end(self) -> None:
         """Stop and forget the link (the session closed: the next sharing gets a new one)."""
         self._token = None
+        self._seat_tokens = {}
         self.session_id = None
         self.stop()
 
@@ -137,13 +151,22 @@ class PhoneSharing(QObject):
         if self.server is None:
             return ""
         url = self.server.new_link()
-        self._token = self.server.token
-        self.server.publish(self.feed.snapshot() if self.feed is not None else {})
+        self._publish()
         self.changed.emit()
         return url
 
     def qr_png(self) -> bytes:
         return qr_png(self.url) if self.url else b""
+
+    def _publish(self) -> None:
+        """The players' view to every link (each seat also gets its own sheet); the links'
+        tokens are remembered for a restart of the same session's sharing."""
+        server, feed = self.server, self.feed
+        if server is None or feed is None:
+            return
+        server.add_seats(feed.keys())
+        self._token, self._seat_tokens = server.token, dict(server.seat_tokens)
+        server.publish(feed.snapshot(), feed.seats())
 
     # --- the bus -------------------------------------------------------------------------
     def _on_changes(self, changes: Changes) -> None:
@@ -153,4 +176,4 @@ class PhoneSharing(QObject):
             self.end()  # the shared session closed, or another one opened
             return
         if self.feed.heard(changes):
-            self.server.publish(self.feed.snapshot())
+            self._publish()

@@ -1,5 +1,6 @@
 """The GM's window onto Share to players' devices: the address to listen on, the QR code
-and the link, Stop sharing and New link (which revokes the old one)."""
+and the table's common link, each vehicle's seat link with its own QR code (shown to
+that vehicle's player only), Stop sharing and New link (which revokes them all)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,29 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from carwars_desktop.gui.phone_share import PhoneSharing
+from carwars_desktop.gui.phone_share import PhoneSharing, qr_png
 
 SHARED_TEXT = (
     "Phones on the table's network open a read-only page: the clock, whose move it is, "
     "every shown vehicle as the players' display shows it, the roll in progress (its "
     "need and odds unless the odds are hidden) and the last events. Hidden vehicles, "
-    "hidden odds and, with secret record sheets, armor left and weapons are never sent. "
+    "hidden odds and, with secret record sheets, armor left and weapons are never sent "
+    "to the common link (only a vehicle's own seat link gets its own). "
     "Nothing on the page changes the game.")
+SEATS_TEXT = (
+    "Seat links: each vehicle's own link also shows that vehicle's whole record sheet "
+    "(armor, weapons, crew, speed, ammunition), even with secret sheets. Show each "
+    "player their own QR code only; the players' display shows the common link.")
+SEAT_QR_SCALE = 4
 
 
 def pixmap_of(png: bytes) -> QPixmap:
@@ -64,6 +73,18 @@ class ShareDialog(QDialog):
         self.qr.setObjectName("share-qr")
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(self.qr, 1)
+        self.seats_about = QLabel(SEATS_TEXT)
+        self.seats_about.setWordWrap(True)
+        layout.addWidget(self.seats_about)
+        self.seats_area = QScrollArea()
+        self.seats_area.setObjectName("share-seats")
+        self.seats_area.setWidgetResizable(True)
+        self.seats_area.setMinimumHeight(SEAT_QR_SCALE * 45)
+        layout.addWidget(self.seats_area, 1)
+        self.seat_links: dict[str, QLabel] = {}
+        """Vehicle key → the label holding its seat link (and the QR code's pixmap in
+        :attr:`seat_qrs`)."""
+        self.seat_qrs: dict[str, QLabel] = {}
         self.message = QLabel()
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
@@ -126,5 +147,33 @@ class ShareDialog(QDialog):
         else:
             self.link.setText("Not shared: nothing is listening.")
             self.qr.clear()
+        self._fill_seats()
         if not self.sharing.can_share() and not on:
             self.message.setText("Open a session at the Table to share it.")
+
+    def _fill_seats(self) -> None:
+        """One row per vehicle: its name, its seat link and that link's QR code."""
+        seats = self.sharing.seats()
+        self.seat_links, self.seat_qrs = {}, {}
+        self.seats_about.setVisible(bool(seats))
+        self.seats_area.setVisible(bool(seats))
+        panel = QWidget()
+        grid = QGridLayout(panel)
+        for row, (key, name, url) in enumerate(seats):
+            title = QLabel(name)
+            title.setWordWrap(True)
+            link = QLabel(url)
+            link.setObjectName(f"share-seat-{key}")
+            link.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            link.setWordWrap(True)
+            qr = QLabel()
+            qr.setPixmap(pixmap_of(qr_png(url, SEAT_QR_SCALE)))
+            copy = QPushButton("Copy")
+            copy.clicked.connect(lambda _=False, u=url: QGuiApplication.clipboard().setText(u))
+            grid.addWidget(qr, row, 0)
+            grid.addWidget(title, row, 1)
+            grid.addWidget(link, row, 2)
+            grid.addWidget(copy, row, 3)
+            grid.setColumnStretch(2, 1)
+            self.seat_links[key], self.seat_qrs[key] = link, qr
+        self.seats_area.setWidget(panel)

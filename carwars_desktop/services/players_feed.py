@@ -10,14 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from carwars_desktop.services.changes import Changes, RollNotice, RollState
-from carwars_desktop.services.players_view import follow_events, players_view, recent_events
+from carwars_desktop.services.players_view import (
+    follow_events,
+    own_sheets,
+    players_view,
+    recent_events,
+)
 from carwars_desktop.services.table import TableService
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import StoredEvent
 
 
 class PlayersFeed:
-    """:meth:`heard` each change (on the thread that publishes), :meth:`snapshot` to read."""
+    """:meth:`heard` each change (on the thread that publishes), :meth:`snapshot` (the
+    public view, every link) and :meth:`seats` (each vehicle's own sheet) to read."""
 
     def __init__(self, table: TableService) -> None:
         self.table = table
@@ -53,3 +59,14 @@ class PlayersFeed:
         table = self.table
         view = players_view(table.game, table.title, self._events, self._roll)
         return {**view.to_json(), "session": table.session_id}
+
+    def seats(self) -> dict[str, dict[str, Any] | None]:
+        """Vehicle key → its own full sheet as JSON (None while it is hidden): what only
+        that vehicle's seat link is sent."""
+        return {key: None if view is None else view.to_json()
+                for key, view in own_sheets(self.table.game).items()}
+
+    def keys(self) -> list[str]:
+        """The vehicles of the session (each gets a seat link)."""
+        game = self.table.game
+        return [] if game is None else [v.key for v in game.vehicles]

@@ -259,6 +259,21 @@ def players_view(game: Game | None, title: str = "", events: Sequence[StoredEven
                        visibility.odds_shown)
 
 
+def own_sheets(game: Game | None) -> dict[str, VehicleView | None]:
+    """Each vehicle's own record sheet as its driver reads it (a seat's link on the phones'
+    page): every fact, as with open sheets, whatever the session keeps secret from the
+    others; None for a vehicle hidden from the players (nothing of it is shown, not even
+    to its own seat, until the GM shows it)."""
+    if game is None:
+        return {}
+    visibility = Visibility.of(game.settings)
+    rules = play_rules(game.ruleset.id)
+    turn_of = turns(game, rules, visibility)
+    own = Visibility(True, visibility.odds_shown, visibility.hidden_vehicles)
+    return {v.key: vehicle_view(game, rules, own, v.key, turn_of.get(v.key, ""))
+            for v in game.vehicles}
+
+
 KEPT_EVENTS = LOG_LINES * 4
 """How many of the last events a view keeps (undone ones included)."""
 

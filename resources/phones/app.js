@@ -1,5 +1,8 @@
 // The players' phones page: follows the game over Server-Sent Events. Read-only; every
 // text goes in with textContent (never as HTML). No external resources.
+// Two kinds of link: the table's common link (pick your vehicle; the public view only)
+// and a seat link (the snapshot names its vehicle in `seat` and brings that vehicle's
+// whole own sheet in `mine`: no picking, the server sends nobody else's).
 "use strict";
 (function () {
   const TURN = { now: "▶ MOVES NOW", next: "▷ next" };
@@ -67,14 +70,29 @@
     if (clock && clock.next.length) parts.push("▷ Next: " + clock.next.join(", "));
     $("turns").textContent = parts.join("   ");
     const notes = [];
-    if (!view.sheets_open) notes.push("record sheets secret: every phone sees only what is announced at the table");
+    if (!view.sheets_open) {
+      notes.push(seatOf() !== null
+        ? "record sheets secret: your whole sheet is on this phone only; the others show what is announced at the table"
+        : "record sheets secret: every phone sees only what is announced at the table (your own whole sheet is on your seat's link: ask the GM)");
+    }
     if (!view.odds_shown) notes.push("odds hidden");
     $("visibility").textContent = notes.join(" · ");
   }
 
+  function seatOf() { return view && view.seat !== undefined && view.seat !== null ? view.seat : null; }
+
   function drawMine(mine) {
-    $("picker").hidden = mine !== null;
-    $("mine").hidden = mine === null;
+    const seat = seatOf();
+    $("picker").hidden = mine !== null || seat !== null;
+    $("mine").hidden = mine === null && seat === null;
+    $("change").hidden = seat !== null;
+    if (mine === null && seat !== null) {
+      $("mine").className = "";
+      $("mine-name").textContent = "Your vehicle is not on the table yet";
+      for (const id of ["mine-player", "mine-turn", "mine-status"]) $(id).textContent = "";
+      clear($("mine-numbers")); clear($("mine-words"));
+      return;
+    }
     if (mine === null) {
       const choices = $("choices");
       clear(choices);
@@ -148,11 +166,12 @@
   function draw() {
     if (!view) return;
     drawClock();
-    const key = chosen();
-    const mine = view.vehicles.find((v) => v.key === key) || null;
+    const seat = seatOf();
+    const key = seat !== null ? seat : chosen();
+    const mine = seat !== null ? (view.mine || null) : (view.vehicles.find((v) => v.key === key) || null);
     drawMine(mine);
     drawRoll();
-    drawOthers(mine ? mine.key : null);
+    drawOthers(key);
     const log = $("log");
     clear(log);
     for (const line of view.log) log.appendChild(el("li", line));

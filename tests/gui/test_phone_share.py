@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -29,12 +31,12 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from carwars_desktop.gui.main_window import MainWindow
-from carwars_desktop.gui.phone_share import PhoneSharing
+from carwars_desktop.gui.phone_share import PhoneSharing, qr_png
 from carwars_desktop.gui.players_display import PlayerDisplay
 from carwars_desktop.resources import resources_dir
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.services import Services, typed_dice
-from carwars_desktop.services.phone_server import SECURITY_HEADERS, PhoneServer
+from carwars_desktop.services.phone_server import PIPE_BACKLOG, SECURITY_HEADERS, PhoneServer
 from carwars_desktop.services.share_network import (
     LOOPBACK,
     GuessLimit,
@@ -276,6 +278,74 @@ def test_hidden_values_are_absent_from_the_page_its_source_and_the_stream(
     assert "Ambusher" in browser.find_element(By.TAG_NAME, "body").text
 
 
+def _own_labels(driver: WebDriver) -> list[str]:
+    return list(driver.execute_script(
+        "return Array.from(document.querySelectorAll('#mine-numbers .label, #mine-words li'),"
+        " e => e.textContent);"))
+
+
+def test_each_seat_link_shows_its_own_whole_sheet_and_no_other_hidden_value(
+        qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
+        browser: WebDriver) -> None:
+    _start(services)
+    services.table.set_visibility(Visibility(sheets_open=False,
+                                             hidden_vehicles=frozenset({"v3"})))
+    common = sharing.start(LOOPBACK)
+    seats = {key: url for key, _name, url in sharing.seats()}
+    assert list(seats) == ["v1", "v2", "v3"]
+    tokens = [url.rsplit("/", 1)[1] for url in (common, *seats.values())]
+    assert len(set(tokens)) == 4 and all(len(token) >= 22 for token in tokens)
+    # Red Baron (v1) carries a Laser, Blue Thunder (v2) a rocket launcher, MGs and a gunner:
+    # each seat's own sheet holds them, no other link does.
+    own = {"v1": ["Laser"], "v2": ["RL (F)", "MG (", "gunner"]}
+    browser.get(seats["v2"])
+    _wait(browser, lambda d: _text(d, "connection") == "live")
+    _wait(browser, lambda d: _text(d, "mine-name") == "Blue Thunder")
+    assert not browser.find_element(By.ID, "picker").is_displayed()
+    assert not browser.find_element(By.ID, "change").is_displayed()
+    assert _mine_fact(browser, "left armor") == "20"  # secret sheets: still its own armor
+    labels = _own_labels(browser)
+    assert "power plant" in " ".join(labels) and "gunner" in " ".join(labels)
+    assert "your whole sheet" in _text(browser, "visibility")
+    others = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.other'), e => e.dataset.key);")
+    assert others == ["v1"]  # the ambusher stays hidden from every seat
+    for key, seat in seats.items():
+        state = _get(seat + "/state")[2].decode("utf-8")
+        stream = _first_event(seat)
+        assert stream["seat"] == key and json.loads(state)["seat"] == key
+        texts = [state, json.dumps(stream, ensure_ascii=False)]
+        if key == "v2":
+            texts += [browser.page_source, browser.find_element(By.TAG_NAME, "body").text]
+        for text in texts:
+            assert "Ambusher" not in text and "Killer Kart" not in text
+            for other, words in own.items():
+                for word in words:
+                    assert (word in text) == (other == key), (key, word)
+        mine = stream["mine"]
+        if key == "v3":
+            assert mine is None  # hidden: not even its own seat sees it yet
+        else:
+            assert isinstance(mine, dict) and mine["key"] == key
+            for vehicle in stream["vehicles"]:  # the others: the public view only
+                assert isinstance(vehicle, dict)
+                assert not any(word in json.dumps(vehicle["facts"]) for word in SHEET_ONLY)
+    shared = [_get(common + "/state")[2].decode("utf-8"),
+              json.dumps(_first_event(common), ensure_ascii=False)]
+    for text in shared:  # the common link: no hidden value of anyone
+        assert '"mine"' not in text and '"seat"' not in text and "Ambusher" not in text
+        for word in SHEET_ONLY + ["RL (F)", "MG (", "gunner"]:
+            assert word not in text, word
+    _fire(services).apply()  # the seat follows its own sheet live
+    _wait(browser, lambda d: _mine_fact(d, "left armor") == "3")
+    assert _get(seats["v1"] + "/state")[0] == 200
+    sharing.new_link()  # revokes the common link and every seat's
+    assert all(_get(url + "/state")[0] == 404 for url in (common, *seats.values()))
+    renewed = {key: url for key, _name, url in sharing.seats()}
+    assert set(renewed) == set(seats) and not set(renewed.values()) & set(seats.values())
+    assert _get(renewed["v2"] + "/state")[0] == 200
+
+
 def test_the_page_reconnects_by_itself_after_the_server_restarts(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:
@@ -323,6 +393,81 @@ def test_at_most_16_streams_and_a_slow_client_is_dropped() -> None:
     finally:
         server.stop()
     assert not server.running
+
+
+def _gone(pid: int) -> bool:
+    """The process ``pid`` ended (a zombie not yet reaped counts as ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def test_the_server_runs_in_its_own_process_and_a_stalled_one_never_holds_the_gui(
+        ) -> None:
+    server = PhoneServer(resources_dir() / "phones", LOOPBACK, 0)
+    server.start()
+    try:
+        process = server._process
+        assert process is not None and process.pid is not None and process.pid != os.getpid()
+        url = server.url
+        deadline = time.monotonic() + WAIT
+        while _get(url + "/state")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(process.pid, signal.SIGSTOP)  # a server that reads nothing any more
+        try:
+            padding = "x" * 20_000
+            for n in range(2_000):  # returns at once: the oldest waiting snapshots dropped
+                server.publish({"n": n, "padding": padding})
+            sender = server._sender
+            assert sender is not None and sender.dropped > 0
+            assert len(sender._queue) <= PIPE_BACKLOG
+        finally:
+            os.kill(process.pid, signal.SIGCONT)
+        deadline = time.monotonic() + WAIT
+        while (json.loads(_get(url + "/state")[2]).get("n") != 1_999
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        assert json.loads(_get(url + "/state")[2])["n"] == 1_999  # the latest always arrives
+    finally:
+        server.stop()
+    assert not server.running and _gone(process.pid)
+
+
+def test_the_server_process_ends_when_the_app_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import os, sys, time\n"
+        "from carwars_desktop.resources import resources_dir\n"
+        "from carwars_desktop.services.phone_server import PhoneServer\n"
+        "if __name__ == '__main__':\n"
+        f"    server = PhoneServer(resources_dir() / 'phones', {LOOPBACK!r}, 0)\n"
+        "    server.start()\n"
+        "    print(server._process.pid, server.url, flush=True)\n"
+        "    time.sleep(120)\n")
+    (tmp_path / "app.py").write_text(script)
+    app = subprocess.Popen([sys.executable, str(tmp_path / "app.py")], stdout=subprocess.PIPE,
+                           text=True)
+    try:
+        assert app.stdout is not None
+        pid, url = app.stdout.readline().split()
+        deadline = time.monotonic() + WAIT * 2
+        while _get(url + "/state")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _get(url + "/state")[0] == 200
+        app.kill()  # no clean stop: the server's process notices on its own
+        app.wait(WAIT)
+        deadline = time.monotonic() + WAIT
+        while not _gone(int(pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(int(pid))
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(url + "/state", timeout=2)
+    finally:
+        app.kill()
+        app.wait(WAIT)
+        if app.stdout is not None:
+            app.stdout.close()
 
 
 def test_the_default_address_is_the_default_route_and_public_ones_need_a_yes() -> None:
@@ -408,6 +553,32 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert not sharing.sharing
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url + "/state", timeout=2)
+
+
+def test_the_gm_window_lists_each_seat_link_with_its_qr_code(
+        qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.share_dialog import ShareDialog
+
+    _start(services)
+    dialog = ShareDialog(sharing)
+    qtbot.addWidget(dialog)
+    assert dialog.seat_links == {} and not dialog.seats_area.isVisibleTo(dialog)
+    sharing.start(LOOPBACK)
+    seats = sharing.seats()
+    assert [name for _key, name, _url in seats] == [
+        f"{name} — Player {n}" for n, name in enumerate(NAMES, start=1)]
+    for key, _name, url in seats:
+        assert dialog.seat_links[key].text() == url
+        pixmap = dialog.seat_qrs[key].pixmap()
+        assert pixmap is not None and not pixmap.isNull()
+        assert _qr_text(qr_png(url)) == url
+        assert url != sharing.url
+    assert dialog.seats_area.isVisibleTo(dialog)
+    dialog.renew.click()
+    assert all(dialog.seat_links[key].text() == url and url not in {u for _k, _n, u in seats}
+               for key, _name, url in sharing.seats())
+    sharing.stop()
+    assert dialog.seat_links == {} and not dialog.seats_area.isVisibleTo(dialog)
 
 
 def test_sharing_is_off_the_start_up_path(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.services import Services, typed_dice
-from carwars_desktop.services.players_view import players_view, recent_events
+from carwars_desktop.services.players_view import own_sheets, players_view, recent_events
 from carwars_desktop.session import EventKind
 from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.session.visibility import Visibility
@@ -147,3 +147,23 @@ def test_a_roll_against_a_hidden_vehicle_is_not_shown(services: Services) -> Non
     data, text = _json(services)
     assert data["roll"] is None and data["log"] == []
     assert "Blue Thunder" not in text and [v["key"] for v in data["vehicles"]] == ["v1", "v3"]
+
+
+@pytest.mark.parametrize("ruleset_id", ["mini_car_wars", "battlecars", "autopower"])
+def test_each_vehicle_s_own_sheet_is_whole_even_when_sheets_are_secret(
+        services: Services, ruleset_id: str) -> None:
+    _start(services, ruleset_id)
+    game = services.table.game
+    assert game is not None
+    shown = {v.key: v.facts for v in players_view(game).vehicles}
+    assert {key: view.facts for key, view in own_sheets(game).items()
+            if view is not None} == shown  # open sheets: the same as the display
+    services.table.set_visibility(Visibility(sheets_open=False,
+                                             hidden_vehicles=frozenset({"v3"})))
+    public = {v.key: v.facts for v in players_view(game).vehicles}
+    own = own_sheets(game)
+    assert own["v3"] is None  # hidden: not even to its own seat
+    for key in ("v1", "v2"):
+        view = own[key]
+        assert view is not None and view.facts == shown[key]  # the whole sheet
+        assert public[key] != view.facts  # the others see less of it
