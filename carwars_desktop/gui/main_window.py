@@ -487,6 +487,8 @@ class MainWindow(QMainWindow):
         sharing = self.phone_sharing
         if hasattr(self, "table"):
             self.table.play.share_action.setChecked(sharing.sharing)
+            if sharing.problem and not sharing.sharing:
+                self.table.play.show_message(f"⚠ {sharing.problem}", True)
         if self.player_display is not None:
             self.player_display.show_sharing(sharing.url, sharing.qr_png())
 

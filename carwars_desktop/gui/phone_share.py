@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.services import Changes, Services
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 PORT_TRIES = 10
 """Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
+WATCH_MS = 1000
+"""How often the GUI checks that the page's server process still runs."""
 
 
 def qr_png(text: str, scale: int = 8) -> bytes:
@@ -61,6 +63,11 @@ class PhoneSharing(QObject):
         self._seat_tokens: dict[str, str] = {}
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
+        self.problem = ""
+        """Why sharing stopped by itself (its server process ended), or empty."""
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._check_server)
 
     # --- state ---------------------------------------------------------------------------
     @property
@@ -127,6 +134,8 @@ class PhoneSharing(QObject):
             break
         if self.server is None:
             raise error or ShareError("no port to listen on")
+        self.problem = ""
+        self._watch.start()
         self._publish()
         self.changed.emit()
         return self.server.url
@@ -134,6 +143,7 @@ class PhoneSharing(QObject):
     def stop(self, notify: bool = True) -> None:
         """Stop sharing: nothing listens any more, every phone's stream is closed."""
         server, self.server = self.server, None
+        self._watch.stop()
         if server is not None:
             server.stop()
             if notify:
@@ -154,6 +164,18 @@ class PhoneSharing(QObject):
         self._publish()
         self.changed.emit()
         return url
+
+    def _check_server(self) -> None:
+        """The server process ended without being told (it crashed, or was killed):
+        sharing is off, and :attr:`problem` says so (shown by the window and the dialog)."""
+        server = self.server
+        if server is None or server.running:
+            return
+        code = server.exit_code
+        self.stop(notify=False)
+        self.problem = (f"Sharing stopped: the phones' page server ended unexpectedly (exit "
+                        f"code {code}). Start sharing again for a new server.")
+        self.changed.emit()
 
     def qr_png(self) -> bytes:
         return qr_png(self.url) if self.url else b""

@@ -148,6 +148,8 @@ class ShareDialog(QDialog):
             self.link.setText("Not shared: nothing is listening.")
             self.qr.clear()
         self._fill_seats()
+        if self.sharing.problem and not on:
+            self.message.setText(f"⚠ {self.sharing.problem}")
         if not self.sharing.can_share() and not on:
             self.message.setText("Open a session at the Table to share it.")
 

@@ -138,6 +138,11 @@ class PhoneServer:
         return self._process is not None and self._process.is_alive()
 
     @property
+    def exit_code(self) -> int | None:
+        """The server process's exit code once it has ended (None while it runs)."""
+        return None if self._process is None else self._process.exitcode
+
+    @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/s/{self.token}"
 

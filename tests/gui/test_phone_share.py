@@ -600,3 +600,29 @@ def test_sharing_is_off_the_start_up_path(tmp_path: Path) -> None:
                                             "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_server_process_that_ends_by_itself_is_reported(
+        qtbot, window: MainWindow, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    _start(window.services)
+    window.table.play.share_action.trigger()
+    assert sharing.sharing and sharing.server is not None
+    dialog = window.share_dialog
+    assert dialog is not None
+    process = sharing.server._process
+    assert process is not None
+    process.kill()  # as a crash would end it
+    qtbot.waitUntil(lambda: not sharing.sharing and bool(sharing.problem), timeout=10_000)
+    assert "ended unexpectedly (exit code -9)" in sharing.problem
+    assert not window.table.play.share_action.isChecked()
+    assert sharing.problem in window.table.play.message.text()
+    assert sharing.problem in dialog.message.text()
+    assert dialog.toggle.text() == "Start sharing"
+    dialog.toggle.click()  # sharing again: a new server, the problem gone
+    assert sharing.sharing and sharing.problem == ""
+    dialog.close()
+    window.shutdown()
