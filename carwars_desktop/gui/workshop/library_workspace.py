@@ -224,6 +224,13 @@ class LibraryWorkspace(Workspace):
         header.setResizeContentsPrecision(200)
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(50)
+        # The header keeps a selection of its own, always empty: with the view's, Qt asks
+        # the model about every row of every column on each repaint of the header (is the
+        # whole column selected?), three Python calls a row; with 26,000 rows selected
+        # (Select all, then Export) each repaint froze the window for a second. The rows'
+        # selection is the view's alone; the header only sorts.
+        header.setHighlightSections(False)
+        header.setSelectionModel(QItemSelectionModel(self.model, header))
         self.view.verticalHeader().setDefaultSectionSize(
             self.view.fontMetrics().height() + 8)
         self._columns_fitted = False
