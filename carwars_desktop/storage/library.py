@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -254,6 +263,31 @@ PROGRESS_EVERY = 500
 """Long operations report their progress (and write their batches) every 500 designs."""
 Progress = Callable[[int, int], None]
 """``progress(done, total)``; raising from it stops the operation (nothing written)."""
+
+
+def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """INSERT the design rows (one batch, in a write transaction); their ids in order.
+
+    Where the database says which id went to which row of one multi-row INSERT
+    (PostgreSQL), that is asked (RETURNING, sorted). SQLite cannot say it, and SQLAlchemy
+    then falls back to one INSERT per row; there the rows go in as one ``executemany``
+    and their ids are the batch's last ones: the transaction holds SQLite's write lock
+    from its first write, and SQLite numbers new rows above every id in the table. The
+    names read back are checked against the batch's all the same.
+    """
+    if connection.dialect.name != "sqlite":
+        return list(connection.execute(
+            insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
+            rows).scalars().all())
+    connection.execute(insert(_DESIGNS), rows)
+    written = connection.execute(select(_DESIGNS.c.id, _DESIGNS.c.name)
+                                 .order_by(_DESIGNS.c.id.desc()).limit(len(rows))).all()
+    written.reverse()
+    if [name for _, name in written] != [row["name"] for row in rows]:
+        reason = "the imported designs were not numbered in order"
+        raise LibraryWriteError(f"The library could not be written (nothing was changed): "
+                                f"{reason}", reason)
+    return [design_id for design_id, _ in written]
 
 
 class Library:
@@ -586,6 +620,7 @@ class Library:
             if progress is not None and number % PROGRESS_EVERY == 0:
                 progress(number, 2 * total)
         records: list[DesignRecord | None] = [None] * total
+        tags_of = [tags for _, _, _, tags in prepared]
         with self._write() as session:
             new: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
             for number, (choice, summary, normalized, tags) in enumerate(prepared):
@@ -609,9 +644,7 @@ class Library:
             for start in range(0, len(new), PROGRESS_EVERY):
                 batch = new[start:start + PROGRESS_EVERY]
                 connection = session.connection()
-                ids = connection.execute(
-                    insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
-                    [values for _, values, _ in batch]).scalars().all()
+                ids = _insert_designs(connection, [values for _, values, _ in batch])
                 connection.execute(insert(_REVISIONS), [
                     {"design_id": design_id, "number": 1, "name": values["name"],
                      "data": values["data"], "saved_at": now}
@@ -619,7 +652,7 @@ class Library:
                 for design_id, (number, values, normalized) in zip(ids, batch, strict=True):
                     records[number] = DesignRecord(
                         id=design_id, ruleset_id=values["ruleset_id"], kind=values["kind"],
-                        name=values["name"], tags=_tags(values["tags"]), data=normalized,
+                        name=values["name"], tags=tags_of[number], data=normalized,
                         legal=values["legal"], problem_count=values["problem_count"],
                         cost=values["cost"], class_value=values["class_value"],
                         catalog_name=None, created_at=now, updated_at=now, deleted_at=None,

@@ -135,6 +135,11 @@ class Reader:
     # --- structure -------------------------------------------------------------
     def keys(self, required: Collection[str], optional: Collection[str] = ()) -> None:
         """Exactly the ``required`` keys (plus any ``optional``); sets are reported sorted."""
+        present = self.data.keys()
+        complete = (present >= required if isinstance(required, set | frozenset)
+                    else all(k in present for k in required))
+        if complete and not (present - required).difference(optional):
+            return  # the usual case, answered by set operations; the refusals below
         order = sorted(required) if isinstance(required, set | frozenset) else list(required)
         missing = [k for k in order if k not in self.data]
         if missing:

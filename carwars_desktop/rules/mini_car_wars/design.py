@@ -91,9 +91,30 @@ class Configuration:
         return self.stock.cost + (self.option.delta if self.option else 0)
 
 
+_CONFIGURED: dict[tuple[int, int, int],
+                  tuple[StockVehicle, OptionSpec | None, MiniRules, Configuration]] = {}
+"""Configurations already worked out, by the identity of their (immutable) inputs: a
+design's cost and its problems each ask, and an import of 20,000 designs asks for the
+same few dozen again and again. The inputs are kept with the answer, so an id is never
+mistaken for a later object's."""
+
+
 def configure(stock: StockVehicle, option: OptionSpec | None,
               rules: MiniRules = DEFAULT_RULES) -> Configuration:
     """Apply an option to a stock vehicle (§1.5; MCW-D19 links, MCW-D28 turret)."""
+    key = (id(stock), id(option), id(rules))
+    known = _CONFIGURED.get(key)
+    if known is not None and known[0] is stock and known[1] is option and known[2] is rules:
+        return known[3]
+    configuration = _configure(stock, option, rules)
+    if len(_CONFIGURED) > 512:
+        _CONFIGURED.clear()
+    _CONFIGURED[key] = (stock, option, rules, configuration)
+    return configuration
+
+
+def _configure(stock: StockVehicle, option: OptionSpec | None,
+               rules: MiniRules) -> Configuration:
     if option is None:
         return Configuration(stock, None, stock.gunner, stock.turret, stock.weapons,
                              stock.armor.total)

@@ -167,7 +167,7 @@ class Armor:
 
     @property
     def total(self) -> int:
-        return sum(self.get(side) for side in SIDES)
+        return int(self.front) + int(self.right) + int(self.left) + int(self.back) + int(self.top)
 
     def items(self) -> tuple[tuple[Side, int], ...]:
         return tuple((side, self.get(side)) for side in SIDES)
