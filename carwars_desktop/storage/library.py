@@ -265,6 +265,40 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``; raising from it stops the operation (nothing written)."""
 
 
+def _insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """``connection.execute(insert(table), rows)`` on SQLite, each column's value made
+    ready for the database by its type once per distinct value (the batch's timestamps
+    are one value) rather than once per row and column: the rows go to the driver's
+    ``executemany`` as they are."""
+    dialect = connection.dialect
+    names = list(rows[0])
+    processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+                  for name in names]
+    quote = dialect.identifier_preparer.quote
+    statement = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
+                 f"VALUES ({', '.join('?' for _ in names)})")
+    ready: list[dict[Any, Any]] = [{} for _ in names]
+
+    def value(column: int, raw: Any) -> Any:
+        process = processors[column]
+        if process is None or raw is None:
+            return raw
+        try:
+            key = (type(raw), raw)
+            known = ready[column].get(key, _NOTHING)
+        except TypeError:  # not hashable: made ready each time
+            return process(raw)
+        if known is _NOTHING:
+            known = ready[column][key] = process(raw)
+        return known
+
+    connection.exec_driver_sql(statement, [
+        tuple(value(column, row[name]) for column, name in enumerate(names)) for row in rows])
+
+
+_NOTHING = object()
+
+
 def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
     """INSERT the design rows (one batch, in a write transaction); their ids in order.
 
@@ -279,7 +313,7 @@ def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[
         return list(connection.execute(
             insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
             rows).scalars().all())
-    connection.execute(insert(_DESIGNS), rows)
+    _insert_many(connection, _DESIGNS, rows)
     written = connection.execute(select(_DESIGNS.c.id, _DESIGNS.c.name)
                                  .order_by(_DESIGNS.c.id.desc()).limit(len(rows))).all()
     written.reverse()
@@ -645,10 +679,13 @@ class Library:
                 batch = new[start:start + PROGRESS_EVERY]
                 connection = session.connection()
                 ids = _insert_designs(connection, [values for _, values, _ in batch])
-                connection.execute(insert(_REVISIONS), [
-                    {"design_id": design_id, "number": 1, "name": values["name"],
-                     "data": values["data"], "saved_at": now}
-                    for design_id, (_, values, _) in zip(ids, batch, strict=True)])
+                revisions = [{"design_id": design_id, "number": 1, "name": values["name"],
+                              "data": values["data"], "saved_at": now}
+                             for design_id, (_, values, _) in zip(ids, batch, strict=True)]
+                if connection.dialect.name == "sqlite":
+                    _insert_many(connection, _REVISIONS, revisions)
+                else:
+                    connection.execute(insert(_REVISIONS), revisions)
                 for design_id, (number, values, normalized) in zip(ids, batch, strict=True):
                     records[number] = DesignRecord(
                         id=design_id, ruleset_id=values["ruleset_id"], kind=values["kind"],
