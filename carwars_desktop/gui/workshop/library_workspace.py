@@ -235,6 +235,7 @@ class LibraryWorkspace(Workspace):
             self.view.fontMetrics().height() + 8)
         self._columns_fitted = False
         self._select_after_refresh: list[int] | None = None
+        self._selection_changes = 0
         """What the list being read on a worker selects when it is shown (an import's
         designs); None: what was selected before."""
         self.view.sortByColumn(NAME, Qt.SortOrder.AscendingOrder)
@@ -459,8 +460,10 @@ class LibraryWorkspace(Workspace):
         self.model.install(contents)
         if not self._columns_fitted and self.model.rowCount():
             self._fit_columns()
+        changes = self._selection_changes
         self.select_ids(selected)
-        self._update_actions()
+        if changes == self._selection_changes:  # else brought up to date by the change
+            self._update_actions()
 
     def _fit_columns(self) -> None:
         """Columns as wide as what they show (from the first 200 rows), the name wider."""
@@ -537,6 +540,7 @@ class LibraryWorkspace(Workspace):
             self.view.scrollTo(first)
 
     def _selection_changed(self) -> None:
+        self._selection_changes += 1
         self._update_actions()
         self._preview_timer.start()
 
