@@ -65,10 +65,15 @@ class PersonKit:
     @staticmethod
     def from_json(data: object, where: str) -> PersonKit:
         read = Reader(data, where, DesignFormatError, PATH)
-        read.keys(frozenset({"targeting_computers", "hi_res_computers", "body_armor"}))
+        read.keys(_KIT_KEYS)
         return PersonKit(read.integer("targeting_computers"),
                          read.integer("hi_res_computers"),
                          read.flag("body_armor"))
+
+
+_KIT_KEYS = frozenset({"targeting_computers", "hi_res_computers", "body_armor"})
+_DESIGN_KEYS = frozenset(
+    {"ruleset", "kind", "name", "stock", "option", "armor", "driver", "gunner"})
 
 
 @dataclass(frozen=True)
@@ -295,8 +300,7 @@ class MiniDesign:
         """Read a design; refuse malformed data with :class:`DesignFormatError`."""
         where = "design"
         read = Reader(data, where, DesignFormatError, PATH)
-        read.keys(frozenset(
-            {"ruleset", "kind", "name", "stock", "option", "armor", "driver", "gunner"}))
+        read.keys(_DESIGN_KEYS)
         obj = read.data
         if obj["ruleset"] != RULESET_ID or obj["kind"] != "design":
             raise DesignFormatError(f"{where}: not a Mini Car Wars design "
