@@ -214,6 +214,7 @@ def _check_structure(value: dict[str, Any] | list[Any], depth: int) -> int:
         raise ExchangeError(f"the file nests lists or objects more than {MAX_DEPTH} deep")
     entries = 0
     items: Iterable[Any]
+    item: Any
     if type(value) is dict:
         entries = len(value)
         items = value.values()

@@ -314,9 +314,9 @@ def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[
             insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
             rows).scalars().all())
     _insert_many(connection, _DESIGNS, rows)
-    written = connection.execute(select(_DESIGNS.c.id, _DESIGNS.c.name)
-                                 .order_by(_DESIGNS.c.id.desc()).limit(len(rows))).all()
-    written.reverse()
+    written = list(reversed(connection.execute(
+        select(_DESIGNS.c.id, _DESIGNS.c.name).order_by(_DESIGNS.c.id.desc())
+        .limit(len(rows))).all()))
     if [name for _, name in written] != [row["name"] for row in rows]:
         reason = "the imported designs were not numbered in order"
         raise LibraryWriteError(f"The library could not be written (nothing was changed): "
