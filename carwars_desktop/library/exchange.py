@@ -147,11 +147,6 @@ def _parse(content: bytes | str) -> Any:
         text = content
     if not text.strip():
         raise ExchangeError("the file is empty")
-    plain = "\\u" not in text and _encodable(text)
-    if plain:
-        document = _plain_document(text)
-        if document is not _REREAD:
-            return document
     try:
         document = json.loads(text, parse_constant=_refuse_constant,
                               object_pairs_hook=_no_duplicates)
@@ -165,34 +160,11 @@ def _parse(content: bytes | str) -> Any:
         if isinstance(error, ExchangeError):
             raise
         raise ExchangeError(f"the file holds a value JSON cannot give: {error}") from None
-    if not plain:
+    if "\\u" in text or not _encodable(text):
         _check_values(document)  # an escape may have made a NUL or a lone surrogate
     elif isinstance(document, dict | list):
         _check_structure(document, 1)
     return document
-
-
-_REREAD = object()
-
-
-def _plain_document(text: str) -> Any:
-    """The document of a text with no ``\\u`` escape and no surrogate, read by the C
-    parser alone, or :data:`_REREAD` when it must be read again the careful way.
-
-    The careful way checks each object for a field given twice, a Python call per
-    object. Here each field of an object takes one ``:`` of the text, and the other
-    colons are inside texts (values or keys). A field given twice makes one entry for
-    two colons. So when the text's colons are exactly the document's entries plus the
-    colons of its values' texts, no field was given twice (and no key holds a colon);
-    otherwise the text is read the careful way, which also gives each refusal its usual
-    message.
-    """
-    try:
-        document = json.loads(text, parse_constant=_refuse_constant)
-        entries = _check_structure(document, 1) if isinstance(document, dict | list) else 0
-    except (ValueError, RecursionError):  # ExchangeError too: refused the careful way
-        return _REREAD
-    return document if entries == text.count(":") else _REREAD
 
 
 def _encodable(text: str) -> bool:
@@ -206,33 +178,22 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _check_structure(value: dict[str, Any] | list[Any], depth: int) -> int:
+def _check_structure(value: dict[str, Any] | list[Any], depth: int) -> None:
     """:func:`_check_values` for a document whose text can hold no NUL and no surrogate
-    (no ``\\u`` escape in it, none in the text itself): nesting and numbers only. Returns
-    how many entries its objects hold plus the colons in its texts (not in its keys)."""
+    (no ``\\u`` escape in it, none in the text itself): nesting and numbers only."""
     if depth > MAX_DEPTH:
         raise ExchangeError(f"the file nests lists or objects more than {MAX_DEPTH} deep")
-    entries = 0
-    items: Iterable[Any]
-    item: Any
-    if type(value) is dict:
-        entries = len(value)
-        items = value.values()
-    else:
-        items = value
+    items: Iterable[Any] = value.values() if type(value) is dict else value
     for item in items:
         kind = type(item)
         if kind is dict or kind is list:
-            entries += _check_structure(item, depth + 1)
+            _check_structure(item, depth + 1)
         elif kind is int:
             if item > MAX_NUMBER or item < -MAX_NUMBER:
                 raise ExchangeError(f"the number {str(item)[:20]}… is too large for a design "
                                     f"(at most {MAX_NUMBER:,})")
         elif kind is float and not math.isfinite(item):
             raise ExchangeError("the file holds a number that is not finite")
-        elif kind is str and ":" in item:
-            entries += item.count(":")
-    return entries
 
 
 def _check_values(document: Any) -> None:
