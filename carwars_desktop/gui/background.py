@@ -150,9 +150,19 @@ class _CollectionGuard(QObject):
         self.keeping -= 1
         gc.freeze()
 
+    BURST = 100_000
+    """More young objects than this, made within one interval, are a burst: a worker
+    parsed a file (the C parser makes a whole document's lists and objects while it
+    holds the interpreter). Scanning them would take the GUI thread a tenth of a second;
+    they are data, freed by reference counting, so they are moved out of later
+    collections (``gc.freeze``, which scans nothing) instead."""
+
     def _collect_young(self) -> None:
         youngest, middle, _oldest = gc.get_count()
         first, second, _third = gc.get_threshold()
+        if youngest > self.BURST:
+            gc.freeze()
+            return
         if youngest > first and not self.keeping:
             gc.collect(1 if middle >= second else 0)
 

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -254,6 +263,65 @@ PROGRESS_EVERY = 500
 """Long operations report their progress (and write their batches) every 500 designs."""
 Progress = Callable[[int, int], None]
 """``progress(done, total)``; raising from it stops the operation (nothing written)."""
+
+
+def _insert_many(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """``connection.execute(insert(table), rows)`` on SQLite, each column's value made
+    ready for the database by its type once per distinct value (the batch's timestamps
+    are one value) rather than once per row and column: the rows go to the driver's
+    ``executemany`` as they are."""
+    dialect = connection.dialect
+    names = list(rows[0])
+    processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+                  for name in names]
+    quote = dialect.identifier_preparer.quote
+    statement = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
+                 f"VALUES ({', '.join('?' for _ in names)})")
+    ready: list[dict[Any, Any]] = [{} for _ in names]
+
+    def value(column: int, raw: Any) -> Any:
+        process = processors[column]
+        if process is None or raw is None:
+            return raw
+        try:
+            key = (type(raw), raw)
+            known = ready[column].get(key, _NOTHING)
+        except TypeError:  # not hashable: made ready each time
+            return process(raw)
+        if known is _NOTHING:
+            known = ready[column][key] = process(raw)
+        return known
+
+    connection.exec_driver_sql(statement, [
+        tuple(value(column, row[name]) for column, name in enumerate(names)) for row in rows])
+
+
+_NOTHING = object()
+
+
+def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
+    """INSERT the design rows (one batch, in a write transaction); their ids in order.
+
+    Where the database says which id went to which row of one multi-row INSERT
+    (PostgreSQL), that is asked (RETURNING, sorted). SQLite cannot say it, and SQLAlchemy
+    then falls back to one INSERT per row; there the rows go in as one ``executemany``
+    and their ids are the batch's last ones: the transaction holds SQLite's write lock
+    from its first write, and SQLite numbers new rows above every id in the table. The
+    names read back are checked against the batch's all the same.
+    """
+    if connection.dialect.name != "sqlite":
+        return list(connection.execute(
+            insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
+            rows).scalars().all())
+    _insert_many(connection, _DESIGNS, rows)
+    written = list(reversed(connection.execute(
+        select(_DESIGNS.c.id, _DESIGNS.c.name).order_by(_DESIGNS.c.id.desc())
+        .limit(len(rows))).all()))
+    if [name for _, name in written] != [row["name"] for row in rows]:
+        reason = "the imported designs were not numbered in order"
+        raise LibraryWriteError(f"The library could not be written (nothing was changed): "
+                                f"{reason}", reason)
+    return [design_id for design_id, _ in written]
 
 
 class Library:
@@ -595,6 +663,7 @@ class Library:
             if progress is not None and number % PROGRESS_EVERY == 0:
                 progress(number, 2 * total)
         records: list[DesignRecord | None] = [None] * total
+        tags_of = [tags for _, _, _, tags in prepared]
         with self._write() as session:
             new: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
             for number, (choice, summary, normalized, tags) in enumerate(prepared):
@@ -618,17 +687,18 @@ class Library:
             for start in range(0, len(new), PROGRESS_EVERY):
                 batch = new[start:start + PROGRESS_EVERY]
                 connection = session.connection()
-                ids = connection.execute(
-                    insert(_DESIGNS).returning(_DESIGNS.c.id, sort_by_parameter_order=True),
-                    [values for _, values, _ in batch]).scalars().all()
-                connection.execute(insert(_REVISIONS), [
-                    {"design_id": design_id, "number": 1, "name": values["name"],
-                     "data": values["data"], "saved_at": now}
-                    for design_id, (_, values, _) in zip(ids, batch, strict=True)])
+                ids = _insert_designs(connection, [values for _, values, _ in batch])
+                revisions = [{"design_id": design_id, "number": 1, "name": values["name"],
+                              "data": values["data"], "saved_at": now}
+                             for design_id, (_, values, _) in zip(ids, batch, strict=True)]
+                if connection.dialect.name == "sqlite":
+                    _insert_many(connection, _REVISIONS, revisions)
+                else:
+                    connection.execute(insert(_REVISIONS), revisions)
                 for design_id, (number, values, normalized) in zip(ids, batch, strict=True):
                     records[number] = DesignRecord(
                         id=design_id, ruleset_id=values["ruleset_id"], kind=values["kind"],
-                        name=values["name"], tags=_tags(values["tags"]), data=normalized,
+                        name=values["name"], tags=tags_of[number], data=normalized,
                         legal=values["legal"], problem_count=values["problem_count"],
                         cost=values["cost"], class_value=values["class_value"],
                         catalog_name=None, created_at=now, updated_at=now, deleted_at=None,

@@ -117,3 +117,27 @@ def test_opening_a_long_finished_session_never_freezes_the_window(
     assert window.database is not None
     stored = window.database.game_sessions.charts(session_id)
     assert stored is not None and stored["events"] == 4000  # aggregated once, kept
+
+
+def test_exporting_thousands_of_selected_designs_never_freezes_the_window(
+        window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.library import make_exchanged
+    from carwars_desktop.storage import ImportChoice
+
+    library = _workspace(window, LibraryWorkspace)
+    design = MiniDesign.stock_design("courier", "b", name="Courier").to_json()
+    library.service.import_designs([ImportChoice(make_exchanged(
+        "mini_car_wars", "vehicle", {**design, "name": f"Courier {n:04d}"}))
+        for n in range(6000)])
+    library.wait_for_rows()
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    library.view.selectAll()  # every row selected: what the header used to ask about
+    qtbot.wait(20)
+    chosen = len(library.selected_ids())
+    assert chosen > 6000  # the catalog's designs too
+    path = tmp_path / "all.carwars.json"
+    with watching() as dog:
+        assert library.export_selected(str(path)) == str(path)
+        qtbot.wait(20)
+    assert dog.stalls == []
+    assert len(json.loads(path.read_text(encoding="utf-8"))["designs"]) == chosen

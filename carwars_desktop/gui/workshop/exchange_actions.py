@@ -165,6 +165,42 @@ def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask
     return choices
 
 
+class _Clashes(Exception):  # noqa: N818 (a signal between two functions, not a fault)
+    """A name clash was met where nobody can be asked (the plan is then made on the GUI
+    thread, asking)."""
+
+
+class _Standing(Exception):  # noqa: N818 (a signal between two functions, not a fault)
+    """The GM's answer to a clash holds for all the others."""
+
+    def __init__(self, answer: Clash) -> None:
+        super().__init__(answer.value)
+        self.answer = answer
+
+
+def _standing_stops(ask: AskClash) -> AskClash:
+    """``ask``, stopping the plan when the first answer (not Cancel) holds for every clash:
+    the plan is then made again with that answer from the start (the same plan), on a
+    worker. After a first answer for one clash only, the GM is asked on as before."""
+    asked = 0
+
+    def asking(parent: QWidget | None, design: ExchangedDesign,
+               remaining: int) -> tuple[Clash, bool]:
+        nonlocal asked
+        asked += 1
+        answer, same = ask(parent, design, remaining)
+        if asked == 1 and same and remaining and answer is not Clash.CANCEL:
+            raise _Standing(answer)
+        return answer, same
+
+    return asking
+
+
+def _no_questions(_parent: QWidget | None, _design: ExchangedDesign,
+                  _remaining: int) -> tuple[Clash, bool]:
+    raise _Clashes
+
+
 def import_file(parent: QWidget | None, library: LibraryService, path: str | None = None,
                 ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
                 initiator: object = None) -> list[DesignRecord] | None:
@@ -176,17 +212,35 @@ def import_file(parent: QWidget | None, library: LibraryService, path: str | Non
         if not path:
             return None
     chosen = path
+
+    def read(job: Job) -> tuple[tuple[ExchangedDesign, ...], list[ImportChoice] | None]:
+        designs = read_file(chosen, job.progress)
+        try:  # no name clash: nothing to ask, so the plan is made here, off the GUI thread
+            return designs, plan_import(library, designs, _no_questions)
+        except _Clashes:
+            return designs, None
+
     try:
-        designs = run_with_progress(parent, "Importing designs",
-                                    lambda job: read_file(chosen, job.progress),
-                                    f"Reading {Path(path).name}…")
+        designs, choices = run_with_progress(parent, "Importing designs", read,
+                                             f"Reading {Path(path).name}…")
     except Cancelled:
         return None
     except ExchangeError as error:
         warn(parent, "Not imported", f"{Path(path).name} was not imported: {error}. "
              "Nothing was changed.")
         return None
-    choices = plan_import(library, designs, ask, parent)
+    if choices is None:  # the GM answers the clashes
+        try:
+            choices = plan_import(library, designs, _standing_stops(ask), parent)
+        except _Standing as standing:  # the same for every clash: planned on the worker
+            answer = standing.answer
+            try:
+                choices = run_with_progress(
+                    parent, "Importing designs",
+                    lambda _job: plan_import(library, designs, lambda *_: (answer, True)),
+                    f"Naming {len(designs):,} designs…")
+            except Cancelled:
+                return None
     if choices is None:
         return None
     try:

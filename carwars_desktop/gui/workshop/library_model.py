@@ -354,6 +354,12 @@ class LibraryModel(QAbstractTableModel):
     def entry(self, row: int) -> DesignEntry:
         return self._entries[self._rows[row]]
 
+    def entries_at(self, rows: Iterable[int]) -> list[DesignEntry]:
+        """The entries shown in ``rows`` (ascending; rows past the end are left out)."""
+        entries, shown = self._entries, self._rows
+        count = len(shown)
+        return [entries[shown[row]] for row in rows if 0 <= row < count]
+
     def row_of(self, design_id: int) -> int | None:
         for row, index in enumerate(self._rows):
             if self._entries[index].id == design_id:
@@ -362,10 +368,11 @@ class LibraryModel(QAbstractTableModel):
 
     def rows_of(self, design_ids: Sequence[int]) -> list[int]:
         """The rows showing ``design_ids`` (those shown), in one pass over the rows."""
-        wanted = set(design_ids)
-        found = {self._entries[index].id: row for row, index in enumerate(self._rows)
-                 if self._entries[index].id in wanted}
-        return [found[design_id] for design_id in design_ids if design_id in found]
+        index_of = self._index_of
+        wanted = {index_of[i] for i in design_ids if i in index_of}
+        found = {index: row for row, index in enumerate(self._rows) if index in wanted}
+        return [found[index_of[i]] for i in design_ids
+                if i in index_of and index_of[i] in found]
 
     def total(self) -> int:
         return len(self._scope)

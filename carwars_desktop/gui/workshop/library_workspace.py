@@ -224,9 +224,20 @@ class LibraryWorkspace(Workspace):
         header.setResizeContentsPrecision(200)
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(50)
+        # The header keeps a selection of its own, always empty: with the view's, Qt asks
+        # the model about every row of every column on each repaint of the header (is the
+        # whole column selected?), three Python calls a row; with 26,000 rows selected
+        # (Select all, then Export) each repaint froze the window for a second. The rows'
+        # selection is the view's alone; the header only sorts.
+        header.setHighlightSections(False)
+        header.setSelectionModel(QItemSelectionModel(self.model, header))
         self.view.verticalHeader().setDefaultSectionSize(
             self.view.fontMetrics().height() + 8)
         self._columns_fitted = False
+        self._select_after_refresh: list[int] | None = None
+        self._selection_changes = 0
+        """What the list being read on a worker selects when it is shown (an import's
+        designs); None: what was selected before."""
         self.view.sortByColumn(NAME, Qt.SortOrder.AscendingOrder)
 
         self.banner = QFrame()
@@ -442,12 +453,17 @@ class LibraryWorkspace(Workspace):
             loop.quit()
 
     def _install(self, contents: Contents) -> None:
-        selected = self.selected_ids()
+        selected = self._select_after_refresh
+        self._select_after_refresh = None
+        if selected is None:
+            selected = self.selected_ids()
         self.model.install(contents)
         if not self._columns_fitted and self.model.rowCount():
             self._fit_columns()
+        changes = self._selection_changes
         self.select_ids(selected)
-        self._update_actions()
+        if changes == self._selection_changes:  # else brought up to date by the change
+            self._update_actions()
 
     def _fit_columns(self) -> None:
         """Columns as wide as what they show (from the first 200 rows), the name wider."""
@@ -487,12 +503,18 @@ class LibraryWorkspace(Workspace):
     def selected_entries(self) -> list[DesignEntry]:
         # The selection's ranges, not selectedRows(): that asks the model about every row.
         selection = self.view.selectionModel().selection()
-        rows = sorted({row for number in range(selection.count())
-                       for row in range(selection.at(number).top(),
-                                        selection.at(number).bottom() + 1)})
+        spans = sorted((part.top(), part.bottom()) for part in
+                       (selection.at(number) for number in range(selection.count())))
+        rows: list[int] | range
+        if len(spans) == 1:  # Select all, or one run of rows: no row by row work
+            rows = range(spans[0][0], spans[0][1] + 1)
+        elif all(spans[n][1] < spans[n + 1][0] for n in range(len(spans) - 1)):
+            rows = [row for top, bottom in spans for row in range(top, bottom + 1)]
+        else:  # ranges overlap (rows selected column by column): each row once
+            rows = sorted({row for top, bottom in spans for row in range(top, bottom + 1)})
         if not rows and self.view.currentIndex().isValid():
             rows = [self.view.currentIndex().row()]
-        return [self.model.entry(row) for row in rows if row < self.model.rowCount()]
+        return self.model.entries_at(rows)
 
     def selected_ids(self) -> list[int]:
         return [entry.id for entry in self.selected_entries()]
@@ -518,6 +540,7 @@ class LibraryWorkspace(Workspace):
             self.view.scrollTo(first)
 
     def _selection_changed(self) -> None:
+        self._selection_changes += 1
         self._update_actions()
         self._preview_timer.start()
 
@@ -681,9 +704,13 @@ class LibraryWorkspace(Workspace):
         self.banner.hide()
         return removed
 
-    def _show_mine_if_hidden(self) -> None:
+    def _show_mine_if_hidden(self) -> bool:
+        """Show the GM's designs if the list shows only the catalog's or deleted ones;
+        whether it did."""
         if self.source_box.currentData() in (CATALOG, DELETED):
             self.source_box.setCurrentIndex(self.source_box.findData(ALL))
+            return True
+        return False
 
     # --- files and printing ----------------------------------------------------------------
     def import_designs(self, path: str | None = None) -> int:
@@ -699,10 +726,18 @@ class LibraryWorkspace(Workspace):
 
     def show_imported(self, records: Sequence[DesignRecord]) -> None:
         """List and select what was just imported (a file, a pasted code), and say so."""
+        ids = [r.id for r in records]
+        selected = self._refreshing  # then selected as the new list is shown
+        if selected:
+            self._select_after_refresh = ids
         self.wait_for_rows()
-        self._show_mine_if_hidden()
-        self.search.clear()
-        self.select_ids([r.id for r in records])
+        if self._show_mine_if_hidden():
+            selected = False
+        if self.search.text():
+            self.search.clear()
+            selected = False
+        if not selected:
+            self.select_ids(ids)
         drafts = sum(1 for r in records if not r.legal)
         self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")

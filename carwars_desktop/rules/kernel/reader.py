@@ -135,6 +135,14 @@ class Reader:
     # --- structure -------------------------------------------------------------
     def keys(self, required: Collection[str], optional: Collection[str] = ()) -> None:
         """Exactly the ``required`` keys (plus any ``optional``); sets are reported sorted."""
+        present = self.data.keys()
+        if isinstance(required, set | frozenset):
+            if present >= required and (len(present) == len(required)
+                                        or not (present - required).difference(optional)):
+                return  # the usual case, answered by set operations; the refusals below
+        elif all(k in present for k in required) and not (present - set(required)).difference(
+                optional):
+            return
         order = sorted(required) if isinstance(required, set | frozenset) else list(required)
         missing = [k for k in order if k not in self.data]
         if missing:

@@ -65,10 +65,15 @@ class PersonKit:
     @staticmethod
     def from_json(data: object, where: str) -> PersonKit:
         read = Reader(data, where, DesignFormatError, PATH)
-        read.keys(frozenset({"targeting_computers", "hi_res_computers", "body_armor"}))
+        read.keys(_KIT_KEYS)
         return PersonKit(read.integer("targeting_computers"),
                          read.integer("hi_res_computers"),
                          read.flag("body_armor"))
+
+
+_KIT_KEYS = frozenset({"targeting_computers", "hi_res_computers", "body_armor"})
+_DESIGN_KEYS = frozenset(
+    {"ruleset", "kind", "name", "stock", "option", "armor", "driver", "gunner"})
 
 
 @dataclass(frozen=True)
@@ -91,9 +96,30 @@ class Configuration:
         return self.stock.cost + (self.option.delta if self.option else 0)
 
 
+_CONFIGURED: dict[tuple[int, int, int],
+                  tuple[StockVehicle, OptionSpec | None, MiniRules, Configuration]] = {}
+"""Configurations already worked out, by the identity of their (immutable) inputs: a
+design's cost and its problems each ask, and an import of 20,000 designs asks for the
+same few dozen again and again. The inputs are kept with the answer, so an id is never
+mistaken for a later object's."""
+
+
 def configure(stock: StockVehicle, option: OptionSpec | None,
               rules: MiniRules = DEFAULT_RULES) -> Configuration:
     """Apply an option to a stock vehicle (§1.5; MCW-D19 links, MCW-D28 turret)."""
+    key = (id(stock), id(option), id(rules))
+    known = _CONFIGURED.get(key)
+    if known is not None and known[0] is stock and known[1] is option and known[2] is rules:
+        return known[3]
+    configuration = _configure(stock, option, rules)
+    if len(_CONFIGURED) > 512:
+        _CONFIGURED.clear()
+    _CONFIGURED[key] = (stock, option, rules, configuration)
+    return configuration
+
+
+def _configure(stock: StockVehicle, option: OptionSpec | None,
+               rules: MiniRules) -> Configuration:
     if option is None:
         return Configuration(stock, None, stock.gunner, stock.turret, stock.weapons,
                              stock.armor.total)
@@ -274,8 +300,7 @@ class MiniDesign:
         """Read a design; refuse malformed data with :class:`DesignFormatError`."""
         where = "design"
         read = Reader(data, where, DesignFormatError, PATH)
-        read.keys(frozenset(
-            {"ruleset", "kind", "name", "stock", "option", "armor", "driver", "gunner"}))
+        read.keys(_DESIGN_KEYS)
         obj = read.data
         if obj["ruleset"] != RULESET_ID or obj["kind"] != "design":
             raise DesignFormatError(f"{where}: not a Mini Car Wars design "

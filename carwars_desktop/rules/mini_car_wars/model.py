@@ -167,26 +167,31 @@ class Armor:
 
     @property
     def total(self) -> int:
-        return sum(self.get(side) for side in SIDES)
+        return int(self.front) + int(self.right) + int(self.left) + int(self.back) + int(self.top)
 
     def items(self) -> tuple[tuple[Side, int], ...]:
-        return tuple((side, self.get(side)) for side in SIDES)
+        """Each side and its points, in :data:`SIDES` order."""
+        return ((Side.FRONT, int(self.front)), (Side.RIGHT, int(self.right)),
+                (Side.LEFT, int(self.left)), (Side.BACK, int(self.back)),
+                (Side.TOP, int(self.top)))
 
     def __str__(self) -> str:
         return ", ".join(f"{side.value}{value}" for side, value in self.items())
 
     def to_json(self) -> dict[str, int]:
-        return {side.value: value for side, value in self.items()}
+        return {"F": int(self.front), "R": int(self.right), "L": int(self.left),
+                "B": int(self.back), "T": int(self.top)}
 
     @staticmethod
     def from_json(data: object, where: str, error: type[ValueError]) -> Armor:
         """Read ``{"F": 30, "R": 20, "L": 20, "B": 25, "T": 0}``; refuse anything else."""
-        keys = frozenset(side.value for side in SIDES)
         read = Reader(data, where, error, PATH)
-        read.keys(keys)
-        values = {_FIELD[side]: read.integer(side.value) for side in SIDES}
-        return Armor(**values)
+        read.keys(_ARMOR_KEYS)
+        return Armor(*(read.integer(key) for key in _ARMOR_ORDER))
 
 
 _FIELD = {Side.FRONT: "front", Side.RIGHT: "right", Side.LEFT: "left",
           Side.BACK: "back", Side.TOP: "top"}
+_ARMOR_ORDER = ("F", "R", "L", "B", "T")
+"""The sides' keys in the order of :class:`Armor`'s fields (front, right, left, back, top)."""
+_ARMOR_KEYS = frozenset(_ARMOR_ORDER)
