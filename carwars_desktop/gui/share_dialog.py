@@ -4,6 +4,8 @@ that vehicle's player only), Stop sharing and New link (which revokes them all).
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -64,24 +67,33 @@ class ShareDialog(QDialog):
         self.allow_public.setObjectName("share-allow-public")
         self.allow_public.toggled.connect(self._fill_addresses)
         layout.addWidget(self.allow_public)
+        # The common link and its QR code on the left, the seat links on the right: both
+        # QR codes whole on a 768-pixel screen (a clipped code cannot be scanned).
+        columns = QHBoxLayout()
+        common = QVBoxLayout()
         self.link = QLabel()
         self.link.setObjectName("share-link")
         self.link.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.link.setWordWrap(True)
-        layout.addWidget(self.link)
+        common.addWidget(self.link)
         self.qr = QLabel()
         self.qr.setObjectName("share-qr")
         self.qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(self.qr, 1)
+        common.addWidget(self.qr)
+        common.addStretch(1)
+        columns.addLayout(common)
+        seats = QVBoxLayout()
         self.seats_about = QLabel(SEATS_TEXT)
         self.seats_about.setWordWrap(True)
-        layout.addWidget(self.seats_about)
+        seats.addWidget(self.seats_about)
         self.seats_area = QScrollArea()
         self.seats_area.setObjectName("share-seats")
         self.seats_area.setWidgetResizable(True)
         self.seats_area.setMinimumHeight(SEAT_QR_SCALE * 45)
-        layout.addWidget(self.seats_area, 1)
-        self.seat_links: dict[str, QLabel] = {}
+        seats.addWidget(self.seats_area, 1)
+        columns.addLayout(seats, 1)
+        layout.addLayout(columns, 1)
+        self.seat_links: dict[str, QLineEdit] = {}
         """Vehicle key → the label holding its seat link (and the QR code's pixmap in
         :attr:`seat_qrs`)."""
         self.seat_qrs: dict[str, QLabel] = {}
@@ -143,15 +155,30 @@ class ShareDialog(QDialog):
         self.allow_public.setEnabled(not on)
         if on:
             self.link.setText(f"Open on a phone: {self.sharing.url}")
-            self.qr.setPixmap(pixmap_of(self.sharing.qr_png()))
+            pixmap = pixmap_of(self.sharing.qr_png())
+            self.qr.setPixmap(pixmap)
+            self.qr.setMinimumSize(pixmap.size())  # never shrunk: it must scan
         else:
             self.link.setText("Not shared: nothing is listening.")
             self.qr.clear()
+            self.qr.setMinimumSize(0, 0)
         self._fill_seats()
+        if on:
+            self._grow_to_fit()
         if self.sharing.problem and not on:
             self.message.setText(f"⚠ {self.sharing.problem}")
         if not self.sharing.can_share() and not on:
             self.message.setText("Open a session at the Table to share it.")
+
+    def _grow_to_fit(self) -> None:
+        """Large enough for the QR codes just shown (within the screen's free area)."""
+        hint = self.sizeHint()
+        width, height = max(self.width(), hint.width()), max(self.height(), hint.height())
+        screen = self.screen()
+        if screen is not None:
+            free = screen.availableGeometry()
+            width, height = min(width, free.width()), min(height, free.height() - 40)
+        self.resize(width, height)
 
     def _fill_seats(self) -> None:
         """One row per vehicle: its name, its seat link and that link's QR code."""
@@ -162,20 +189,27 @@ class ShareDialog(QDialog):
         panel = QWidget()
         grid = QGridLayout(panel)
         for row, (key, name, url) in enumerate(seats):
-            title = QLabel(name)
+            # The QR code, and beside it the name, the link (a read-only line: a long
+            # token scrolls in it, never clipped) and Copy.
+            title = QLabel(f"<b>{escape(name)}</b>")
             title.setWordWrap(True)
-            link = QLabel(url)
+            link = QLineEdit(url)
             link.setObjectName(f"share-seat-{key}")
-            link.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            link.setWordWrap(True)
+            link.setReadOnly(True)
+            link.setCursorPosition(0)
             qr = QLabel()
             qr.setPixmap(pixmap_of(qr_png(url, SEAT_QR_SCALE)))
             copy = QPushButton("Copy")
+            copy.setAccessibleName(f"Copy {name}'s seat link")
             copy.clicked.connect(lambda _=False, u=url: QGuiApplication.clipboard().setText(u))
+            side = QVBoxLayout()
+            side.addStretch(1)
+            side.addWidget(title)
+            side.addWidget(link)
+            side.addWidget(copy, 0, Qt.AlignmentFlag.AlignLeft)
+            side.addStretch(1)
             grid.addWidget(qr, row, 0)
-            grid.addWidget(title, row, 1)
-            grid.addWidget(link, row, 2)
-            grid.addWidget(copy, row, 3)
-            grid.setColumnStretch(2, 1)
+            grid.addLayout(side, row, 1)
+            grid.setColumnStretch(1, 1)
             self.seat_links[key], self.seat_qrs[key] = link, qr
         self.seats_area.setWidget(panel)
