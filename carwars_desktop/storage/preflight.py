@@ -222,14 +222,22 @@ def _check_with_sqlite(path: Path, has_sidecars: bool, known: frozenset[str],
                        head: str) -> list[str]:
     wal = path.with_name(path.name + "-wal")
     shm = path.with_name(path.name + "-shm")
-    if wal.exists() and not shm.exists():
+    for _look in range(3):
+        if not (wal.exists() and not shm.exists()):
+            return _read_schema(path, path, has_sidecars, known, head)
         # Reading a WAL makes SQLite create its -shm: read a copy instead.
         with tempfile.TemporaryDirectory(prefix="carwars-check-") as folder:
             copy = Path(folder) / path.name
-            shutil.copyfile(path, copy)
-            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            try:
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            except FileNotFoundError:
+                # Another copy of the app closed the file meanwhile (its WAL went into
+                # the file and was deleted): it is in use, so look again, never immutable.
+                has_sidecars = True
+                continue
             return _read_schema(path, copy, True, known, head)
-    return _read_schema(path, path, has_sidecars, known, head)
+    return _read_schema(path, path, True, known, head)
 
 
 def _read_schema(path: Path, source: Path, has_sidecars: bool, known: frozenset[str],

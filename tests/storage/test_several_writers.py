@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -25,27 +26,27 @@ COUNT = 500
 
 
 def _run_two(kind: str, url: str, target: int) -> list[dict[str, Any]]:
-    workers = [subprocess.Popen([sys.executable, str(WORKER), kind, url, str(target), name,
-                                 str(COUNT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True) for name in ("A", "B")]
     reports = []
-    try:
-        for worker in workers:  # both have opened the database …
-            assert worker.stdout is not None
-            assert worker.stdout.readline().strip() == "ready"
-        for worker in workers:  # … and wait: go
-            assert worker.stdin is not None
-            worker.stdin.write("go\n")
-            worker.stdin.flush()
-        for worker in workers:
-            out, _ = worker.communicate(timeout=600)
-            assert worker.returncode == 0
-            reports.append(json.loads(out))
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-                worker.communicate()
+    with ExitStack() as stack:  # each worker's pipes closed and the process waited for
+        workers = [stack.enter_context(subprocess.Popen(
+            [sys.executable, str(WORKER), kind, url, str(target), name, str(COUNT)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)) for name in ("A", "B")]
+        try:
+            for worker in workers:  # both have opened the database …
+                assert worker.stdout is not None
+                assert worker.stdout.readline().strip() == "ready"
+            for worker in workers:  # … and wait: go
+                assert worker.stdin is not None
+                worker.stdin.write("go\n")
+                worker.stdin.flush()
+            for worker in workers:
+                out, _ = worker.communicate(timeout=600)
+                assert worker.returncode == 0
+                reports.append(json.loads(out))
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    worker.kill()
     for report in reports:
         print(kind, {k: v for k, v in report.items() if k not in ("acked", "saves")},
               "acknowledged:", len(report.get("acked", report.get("saves", []))))

@@ -364,3 +364,33 @@ def test_writes_on_a_database_locked_mid_evening_are_refused_in_words(
         assert database.dice_history.count() == 0
         database.dice_history.add(make_roll())  # free again: the retry goes through
         assert database.dice_history.count() == 1
+
+
+def test_a_wal_that_goes_away_during_the_check_is_looked_at_again(
+        ours: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two copies of the app start on one file: the other one closes it (its WAL goes into
+    # the file and is deleted) while this one copies the WAL to check it.
+    wal = ours.with_name(ours.name + "-wal")
+    with closing(sqlite3.connect(ours)) as connection:  # leaves a -wal with committed pages
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA wal_autocheckpoint=0")
+        connection.execute("CREATE TABLE scratch (x)")
+        connection.commit()
+        copy_wal = wal.read_bytes()
+    wal.write_bytes(copy_wal)
+    ours.with_name(ours.name + "-shm").unlink(missing_ok=True)
+    import carwars_desktop.storage.preflight as preflight
+
+    real_copy = preflight.shutil.copyfile
+    copied: list[str] = []
+
+    def copy_while_the_other_closes(source: Path, target: Path) -> object:
+        copied.append(Path(source).name)
+        if Path(source) == wal:
+            wal.unlink()  # the other copy has just closed the file
+        return real_copy(source, target)
+
+    monkeypatch.setattr(preflight.shutil, "copyfile", copy_while_the_other_closes)
+    with open_database(str(ours)) as database:  # opened, not refused nor a traceback
+        assert database.library.count() >= 0
+    assert copied == [ours.name, wal.name]
