@@ -174,16 +174,23 @@ def test_a_name_too_long_for_the_journal_is_refused_and_leaves_no_empty_file(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_refused_file_with_a_leftover_wal_gets_no_shm(ours: Path, snapshot: Snapshot) -> None:
-    wal = ours.with_name(ours.name + "-wal")
-    with closing(sqlite3.connect(ours)) as connection:  # leaves a -wal with committed pages
+def _leftover_wal(path: Path, statement: str) -> Path:
+    """``statement`` committed to a -wal that is left beside ``path`` (no -shm), as after
+    a copy of the app was killed; the -wal's path."""
+    wal = path.with_name(path.name + "-wal")
+    with closing(sqlite3.connect(path)) as connection:
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA wal_autocheckpoint=0")
-        connection.execute("DROP TABLE designs")
+        connection.execute(statement)
         connection.commit()
         copy_wal = wal.read_bytes()
     wal.write_bytes(copy_wal)
-    ours.with_name(ours.name + "-shm").unlink(missing_ok=True)
+    path.with_name(path.name + "-shm").unlink(missing_ok=True)
+    return wal
+
+
+def test_a_refused_file_with_a_leftover_wal_gets_no_shm(ours: Path, snapshot: Snapshot) -> None:
+    wal = _leftover_wal(ours, "DROP TABLE designs")
     message = _refused(ours, snapshot, DamagedDatabaseError)
     assert "table designs is missing" in message
     assert sorted(p.name for p in ours.parent.iterdir()) == [ours.name, wal.name]
@@ -370,15 +377,7 @@ def test_a_wal_that_goes_away_during_the_check_is_looked_at_again(
         ours: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Two copies of the app start on one file: the other one closes it (its WAL goes into
     # the file and is deleted) while this one copies the WAL to check it.
-    wal = ours.with_name(ours.name + "-wal")
-    with closing(sqlite3.connect(ours)) as connection:  # leaves a -wal with committed pages
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA wal_autocheckpoint=0")
-        connection.execute("CREATE TABLE scratch (x)")
-        connection.commit()
-        copy_wal = wal.read_bytes()
-    wal.write_bytes(copy_wal)
-    ours.with_name(ours.name + "-shm").unlink(missing_ok=True)
+    wal = _leftover_wal(ours, "CREATE TABLE scratch (x)")
     import carwars_desktop.storage.preflight as preflight
 
     real_copy = preflight.shutil.copyfile
