@@ -6,6 +6,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -29,3 +30,33 @@ settings.load_profile("carwars")
 def sqlite_url(tmp_path: Path) -> Iterator[str]:
     """A fresh SQLite database file URL in the test's own folder."""
     yield f"sqlite:///{tmp_path / 'carwars.sqlite3'}"
+
+
+# --- the application layer on a real database, no Qt (tests/services, tests/house) ----------
+@pytest.fixture
+def database(sqlite_url: str) -> Iterator[Any]:
+    """A real database (SQLite in the test's folder), closed after the test."""
+    from carwars_desktop.storage import open_database
+
+    database = open_database(sqlite_url)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def services(database: Any) -> Any:
+    """The Qt-free application layer on :func:`database`."""
+    from carwars_desktop.services import Services
+
+    services = Services()
+    services.table.database = database
+    services.library.attach(database)
+    return services
+
+
+@pytest.fixture
+def heard(services: Any) -> list[Any]:
+    """Every change the bus published (after the fixtures set up)."""
+    changes: list[Any] = []
+    services.bus.subscribe(changes.append)
+    return changes
