@@ -538,18 +538,22 @@ class WorkshopWorkspace(Workspace):
     # --- saving ------------------------------------------------------------------------------
     def save(self) -> bool:
         """Keep the design as a new revision (a draft when it has problems)."""
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-
         if (self.record is None or self.design is None or self.record.is_catalog
                 or self._writing):
             return False
+        return self._write(lambda: self.editing.save(initiator=self).record, self.design)
+
+    def _write(self, write: Callable[[], DesignRecord], mine: Design) -> bool:
+        """Save with ``write``: shown as saved, or why not (a conflict goes to the GM's
+        choice, a write failure to the banner with Retry). True when saved."""
+        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
         from carwars_desktop.storage.library import DesignConflictError
 
         try:
-            record = self.editing.save(initiator=self).record
-        except DesignConflictError as conflict:
+            record = write()
+        except DesignConflictError as conflict:  # saved elsewhere meanwhile: the GM chooses
             self._say(f"⚠ Not saved: {conflict}")
-            return self.resolve_conflict(conflict, self.design)
+            return self.resolve_conflict(conflict, mine)
         except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
             self._say(f"⚠ Not saved: {error}")
             if isinstance(error, LibraryWriteError):
@@ -585,22 +589,10 @@ class WorkshopWorkspace(Workspace):
         return False
 
     def _keep_mine(self, theirs: DesignRecord, mine: Design) -> bool:
-        """Save ``mine`` as the newest revision after theirs (the services layer's op)."""
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-        from carwars_desktop.storage.library import DesignConflictError
-
-        try:
-            record = self.editing.keep_mine(theirs, mine, initiator=self).record
-        except DesignConflictError as conflict:  # saved elsewhere yet again: ask again
-            self._say(f"⚠ Not saved: {conflict}")
-            return self.resolve_conflict(conflict, mine)
-        except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
-            self._say(f"⚠ Not saved: {error}")
-            if isinstance(error, LibraryWriteError):
-                self.write_banner.show_message(str(error), self.save)
-            return False
-        self._saved(record)
-        return True
+        """Save ``mine`` as the newest revision after theirs (the services layer's op;
+        saved elsewhere yet again: the GM is asked again)."""
+        return self._write(lambda: self.editing.keep_mine(theirs, mine, initiator=self).record,
+                           mine)
 
     def _saved(self, record: DesignRecord) -> None:
         self._show_header()
