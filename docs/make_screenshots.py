@@ -198,7 +198,7 @@ def table_mini_screens(app: QApplication, window: MainWindow, out: Path) -> None
             ("Di", "Killer Kart")])
     play = table.play
     _resolve(table, "mini.fire", {"firer": "v2", "target": "v1", "weapon": "1", "side": "F",
-                                  "range": "4"}, [5, 5, 6, 5, 4])
+                                  "range": "4"}, [5, 5, 6, 5])
     _resolve(table, "mini.fire", {"firer": "v1", "target": "v4", "weapon": "1", "side": "F",
                                   "range": "3"}, [6, 6, 6, 5, 6])
     sheet = play.sheets["v3"]
@@ -278,7 +278,7 @@ def table_battlecars_screen(app: QApplication, window: MainWindow, out: Path) ->
                                         "area": "front", "points_between": 2},
              [7, 6, 8, 5, 3])
     _resolve(table, "battlecars.damage", {"car": "v3", "area": "left-rear", "amount": 9,
-                                          "source": "collision"}, [3, 4, 2, 1])
+                                          "source": "collision"}, [3, 4, 2])
     sheet = table.play.sheets["v2"]
     assert isinstance(sheet, BattlecarsSheetWidget)
     sheet.mark_stunned(True)
@@ -466,7 +466,7 @@ def resolver_rulesets_screens(app: QApplication, window: MainWindow, out: Path) 
     grab(app, window, out / "resolver-battlecars.png")
     window.set_ruleset("autopower")
     resolver.select_procedure("autopower.attack")
-    resolver.form.set_value("attacker", "Booster Gold")
+    resolver.form.set_value("firer", "Booster Gold")
     resolver.form.set_value("target", "Nightwing at Speed 4")
     resolver.form.set_value("cards", "3, 6")
     settle(app)
