@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from typing import Any
 
-from carwars_desktop.gui.background import Job, collection_paused, start
+import pytest
+
+from carwars_desktop.gui.background import WORKER_SWITCH_INTERVAL, Job, collection_paused, start
 
 
 def _cycles(count: int) -> None:
@@ -42,3 +45,25 @@ def test_garbage_is_collected_on_the_gui_thread_only(qtbot) -> None:  # type: ig
     assert failed == [] and done == [1]
     assert threads, "the GUI thread collected once the worker had finished"
     assert set(threads) == {threading.main_thread().name}
+
+
+def test_while_a_job_runs_the_interpreter_changes_threads_often(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Each call from Qt into Python (a repaint makes hundreds) waits until a busy
+    worker lets go of the interpreter: at most a short switch interval while a job
+    runs, Python's own once none does."""
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    release = threading.Event()
+
+    def work(_job: Job) -> float:
+        release.wait(30)
+        return sys.getswitchinterval()
+
+    done: list[float] = []
+    start(work, done.append, seen.append)
+    seen.append(sys.getswitchinterval())
+    release.set()
+    qtbot.waitUntil(lambda: bool(done), timeout=30_000)
+    qtbot.waitUntil(lambda: sys.getswitchinterval() == before, timeout=5_000)
+    assert seen[0] == done[0] == pytest.approx(WORKER_SWITCH_INTERVAL, abs=1e-6)
+    assert before > WORKER_SWITCH_INTERVAL
