@@ -13,6 +13,8 @@ from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 from carwars_desktop.gui.workshop import LibraryWorkspace
+from carwars_desktop.library import kinds_of
+from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.storage import open_database
 from carwars_desktop.storage.models import DesignRow
 
@@ -37,6 +39,23 @@ def test_hidden_workspaces_load_after_the_first_screen(
     dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     assert not dice._loaded and resolver.procedure_model.rowCount() == 0
     qtbot.waitUntil(lambda: dice._loaded and resolver.procedure_model.rowCount() > 0)
+    window.shutdown()
+
+
+def test_every_design_kinds_editor_is_built_after_start_up(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Opening the first design of a kind costs no more than the next one: its editor
+    was built on an idle turn, the current ruleset's first."""
+    window = _window(qtbot, sqlite_url, tmp_path)
+    workshop = window.workshop
+    expected = {(r, kind.kind) for r in ruleset_ids() for kind in kinds_of(r)}
+    assert len(expected) >= 4
+    qtbot.waitUntil(lambda: set(workshop._editors) == expected)
+    first = workshop.editor_stack.indexOf(workshop._editors[(window.ruleset(), "vehicle")])
+    assert all(workshop.editor_stack.indexOf(e) >= first for e in workshop._editors.values())
+    design = next(e for e in window.database.library.entries() if e.ruleset_id == "battlecars")
+    editor = workshop._editors[("battlecars", "vehicle")]
+    assert workshop.open_design(design.id) and workshop.editor is editor
     window.shutdown()
 
 

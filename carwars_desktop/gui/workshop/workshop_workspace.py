@@ -48,7 +48,7 @@ from carwars_desktop.library import (
     summarize_design,
 )
 from carwars_desktop.library.templates import renamed
-from carwars_desktop.rules import Design, Problem, find_ruleset, ruleset_ids
+from carwars_desktop.rules import Design, Problem, UnknownRulesetError, find_ruleset, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
@@ -241,6 +241,29 @@ class WorkshopWorkspace(Workspace):
         self._ruleset = ruleset_id
         self.start_page.set_ruleset(ruleset_id)
         self._refresh_recent()
+
+    def load_deferred(self) -> None:
+        """Each design kind's editor is built on an idle turn of its own (the current
+        ruleset's first), so that opening the first design of a kind is no slower than
+        the next one: a Battlecars vehicle's editor took 50 ms of a 120–160 ms turn."""
+        super().load_deferred()
+        waiting = [(ruleset_id, kind.kind) for ruleset_id in
+                   sorted(ruleset_ids(), key=lambda r: r != self._ruleset)
+                   for kind in kinds_of(ruleset_id)]
+
+        def next_editor() -> None:
+            while waiting:
+                ruleset_id, kind = waiting.pop(0)
+                if (ruleset_id, kind) not in self._editors:
+                    try:
+                        editor = self._editor_for(ruleset_id, kind)
+                    except UnknownRulesetError:  # no screens (yet): built when opened
+                        continue
+                    editor.ensurePolished()  # its style and fonts, before it is first shown
+                    QTimer.singleShot(0, self, next_editor)
+                    return
+
+        QTimer.singleShot(0, self, next_editor)
 
     def attach_database(self, database: Database) -> None:
         self._database = database
