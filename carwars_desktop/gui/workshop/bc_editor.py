@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.workshop.bc_load import LoadPanel
 from carwars_desktop.gui.workshop.bc_models import (
     BOXES,
+    COMPONENT_COLUMNS,
     FACING,
     FACING_CHOICES,
     KIND,
@@ -98,8 +99,11 @@ class SectionBox(QGroupBox):
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved,
+                       model.dataChanged):
+            signal.connect(self._fit_columns)
         self.add_button = QPushButton("Add")
         self.add_button.setToolTip(f"A new component in the {section.value} section")
         self.remove_button = QPushButton("Remove")
@@ -134,6 +138,15 @@ class SectionBox(QGroupBox):
         layout.addLayout(faces)
         model.modelReset.connect(self.fit_table)
         self.fit_table()
+        self._fit_columns()
+
+    def _fit_columns(self, *_: object) -> None:
+        """The columns but the name as wide as what they show, once per change of the
+        section (fitting them on every layout pass, ResizeToContents, asked the model
+        3,000 times as the editor was first shown: half of that turn)."""
+        for column in range(len(COMPONENT_COLUMNS)):
+            if column != NAME:
+                self.table.resizeColumnToContents(column)
 
     def fit_table(self) -> None:
         """As tall as its components (at least three rows): the card shows them all."""
