@@ -5,8 +5,11 @@
 Both are measured in the same run, as separate processes started the same way,
 offscreen. The app reports its milestones through CARWARS_TRACE_STARTUP
 ("window-idle": first turn of the event loop after show; "loaded": database
-opened, the first screen listed, the last running session shown). The headline is the
-fully loaded ratio (target ≤ 4, stretch 3); the first paint's ratio follows it.
+opened, the first screen listed, the last running session shown; "ready": SQLAlchemy
+loaded and the database opened with it, which comes later when the Library was listed
+before it, see storage/first_screen.py). The headline is the fully loaded ratio
+(target ≤ 4, stretch 3); the first paint's and "ready" follow, then the same start with
+a game running in the database (resumed at the Table: the database opens first).
 ``--quick``: one run each (./dev test runs it so the benchmark keeps working).
 
 It measures the installed state: ``pip install`` byte-compiles the package and the
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -73,17 +77,27 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     bare_command = [sys.executable, "-c", BARE]
     milestones(app_command, env)  # first run creates and migrates the database
+    playing = folder / "playing.sqlite3"
+    shutil.copyfile(folder / "bench.sqlite3", playing)
+    start_a_game(playing)
+    game_command = [*app_command[:-1], str(playing)]
     app_idle: list[float] = []
     app_loaded: list[float] = []
+    app_ready: list[float] = []
+    game_loaded: list[float] = []
     bare_idle: list[float] = []
-    for _ in range(runs):  # interleaved, so both see the same machine state
+    for _ in range(runs):  # interleaved, so all see the same machine state
         times = milestones(app_command, env)
         app_idle.append(times["window-idle"])
         app_loaded.append(times["loaded"])
+        app_ready.append(times["ready"])
         bare_idle.append(milestones(bare_command, env)["window-idle"])
+        game_loaded.append(milestones(game_command, env)["loaded"])
     bare = statistics.median(bare_idle)
     idle = statistics.median(app_idle)
     loaded = statistics.median(app_loaded)
+    ready = statistics.median(app_ready)
+    game = statistics.median(game_loaded)
     print(f"fully loaded: ratio {loaded / bare:.2f} to a bare PySide6 window "
           "(target ≤ 4, stretch 3)")
     print(f"runs: {runs} each, interleaved, offscreen, Python {sys.version.split()[0]}, "
@@ -93,6 +107,27 @@ def main() -> None:
           f"   ratio {loaded / bare:.2f} (database open, first screen and last session shown)")
     print(f"Carwars Desktop           first paint  median {idle * 1000:7.1f} ms"
           f"   ratio {idle / bare:.2f} (window idle, before the database)")
+    print(f"Carwars Desktop           ready        median {ready * 1000:7.1f} ms"
+          f"   ratio {ready / bare:.2f} (SQLAlchemy loaded, the database opened with it)")
+    print(f"  with a game running     fully loaded median {game * 1000:7.1f} ms"
+          f"   ratio {game / bare:.2f} (its sheets shown at the Table)")
+
+
+def start_a_game(path: Path) -> None:
+    """A running Mini Car Wars session in the database at ``path`` (start-up resumes it)."""
+    from carwars_desktop.rules.registry import find_ruleset
+    from carwars_desktop.services.table import TableService
+    from carwars_desktop.session.setup import Entry, prepare
+    from carwars_desktop.storage import open_database
+
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    setup = prepare(ruleset, [Entry("Ann", "Courier", catalog["Courier"].to_json()),
+                              Entry("Bo", "Killer Kart", catalog["Killer Kart"].to_json())],
+                    "road_duel")
+    with open_database(str(path)) as database:
+        TableService(database=database).start("mini_car_wars", "Benchmark night", "Road Duel",
+                                              setup)
 
 
 if __name__ == "__main__":

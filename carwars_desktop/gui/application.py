@@ -3,9 +3,12 @@
 Start-up order (start-up time is a feature): the window is shown and painted
 first; the workspaces the first screen needs (Library, Workshop, Table) and the
 database (SQLAlchemy; Alembic only when a migration is due) load on the first turn
-of the event loop after that. Then the app is fully loaded; the Resolver and the
-Dice are built, and the hidden workspaces' heavy parts (charts: pyqtgraph, numpy)
-load, on later turns.
+of the event loop after that. When the database is a local file with nothing to
+migrate or resume, the Library is listed from it before SQLAlchemy has loaded, and the
+database opens on a worker meanwhile (``storage/first_screen.py``; the GM's first key
+or click waits for it). Then the app is fully loaded; the Resolver and the Dice are
+built, and the hidden workspaces' heavy parts (charts: pyqtgraph, numpy) load, on
+later turns.
 """
 
 from __future__ import annotations
@@ -88,6 +91,21 @@ def run_gui(db: str | None, smoke: bool) -> int:
 
     def loaded() -> None:
         _trace("loaded")
+        if window.opening:  # the first screen is shown, the database opens on a worker
+            window.database_ready.connect(ready)
+        else:
+            ready(True)
+
+    def ready(opened: bool) -> None:
+        _trace("ready")
+        if not opened:  # the GM gave up on the database (or --smoke met a bad one)
+            app.exit(2 if smoke else 0)
+            return
+        QTimer.singleShot(0, set_version)
+        if smoke:
+            QTimer.singleShot(0, smoke_checks)
+
+    def smoke_checks() -> None:
         # The smoke run also checks the workspaces the first screen did not need
         # (every module imports, in a bundle too) before it exits.
         window.build_workspaces()
@@ -107,9 +125,7 @@ def run_gui(db: str | None, smoke: bool) -> int:
         if not window.finish_startup(defer_hidden=True):
             app.exit(2 if smoke else 0)
             return
-        if smoke:
-            QTimer.singleShot(0, loaded)
-        QTimer.singleShot(0, set_version)
+        QTimer.singleShot(0, loaded)
 
     QTimer.singleShot(0, first_idle)
     result = app.exec()

@@ -288,12 +288,12 @@ class StartupPlan:
 
 
 def startup_plan(hint: str | None, settings: ClubSettings) -> StartupPlan:
-    from sqlalchemy.engine import make_url
-
     from carwars_desktop.storage.club import is_server_url
     from carwars_desktop.storage.credentials import PasswordStore
 
     if hint is not None and "://" in hint and is_server_url(hint):
+        from sqlalchemy.engine import make_url
+
         return StartupPlan(ClubConnection.from_url(hint), make_url(hint).password,
                            settings.last_local())
     if hint is not None:

@@ -60,22 +60,29 @@ def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choic
 Asker = Callable[["DatabaseError"], tuple[Choice, str | None]]
 
 
-def open_with_recovery(url: str | None, ask: Asker | None) -> Database | None:
+def open_with_recovery(url: str | None, ask: Asker | None,
+                       first_refusal: DatabaseError | None = None) -> Database | None:
     """Open ``url`` (None: the default database); on a bad one tell stderr and ``ask``.
 
-    With no ``ask`` (``--smoke``) the first refusal gives up.
+    With no ``ask`` (``--smoke``) the first refusal gives up. ``first_refusal``: ``url``
+    was refused already (opened on a worker after the first screen): ask at once.
     """
     import os
 
     from carwars_desktop.storage import DatabaseError, open_database, resolve_url
 
     read_only = False
+    refused = first_refusal
     while True:
         resolved = url if read_only and url is not None else resolve_url(url, os.environ)
         try:
+            if refused is not None:
+                raise refused
             return open_database(resolved, read_only=read_only)
         except DatabaseError as error:
-            print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+            if error is not first_refusal:
+                print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+            refused = None
             if ask is None:
                 return None
             choice, path = ask(error)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -21,13 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
-from carwars_desktop.gui.database_open import ask_with_dialog, open_with_recovery
+from carwars_desktop.gui.database_open import Asker, ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.club_connect import StartupPlan
     from carwars_desktop.gui.players_display import PlayerDisplay
     from carwars_desktop.gui.share_dialog import ShareDialog
     from carwars_desktop.gui.table import TableWorkspace
@@ -61,6 +66,9 @@ class MainWindow(QMainWindow):
     """Workspaces on a left rail; the ruleset choice is remembered between runs."""
 
     ruleset_changed = Signal(str)
+    database_ready = Signal(bool)
+    """After a first screen shown before the database was open (:attr:`opening`): it is
+    open and every workspace has it (True), or it could not be opened (False: quit)."""
     workshop: WorkshopWorkspace
     table: TableWorkspace
 
@@ -75,6 +83,9 @@ class MainWindow(QMainWindow):
         self._unloaded: list[Workspace] = []
         self._started = False
         """finish_startup has built the first screen and opened the database."""
+        self._opening: _Opening | None = None
+        self._first_input = _FirstInput(self)
+        self._following_rail = False
         self.setWindowTitle("Carwars Desktop")
         from carwars_desktop.gui import window_geometry
 
@@ -196,7 +207,8 @@ class MainWindow(QMainWindow):
         """The GM switched to ``row`` before its workspace was built in the background."""
         if row < 0:
             return
-        if row >= len(self.workspaces):
+        self.wait_until_open()
+        if row >= len(self.workspaces) or self._stack.currentIndex() != row:
             self._build_through(row)
             self._stack.setCurrentIndex(row)
             self._focus_workspace(row)
@@ -259,17 +271,29 @@ class MainWindow(QMainWindow):
         Called once the window has been painted. With ``defer_hidden`` (the app's own
         start) only the workspaces the first screen needs are built, and only the one on
         screen loads its heavy parts now; the others are built, then load theirs, on
-        later turns of the event loop, one per turn, or when first shown.
+        later turns of the event loop, one per turn, or when first shown. The app's own
+        start may also list the Library before the database is open
+        (:meth:`_show_first_screen`); it is then open when :attr:`database_ready` says so.
         """
         self.build_workspaces(hidden=not defer_hidden)
         self.club_link.reopen_requested.connect(self.table.open_session)
-        database, local_instead = self._open_club_at_startup()
+        from carwars_desktop.gui.club_connect import ClubSettings, startup_plan
+
+        plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
+        if defer_hidden and self._show_first_screen(plan):
+            return True
+        database, local_instead = self._open_club_at_startup(plan)
         if database is None and local_instead:
-            database = open_with_recovery(
-                self._local_url_hint,
-                (lambda error: ask_with_dialog(self, error)) if self._interactive else None)
+            database = open_with_recovery(self._local_url_hint, self._asker())
         if database is None:
             return False
+        self._start_with(database, defer_hidden)
+        return True
+
+    def _asker(self) -> Asker | None:
+        return (lambda error: ask_with_dialog(self, error)) if self._interactive else None
+
+    def _start_with(self, database: Database, defer_hidden: bool) -> None:
         self.attach_database(database)
         if self.table.reopen_last_running():
             # A game was going on: the GM comes back to its sheets.
@@ -278,18 +302,117 @@ class MainWindow(QMainWindow):
         self._started = True
         if defer_hidden:
             self._load(self.current_workspace())
-            self._rail.currentRowChanged.connect(self._show_row)
-            QTimer.singleShot(HIDDEN_LOAD_DELAY_MS, self._load_next_hidden)
+            self._follow_rail()
+            QTimer.singleShot(HIDDEN_LOAD_DELAY_MS, self, self._load_next_hidden)
         else:
             for workspace in list(self._unloaded):
                 self._load(workspace)
+
+    def _follow_rail(self) -> None:
+        if not self._following_rail:
+            self._rail.currentRowChanged.connect(self._show_row)
+            self._following_rail = True
+
+    # --- the first screen before SQLAlchemy ----------------------------
+    @property
+    def opening(self) -> bool:
+        """The first screen is shown and the database still opening on a worker
+        (:attr:`database_ready` says when it is open)."""
+        return self._opening is not None
+
+    def _show_first_screen(self, plan: StartupPlan) -> bool:
+        """List the Library from the local file before SQLAlchemy has loaded, and open the
+        database on a worker meanwhile (``storage/first_screen.py`` says when this can
+        be); False: nothing was shown, the database is to be opened first, as always.
+
+        Until it is open, the GM's first key or click waits for it (``_FirstInput``), then
+        goes where it was meant; the other workspaces are built and load once it is.
+        """
+        import os
+
+        from carwars_desktop.gui.background import start
+        from carwars_desktop.storage.first_screen import read_first_screen
+        from carwars_desktop.storage.locations import sqlite_path
+
+        if plan.connection is not None:
+            return False
+        hint = self._local_url_hint = plan.local_url
+        entries = read_first_screen(hint, os.environ)
+        library = self.workspaces[WORKSPACE_TITLES.index("Library")]
+        if entries is None or not library.show_first_screen(entries):  # type: ignore[attr-defined]
+            return False
+        self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")
+        opening = self._opening = _Opening()
+
+        def open_it(_job: object) -> Database:
+            from carwars_desktop.storage import open_database, resolve_url
+
+            try:
+                opening.database = open_database(resolve_url(hint, os.environ))
+                return opening.database
+            except BaseException as error:
+                opening.error = error
+                raise
+            finally:
+                opening.done.set()
+
+        app = QApplication.instance()
+        assert app is not None
+        app.installEventFilter(self._first_input)
+        self._follow_rail()  # a switch of workspace waits for the database too
+        # Begun on the next turn, once the first screen's turn is done: a worker importing
+        # SQLAlchemy meanwhile made that turn half as slow again (the interpreter shared).
+        opening.begin = lambda: start(open_it, lambda _: self._opened(),
+                                      lambda _: self._opened(), parent=self)
+        QTimer.singleShot(0, self, opening.start)
         return True
 
-    def _open_club_at_startup(self) -> tuple[Database | None, bool]:
-        """(the club database to start on, or None; whether to open a local one instead)."""
-        from carwars_desktop.gui.club_connect import ClubSettings, open_startup_club, startup_plan
+    def wait_until_open(self) -> None:
+        """Return once the database opening after the first screen is open (at once if
+        none is): the GM's first key or click calls this."""
+        opening = self._opening
+        if opening is None:
+            return
+        opening.start()
+        if not opening.done.is_set():
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                opening.done.wait()
+            finally:
+                QApplication.restoreOverrideCursor()
+        self._opened()
 
-        plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
+    def _opened(self) -> None:
+        """The worker opened the database (or could not): every workspace gets it, as
+        at any start; a database the checks refused goes to the GM as at any start."""
+        opening = self._opening
+        if opening is None or not opening.done.is_set():
+            return
+        self._opening = None
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self._first_input)
+        database = opening.database
+        if database is None:
+            from carwars_desktop.storage import DatabaseError
+
+            error = opening.error
+            if not isinstance(error, DatabaseError):  # a bug: the traceback is shown
+                self.database_ready.emit(False)
+                raise error if error is not None else RuntimeError("no database opened")
+            print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+            database = open_with_recovery(self._local_url_hint, self._asker(),
+                                          first_refusal=error)
+        if database is None:
+            self.database_ready.emit(False)
+            return
+        self._start_with(database, defer_hidden=True)
+        self.database_ready.emit(True)
+
+    def _open_club_at_startup(self, plan: StartupPlan) -> tuple[Database | None, bool]:
+        """(the club database to start on, or None; whether to open a local one instead)."""
+        from carwars_desktop.gui.club_connect import open_startup_club
+
         self._local_url_hint = plan.local_url
         return open_startup_club(plan, self._interactive, self.connect_to_club,
                                  self._offer_local_database)
@@ -310,10 +433,10 @@ class MainWindow(QMainWindow):
     def _load_next_hidden(self) -> None:
         if len(self.workspaces) < len(WORKSPACE_TITLES):
             self._build_through(len(self.workspaces))  # the next hidden one, in this turn
-            QTimer.singleShot(0, self._load_next_hidden)
+            QTimer.singleShot(0, self, self._load_next_hidden)
         elif self._unloaded:
             self._load(self._unloaded[0])
-            QTimer.singleShot(0, self._load_next_hidden)
+            QTimer.singleShot(0, self, self._load_next_hidden)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.gui.club_connect import ClubSettings
@@ -383,6 +506,9 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.background import wait_for_workers
 
         wait_for_workers()  # none may still be using the database it closes
+        if self._opening is not None and self._opening.database is not None:
+            self._opening.database.close()  # opened as the app closed: never attached
+            self._opening = None
         if self.database is not None:
             self.database.close()
             self.database = None
@@ -450,6 +576,7 @@ class MainWindow(QMainWindow):
             return False
         self.statusBar().showMessage(f"Backed up to {copy}", 30000)
         return True
+
     # --- the players' display ---------------------------------------------------------
     def open_player_display(self) -> PlayerDisplay:
         """Open (or raise) the players' display, on the screen it was on last time."""
@@ -587,3 +714,38 @@ class MainWindow(QMainWindow):
             "<p>Mini Car Wars and Car Wars are trademarks of Steve Jackson Games, Battlecars "
             "of Games Workshop; this program is not affiliated with either.</p>"
         )
+
+
+class _Opening:
+    """The database being opened on a worker after the first screen."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.database: Database | None = None
+        self.error: BaseException | None = None
+        self.begin: Callable[[], object] = lambda: None
+        self._begun = False
+
+    def start(self) -> None:
+        """Begin the opening (once)."""
+        if not self._begun:
+            self._begun = True
+            self.begin()
+
+
+class _FirstInput(QObject):
+    """While the database opens after the first screen, the GM's first key or click (or
+    closing the window) waits for it, a fraction of a second at most, then goes on."""
+
+    WAITS_FOR = frozenset({QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride,
+                           QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick,
+                           QEvent.Type.Close})
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in self.WAITS_FOR and self._window.opening:
+            self._window.wait_until_open()
+        return False

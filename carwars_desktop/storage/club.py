@@ -17,8 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import URL, make_url
-
 from carwars_desktop.storage.errors import DatabaseError, NewerSchemaError, NotADatabaseError
 
 if TYPE_CHECKING:
@@ -67,6 +65,8 @@ class ClubConnection:
                                  "keepalives_count": "3", "tcp_user_timeout": "15000"}
         if self.require_tls:
             query["sslmode"] = "require"
+        from sqlalchemy.engine import URL  # (SQLAlchemy: not on the first screen's path)
+
         return URL.create(DRIVER, username=self.user, password=password or None,
                           host=self.host, port=self.port, database=self.database,
                           query=query).render_as_string(hide_password=False)
@@ -74,6 +74,8 @@ class ClubConnection:
     @classmethod
     def from_url(cls, url: str) -> ClubConnection:
         """The connection a PostgreSQL URL names (its password is dropped)."""
+        from sqlalchemy.engine import make_url
+
         parsed = make_url(url)
         sslmode = parsed.query.get("sslmode")
         host = parsed.host or "localhost"
@@ -93,11 +95,17 @@ class ClubConnection:
 
 
 def is_server_url(url: str) -> bool:
+    if url.startswith("sqlite"):  # read without SQLAlchemy (the first screen's path)
+        return False
+    from sqlalchemy.engine import make_url
+
     return make_url(url).get_backend_name() == "postgresql"
 
 
 def redacted_url(url: str) -> str:
     """``url`` with its password replaced by ``***`` (logs, exception text)."""
+    from sqlalchemy.engine import make_url
+
     return make_url(url).render_as_string(hide_password=True)
 
 

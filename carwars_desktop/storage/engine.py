@@ -19,17 +19,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
 from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.locations import (  # here as before
+    ENV_VAR,
+    absolute,
+    default_path,
+)
 
-APP_NAME = "carwars-desktop"
-APP_AUTHOR = "carwars"
-DEFAULT_FILE_NAME = "carwars.sqlite3"
-ENV_VAR = "CARWARS_DB"
 BUSY_TIMEOUT_MS = 150
 """How long a write waits for another writer's lock before it fails (and can be retried)."""
 LOCK_TIMEOUT_MS = 150
@@ -37,15 +37,12 @@ LOCK_TIMEOUT_MS = 150
 
 def sqlite_url_for_path(path: str | os.PathLike[str]) -> str:
     """The SQLAlchemy URL of an SQLite file, given a filesystem path."""
-    absolute = os.path.abspath(os.path.expanduser(os.fspath(path)))
-    return URL.create("sqlite", database=absolute).render_as_string(hide_password=False)
+    return URL.create("sqlite", database=absolute(path)).render_as_string(hide_password=False)
 
 
 def default_url() -> str:
     """``carwars.sqlite3`` in the user's data folder, which is created if needed."""
-    folder = Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
-    folder.mkdir(parents=True, exist_ok=True)
-    return sqlite_url_for_path(folder / DEFAULT_FILE_NAME)
+    return sqlite_url_for_path(default_path())
 
 
 def resolve_url(cli_value: str | None, env: Mapping[str, str]) -> str:

@@ -49,12 +49,13 @@ from carwars_desktop.storage.models import (
     SessionEventRow,
     SessionVehicleRow,
 )
+from carwars_desktop.storage.states import (  # the words, here as before
+    ACTIVE,
+    FINISHED,
+    RUNNING,
+    UNDONE,
+)
 from carwars_desktop.storage.writes import writing
-
-RUNNING = "running"
-FINISHED = "finished"
-ACTIVE = "active"
-UNDONE = "undone"
 
 
 class SessionNotFoundError(LookupError):
@@ -68,8 +69,6 @@ class SessionDataError(ValueError):
 TEXT_MAX = 200
 """The longest session, scenario, player or vehicle name (the columns' size)."""
 
-LEASE_RENEW_SECONDS = 20
-"""How often the copy that plays a session says it is still there."""
 LEASE_TIMEOUT = timedelta(seconds=90)
 """A lease not renewed for this long is abandoned (its copy crashed): it may be taken."""
 

@@ -24,7 +24,7 @@ _known: dict[Path, str] = {}
 def default_id_path() -> Path:
     import platformdirs
 
-    from carwars_desktop.storage.engine import APP_AUTHOR, APP_NAME
+    from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
     return Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR)) / ID_FILE_NAME
 

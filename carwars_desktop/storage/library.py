@@ -43,6 +43,7 @@ from carwars_desktop.library import (
     summarize,
     summarize_design,
 )
+from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows, tags_of
 from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DesignRevisionRow, DesignRow
 from carwars_desktop.storage.writes import write_failure_reason
@@ -115,29 +116,6 @@ class DesignRecord:
 
 
 @dataclass(frozen=True)
-class DesignEntry:
-    """A design as the library list shows it (no design JSON is read for it)."""
-
-    id: int
-    ruleset_id: str
-    kind: str
-    name: str
-    tags: tuple[str, ...]
-    legal: bool
-    problem_count: int
-    cost: int | None
-    class_value: int | None
-    catalog_name: str | None
-    updated_at: datetime
-    deleted_at: datetime | None
-    unsaved: bool
-
-    @property
-    def is_catalog(self) -> bool:
-        return self.catalog_name is not None
-
-
-@dataclass(frozen=True)
 class NewDesign:
     """A design to add: its ruleset, kind, JSON and tags."""
 
@@ -176,9 +154,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _tags(row_tags: str) -> tuple[str, ...]:
-    loaded = json.loads(row_tags) if row_tags else []
-    return tuple(str(tag) for tag in loaded)
+_tags = tags_of
 
 
 def _record(row: DesignRow, revision: int = 0) -> DesignRecord:
@@ -192,10 +168,8 @@ def _record(row: DesignRow, revision: int = 0) -> DesignRecord:
         revision=revision)
 
 
-_ENTRY_COLUMNS = (DesignRow.id, DesignRow.ruleset_id, DesignRow.kind, DesignRow.name,
-                  DesignRow.tags, DesignRow.legal, DesignRow.problem_count, DesignRow.cost,
-                  DesignRow.class_value, DesignRow.catalog_name, DesignRow.updated_at,
-                  DesignRow.deleted_at, DesignRow.working_data.is_not(None))
+_ENTRY_COLUMNS = (*(getattr(DesignRow, name) for name in ENTRY_COLUMNS),
+                  DesignRow.working_data.is_not(None))
 
 
 def _summary(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:
@@ -356,13 +330,9 @@ class Library:
                 return []
             query = query.where(DesignRow.id.in_(wanted))
         query = query.order_by(DesignRow.id)
-        tags: dict[str, tuple[str, ...]] = {}  # most designs share a few tag lists
         with self._sessions() as session:
             rows = session.connection().execute(query).all()
-        return [DesignEntry(r[0], r[1], r[2], r[3],
-                            tags[r[4]] if r[4] in tags else tags.setdefault(r[4], _tags(r[4])),
-                            r[5], r[6], r[7], r[8], r[9], r[10], r[11], bool(r[12]))
-                for r in rows]
+        return entries_from_rows(rows)
 
     def get(self, design_id: int) -> DesignRecord:
         """The design (deleted or not) with its latest revision number."""

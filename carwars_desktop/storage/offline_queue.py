@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS entries (
 def default_queue_path() -> Path:
     import platformdirs
 
-    from carwars_desktop.storage.engine import APP_AUTHOR, APP_NAME
+    from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
     folder.mkdir(parents=True, exist_ok=True)

@@ -27,8 +27,22 @@ class ShippedRevisions:
 
 
 def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
-    """(revision, down revisions) of one script, or None if it declares no revision."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    """(revision, down revisions) of one script, or None if it declares no revision.
+
+    Alembic's scripts declare them above their functions: the text before the first
+    ``def`` is read first (the start-up path reads every script; the functions are most
+    of the text), the whole script only when the declaration is not there."""
+    text = path.read_text(encoding="utf-8")
+    head = text[:text.find("\ndef ")] if "\ndef " in text else text
+    found = _assigned(head, path)
+    return found if found is not None or head is text else _assigned(text, path)
+
+
+def _assigned(text: str, path: Path) -> tuple[str, tuple[str, ...]] | None:
+    try:
+        tree = ast.parse(text, str(path))
+    except SyntaxError:  # a cut in the middle of a statement: the whole script is read
+        return None
     values: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:

@@ -4,9 +4,13 @@ parts, and (on every start but the first) checking the catalog against the rules
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from sqlalchemy import select
 
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
@@ -94,4 +98,81 @@ def test_an_installed_catalog_is_checked_after_start_up(
                     if e.is_catalog and e.name == "Courier")
 
     qtbot.waitUntil(lambda: courier_cost() != 1)  # brought up to date, list refreshed
+    window.shutdown()
+
+
+def _existing(url: str) -> list[str]:
+    """Make the database at ``url`` as a first start does; the names it lists."""
+    with open_database(url) as database:
+        database.library.install_catalog()
+        return sorted(e.name for e in database.library.entries())
+
+
+def _listed(window: MainWindow) -> list[str]:
+    model = _library(window).model
+    return sorted(e.name for e in model.entries_at(range(model.rowCount())))
+
+
+def _reopened(qtbot, url: str, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    """A window on ``url`` (an existing database): finish_startup as the app's start."""
+    settings = QSettings(str(tmp_path / "again.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup(defer_hidden=True)
+    return window
+
+
+def _library(window: MainWindow) -> LibraryWorkspace:
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace)
+    return library
+
+
+def test_the_library_is_listed_before_the_database_is_open(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """storage/first_screen.py: an existing local file with nothing to migrate or resume
+    is listed before SQLAlchemy has loaded; the database opens on a worker meanwhile."""
+    listed = _existing(sqlite_url)
+    window = _reopened(qtbot, sqlite_url, tmp_path)
+    assert window.opening and window.database is None
+    _library(window).ruleset_box.setCurrentIndex(0)  # all rulesets
+    assert _listed(window) == listed and listed
+    assert len(window.workspaces) == 3  # the others wait for the database
+    with qtbot.waitSignal(window.database_ready, timeout=60_000) as ready:
+        pass
+    assert ready.args == [True]
+    assert window.database is not None and not window.opening
+    assert _listed(window) == listed
+    qtbot.waitUntil(lambda: len(window.workspaces) == 5)
+    window.shutdown()
+
+
+def test_the_first_key_waits_for_the_database_then_does_its_work(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _existing(sqlite_url)
+    window = _reopened(qtbot, sqlite_url, tmp_path)
+    library = _library(window)
+    assert window.opening
+    library.view.setFocus()
+    library.view.setCurrentIndex(library.model.index(0, 0))
+    QTest.keyClick(library.view, Qt.Key.Key_Down)  # the list is not reset under it
+    assert window.database is not None and not window.opening
+    assert library.view.currentIndex().row() == 1
+    window.shutdown()
+
+
+def test_a_database_its_checks_refuse_after_the_first_screen_is_not_used(
+        qtbot, sqlite_url: str, tmp_path: Path,  # type: ignore[no-untyped-def]
+        capfd: pytest.CaptureFixture[str]) -> None:
+    _existing(sqlite_url)
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("DROP TABLE design_revisions")
+    window = _reopened(qtbot, sqlite_url, tmp_path)
+    assert window.opening  # its list is readable: the checks come with the opening
+    with qtbot.waitSignal(window.database_ready, timeout=60_000) as ready:
+        pass
+    assert ready.args == [False] and window.database is None
+    assert "design_revisions" in capfd.readouterr().err
     window.shutdown()

@@ -124,7 +124,7 @@ class TableWorkspace(Workspace):
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
         """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
-        from carwars_desktop.storage.game_sessions import LEASE_RENEW_SECONDS
+        from carwars_desktop.storage.states import LEASE_RENEW_SECONDS
 
         self._renew_timer = QTimer(self)
         self._renew_timer.setInterval(LEASE_RENEW_SECONDS * 1000)

@@ -140,6 +140,8 @@ class LibraryWorkspace(Workspace):
         self._showing_deleted = False
         self._refresh_generation = 0
         self._refreshing = False
+        self._first_screen: list[DesignEntry] | None = None
+        """The list shown before the database was open (:meth:`show_first_screen`)."""
         self._refresh_waiters: list[QEventLoop] = []
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
@@ -333,6 +335,16 @@ class LibraryWorkspace(Workspace):
         if index >= 0:
             self.ruleset_box.setCurrentIndex(index)
 
+    def show_first_screen(self, entries: list[DesignEntry]) -> bool:
+        """List ``entries``, read from the file before the database was opened
+        (``storage/first_screen.py``), until :meth:`attach_database` reads them again;
+        False when they are not what the Library shows first (it shows the deleted ones)."""
+        if self.source_box.currentData() == DELETED:
+            return False
+        self._install(prepare_contents(entries, *self.model.sort_state()))
+        self._first_screen = entries
+        return True
+
     def attach_database(self, database: Database) -> None:
         """Install the catalog (first start), drop old leftovers of deleted designs, list.
 
@@ -404,8 +416,12 @@ class LibraryWorkspace(Workspace):
         self._refresh_generation += 1  # a list being read on a worker is out of date
         deleted = self.source_box.currentData() == DELETED
         self._showing_deleted = deleted
-        self._install(prepare_contents(self.library.entries(deleted=deleted),
-                                       *self.model.sort_state()))
+        entries = self.library.entries(deleted=deleted)
+        first, self._first_screen = self._first_screen, None
+        if not (first is not None and not deleted and entries == first):
+            # (else the list shown before the database was open is right: kept as it
+            # is, the row and the selection the GM may have moved to with it)
+            self._install(prepare_contents(entries, *self.model.sort_state()))
         self._refreshed()
 
     def refresh_later(self) -> None:

@@ -1,0 +1,13 @@
+"""Words the session tables store, and how often a lease is renewed.
+
+No SQLAlchemy here: the first screen is read before it has loaded
+(:mod:`carwars_desktop.storage.first_screen`, the Table's lease timer).
+"""
+
+RUNNING = "running"
+FINISHED = "finished"
+ACTIVE = "active"
+UNDONE = "undone"
+
+LEASE_RENEW_SECONDS = 20
+"""How often the copy that plays a session says it is still there."""
