@@ -136,6 +136,7 @@ def test_the_library_is_listed_before_the_database_is_open(
     listed = _existing(sqlite_url)
     window = _reopened(qtbot, sqlite_url, tmp_path)
     assert window.opening and window.database is None
+    assert not _library(window).new_button.isEnabled()  # it needs the database
     _library(window).ruleset_box.setCurrentIndex(0)  # all rulesets
     assert _listed(window) == listed and listed
     assert len(window.workspaces) == 3  # the others wait for the database
@@ -144,6 +145,7 @@ def test_the_library_is_listed_before_the_database_is_open(
     assert ready.args == [True]
     assert window.database is not None and not window.opening
     assert _listed(window) == listed
+    assert _library(window).new_button.isEnabled()
     qtbot.waitUntil(lambda: len(window.workspaces) == 5)
     window.shutdown()
 

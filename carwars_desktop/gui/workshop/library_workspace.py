@@ -418,9 +418,12 @@ class LibraryWorkspace(Workspace):
         self._showing_deleted = deleted
         entries = self.library.entries(deleted=deleted)
         first, self._first_screen = self._first_screen, None
-        if not (first is not None and not deleted and entries == first):
-            # (else the list shown before the database was open is right: kept as it
-            # is, the row and the selection the GM may have moved to with it)
+        if first is not None and not deleted and entries == first:
+            # The list shown before the database was open is right: kept as it is, the
+            # row and the selection the GM may have moved to with it; the buttons that
+            # need the database come alive.
+            self._update_actions()
+        else:
             self._install(prepare_contents(entries, *self.model.sort_state()))
         self._refreshed()
 
