@@ -248,8 +248,10 @@ class DesignEditing:
         from carwars_desktop.storage import NewDesign
 
         name = copy_name(mine.name, self.library.own_names(theirs.ruleset_id, theirs.kind))
-        copy = self.library.add(NewDesign(theirs.ruleset_id, renamed(mine, name).to_json(),
-                                          theirs.kind, theirs.tags), initiator)
+        # Written as the edits are (:attr:`run`: a huge design's on a worker), published here.
+        record = self.run(lambda: self.library.store.add(NewDesign(
+            theirs.ruleset_id, renamed(mine, name).to_json(), theirs.kind, theirs.tags)), mine)
+        copy = self.library.added(record, initiator)
         self.library.set_working(theirs.id, None, initiator)
         return copy
 

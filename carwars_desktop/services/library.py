@@ -136,7 +136,11 @@ class LibraryService:
 
     # --- writing -------------------------------------------------------------------------------
     def add(self, new: NewDesign, initiator: object = None) -> LibraryResult:
-        record = self.store.add(new)
+        return self.added(self.store.add(new), initiator)
+
+    def added(self, record: DesignRecord, initiator: object = None) -> LibraryResult:
+        """Publish a design added straight to :attr:`store` (the Workshop writes the copy of
+        a huge design on a worker, and publishes it back on the GUI thread)."""
         return self._done([record], initiator, added=[record.id])
 
     def new_design(self, ruleset_id: str, kind: str, initiator: object = None) -> LibraryResult:

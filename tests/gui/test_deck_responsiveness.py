@@ -7,12 +7,14 @@ distinct cards."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.workshop import WorkshopWorkspace
 from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
+from carwars_desktop.gui.workshop.workshop_workspace import ConflictChoice
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
 from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.storage import NewDesign
@@ -122,3 +124,43 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
     assert saved.revision == 2 and saved.problem_count == len(edited.problems())
     assert Deck.from_json(saved.data) == edited
     assert saved.working is not None and Deck.from_json(saved.working) == deck
+
+
+@pytest.mark.parametrize("choice", [ConflictChoice.KEEP_MINE, ConflictChoice.TAKE_THEIRS,
+                                    ConflictChoice.SAVE_COPY])
+def test_a_conflict_on_a_huge_deck_never_freezes_the_window(
+        window: MainWindow, qtbot, choice: ConflictChoice) -> None:  # type: ignore[no-untyped-def]
+    """Saved elsewhere meanwhile: whichever the GM chooses, the deck is written (and
+    reopened) on a worker."""
+    deck = _huge_deck()
+    workshop, design_id = _workshop_with(window, deck, qtbot)
+    assert workshop.open_design(design_id)
+    editor = workshop.editor
+    assert isinstance(editor, DeckEditor)
+    qtbot.wait(20)
+    editor.table.setFocus()
+    editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
+    qtbot.keyClicks(editor.table, "5")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: editor.lines_model.lines[0].count == 5, timeout=60_000)
+    qtbot.wait(20)
+    mine = workshop.design
+    theirs = Deck("Huge deck", deck.cards[:-40])  # another copy saved it meanwhile
+    store = workshop.services.library.store
+    store.save(design_id, theirs.to_json(), expected_revision=1)
+    workshop.ask_conflict = lambda _theirs: choice  # type: ignore[method-assign]
+    with watching() as dog:
+        saved = workshop.save()
+        qtbot.wait(50)
+    assert dog.stalls == []
+    assert saved == (choice is ConflictChoice.KEEP_MINE)
+    record = workshop.record
+    assert record is not None and workshop.design is not None
+    if choice is ConflictChoice.KEEP_MINE:
+        assert record.id == design_id and record.revision == 3
+        assert Deck.from_json(store.get(design_id).data) == mine
+    elif choice is ConflictChoice.TAKE_THEIRS:
+        assert record.id == design_id and workshop.design == theirs
+    else:
+        assert record.id != design_id and workshop.design.cards == mine.cards  # type: ignore[union-attr]
+        assert Deck.from_json(store.get(design_id).data) == theirs
