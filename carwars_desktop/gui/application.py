@@ -94,7 +94,7 @@ def run_gui(db: str | None, smoke: bool) -> int:
         if window.opening:  # the first screen is shown, the database opens on a worker
             window.database_ready.connect(ready)
         else:
-            ready(True)
+            ready(window.database is not None)
 
     def ready(opened: bool) -> None:
         _trace("ready")
