@@ -50,6 +50,18 @@ def _workshop_with(window: MainWindow, deck: Deck, qtbot) -> tuple[  # type: ign
     return workshop, record.id
 
 
+def _opened_at_first_line(workshop: WorkshopWorkspace, design_id: int,  # type: ignore[no-untyped-def]
+                          qtbot) -> DeckEditor:
+    """The deck open in its editor, the keyboard on its first line's count."""
+    assert workshop.open_design(design_id)
+    editor = workshop.editor
+    assert isinstance(editor, DeckEditor)
+    qtbot.wait(20)
+    editor.table.setFocus()
+    editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
+    return editor
+
+
 def test_opening_a_huge_deck_never_freezes_the_window(
         window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     deck = _huge_deck()
@@ -76,12 +88,7 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
         window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     deck = _huge_deck()
     workshop, design_id = _workshop_with(window, deck, qtbot)
-    assert workshop.open_design(design_id)
-    editor = workshop.editor
-    assert isinstance(editor, DeckEditor)
-    qtbot.wait(20)
-    editor.table.setFocus()
-    editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
+    editor = _opened_at_first_line(workshop, design_id, qtbot)
     with watching() as dog:
         qtbot.keyClicks(editor.table, "5")  # the count, 750 → 5, typed into its cell
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
@@ -134,12 +141,7 @@ def test_a_conflict_on_a_huge_deck_never_freezes_the_window(
     reopened) on a worker."""
     deck = _huge_deck()
     workshop, design_id = _workshop_with(window, deck, qtbot)
-    assert workshop.open_design(design_id)
-    editor = workshop.editor
-    assert isinstance(editor, DeckEditor)
-    qtbot.wait(20)
-    editor.table.setFocus()
-    editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
+    editor = _opened_at_first_line(workshop, design_id, qtbot)
     qtbot.keyClicks(editor.table, "5")
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: editor.lines_model.lines[0].count == 5, timeout=60_000)

@@ -24,6 +24,7 @@ from carwars_desktop.storage.models import DesignRow
 
 
 def _window(qtbot, url: str, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    """A window on ``url``, finish_startup as the app's own start does it."""
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(db_url_hint=url, interactive=False, settings=settings)
     qtbot.addWidget(window)
@@ -113,15 +114,6 @@ def _listed(window: MainWindow) -> list[str]:
     return sorted(e.name for e in model.entries_at(range(model.rowCount())))
 
 
-def _reopened(qtbot, url: str, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
-    """A window on ``url`` (an existing database): finish_startup as the app's start."""
-    settings = QSettings(str(tmp_path / "again.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(db_url_hint=url, interactive=False, settings=settings)
-    qtbot.addWidget(window)
-    window.show()
-    assert window.finish_startup(defer_hidden=True)
-    return window
-
 
 def _library(window: MainWindow) -> LibraryWorkspace:
     library = window.workspaces[0]
@@ -134,7 +126,7 @@ def test_the_library_is_listed_before_the_database_is_open(
     """storage/first_screen.py: an existing local file with nothing to migrate or resume
     is listed before SQLAlchemy has loaded; the database opens on a worker meanwhile."""
     listed = _existing(sqlite_url)
-    window = _reopened(qtbot, sqlite_url, tmp_path)
+    window = _window(qtbot, sqlite_url, tmp_path)
     assert window.opening and window.database is None
     assert not _library(window).new_button.isEnabled()  # it needs the database
     _library(window).ruleset_box.setCurrentIndex(0)  # all rulesets
@@ -153,7 +145,7 @@ def test_the_library_is_listed_before_the_database_is_open(
 def test_the_first_key_waits_for_the_database_then_does_its_work(
         qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _existing(sqlite_url)
-    window = _reopened(qtbot, sqlite_url, tmp_path)
+    window = _window(qtbot, sqlite_url, tmp_path)
     library = _library(window)
     assert window.opening
     library.view.setFocus()
@@ -171,7 +163,7 @@ def test_a_database_its_checks_refuse_after_the_first_screen_is_not_used(
     path = Path(sqlite_url.removeprefix("sqlite:///"))
     with closing(sqlite3.connect(path)) as connection:
         connection.execute("DROP TABLE design_revisions")
-    window = _reopened(qtbot, sqlite_url, tmp_path)
+    window = _window(qtbot, sqlite_url, tmp_path)
     assert window.opening  # its list is readable: the checks come with the opening
     with qtbot.waitSignal(window.database_ready, timeout=60_000) as ready:
         pass
