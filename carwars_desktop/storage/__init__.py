@@ -3,18 +3,28 @@
 No Qt here and no dialogs: problems are raised as :class:`DatabaseError`
 subclasses whose messages the GUI can show as they are.
 
-The names below are imported when first asked for (PEP 562), so that a module that
-needs no database engine (:mod:`carwars_desktop.storage.first_screen`, the errors, the
-revisions) can be imported without SQLAlchemy: the app's first screen is read before
-SQLAlchemy has loaded (see ``gui/main_window.py``).
+The names of the modules that need SQLAlchemy are imported when first asked for
+(PEP 562), so that what needs no database engine (:mod:`.first_screen`, the entries,
+the errors, the revisions) is imported without it: the app's first screen is read
+before SQLAlchemy has loaded (see ``gui/main_window.py``). Alembic comes only with
+``single_head``.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the names, typed (``X as X``: re-exported)
+from carwars_desktop.storage.entries import DesignEntry
+from carwars_desktop.storage.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    MigrationHeadsError,
+    NewerSchemaError,
+    NotADatabaseError,
+)
+from carwars_desktop.storage.revisions import head_revision
+
+if TYPE_CHECKING:  # the names below, typed (``X as X``: re-exported)
     from carwars_desktop.storage.database import Database as Database
     from carwars_desktop.storage.database import open_database as open_database
     from carwars_desktop.storage.dice_history import DiceHistory as DiceHistory
@@ -24,12 +34,6 @@ if TYPE_CHECKING:  # the names, typed (``X as X``: re-exported)
     from carwars_desktop.storage.engine import create_engine_for as create_engine_for
     from carwars_desktop.storage.engine import default_url as default_url
     from carwars_desktop.storage.engine import resolve_url as resolve_url
-    from carwars_desktop.storage.entries import DesignEntry as DesignEntry
-    from carwars_desktop.storage.errors import CorruptDatabaseError as CorruptDatabaseError
-    from carwars_desktop.storage.errors import DatabaseError as DatabaseError
-    from carwars_desktop.storage.errors import MigrationHeadsError as MigrationHeadsError
-    from carwars_desktop.storage.errors import NewerSchemaError as NewerSchemaError
-    from carwars_desktop.storage.errors import NotADatabaseError as NotADatabaseError
     from carwars_desktop.storage.game_sessions import GameSessions as GameSessions
     from carwars_desktop.storage.game_sessions import LoadedSession as LoadedSession
     from carwars_desktop.storage.game_sessions import NewVehicle as NewVehicle
@@ -47,37 +51,69 @@ if TYPE_CHECKING:  # the names, typed (``X as X``: re-exported)
     from carwars_desktop.storage.library import NewDesign as NewDesign
     from carwars_desktop.storage.library import RevisionRecord as RevisionRecord
     from carwars_desktop.storage.migrations import single_head as single_head
-    from carwars_desktop.storage.revisions import head_revision as head_revision
 
-_HOMES = {
-    "carwars_desktop.storage.database": ("Database", "open_database"),
-    "carwars_desktop.storage.dice_history": ("DiceHistory", "DiceRollRecord",
-                                             "InvalidDiceRollError", "NewDiceRoll"),
-    "carwars_desktop.storage.engine": ("create_engine_for", "default_url", "resolve_url"),
-    "carwars_desktop.storage.entries": ("DesignEntry",),
-    "carwars_desktop.storage.errors": ("CorruptDatabaseError", "DatabaseError",
-                                       "MigrationHeadsError", "NewerSchemaError",
-                                       "NotADatabaseError"),
-    "carwars_desktop.storage.game_sessions": ("GameSessions", "LoadedSession", "NewVehicle",
-                                              "SessionDataError", "SessionEvents",
-                                              "SessionInfo", "SessionNotFoundError"),
-    "carwars_desktop.storage.library": ("CatalogDesignError", "DesignNotFoundError",
-                                        "DesignRecord", "ImportChoice", "InvalidDesignError",
-                                        "Library", "LibraryWriteError", "NewDesign",
-                                        "RevisionRecord"),
-    # Alembic's reading of the scripts: Alembic is imported only when asked for.
-    "carwars_desktop.storage.migrations": ("single_head",),
-    "carwars_desktop.storage.revisions": ("head_revision",),
+_WITH_SQLALCHEMY = {
+    "database": ("Database", "open_database"),
+    "dice_history": ("DiceHistory", "DiceRollRecord", "InvalidDiceRollError", "NewDiceRoll"),
+    "engine": ("create_engine_for", "default_url", "resolve_url"),
+    "game_sessions": ("GameSessions", "LoadedSession", "NewVehicle", "SessionDataError",
+                      "SessionEvents", "SessionInfo", "SessionNotFoundError"),
+    "library": ("CatalogDesignError", "DesignNotFoundError", "DesignRecord", "ImportChoice",
+                "InvalidDesignError", "Library", "LibraryWriteError", "NewDesign",
+                "RevisionRecord"),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+_HOME_OF = {name: module for module, names in _WITH_SQLALCHEMY.items() for name in names}
 
-__all__ = sorted(_HOME_OF)
+__all__ = [
+    "CatalogDesignError",
+    "CorruptDatabaseError",
+    "Database",
+    "DatabaseError",
+    "DesignEntry",
+    "DesignNotFoundError",
+    "DesignRecord",
+    "DiceHistory",
+    "DiceRollRecord",
+    "GameSessions",
+    "ImportChoice",
+    "InvalidDesignError",
+    "InvalidDiceRollError",
+    "Library",
+    "LibraryWriteError",
+    "LoadedSession",
+    "MigrationHeadsError",
+    "NewDesign",
+    "NewDiceRoll",
+    "NewVehicle",
+    "NewerSchemaError",
+    "NotADatabaseError",
+    "RevisionRecord",
+    "SessionDataError",
+    "SessionEvents",
+    "SessionInfo",
+    "SessionNotFoundError",
+    "create_engine_for",
+    "default_url",
+    "head_revision",
+    "open_database",
+    "resolve_url",
+    "single_head",
+]
 
 
 def __getattr__(name: str) -> object:
-    module = _HOME_OF.get(name)
-    if module is None:
+    if name == "single_head":  # Alembic's reading of the scripts: Alembic only when asked
+        from carwars_desktop.storage.migrations import single_head
+
+        return single_head
+    home = _HOME_OF.get(name)
+    if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    # Imported by name, statically (the bundle's analysis sees every import).
+    from carwars_desktop.storage import database, dice_history, engine, game_sessions, library
+
+    modules = {"database": database, "dice_history": dice_history, "engine": engine,
+               "game_sessions": game_sessions, "library": library}
+    value = getattr(modules[home], name)
     globals()[name] = value
     return value

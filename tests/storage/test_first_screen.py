@@ -140,3 +140,12 @@ def test_it_reads_the_file_the_database_setting_names(
     for other in ("postgresql+psycopg://gm@host/db", "sqlite:///x.sqlite3?mode=ro",
                   "sqlite:///:memory:"):
         assert sqlite_path(other, {}) is None
+
+
+def test_every_name_storage_offers_is_there() -> None:
+    import carwars_desktop.storage as storage
+
+    for name in storage.__all__:
+        assert getattr(storage, name) is not None, name
+    with pytest.raises(AttributeError):
+        storage.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
