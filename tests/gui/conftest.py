@@ -9,19 +9,12 @@ from PySide6.QtCore import QSettings
 from sqlalchemy import event
 
 from carwars_desktop.gui.main_window import MainWindow
-from carwars_desktop.storage import Database, open_database
+from carwars_desktop.storage import Database
 
 
 @pytest.fixture
 def settings(tmp_path: Path) -> QSettings:
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-
-
-@pytest.fixture
-def database(sqlite_url: str) -> Iterator[Database]:
-    database = open_database(sqlite_url)
-    yield database
-    database.close()
 
 
 @pytest.fixture
