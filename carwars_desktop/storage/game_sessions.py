@@ -71,6 +71,8 @@ TEXT_MAX = 200
 
 LEASE_TIMEOUT = timedelta(seconds=90)
 """A lease not renewed for this long is abandoned (its copy crashed): it may be taken."""
+ACQUIRE_ATTEMPTS = 5
+"""How often taking a session is tried when its holder lets go of it meanwhile."""
 
 
 class SessionHeldError(Exception):
@@ -420,33 +422,41 @@ class GameSessions:
         user, host = holder or this_holder()
         token = _new_token()
         now = _now()
-        condition: ColumnElement[bool] = GameSessionRow.id == session_id
-        if not take_over:
-            with self._sessions() as session:
-                row = session.get(GameSessionRow, session_id)
-                # A holder whose process is gone: nobody to take it from.
-                take_over = row is not None and row.lease_token is not None and \
-                    _holder_gone(row)
-        if not take_over:
-            condition = and_(condition, or_(GameSessionRow.lease_token.is_(None),
-                                            GameSessionRow.lease_renewed_at.is_(None),
-                                            GameSessionRow.lease_renewed_at < now - LEASE_TIMEOUT))
-        with writing(self._sessions, "Taking the session") as session:
-            result = session.execute(
-                update(GameSessionRow).where(condition, GameSessionRow.status == RUNNING)
-                .values(lease_token=token, lease_holder=user, lease_host=host,
-                        lease_since=now, lease_renewed_at=now)
-                .execution_options(synchronize_session=False))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
+        for _attempt in range(ACQUIRE_ATTEMPTS):
+            now = _now()
+            free_to_take = take_over
+            if not take_over:
+                with self._sessions() as session:
+                    row = session.get(GameSessionRow, session_id)
+                    # A holder whose process is gone: nobody to take it from.
+                    free_to_take = row is not None and row.lease_token is not None and \
+                        _holder_gone(row)
+            condition: ColumnElement[bool] = GameSessionRow.id == session_id
+            if not free_to_take:
+                condition = and_(condition, or_(
+                    GameSessionRow.lease_token.is_(None),
+                    GameSessionRow.lease_renewed_at.is_(None),
+                    GameSessionRow.lease_renewed_at < now - LEASE_TIMEOUT))
+            with writing(self._sessions, "Taking the session") as session:
+                result = session.execute(
+                    update(GameSessionRow).where(condition, GameSessionRow.status == RUNNING)
+                    .values(lease_token=token, lease_holder=user, lease_host=host,
+                            lease_since=now, lease_renewed_at=now)
+                    .execution_options(synchronize_session=False))
+                if result.rowcount == 1:  # type: ignore[attr-defined]
+                    _live_tokens.add(token)
+                    return Lease(session_id, token, user, host)
                 row = session.get(GameSessionRow, session_id)
                 if row is None:
                     raise SessionNotFoundError(f"no session {session_id}")
-                info = _lease_info(row, now)
-                if row.status != RUNNING or info is None:
+                if row.status != RUNNING:
                     raise SessionNotFoundError(f"session {session_id} is not running")
-                raise SessionHeldError(info)
-        _live_tokens.add(token)
-        return Lease(session_id, token, user, host)
+                info = _lease_info(row, now)
+                if info is not None:
+                    raise SessionHeldError(info)
+            # Held when the update looked, free by the time the row was read (its holder
+            # let go in between: PostgreSQL reads each statement afresh): look again.
+        raise SessionHeldError(LeaseInfo("another copy", "", now, now))
 
     def renew(self, lease: Lease) -> bool:
         """Say this copy still plays the session; False if another took it over."""

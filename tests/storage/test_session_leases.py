@@ -13,7 +13,7 @@ from sqlalchemy import event, update
 from sqlalchemy.exc import OperationalError
 
 from carwars_desktop.session import Event, EventKind, SheetUpdate, StaleSessionError, VehicleInPlay
-from carwars_desktop.storage import Database, NewVehicle, open_database
+from carwars_desktop.storage import Database, NewVehicle, game_sessions, open_database
 from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.game_sessions import LEASE_TIMEOUT, SessionHeldError
 from carwars_desktop.storage.installation import installation_id
@@ -72,6 +72,28 @@ def test_a_held_session_is_refused_then_taken_over(database_url: str) -> None:
         assert sessions.load(session_id).sheets["v1"] == {"marks": ["A-1", "B-1"]}
         sessions.release(theirs)
         assert sessions.lease(session_id) is None
+
+
+def test_taking_a_session_looks_again_when_its_lease_seemed_let_go_meanwhile(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The update found the session held; the row read after it showed no lease (its
+    holder let go in between: two copies at once on PostgreSQL). That is not "not
+    running": the copy tries again, and is told who holds it if someone still does."""
+    with open_database(database_url) as database:
+        session_id = _session(database)
+        sessions = database.game_sessions
+        sessions.acquire(session_id, holder=("gm", "CLUB-PC"))
+        real = game_sessions._lease_info
+        looks: list[int] = []
+
+        def let_go_once(row: GameSessionRow, now: Any) -> Any:
+            looks.append(1)
+            return None if len(looks) == 1 else real(row, now)
+
+        monkeypatch.setattr(game_sessions, "_lease_info", let_go_once)
+        with pytest.raises(SessionHeldError) as held:
+            sessions.acquire(session_id, holder=("gm2", "LAPTOP-2"))
+        assert held.value.lease.host == "CLUB-PC" and len(looks) == 2
 
 
 def test_an_abandoned_lease_is_taken_without_asking(database_url: str) -> None:
