@@ -331,6 +331,7 @@ class MainWindow(QMainWindow):
         import os
 
         from carwars_desktop.gui.background import start
+        from carwars_desktop.gui.workshop import LibraryWorkspace
         from carwars_desktop.storage.first_screen import read_first_screen
         from carwars_desktop.storage.locations import sqlite_path
 
@@ -339,7 +340,8 @@ class MainWindow(QMainWindow):
         hint = self._local_url_hint = plan.local_url
         entries = read_first_screen(hint, os.environ)
         library = self.workspaces[WORKSPACE_TITLES.index("Library")]
-        if entries is None or not library.show_first_screen(entries):  # type: ignore[attr-defined]
+        if entries is None or not isinstance(library, LibraryWorkspace) \
+                or not library.show_first_screen(entries):
             return False
         self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")
         opening = self._opening = _Opening()
