@@ -20,6 +20,7 @@ from contextlib import closing
 from datetime import UTC, datetime
 
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows
+from carwars_desktop.storage.errors import MigrationHeadsError
 from carwars_desktop.storage.locations import sqlite_path
 from carwars_desktop.storage.revisions import shipped_revisions
 from carwars_desktop.storage.states import RUNNING
@@ -52,5 +53,5 @@ def read_first_screen(cli_value: str | None, env: Mapping[str, str]) -> list[Des
                 return None
             rows = connection.execute(_ENTRIES).fetchall()
             return entries_from_rows(rows, _stored_time)
-    except (sqlite3.Error, ValueError, OSError):
-        return None
+    except (sqlite3.Error, ValueError, OSError, MigrationHeadsError):
+        return None  # opened first, as always: there it is reported

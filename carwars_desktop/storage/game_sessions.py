@@ -421,7 +421,7 @@ class GameSessions:
         """
         user, host = holder or this_holder()
         token = _new_token()
-        now = _now()
+        now = _now()  # (each attempt reads the clock again)
         for _attempt in range(ACQUIRE_ATTEMPTS):
             now = _now()
             free_to_take = take_over
@@ -456,7 +456,7 @@ class GameSessions:
                     raise SessionHeldError(info)
             # Held when the update looked, free by the time the row was read (its holder
             # let go in between: PostgreSQL reads each statement afresh): look again.
-        raise SessionHeldError(LeaseInfo("another copy", "", now, now))
+        raise SessionHeldError(LeaseInfo("", "", now, now))  # "open on another computer"
 
     def renew(self, lease: Lease) -> bool:
         """Say this copy still plays the session; False if another took it over."""

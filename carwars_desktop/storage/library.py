@@ -154,13 +154,11 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-_tags = tags_of
-
 
 def _record(row: DesignRow, revision: int = 0) -> DesignRecord:
     return DesignRecord(
         id=row.id, ruleset_id=row.ruleset_id, kind=row.kind, name=row.name,
-        tags=_tags(row.tags), data=json.loads(row.data), legal=row.legal,
+        tags=tags_of(row.tags), data=json.loads(row.data), legal=row.legal,
         problem_count=row.problem_count, cost=row.cost, class_value=row.class_value,
         catalog_name=row.catalog_name, created_at=row.created_at, updated_at=row.updated_at,
         deleted_at=row.deleted_at,
@@ -690,7 +688,7 @@ class Library:
                                DesignRow.name, DesignRow.data, DesignRow.tags)
                         .where(DesignRow.id.in_(chunk))):
                     found[row.id] = ExchangedDesign(row.ruleset_id, row.kind, row.name,
-                                                    json.loads(row.data), _tags(row.tags))
+                                                    json.loads(row.data), tags_of(row.tags))
                 if progress is not None:
                     progress(start + len(chunk), len(wanted))
         missing = [design_id for design_id in design_ids if design_id not in found]

@@ -33,16 +33,17 @@ def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
     ``def`` is read first (the start-up path reads every script; the functions are most
     of the text), the whole script only when the declaration is not there."""
     text = path.read_text(encoding="utf-8")
-    head = text[:text.find("\ndef ")] if "\ndef " in text else text
-    found = _assigned(head, path)
-    return found if found is not None or head is text else _assigned(text, path)
+    if "\ndef " in text:
+        try:
+            found = _assigned(ast.parse(text[:text.find("\ndef ")], str(path)))
+        except SyntaxError:  # cut in the middle of a statement: the whole script is read
+            found = None
+        if found is not None:
+            return found
+    return _assigned(ast.parse(text, str(path)))  # a broken script says so, as before
 
 
-def _assigned(text: str, path: Path) -> tuple[str, tuple[str, ...]] | None:
-    try:
-        tree = ast.parse(text, str(path))
-    except SyntaxError:  # a cut in the middle of a statement: the whole script is read
-        return None
+def _assigned(tree: ast.Module) -> tuple[str, tuple[str, ...]] | None:
     values: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:

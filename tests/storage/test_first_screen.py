@@ -149,3 +149,19 @@ def test_every_name_storage_offers_is_there() -> None:
         assert getattr(storage, name) is not None, name
     with pytest.raises(AttributeError):
         storage.NoSuchThing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_a_damaged_installation_opens_the_database_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its migrations with two heads: the first screen is not read, and opening the
+    database says why (as at any start)."""
+    from carwars_desktop.storage import MigrationHeadsError, first_screen
+
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+
+    def two_heads() -> object:
+        raise MigrationHeadsError("two heads")
+
+    monkeypatch.setattr(first_screen, "shipped_revisions", two_heads)
+    assert read_first_screen(str(path), {}) is None

@@ -108,3 +108,20 @@ def test_a_database_at_head_opens_without_importing_alembic(sqlite_path: Path) -
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_revision_declared_below_a_function_is_found_and_a_broken_one_refused(
+        tmp_path: Path) -> None:
+    """The head is read from the text above each script's first function; a script that
+    declares its revision further down is read whole, and one that cannot be read says so."""
+    scripts = tmp_path / "database"
+    shutil.copytree(database_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    head = head_revision()
+    late = scripts / "versions" / "9999_late.py"
+    late.write_text(f'"""Late."""\ndef upgrade() -> None:\n    pass\n\n\nrevision = "9999"\n'
+                    f'down_revision = "{head}"\n', encoding="utf-8")
+    assert shipped_revisions(scripts).head == "9999"
+    late.write_text(f'revision = "9999"\ndown_revision = ("{head}"\n\ndef upgrade() -> None:\n'
+                    "    pass\n", encoding="utf-8")
+    with pytest.raises(SyntaxError):
+        shipped_revisions(scripts)
