@@ -4,11 +4,11 @@ Start-up order (start-up time is a feature): the window is shown and painted
 first; the workspaces the first screen needs (Library, Workshop, Table) and the
 database (SQLAlchemy; Alembic only when a migration is due) load on the first turn
 of the event loop after that. When the database is a local file with nothing to
-migrate or resume, the Library is listed from it before SQLAlchemy has loaded, and the
-database opens on a worker meanwhile (``storage/first_screen.py``; the GM's first key
-or click waits for it). Then the app is fully loaded; the Resolver and the Dice are
-built, and the hidden workspaces' heavy parts (charts: pyqtgraph, numpy) load, on
-later turns.
+migrate, the first screen is read from it before SQLAlchemy has loaded — the running
+game the app resumes (its Table alone built), or the Library's list — and the database
+opens on a worker meanwhile (``storage/first_screen.py``; the GM's first key or click
+waits for it). Then the app is fully loaded; the Resolver and the Dice are built, and
+the hidden workspaces' heavy parts (charts: pyqtgraph, numpy) load, on later turns.
 """
 
 from __future__ import annotations

@@ -167,24 +167,34 @@ class MainWindow(QMainWindow):
         their modules are most of the app's import time. Without ``hidden``, only the
         ones the first screen needs (Library, Workshop, Table: the last running session
         opens at the Table); the others are built by :meth:`_build_through`, on later
-        turns of the event loop or when the GM switches to one."""
+        turns of the event loop or when the GM switches to one. (A running game shown
+        before the database is open has its Table built first: :meth:`_build_table`.)"""
         if not self.workspaces:
-            from carwars_desktop.gui.table import TableWorkspace
             from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
 
             self.workshop = WorkshopWorkspace(self, services=self.services)
-            self.table = TableWorkspace(self.game_context, self)
-            from carwars_desktop.gui import window_geometry
-
-            window_geometry.restore_docks(self.table.play, self._settings)
-            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, self.table):
+            table = self._build_table()
+            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, table):
                 self.add_workspace(workspace)
-            self.table.play.share_action.triggered.connect(self._share_from_table)
             self.workshop.show_requested.connect(
                 lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
         if hidden:
             self._build_through(len(WORKSPACE_TITLES) - 1)
         self._stack.setCurrentIndex(self._rail.currentRow())
+
+    def _build_table(self) -> TableWorkspace:
+        """The Table (once), on the stack in its place: built before the Library and the
+        Workshop when a running game is the first screen (:meth:`_show_first_screen`)."""
+        if not hasattr(self, "table"):
+            from carwars_desktop.gui import window_geometry
+            from carwars_desktop.gui.table import TableWorkspace
+
+            self.table = TableWorkspace(self.game_context, self)
+            window_geometry.restore_docks(self.table.play, self._settings)
+            self.table.set_ruleset(self.ruleset())
+            self.table.play.share_action.triggered.connect(self._share_from_table)
+            self.club_link.reopen_requested.connect(self.table.open_session)
+        return self.table
 
     def _build_through(self, row: int) -> None:
         """Build the workspaces up to the rail's ``row`` (the first screen's first)."""
@@ -223,7 +233,7 @@ class MainWindow(QMainWindow):
         """The window's size, place and the Table's docks are kept for the next run."""
         from carwars_desktop.gui import window_geometry
 
-        docks = self.table.play.saveState() if self.workspaces else None
+        docks = self.table.play.saveState() if hasattr(self, "table") else None
         window_geometry.save(self, self._settings, docks)
         super().closeEvent(event)
 
@@ -233,7 +243,8 @@ class MainWindow(QMainWindow):
             raise ValueError(f"workspace {position + 1} should be {WORKSPACE_TITLES[position]}, "
                              f"not {workspace.title}")
         self.workspaces.append(workspace)
-        self._stack.addWidget(workspace)
+        if self._stack.indexOf(workspace) < 0:  # (the Table of a game may be there first)
+            self._stack.insertWidget(position, workspace)  # before it: it stays current
         workspace.set_ruleset(self.ruleset())
         if self._started:  # built after start-up, in the background or when first shown
             if self.database is not None:
@@ -275,13 +286,12 @@ class MainWindow(QMainWindow):
         start may also list the Library before the database is open
         (:meth:`_show_first_screen`); it is then open when :attr:`database_ready` says so.
         """
-        self.build_workspaces(hidden=not defer_hidden)
-        self.club_link.reopen_requested.connect(self.table.open_session)
         from carwars_desktop.gui.club_connect import ClubSettings, startup_plan
 
         plan = startup_plan(self._db_url_hint, ClubSettings(self._settings))
         if defer_hidden and self._show_first_screen(plan):
             return True
+        self.build_workspaces(hidden=not defer_hidden)
         database, local_instead = self._open_club_at_startup(plan)
         if database is None and local_instead:
             database = open_with_recovery(self._local_url_hint, self._asker())
@@ -294,6 +304,7 @@ class MainWindow(QMainWindow):
         return (lambda error: ask_with_dialog(self, error)) if self._interactive else None
 
     def _start_with(self, database: Database, defer_hidden: bool) -> None:
+        self.build_workspaces(hidden=not defer_hidden)  # (built already, but after a game)
         self.attach_database(database)
         if self.table.reopen_last_running():
             # A game was going on: the GM comes back to its sheets.
@@ -321,9 +332,10 @@ class MainWindow(QMainWindow):
         return self._opening is not None
 
     def _show_first_screen(self, plan: StartupPlan) -> bool:
-        """List the Library from the local file before SQLAlchemy has loaded, and open the
-        database on a worker meanwhile (``storage/first_screen.py`` says when this can
-        be); False: nothing was shown, the database is to be opened first, as always.
+        """Show the first screen from the local file before SQLAlchemy has loaded (the
+        running game at the Table, or the Library's list), and open the database on a
+        worker meanwhile (``storage/first_screen.py`` says when this can be); False:
+        nothing was shown, the database is to be opened first, as always.
 
         Until it is open, the GM's first key or click waits for it (``_FirstInput``), then
         goes where it was meant; the other workspaces are built and load once it is.
@@ -338,11 +350,24 @@ class MainWindow(QMainWindow):
         if plan.connection is not None:
             return False
         hint = self._local_url_hint = plan.local_url
-        entries = read_first_screen(hint, os.environ)
-        library = self.workspaces[WORKSPACE_TITLES.index("Library")]
-        if entries is None or not isinstance(library, LibraryWorkspace) \
-                or not library.show_first_screen(entries):
+        screen = read_first_screen(hint, os.environ)
+        if screen is None:
             return False
+        if screen.game is not None:  # a game is running: the GM comes back to its sheets
+            # Its Table alone is built now; the Library and the Workshop once the
+            # database is open (the GM's first key waits for it).
+            table = self._build_table()
+            self._stack.addWidget(table)
+            self._stack.setCurrentWidget(table)
+            if not table.show_from_file(screen.game):
+                return False
+            self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
+        else:
+            self.build_workspaces(hidden=False)
+            library = self.workspaces[WORKSPACE_TITLES.index("Library")]
+            if screen.entries is None or not isinstance(library, LibraryWorkspace) \
+                    or not library.show_first_screen(screen.entries):
+                return False
         self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")
         opening = self._opening = _Opening()
 
@@ -403,6 +428,7 @@ class MainWindow(QMainWindow):
                 self.database_ready.emit(False)
                 raise error if error is not None else RuntimeError("no database opened")
             print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
+            self.table.forget_shown()  # what another database holds is read from it
             database = open_with_recovery(self._local_url_hint, self._asker(),
                                           first_refusal=error)
         if database is None:
@@ -502,7 +528,7 @@ class MainWindow(QMainWindow):
         self.phone_sharing.end()  # nothing listens once the app is gone
         if self.player_display is not None:
             self.player_display.close()
-        if self.workspaces:
+        if hasattr(self, "table"):
             self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
         from carwars_desktop.gui.background import wait_for_workers

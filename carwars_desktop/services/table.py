@@ -45,7 +45,9 @@ if TYPE_CHECKING:
     from carwars_desktop.session.history import Luck, SessionHistory
     from carwars_desktop.session.setup import Setup
     from carwars_desktop.storage import Database, LoadedSession, SessionEvents
-    from carwars_desktop.storage.game_sessions import Lease, SessionInfo
+    from carwars_desktop.storage.first_screen import RunningGame
+    from carwars_desktop.storage.leases import Lease
+    from carwars_desktop.storage.session_records import SessionInfo
 
 CHART_PAGE = 1000
 
@@ -265,8 +267,18 @@ class OpenedSession:
 
     @property
     def title(self) -> str:
-        info = self.loaded.info
-        return info.name + (f" — {info.scenario}" if info.scenario else "")
+        return self.loaded.info.title
+
+
+@dataclass(frozen=True)
+class ShownGame:
+    """A running session's game shown before the database was open (start-up read it
+    from the file: ``storage/first_screen.py``), and the version it was read at."""
+
+    session_id: int
+    version: int
+    game: Game
+    title: str
 
 
 def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
@@ -350,15 +362,17 @@ class TableService:
 
     def open(self, session_id: int, initiator: object = None,
              wrap: StoreWrapper | None = None, lease: Lease | None = None,
-             follow: bool = False) -> OpenedSession:
+             follow: bool = False, shown: ShownGame | None = None) -> OpenedSession:
         """Resume a running session, or open a finished one read-only.
 
         Reads its vehicles, current sheets and clock, never its events, so a long
         evening opens at once. ``wrap`` wraps a running session's events (the club
         link's queue). Its events append only under ``lease`` (this copy's hold on it,
         compare-and-append); ``follow`` opens a running session read-only (another copy
-        plays it). Raises :class:`SessionOpenError` and changes nothing when the
-        rules cannot read it.
+        plays it). ``shown``: this session's game already on screen (start-up); it is
+        kept, writing to the database from now on, when this resumes it and nothing
+        was written since it was read; otherwise the game is built again. Raises
+        :class:`SessionOpenError` and changes nothing when the rules cannot read it.
         """
         from carwars_desktop.session.setup import build_game
 
@@ -370,8 +384,14 @@ class TableService:
                                      loaded.info.version)
             store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
                                    and not follow else events)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, store,
-                              loaded.settings)
+            if shown is not None and shown.session_id == session_id and \
+                    shown.version == loaded.info.version and loaded.info.running and \
+                    not follow and shown.game.ruleset.id == ruleset.id:
+                game = shown.game  # the same sheets, clock and settings: the same version
+                game.use_store(store)
+            else:
+                game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
+                                  store, loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         read_only = not loaded.info.running or follow
@@ -381,6 +401,24 @@ class TableService:
         self.title = opened.title
         self.show(game, session_id, read_only, initiator)
         return opened
+
+    @staticmethod
+    def show_from_file(running: RunningGame) -> ShownGame:
+        """The game of the running session start-up read from the file before the
+        database was open (``storage/first_screen.py``), to show at once; it reads its
+        history from the file and writes nothing: :meth:`open` takes it over. Raises
+        :class:`SessionOpenError` when the rules cannot read it (the normal opening
+        then says why)."""
+        from carwars_desktop.session.setup import build_game
+
+        loaded = running.loaded
+        try:
+            ruleset = find_ruleset(loaded.info.ruleset_id)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
+                              running.events, loaded.settings)
+        except (LookupError, ValueError, TypeError) as error:
+            raise SessionOpenError(str(error)) from error
+        return ShownGame(loaded.info.id, loaded.info.version, game, loaded.info.title)
 
     def last_running(self) -> int | None:
         last = self._database().game_sessions.last_running()

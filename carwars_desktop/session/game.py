@@ -66,6 +66,14 @@ class Game:
         self._last_active: int | None = None
         self._redoable: bool | None = None
 
+    def use_store(self, store: EventStore) -> None:
+        """Go on with ``store``, which holds this game's events as they are (the database's
+        store of a game first shown from the file): what was asked of the old one is asked
+        again."""
+        self.store = store
+        self._last_active = None
+        self._redoable = None
+
     # --- reading -------------------------------------------------------
     @property
     def house(self) -> dict[str, Any]:

@@ -35,11 +35,8 @@ if TYPE_CHECKING:  # the names below, typed (``X as X``: re-exported)
     from carwars_desktop.storage.engine import default_url as default_url
     from carwars_desktop.storage.engine import resolve_url as resolve_url
     from carwars_desktop.storage.game_sessions import GameSessions as GameSessions
-    from carwars_desktop.storage.game_sessions import LoadedSession as LoadedSession
     from carwars_desktop.storage.game_sessions import NewVehicle as NewVehicle
-    from carwars_desktop.storage.game_sessions import SessionDataError as SessionDataError
     from carwars_desktop.storage.game_sessions import SessionEvents as SessionEvents
-    from carwars_desktop.storage.game_sessions import SessionInfo as SessionInfo
     from carwars_desktop.storage.game_sessions import SessionNotFoundError as SessionNotFoundError
     from carwars_desktop.storage.library import CatalogDesignError as CatalogDesignError
     from carwars_desktop.storage.library import DesignNotFoundError as DesignNotFoundError
@@ -51,18 +48,24 @@ if TYPE_CHECKING:  # the names below, typed (``X as X``: re-exported)
     from carwars_desktop.storage.library import NewDesign as NewDesign
     from carwars_desktop.storage.library import RevisionRecord as RevisionRecord
     from carwars_desktop.storage.migrations import single_head as single_head
+    from carwars_desktop.storage.session_records import LoadedSession as LoadedSession
+    from carwars_desktop.storage.session_records import SessionDataError as SessionDataError
+    from carwars_desktop.storage.session_records import SessionInfo as SessionInfo
 
 _WITH_SQLALCHEMY = {
     "database": ("Database", "open_database"),
     "dice_history": ("DiceHistory", "DiceRollRecord", "InvalidDiceRollError", "NewDiceRoll"),
     "engine": ("create_engine_for", "default_url", "resolve_url"),
-    "game_sessions": ("GameSessions", "LoadedSession", "NewVehicle", "SessionDataError",
-                      "SessionEvents", "SessionInfo", "SessionNotFoundError"),
+    "game_sessions": ("GameSessions", "NewVehicle", "SessionEvents", "SessionNotFoundError"),
     "library": ("CatalogDesignError", "DesignNotFoundError", "DesignRecord", "ImportChoice",
                 "InvalidDesignError", "Library", "LibraryWriteError", "NewDesign",
                 "RevisionRecord"),
 }
-_HOME_OF = {name: module for module, names in _WITH_SQLALCHEMY.items() for name in names}
+_WITHOUT_SQLALCHEMY = {  # but imported when asked for too: the session core comes with them
+    "session_records": ("LoadedSession", "SessionDataError", "SessionInfo"),
+}
+_HOME_OF = {name: module for modules in (_WITH_SQLALCHEMY, _WITHOUT_SQLALCHEMY)
+            for module, names in modules.items() for name in names}
 
 __all__ = [
     "CatalogDesignError",
@@ -109,6 +112,12 @@ def __getattr__(name: str) -> object:
     home = _HOME_OF.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if home == "session_records":
+        from carwars_desktop.storage import session_records
+
+        value = getattr(session_records, name)
+        globals()[name] = value
+        return value
     # Imported by name, statically (the bundle's analysis sees every import).
     from carwars_desktop.storage import database, dice_history, engine, game_sessions, library
 

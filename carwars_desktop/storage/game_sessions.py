@@ -26,28 +26,41 @@ read-only or taken over explicitly.
 
 from __future__ import annotations
 
-import getpass
 import json
-import os
-import secrets
-import socket
-import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import Event, StaleSessionError, StoredEvent, VehicleInPlay
-from carwars_desktop.storage.installation import installation_id
+from carwars_desktop.storage.leases import (  # the lease rules, here by their names too
+    LEASE_TIMEOUT,
+    TEXT_MAX,
+    Lease,
+    LeaseInfo,
+    holder_gone,
+    lease_info,
+    live_tokens,
+    new_token,
+    this_holder,
+)
 from carwars_desktop.storage.models import (
     GameSessionRow,
     ResolutionLogRow,
     SessionChartsRow,
     SessionEventRow,
     SessionVehicleRow,
+)
+from carwars_desktop.storage.session_records import (
+    VEHICLE_COLUMNS,
+    LoadedSession,
+    SessionDataError,
+    SessionInfo,
+    loaded_session,
+    stored_event,
 )
 from carwars_desktop.storage.states import (  # the words, here as before
     ACTIVE,
@@ -62,15 +75,6 @@ class SessionNotFoundError(LookupError):
     """No session has that id."""
 
 
-class SessionDataError(ValueError):
-    """A session, player or vehicle name the database cannot keep (the message says why)."""
-
-
-TEXT_MAX = 200
-"""The longest session, scenario, player or vehicle name (the columns' size)."""
-
-LEASE_TIMEOUT = timedelta(seconds=90)
-"""A lease not renewed for this long is abandoned (its copy crashed): it may be taken."""
 ACQUIRE_ATTEMPTS = 5
 """How often taking a session is tried when its holder lets go of it meanwhile."""
 
@@ -83,123 +87,18 @@ class SessionHeldError(Exception):
         self.lease = lease
 
 
-@dataclass(frozen=True)
-class LeaseInfo:
-    """Who plays a session: the user, the machine, since when, last heard of when."""
-
-    holder: str
-    host: str
-    since: datetime
-    renewed_at: datetime
-
-    def describe(self) -> str:
-        """``open on LAPTOP-2 since 20:14`` (local time)."""
-        since = self.since.astimezone().strftime("%H:%M")
-        who = f" by {self.holder}" if self.holder else ""
-        return f"open on {self.host or 'another computer'}{who} since {since}"
-
-
-@dataclass(frozen=True)
-class Lease:
-    """This copy's right to write a session (give it to :meth:`GameSessions.events`)."""
-
-    session_id: int
-    token: str
-    holder: str
-    host: str
-
-
-def this_holder() -> tuple[str, str]:
-    """(user, machine) of this copy of the app, as a lease records them."""
-    try:
-        user = getpass.getuser()
-    except (OSError, KeyError):  # no login name (a service account, a container)
-        user = ""
-    return user[:TEXT_MAX], socket.gethostname()[:TEXT_MAX]
-
-
-_live_tokens: set[str] = set()
-"""The leases this process holds now (taken, not yet let go): a token of this process
-that is not here was let go, even if the release could not be written."""
-
-
-def _process_started(pid: int) -> str:
-    """When the process ``pid`` of this machine started, as a short mark (Linux: its start
-    time in clock ticks since boot, from ``/proc``), or "" when it cannot be told."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-        return _base36(int(fields[19]))  # field 22, starttime (proc(5))
-    except (OSError, IndexError, ValueError):
-        return ""
-
-
-def _base36(number: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    text = ""
-    while True:
-        number, digit = divmod(number, 36)
-        text = digits[digit] + text
-        if not number:
-            return text
-
-
-def _new_token() -> str:
-    """Unique; naming this installation and this process — its id and, where the system
-    tells it, when it started, so that after a reboot another process that got the same
-    id is not taken for it (at most 64 characters)."""
-    started = _process_started(os.getpid())
-    return (f"{installation_id()}.{secrets.token_hex(8)}-{os.getpid()}"
-            + (f"-{started}" if started else ""))
-
-
-def _process_runs(pid: int, started: str = "") -> bool:
-    """Whether the process ``pid`` of this machine runs (and, given ``started``, is the
-    one that started then); True when it cannot be told."""
-    if sys.platform == "win32":
-        # os.kill(pid, 0) would send CTRL_C_EVENT there: an own lease lapses instead.
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it runs, under another user
-        pass
-    if started:
-        now = _process_started(pid)
-        if now and now != started:  # the id was given to another process since
-            return False
-    return True
+_live_tokens = live_tokens  # (one set: storage/leases.py)
 
 
 def _holder_gone(row: GameSessionRow) -> bool:
-    """The lease is this installation's own (same id, same machine) and the copy that took
-    it no longer plays the session: its process has ended, or it is this process and it
-    let the lease go (see the module's notes on resuming an own lease)."""
-    token = row.lease_token
-    if not token or row.lease_host != socket.gethostname()[:TEXT_MAX]:
-        return False
-    owner, _, rest = token.partition(".")
-    parts = rest.split("-")  # random, process id[, when it started]
-    if owner != installation_id() or len(parts) not in (2, 3) or not parts[1].isdigit():
-        return False
-    pid = int(parts[1])
-    started = parts[2] if len(parts) == 3 else ""
-    if pid == os.getpid() and started in ("", _process_started(pid)):
-        return token not in _live_tokens
-    return not _process_runs(pid, started)
+    """The row's lease is this installation's own and its copy is gone (storage/leases.py)."""
+    return holder_gone(row.lease_token, row.lease_host)
 
 
 def _lease_info(row: GameSessionRow, now: datetime) -> LeaseInfo | None:
     """The row's lease, or None when there is none or it was abandoned."""
-    if row.lease_token is None or row.lease_since is None or row.lease_renewed_at is None:
-        return None
-    if row.lease_renewed_at < now - LEASE_TIMEOUT or _holder_gone(row):
-        return None
-    return LeaseInfo(row.lease_holder or "", row.lease_host or "", row.lease_since,
-                     row.lease_renewed_at)
-
-
+    return lease_info(row.lease_token, row.lease_holder, row.lease_host, row.lease_since,
+                      row.lease_renewed_at, now)
 
 
 def _check_text(what: str, value: str) -> None:
@@ -207,41 +106,6 @@ def _check_text(what: str, value: str) -> None:
     # way on both, before anything is written.
     if len(value) > TEXT_MAX:
         raise SessionDataError(f"the {what} has {len(value)} characters; at most {TEXT_MAX}")
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    """A session as the session list shows it."""
-
-    id: int
-    ruleset_id: str
-    name: str
-    scenario: str
-    status: str
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    vehicle_count: int
-    event_count: int
-    version: int = 0
-    lease: LeaseInfo | None = None
-    """Who plays it now, if another copy of the app (or this one) holds it."""
-
-    @property
-    def running(self) -> bool:
-        return self.status == RUNNING
-
-
-@dataclass(frozen=True)
-class LoadedSession:
-    """Everything needed to resume a session: no event is read."""
-
-    info: SessionInfo
-    vehicles: tuple[VehicleInPlay, ...]
-    sheets: Mapping[str, Mapping[str, Any]]
-    initial_sheets: Mapping[str, Mapping[str, Any]]
-    clock: Mapping[str, Any]
-    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -342,19 +206,11 @@ class GameSessions:
             row = session.get(GameSessionRow, session_id)
             if row is None:
                 raise SessionNotFoundError(f"no session {session_id}")
-            vehicle_rows = session.scalars(select(SessionVehicleRow)
-                                           .where(SessionVehicleRow.session_id == session_id)
-                                           .order_by(SessionVehicleRow.position)).all()
-            vehicles = tuple(VehicleInPlay(v.key, v.name, v.player, json.loads(v.design))
-                             for v in vehicle_rows)
-            return LoadedSession(
-                info=self._info(session, row),
-                vehicles=vehicles,
-                sheets={v.key: json.loads(v.current_sheet) for v in vehicle_rows},
-                initial_sheets={v.key: json.loads(v.initial_sheet) for v in vehicle_rows},
-                clock=json.loads(row.clock),
-                settings=_settings(row.settings),
-            )
+            columns = [getattr(SessionVehicleRow, name) for name in VEHICLE_COLUMNS]
+            vehicles = session.execute(select(*columns)
+                                       .where(SessionVehicleRow.session_id == session_id)
+                                       .order_by(SessionVehicleRow.position)).all()
+            return loaded_session(self._info(session, row), vehicles, row.clock, row.settings)
 
     def finish(self, session_id: int, lease: Lease | None = None) -> None:
         """End a session (and its lease). With ``lease``, only while this copy holds it.
@@ -420,7 +276,7 @@ class GameSessions:
             WriteFailedError: the database refused the write.
         """
         user, host = holder or this_holder()
-        token = _new_token()
+        token = new_token()
         now = _now()  # (each attempt reads the clock again)
         for _attempt in range(ACQUIRE_ATTEMPTS):
             now = _now()
@@ -588,16 +444,8 @@ class GameSessions:
                 existing.computed_at = _now()
 
 
-def _settings(text: str | None) -> dict[str, Any]:
-    value = json.loads(text or "{}")
-    if not isinstance(value, dict):
-        raise SessionDataError(f"the session's settings are not a JSON object: {text!r}")
-    return value
-
-
 def _stored(row: SessionEventRow) -> StoredEvent:
-    return StoredEvent(row.seq, Event.from_json(json.loads(row.body)), row.created_at,
-                       undone=row.status == UNDONE)
+    return stored_event(row.seq, row.body, row.created_at, row.status)
 
 
 def _taken_over(row: GameSessionRow) -> StaleSessionError:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
@@ -169,4 +170,104 @@ def test_a_database_its_checks_refuse_after_the_first_screen_is_not_used(
         pass
     assert ready.args == [False] and window.database is None
     assert "design_revisions" in capfd.readouterr().err
+    window.shutdown()
+
+
+def _game_running(url: str) -> int:
+    """A database as a first start makes it, with a Mini Car Wars game running in it."""
+    from carwars_desktop.rules.registry import find_ruleset
+    from carwars_desktop.services.table import TableService
+    from carwars_desktop.session.setup import Entry, prepare
+
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    setup = prepare(ruleset, [Entry("Ann", "Courier", catalog["Courier"].to_json()),
+                              Entry("Bo", "Killer Kart", catalog["Killer Kart"].to_json())],
+                    "road_duel")
+    with open_database(url) as database:
+        database.library.install_catalog()
+        return TableService(database=database).start("mini_car_wars", "Club night",
+                                                      "Road Duel", setup)
+
+
+def test_a_running_game_is_shown_before_the_database_is_open(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """storage/first_screen.py: the game start-up resumes is shown from the file, its
+    Table alone built; once the database is open the same sheets go on, under a lease."""
+    session_id = _game_running(sqlite_url)
+    window = _window(qtbot, sqlite_url, tmp_path)
+    table = window.table
+    assert window.opening and window.database is None and window.workspaces == []
+    assert window._stack.currentWidget() is table and window._rail.currentRow() == 2
+    assert table.pages.currentWidget() is table.play and table.session_id == session_id
+    shown = table.play.game
+    sheets = dict(table.play.sheets)
+    assert shown is not None and [s.vehicle.name for s in sheets.values()] == [
+        "Courier", "Killer Kart"]
+    assert "Club night — Road Duel" in table.play.title.text()
+    assert window.services.table.game is None  # nothing can be written before it is open
+    with qtbot.waitSignal(window.database_ready, timeout=60_000) as ready:
+        pass
+    assert ready.args == [True]
+    assert [w.title for w in window.workspaces][:3] == ["Library", "Workshop", "Table"]
+    assert window._stack.currentWidget() is table and window._rail.currentRow() == 2
+    assert window.services.table.game is shown and not window.services.table.read_only
+    assert table.play.sheets == sheets and table.lease is not None
+    assert shown.store is not None and not hasattr(shown.store, "path")  # the database's
+    window.shutdown()
+
+
+def test_the_first_key_on_a_game_shown_early_waits_then_acts(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _game_running(sqlite_url)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()  # the Table's keys are the window's shortcuts
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert window.finish_startup(defer_hidden=True)
+    table = window.table
+    assert window.opening and QApplication.focusWidget() is table.play.grid
+    sheets = dict(table.play.sheets)
+    QTest.keyClick(table.play.grid, Qt.Key.Key_2)  # select the second vehicle
+    assert window.database is not None and not window.opening
+    assert table.keys.selected == list(sheets)[1] and table.play.sheets == sheets
+    assert QApplication.focusWidget() is table.play.grid
+    window.shutdown()
+
+
+def test_a_game_written_meanwhile_is_shown_again_from_the_database(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Another copy wrote between the file's read and the opening: the Table shows the
+    game as the database has it now, never the older sheets it read."""
+    session_id = _game_running(sqlite_url)
+    window = _window(qtbot, sqlite_url, tmp_path)
+    shown = window.table.play.game
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("UPDATE game_sessions SET version = version + 1, clock = "
+                           "json_set(clock, '$.turn', 7) WHERE id = ?", (session_id,))
+    with qtbot.waitSignal(window.database_ready, timeout=60_000):
+        pass
+    game = window.services.table.game
+    assert game is not None and game is not shown and window.table.play.game is game
+    assert game.clock.turn == 7
+    window.shutdown()
+
+
+def test_a_game_another_copy_took_meanwhile_is_not_resumed(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    session_id = _game_running(sqlite_url)
+    window = _window(qtbot, sqlite_url, tmp_path)
+    assert window.table.play.game is not None
+    with open_database(sqlite_url) as other:  # another copy took it just now
+        lease = other.game_sessions.acquire(session_id, holder=("gm2", "LAPTOP-2"))
+        with qtbot.waitSignal(window.database_ready, timeout=60_000):
+            pass
+        table = window.table
+        assert table.pages.currentWidget() is table.sessions_page
+        assert "open on LAPTOP-2 by gm2" in table.sessions_page.message.text()
+        assert window.services.table.game is None and table.lease is None
+        other.game_sessions.release(lease)
     window.shutdown()

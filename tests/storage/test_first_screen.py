@@ -1,6 +1,6 @@
-"""The Library's list read with the standard sqlite3 before SQLAlchemy has loaded
-(storage/first_screen.py): the same entries as the repository, or None whenever the
-database must be opened first."""
+"""The first screen read with the standard sqlite3 before SQLAlchemy has loaded
+(storage/first_screen.py): the Library's list as the repository lists it, or the running
+game as the repository loads it; None whenever the database must be opened first."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import os
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
-from carwars_desktop.session import VehicleInPlay
+from carwars_desktop.session import Event, EventKind, SheetUpdate, VehicleInPlay
 from carwars_desktop.storage import NewDesign, NewVehicle, open_database, resolve_url
 from carwars_desktop.storage.database import sqlite_file_path
 from carwars_desktop.storage.first_screen import read_first_screen
@@ -46,7 +48,9 @@ def _library(path: Path) -> None:
 def test_the_first_screen_lists_what_the_library_lists(tmp_path: Path) -> None:
     path = tmp_path / "carwars.sqlite3"
     _library(path)
-    entries = read_first_screen(str(path), {})
+    screen = read_first_screen(str(path), {})
+    assert screen is not None and screen.game is None
+    entries = screen.entries
     with open_database(str(path)) as database:
         assert entries == database.library.entries()
     assert entries is not None and len(entries) > 24  # the catalog, and the GM's own
@@ -57,23 +61,123 @@ def test_the_first_screen_lists_what_the_library_lists(tmp_path: Path) -> None:
     assert names["Tagged"].updated_at.tzinfo is not None
 
 
-def test_it_reads_without_sqlalchemy(tmp_path: Path) -> None:
+@pytest.mark.parametrize("first", ["entries", "game"])
+def test_it_reads_without_sqlalchemy(tmp_path: Path, first: str) -> None:
     path = tmp_path / "carwars.sqlite3"
     _library(path)
+    if first == "game":
+        _running_game(path)
     script = ("import sys\n"
               "from carwars_desktop.storage.first_screen import read_first_screen\n"
-              f"entries = read_first_screen({str(path)!r}, {{}})\n"
-              "assert entries, entries\n"
+              f"screen = read_first_screen({str(path)!r}, {{}})\n"
+              f"assert screen is not None and screen.{first}, screen\n"
+              "if screen.game: screen.game.events.page(0, 10)\n"
               "assert 'sqlalchemy' not in sys.modules, 'SQLAlchemy was imported'\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120,
                    env={k: v for k, v in os.environ.items() if k != ENV_VAR})
 
 
-def _running_game(path: Path) -> None:
+def _running_game(path: Path, name: str = "Tonight") -> int:
+    """A running session with a history: three marks, the last one undone."""
     with open_database(str(path)) as database:
-        database.game_sessions.create(
-            "mini_car_wars", "Tonight", "",
-            [NewVehicle(VehicleInPlay("v1", "Ace", "Ann", {}), {"marks": []})], {"turn": 1})
+        sessions = database.game_sessions
+        session_id = sessions.create(
+            "mini_car_wars", name, "Road Duel",
+            [NewVehicle(VehicleInPlay("v1", "Ace", "Ann", {"name": "Ace"}), {"marks": []}),
+             NewVehicle(VehicleInPlay("v2", "Bo's", "Bo", {}), {"marks": ["x"]})],
+            {"turn": 1}, {"house": {"profile": "club"}})
+        events = sessions.events(session_id)
+        marks: list[str] = []
+        for mark in ("A-1", "A-2", "A-3"):
+            after = [*marks, mark]
+            events.append(Event(EventKind.MARK, f"mark {mark}", updates=(
+                SheetUpdate("v1", {"marks": marks}, {"marks": after}),)),
+                {"v1": {"marks": after}}, {"turn": 1, "phase": len(after)})
+            marks = after
+        events.mark_undone(3, {"v1": {"marks": marks[:2]}}, {"turn": 1, "phase": 2})
+        return session_id
+
+
+def test_a_running_game_is_read_as_the_repository_loads_it(tmp_path: Path) -> None:
+    """The last running session (the one start-up resumes), at the version it was read."""
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+    _running_game(path, "Last week, never finished")
+    session_id = _running_game(path)
+    screen = read_first_screen(str(path), {})
+    assert screen is not None and screen.entries is None and screen.game is not None
+    game = screen.game
+    with open_database(str(path)) as database:
+        sessions = database.game_sessions
+        last = sessions.last_running()
+        assert last is not None and last.id == session_id
+        assert game.loaded == sessions.load(session_id)
+        stored = sessions.events(session_id)
+        file = game.events
+        assert file.count() == stored.count() == 2
+        assert file.count(include_undone=True) == stored.count(include_undone=True) == 3
+        assert file.page(0, 10) == stored.page(0, 10) and file.page(1, 1) == stored.page(1, 1)
+        assert file.last_active() == stored.last_active() is not None
+        assert file.first_undone() == stored.first_undone() is not None
+    info = game.loaded.info
+    assert (info.version, info.event_count, info.vehicle_count) == (4, 2, 2)
+    assert info.title == "Tonight — Road Duel" and info.lease is None
+    assert game.loaded.sheets["v1"] == {"marks": ["A-1", "A-2"]}
+    assert game.loaded.settings == {"house": {"profile": "club"}}
+
+
+def test_the_game_shown_from_the_file_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+    _running_game(path)
+    screen = read_first_screen(str(path), {})
+    assert screen is not None and screen.game is not None
+    events = screen.game.events
+    with pytest.raises(RuntimeError, match="written only once"):
+        events.append(Event(EventKind.MARK, "late"), {}, {"turn": 1})
+    with pytest.raises(RuntimeError):
+        events.mark_undone(2, {}, {"turn": 1})
+    with pytest.raises(RuntimeError):
+        events.mark_redone(3, {}, {"turn": 1})
+    assert events.count(include_undone=True) == 3
+    path.unlink()  # the file gone meanwhile: its history reads as none, nothing raised
+    assert events.count() == 0 and events.page(0, 10) == [] and events.last_active() is None
+
+
+def test_a_game_another_copy_plays_is_opened_first(tmp_path: Path) -> None:
+    """The normal opening asks whether to follow it or take it over; a lease that lapsed
+    or whose copy is gone does not stop the game being shown (it is resumed)."""
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+    session_id = _running_game(path)
+    with open_database(str(path)) as database:
+        lease = database.game_sessions.acquire(session_id, holder=("gm", "CLUB-PC"))
+        assert read_first_screen(str(path), {}) is None  # held by a copy that runs
+        database.game_sessions.release(lease)
+    screen = read_first_screen(str(path), {})
+    assert screen is not None and screen.game is not None
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute(  # another installation's lease, last renewed long ago
+            "UPDATE game_sessions SET lease_token = 'ffffffffffffffffffffffff.0-1', "
+            "lease_holder = 'gm', lease_host = 'CLUB-PC', "
+            "lease_since = '2026-01-01 20:00:00.000000', "
+            "lease_renewed_at = '2026-01-01 20:00:00.000000' WHERE id = ?", (session_id,))
+    screen = read_first_screen(str(path), {})
+    assert screen is not None and screen.game is not None and screen.game.loaded.info.lease is None
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("UPDATE game_sessions SET lease_renewed_at = ? WHERE id = ?",
+                           (datetime.now(UTC).replace(tzinfo=None).isoformat(" "), session_id))
+    assert read_first_screen(str(path), {}) is None  # renewed just now: it plays
+
+
+def test_a_game_whose_stored_text_cannot_be_read_is_opened_first(tmp_path: Path) -> None:
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+    session_id = _running_game(path)
+    with closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("UPDATE game_sessions SET clock = 'not JSON' WHERE id = ?",
+                           (session_id,))
+    assert read_first_screen(str(path), {}) is None
 
 
 def _older_schema(path: Path) -> None:
@@ -91,9 +195,8 @@ def _no_sessions_table(path: Path) -> None:
         connection.execute("DROP TABLE game_sessions")
 
 
-@pytest.mark.parametrize("spoil", [_running_game, _older_schema, _foreign, _no_sessions_table],
-                         ids=["a game is running", "a migration is due", "no schema stamp",
-                              "a table is missing"])
+@pytest.mark.parametrize("spoil", [_older_schema, _foreign, _no_sessions_table],
+                         ids=["a migration is due", "no schema stamp", "a table is missing"])
 def test_otherwise_the_database_is_opened_first(tmp_path: Path, spoil: object) -> None:
     path = tmp_path / "carwars.sqlite3"
     _library(path)

@@ -235,6 +235,15 @@ class PlayView(QMainWindow):
         self.show_message("", False)
         self.update_actions()
 
+    def keep_session(self, pages: EventPages) -> None:
+        """The session on screen goes on with its history read through ``pages`` (it was
+        shown from the file at start-up; the database is open now): the same sheets and
+        clock stay, with the keyboard focus where it was."""
+        assert self.game is not None
+        self.provenance = Provenance(self.game.ruleset, self.game.ruleset.play(), pages)
+        self.log_dock.model.set_pages(pages)
+        self.update_actions()
+
     def _explain(self, key: str, box: str) -> str:
         if self.provenance is None:
             return ""

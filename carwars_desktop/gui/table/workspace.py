@@ -37,7 +37,7 @@ from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import ruleset_ids
-from carwars_desktop.services import SessionOpenError
+from carwars_desktop.services import SessionOpenError, ShownGame
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
@@ -45,7 +45,8 @@ from carwars_desktop.session.setup import Setup
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
     from carwars_desktop.storage import Database
-    from carwars_desktop.storage.game_sessions import Lease, LeaseInfo
+    from carwars_desktop.storage.first_screen import RunningGame
+    from carwars_desktop.storage.leases import Lease, LeaseInfo
 
 SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated at once
@@ -118,6 +119,9 @@ class TableWorkspace(Workspace):
         layout.addWidget(self.quick)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
+        self._shown: ShownGame | None = None
+        """The running session shown from the file at start-up, until the database is
+        open (:meth:`show_from_file`)."""
         self.lease: Lease | None = None
         self.following = False
         self._followed_version = 0
@@ -206,8 +210,39 @@ class TableWorkspace(Workspace):
         self.pages.setCurrentWidget(self.sessions_page)
         self.sessions_page.view.setFocus()
 
+    def show_from_file(self, running: RunningGame) -> bool:
+        """Start-up, before the database is open: show the running session read from the
+        file (``storage/first_screen.py``) as it will be resumed; it writes nothing until
+        :meth:`reopen_last_running` takes it over once the database is open (the GM's
+        first key waits for that). False: the rules cannot read it, nothing is shown
+        (the normal opening says why)."""
+        try:
+            shown = self.context.service.show_from_file(running)
+        except SessionOpenError:
+            return False
+        self._shown = shown
+        self.session_id = shown.session_id
+        self.play.show_session(shown.game, shown.title, running.events, False, None)
+        self.pages.setCurrentWidget(self.play)
+        self.keys.session_shown()
+        self.focus_default()
+        self._follow_ruleset(shown.game.ruleset.id)
+        return True
+
+    def forget_shown(self) -> None:
+        """The game shown from the file is not taken over (another database was opened)."""
+        self._shown = None
+
     def reopen_last_running(self) -> bool:
         """Open the most recently played running session, if any (at start-up)."""
+        try:
+            return self._reopen_last_running()
+        finally:
+            if self._shown is not None:  # not resumed after all (another copy took it)
+                self.session_id = self.context.session_id
+            self._shown = None
+
+    def _reopen_last_running(self) -> bool:
         if self.database is None:
             return False
         last_id = self.context.service.last_running()
@@ -298,7 +333,8 @@ class TableWorkspace(Workspace):
             # connection is down (gui/club_link.py); SQLite's events are used as they are.
             opened = service.open(session_id, initiator=self,
                                   wrap=lambda events: guarded(self, events),
-                                  lease=None if follow else self.lease, follow=follow)
+                                  lease=None if follow else self.lease, follow=follow,
+                                  shown=self._shown)
         except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
@@ -342,16 +378,27 @@ class TableWorkspace(Workspace):
                                           stepwise=history.events > SYNC_CHART_EVENTS)
 
         title = opened.title + (" (following read-only)" if self.following else "")
-        self.play.show_session(opened.game, title, opened.store, read_only,
-                               charts if read_only else None)
-        self.pages.setCurrentWidget(self.play)
-        self.keys.session_shown()
-        self.focus_default()
+        shown = self._shown
+        self._shown = None
+        if shown is not None and opened.game is shown.game and self.play.game is shown.game:
+            # Shown from the file at start-up, and nothing written since: the same sheets
+            # stay on screen (and under the GM's first key), now on the database.
+            self.play.keep_session(opened.store)
+        else:
+            self.play.show_session(opened.game, title, opened.store, read_only,
+                                   charts if read_only else None)
+            self.pages.setCurrentWidget(self.play)
+            self.keys.session_shown()
+            self.focus_default()
         self.sessions_page.message.setText("")
-        window = self.window()
-        if isinstance(window, RulesetSwitch) and window.ruleset() != info.ruleset_id:
-            window.set_ruleset(info.ruleset_id)
+        self._follow_ruleset(info.ruleset_id)
         return True
+
+    def _follow_ruleset(self, ruleset_id: str) -> None:
+        """The window's ruleset becomes the open session's (the Resolver follows it)."""
+        window = self.window()
+        if isinstance(window, RulesetSwitch) and window.ruleset() != ruleset_id:
+            window.set_ruleset(ruleset_id)
 
     def finish_session(self, confirm: bool = True) -> None:
         """End the running session; it reopens read-only, with its charts."""

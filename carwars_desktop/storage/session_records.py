@@ -1,0 +1,97 @@
+"""What a stored session reads back as: its list entry, everything needed to resume it,
+and each event of its history.
+
+Without SQLAlchemy, like :mod:`.leases`: :mod:`~carwars_desktop.storage.game_sessions`
+builds these from its rows, and :mod:`~carwars_desktop.storage.first_screen` from the
+same columns read with ``sqlite3`` before SQLAlchemy has loaded (a running game shown at
+start-up). The JSON columns are decoded here, once, for both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from carwars_desktop.session import Event, StoredEvent, VehicleInPlay
+from carwars_desktop.storage.leases import LeaseInfo
+from carwars_desktop.storage.states import RUNNING, UNDONE
+
+
+class SessionDataError(ValueError):
+    """A session, player or vehicle name the database cannot keep, or a stored value it
+    cannot read back (the message says why)."""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the session list shows it."""
+
+    id: int
+    ruleset_id: str
+    name: str
+    scenario: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    vehicle_count: int
+    event_count: int
+    version: int = 0
+    lease: LeaseInfo | None = None
+    """Who plays it now, if another copy of the app (or this one) holds it."""
+
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def title(self) -> str:
+        """The session's name, and its scenario when it has one."""
+        return self.name + (f" — {self.scenario}" if self.scenario else "")
+
+
+@dataclass(frozen=True)
+class LoadedSession:
+    """Everything needed to resume a session: no event is read."""
+
+    info: SessionInfo
+    vehicles: tuple[VehicleInPlay, ...]
+    sheets: Mapping[str, Mapping[str, Any]]
+    initial_sheets: Mapping[str, Mapping[str, Any]]
+    clock: Mapping[str, Any]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+VEHICLE_COLUMNS = ("key", "name", "player", "design", "current_sheet", "initial_sheet")
+"""The ``session_vehicles`` columns :func:`loaded_session` reads, in order."""
+
+
+def loaded_session(info: SessionInfo, vehicles: Sequence[Sequence[Any]], clock: str,
+                   settings: str | None) -> LoadedSession:
+    """A session to resume from its stored text: ``vehicles`` are rows of
+    :data:`VEHICLE_COLUMNS` in seating order."""
+    return LoadedSession(
+        info=info,
+        vehicles=tuple(VehicleInPlay(key, name, player, json.loads(design))
+                       for key, name, player, design, _current, _initial in vehicles),
+        sheets={row[0]: json.loads(row[4]) for row in vehicles},
+        initial_sheets={row[0]: json.loads(row[5]) for row in vehicles},
+        clock=json.loads(clock),
+        settings=settings_from_text(settings),
+    )
+
+
+def settings_from_text(text: str | None) -> dict[str, Any]:
+    value = json.loads(text or "{}")
+    if not isinstance(value, dict):
+        raise SessionDataError(f"the session's settings are not a JSON object: {text!r}")
+    return value
+
+
+def stored_event(seq: int, body: str, created_at: datetime, status: str) -> StoredEvent:
+    """One event of a session's history, from its ``session_events`` row."""
+    return StoredEvent(seq, Event.from_json(json.loads(body)), created_at,
+                       undone=status == UNDONE)
