@@ -76,3 +76,21 @@ def test_workspace_shortcuts(window: MainWindow, qtbot) -> None:  # type: ignore
         qtbot.keyClick(window, Qt.Key(Qt.Key.Key_0.value + number),
                        Qt.KeyboardModifier.ControlModifier)
         assert window.current_workspace() is workspace
+
+
+def test_the_window_fits_a_1366_pixel_laptop_screen(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """No workspace forces the window wider than the first window (1280 wide, which a
+    1366×768 laptop shows whole with its frame): the Library's twelve buttons at the
+    style's least width once made it 1,323 at least (1,409 under a window manager)."""
+    from carwars_desktop.gui.workshop import LibraryWorkspace
+
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace) and window.database is not None
+    window.database.library.install_catalog()
+    library.refresh()
+    library.restore_button.setVisible(True)  # shown when there are deleted designs
+    for row in range(len(window.workspaces)):
+        window._rail.setCurrentRow(row)
+        qtbot.wait(10)
+    widest = {w.title: w.minimumSizeHint().width() for w in window.workspaces}
+    assert window.minimumSizeHint().width() <= 1200, widest

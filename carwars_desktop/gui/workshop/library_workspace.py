@@ -178,6 +178,11 @@ class LibraryWorkspace(Workspace):
         def button(text: str, tip: str) -> QPushButton:
             widget = QPushButton(text)
             widget.setToolTip(tip)
+            # As wide as the style likes when there is room, as narrow as the text when
+            # there is not: twelve buttons at the style's least width made the Library
+            # wider than a 1366-pixel screen.
+            plain = text.replace("&", "")
+            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(plain) + 16)
             return widget
 
         self.open_button = button("&Open", "Open in the Workshop (Enter)")
