@@ -167,24 +167,29 @@ class MainWindow(QMainWindow):
         their modules are most of the app's import time. Without ``hidden``, only the
         ones the first screen needs (Library, Workshop, Table: the last running session
         opens at the Table); the others are built by :meth:`_build_through`, on later
-        turns of the event loop or when the GM switches to one. (A running game shown
-        before the database is open has its Table built first: :meth:`_build_table`.)"""
-        if not self.workspaces:
-            from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
-
-            self.workshop = WorkshopWorkspace(self, services=self.services)
-            table = self._build_table()
-            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop, table):
-                self.add_workspace(workspace)
-            self.workshop.show_requested.connect(
-                lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+        turns of the event loop or when the GM switches to one. (A first screen read
+        before the database is open needs fewer: :meth:`_show_first_screen`.)"""
+        self._build_library(with_table=True)
         if hidden:
             self._build_through(len(WORKSPACE_TITLES) - 1)
         self._stack.setCurrentIndex(self._rail.currentRow())
 
+    def _build_library(self, with_table: bool) -> None:
+        """The Library and the Workshop it opens designs in (once); then the Table."""
+        if not self.workspaces:
+            from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+
+            self.workshop = WorkshopWorkspace(self, services=self.services)
+            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop):
+                self.add_workspace(workspace)
+            self.workshop.show_requested.connect(
+                lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+        if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
+            self.add_workspace(self._build_table())
+
     def _build_table(self) -> TableWorkspace:
-        """The Table (once), on the stack in its place: built before the Library and the
-        Workshop when a running game is the first screen (:meth:`_show_first_screen`)."""
+        """The Table (once): built before the Library and the Workshop when a running game
+        is the first screen, after them when their list is (:meth:`_show_first_screen`)."""
         if not hasattr(self, "table"):
             from carwars_desktop.gui import window_geometry
             from carwars_desktop.gui.table import TableWorkspace
@@ -205,6 +210,8 @@ class MainWindow(QMainWindow):
 
     def _hidden_workspace(self, position: int) -> Workspace:
         """The workspace at ``position`` of the rail that the first screen does not need."""
+        if position == WORKSPACE_TITLES.index("Table"):
+            return self._build_table()
         if position == WORKSPACE_TITLES.index("Resolver"):
             from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
@@ -362,8 +369,8 @@ class MainWindow(QMainWindow):
             if not table.show_from_file(screen.game):
                 return False
             self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
-        else:
-            self.build_workspaces(hidden=False)
+        else:  # the Library's list: its workspace and the Workshop's now, the Table after
+            self._build_library(with_table=False)
             library = self.workspaces[WORKSPACE_TITLES.index("Library")]
             if screen.entries is None or not isinstance(library, LibraryWorkspace) \
                     or not library.show_first_screen(screen.entries):
@@ -428,7 +435,8 @@ class MainWindow(QMainWindow):
                 self.database_ready.emit(False)
                 raise error if error is not None else RuntimeError("no database opened")
             print(f"carwars-desktop: {error}", file=sys.stderr, flush=True)
-            self.table.forget_shown()  # what another database holds is read from it
+            if hasattr(self, "table"):
+                self.table.forget_shown()  # what another database holds is read from it
             database = open_with_recovery(self._local_url_hint, self._asker(),
                                           first_refusal=error)
         if database is None:
