@@ -284,7 +284,7 @@ class LibraryWorkspace(Workspace):
         splitter.addWidget(details)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([830, 300])
+        splitter.setSizes([880, 250])  # the names first: the sheet preview is a glance
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.write_banner = WriteBanner()
