@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -279,6 +280,13 @@ class ShownGame:
     version: int
     game: Game
     title: str
+    created_at: datetime
+
+    def same_as(self, info: SessionInfo) -> bool:
+        """``info`` is this session at the version it was read at: nothing written since
+        (its id is not one a new session reused: the same creation time)."""
+        return (info.id, info.version, info.created_at) == (
+            self.session_id, self.version, self.created_at)
 
 
 def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
@@ -384,9 +392,8 @@ class TableService:
                                      loaded.info.version)
             store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
                                    and not follow else events)
-            if shown is not None and shown.session_id == session_id and \
-                    shown.version == loaded.info.version and loaded.info.running and \
-                    not follow and shown.game.ruleset.id == ruleset.id:
+            if shown is not None and shown.same_as(loaded.info) and loaded.info.running \
+                    and not follow and shown.game.ruleset.id == ruleset.id:
                 game = shown.game  # the same sheets, clock and settings: the same version
                 game.use_store(store)
             else:
@@ -418,7 +425,8 @@ class TableService:
                               running.events, loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
-        return ShownGame(loaded.info.id, loaded.info.version, game, loaded.info.title)
+        info = loaded.info
+        return ShownGame(info.id, info.version, game, info.title, info.created_at)
 
     def last_running(self) -> int | None:
         last = self._database().game_sessions.last_running()

@@ -56,7 +56,9 @@ _VEHICLES = (f"SELECT {', '.join(VEHICLE_COLUMNS)} FROM session_vehicles "
              "WHERE session_id = ? ORDER BY position")
 _EVENT_COLUMNS = "seq, body, created_at, status"
 _TIMEOUT = 0.15
-"""How long a read waits for a writer's lock before the database is opened first instead."""
+"""How long a read waits for a writer's lock: at start-up the database is then opened
+first instead; a read of the shown game's history (while the database opens) reads as
+none, until the database's store takes over a moment later."""
 
 
 def _stored_time(value: str) -> datetime:

@@ -214,6 +214,11 @@ def test_a_running_game_is_shown_before_the_database_is_open(
     assert window.services.table.game is shown and not window.services.table.read_only
     assert table.play.sheets == sheets and table.lease is not None
     assert shown.store is not None and not hasattr(shown.store, "path")  # the database's
+    # As a session opened from the database is: its fire batch, the acting vehicle chosen.
+    from carwars_desktop.gui.vehicle_order import acting_order
+
+    assert table.keys.batch is not None
+    assert table.keys.selected == acting_order(shown)[0]
     window.shutdown()
 
 
@@ -259,8 +264,11 @@ def test_a_game_written_meanwhile_is_shown_again_from_the_database(
 def test_a_game_another_copy_took_meanwhile_is_not_resumed(
         qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     session_id = _game_running(sqlite_url)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("ruleset", "battlecars")  # the GM's last choice, not the game's
+    settings.sync()
     window = _window(qtbot, sqlite_url, tmp_path)
-    assert window.table.play.game is not None
+    assert window.table.play.game is not None and window.ruleset() == "mini_car_wars"
     with open_database(sqlite_url) as other:  # another copy took it just now
         lease = other.game_sessions.acquire(session_id, holder=("gm2", "LAPTOP-2"))
         with qtbot.waitSignal(window.database_ready, timeout=60_000):
@@ -269,5 +277,34 @@ def test_a_game_another_copy_took_meanwhile_is_not_resumed(
         assert table.pages.currentWidget() is table.sessions_page
         assert "open on LAPTOP-2 by gm2" in table.sessions_page.message.text()
         assert window.services.table.game is None and table.lease is None
+        assert table.session_id is None
+        assert window.ruleset() == "battlecars"  # as it was: nothing was resumed
         other.game_sessions.release(lease)
+    window.shutdown()
+
+
+def test_a_new_game_under_the_same_number_is_not_taken_for_the_one_shown(
+        qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Another copy deleted the game shown and started a new one meanwhile: SQLite may
+    give it the same id, at the same version (none written): its own sheets are shown."""
+    session_id = _game_running(sqlite_url)
+    window = _window(qtbot, sqlite_url, tmp_path)
+    shown = window.table.play.game
+    with open_database(sqlite_url) as other:
+        other.game_sessions.delete(session_id)
+        from carwars_desktop.rules.registry import find_ruleset
+        from carwars_desktop.services.table import TableService
+        from carwars_desktop.session.setup import Entry, prepare
+
+        ruleset = find_ruleset("mini_car_wars")
+        sherman = ruleset.catalog()["Mini Sherman"].to_json()
+        setup = prepare(ruleset, [Entry("Cy", "Mini Sherman", sherman),
+                                  Entry("Di", "Mini Sherman", sherman)], "road_duel")
+        again = TableService(database=other).start("mini_car_wars", "Rematch", "", setup)
+    assert again == session_id  # the number given again
+    with qtbot.waitSignal(window.database_ready, timeout=60_000):
+        pass
+    game = window.services.table.game
+    assert game is not None and game is not shown
+    assert [v.name for v in game.vehicles] == ["Mini Sherman", "Mini Sherman #2"]
     window.shutdown()

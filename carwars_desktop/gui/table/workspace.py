@@ -122,6 +122,8 @@ class TableWorkspace(Workspace):
         self._shown: ShownGame | None = None
         """The running session shown from the file at start-up, until the database is
         open (:meth:`show_from_file`)."""
+        self._ruleset_before: str | None = None
+        """The window's ruleset before :meth:`show_from_file` switched it to the game's."""
         self.lease: Lease | None = None
         self.following = False
         self._followed_version = 0
@@ -224,23 +226,29 @@ class TableWorkspace(Workspace):
         self.session_id = shown.session_id
         self.play.show_session(shown.game, shown.title, running.events, False, None)
         self.pages.setCurrentWidget(self.play)
-        self.keys.session_shown()
+        self.keys.session_shown()  # the sheets numbered (the batch comes with the database)
         self.focus_default()
+        window = self.window()
+        self._ruleset_before = window.ruleset() if isinstance(window, RulesetSwitch) else None
         self._follow_ruleset(shown.game.ruleset.id)
         return True
 
     def forget_shown(self) -> None:
-        """The game shown from the file is not taken over (another database was opened)."""
-        self._shown = None
+        """The game shown from the file is not resumed (another database was opened, or
+        another copy took the game meanwhile): the Table and the ruleset as they were."""
+        shown, self._shown = self._shown, None
+        if shown is None:
+            return
+        self.session_id = self.context.session_id
+        if self._ruleset_before is not None:
+            self._follow_ruleset(self._ruleset_before)
 
     def reopen_last_running(self) -> bool:
         """Open the most recently played running session, if any (at start-up)."""
         try:
             return self._reopen_last_running()
         finally:
-            if self._shown is not None:  # not resumed after all (another copy took it)
-                self.session_id = self.context.session_id
-            self._shown = None
+            self.forget_shown()  # (taken over by open_session, or not resumed after all)
 
     def _reopen_last_running(self) -> bool:
         if self.database is None:
@@ -384,6 +392,7 @@ class TableWorkspace(Workspace):
             # Shown from the file at start-up, and nothing written since: the same sheets
             # stay on screen (and under the GM's first key), now on the database.
             self.play.keep_session(opened.store)
+            self.keys.session_shown()  # its fire batch, the acting vehicle selected
         else:
             self.play.show_session(opened.game, title, opened.store, read_only,
                                    charts if read_only else None)

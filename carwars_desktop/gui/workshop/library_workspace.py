@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -182,7 +183,11 @@ class LibraryWorkspace(Workspace):
             # there is not: twelve buttons at the style's least width made the Library
             # wider than a 1366-pixel screen.
             plain = text.replace("&", "")
-            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(plain) + 16)
+            style = widget.style()
+            margins = (style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, widget)
+                       + 2 * style.pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, None,
+                                               widget) + 8)
+            widget.setMinimumWidth(widget.fontMetrics().horizontalAdvance(plain) + margins)
             return widget
 
         self.open_button = button("&Open", "Open in the Workshop (Enter)")
