@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -274,19 +273,16 @@ class OpenedSession:
 @dataclass(frozen=True)
 class ShownGame:
     """A running session's game shown before the database was open (start-up read it
-    from the file: ``storage/first_screen.py``), and the version it was read at."""
+    from the file: ``storage/first_screen.py``), and the session as it was read."""
 
-    session_id: int
-    version: int
+    info: SessionInfo
     game: Game
-    title: str
-    created_at: datetime
 
     def same_as(self, info: SessionInfo) -> bool:
         """``info`` is this session at the version it was read at: nothing written since
         (its id is not one a new session reused: the same creation time)."""
         return (info.id, info.version, info.created_at) == (
-            self.session_id, self.version, self.created_at)
+            self.info.id, self.info.version, self.info.created_at)
 
 
 def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
@@ -425,8 +421,7 @@ class TableService:
                               running.events, loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
-        info = loaded.info
-        return ShownGame(info.id, info.version, game, info.title, info.created_at)
+        return ShownGame(loaded.info, game)
 
     def last_running(self) -> int | None:
         last = self._database().game_sessions.last_running()

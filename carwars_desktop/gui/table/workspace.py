@@ -223,8 +223,8 @@ class TableWorkspace(Workspace):
         except SessionOpenError:
             return False
         self._shown = shown
-        self.session_id = shown.session_id
-        self.play.show_session(shown.game, shown.title, running.events, False, None)
+        self.session_id = shown.info.id
+        self.play.show_session(shown.game, shown.info.title, running.events, False, None)
         self.pages.setCurrentWidget(self.play)
         self.keys.session_shown()  # the sheets numbered (the batch comes with the database)
         self.focus_default()
