@@ -350,7 +350,6 @@ class MainWindow(QMainWindow):
         import os
 
         from carwars_desktop.gui.background import start
-        from carwars_desktop.gui.workshop import LibraryWorkspace
         from carwars_desktop.storage.first_screen import read_first_screen
         from carwars_desktop.storage.locations import sqlite_path
 
@@ -370,6 +369,8 @@ class MainWindow(QMainWindow):
                 return False
             self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
         else:  # the Library's list: its workspace and the Workshop's now, the Table after
+            from carwars_desktop.gui.workshop import LibraryWorkspace
+
             self._build_library(with_table=False)
             library = self.workspaces[WORKSPACE_TITLES.index("Library")]
             if screen.entries is None or not isinstance(library, LibraryWorkspace) \
