@@ -148,39 +148,36 @@ class FileEvents:
         self.path = path
         self.session_id = session_id
 
-    def _rows(self, where: str, tail: str, arguments: tuple[Any, ...]) -> list[Any]:
+    def _read(self, columns: str, where: str, tail: str = "",
+              arguments: tuple[Any, ...] = ()) -> list[Any]:
+        """Rows of this session's events (none when the file refuses the read)."""
         try:
             with closing(_connect(self.path)) as connection:
                 return connection.execute(
-                    f"SELECT {_EVENT_COLUMNS} FROM session_events WHERE session_id = ? "
-                    f"{where} ORDER BY seq {tail}", (self.session_id, *arguments)).fetchall()
+                    f"SELECT {columns} FROM session_events WHERE session_id = ? {where} "
+                    f"{tail}", (self.session_id, *arguments)).fetchall()
         except sqlite3.Error:
             return []
 
-    def _events(self, rows: list[Any]) -> list[StoredEvent]:
+    def _events(self, where: str, tail: str, arguments: tuple[Any, ...]) -> list[StoredEvent]:
+        rows = self._read(_EVENT_COLUMNS, where, f"ORDER BY seq {tail}", arguments)
         return [stored_event(seq, body, _stored_time(created), status)
                 for seq, body, created, status in rows]
 
     def count(self, include_undone: bool = False) -> int:
-        try:
-            with closing(_connect(self.path)) as connection:
-                query = "SELECT count(*) FROM session_events WHERE session_id = ?"
-                if include_undone:
-                    return int(connection.execute(query, (self.session_id,)).fetchone()[0])
-                return int(connection.execute(query + " AND status = ?",
-                                              (self.session_id, ACTIVE)).fetchone()[0])
-        except sqlite3.Error:
-            return 0
+        rows = (self._read("count(*)", "") if include_undone
+                else self._read("count(*)", "AND status = ?", arguments=(ACTIVE,)))
+        return int(rows[0][0]) if rows else 0
 
     def page(self, offset: int, limit: int) -> list[StoredEvent]:
-        return self._events(self._rows("", "LIMIT ? OFFSET ?", (limit, offset)))
+        return self._events("", "LIMIT ? OFFSET ?", (limit, offset))
 
     def last_active(self) -> StoredEvent | None:
-        events = self._events(self._rows("AND status = ?", "DESC LIMIT 1", (ACTIVE,)))
+        events = self._events("AND status = ?", "DESC LIMIT 1", (ACTIVE,))
         return events[0] if events else None
 
     def first_undone(self) -> StoredEvent | None:
-        events = self._events(self._rows("AND status = ?", "LIMIT 1", (UNDONE,)))
+        events = self._events("AND status = ?", "LIMIT 1", (UNDONE,))
         return events[0] if events else None
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
