@@ -78,11 +78,15 @@ class TableKeys(QObject):
         game = self.game
         return [v.key for v in game.vehicles] if game is not None else []
 
-    def session_shown(self) -> None:
-        """A session opened: number the sheets, select the first vehicle, forget the memory."""
+    def session_shown(self, shown: Game | None = None) -> None:
+        """A session opened: number the sheets, select the first vehicle, forget the memory.
+
+        ``shown``: the game on screen when it is not yet the Table's own (start-up shows it
+        from the file before the database is open): it looks as it will once it is."""
         self.memory = {}
         self.last_shot = None
-        ui = self.ui()
+        game = shown if shown is not None else self.game
+        ui = ruleset_ui(game.ruleset.id) if game is not None else None
         self.batch = FireBatch(ui.fire_batch) if ui is not None and ui.fire_batch else None
         sheets = self.table.play.sheets
         for number, (key, sheet) in enumerate(sheets.items(), start=1):
@@ -93,11 +97,11 @@ class TableKeys(QObject):
                              else "")
             del key
         self.selected = None
-        self.follow_clock()
+        self.follow_clock(game)
 
-    def follow_clock(self) -> None:
+    def follow_clock(self, game: Game | None = None) -> None:
         """Select the vehicle whose turn the clock runs (the first that can act)."""
-        game = self.game
+        game = game if game is not None else self.game
         if game is None or not self.table.play.sheets:
             return
         order = [k for k in acting_order(game) if k in self.table.play.sheets]
@@ -114,7 +118,7 @@ class TableKeys(QObject):
         """Select the ``number``-th vehicle (1 = first sheet)."""
         sheets = self.table.play.sheets
         keys = list(sheets)
-        if not 1 <= number <= len(keys) or self.table.context.game is None:
+        if not 1 <= number <= len(keys) or self.table.play.game is None:
             return
         self.selected = keys[number - 1]
         self.table.play.grid.select(self.selected)  # shown large when the sheets are compact

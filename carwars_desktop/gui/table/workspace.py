@@ -226,7 +226,7 @@ class TableWorkspace(Workspace):
         self.session_id = shown.info.id
         self.play.show_session(shown.game, shown.info.title, running.events, False, None)
         self.pages.setCurrentWidget(self.play)
-        self.keys.session_shown()  # the sheets numbered (the batch comes with the database)
+        self.keys.session_shown(shown.game)  # as it will look once the database is open
         self.focus_default()
         window = self.window()
         self._ruleset_before = window.ruleset() if isinstance(window, RulesetSwitch) else None
@@ -391,8 +391,7 @@ class TableWorkspace(Workspace):
         if shown is not None and opened.game is shown.game and self.play.game is shown.game:
             # Shown from the file at start-up, and nothing written since: the same sheets
             # stay on screen (and under the GM's first key), now on the database.
-            self.play.keep_session(opened.store)
-            self.keys.session_shown()  # its fire batch, the acting vehicle selected
+            self.play.keep_session(opened.store)  # (its keys were set up for it when shown)
         else:
             self.play.show_session(opened.game, title, opened.store, read_only,
                                    charts if read_only else None)
