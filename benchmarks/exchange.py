@@ -10,10 +10,11 @@ Offscreen, in this process, through the Library workspace (what the GM's click d
    "keep both" for every clash (the renaming that used to be quadratic);
 3. export every design of the library to one file.
 
-While each runs, a 10 ms timer on the GUI thread records the longest gap between two
-of its turns: the longest the window was frozen, and how much of it the GUI thread
-itself was busy (its CPU time; target < 100 ms, what the watchdog test counts). Figures are
-printed, with the ratio of each to the baseline (reading the file's JSON alone).
+While each runs, the watchdog (benchmarks/gui_watchdog.py) records the longest the window
+was frozen and the most the GUI thread itself worked in one turn of its event loop
+(goal < 100 ms: pass or FAIL printed; tests/gui/test_responsiveness.py asserts instead
+that the work runs on workers). Figures are printed, with the ratio of each to the
+baseline (reading the file's JSON alone).
 ``--quick``: small sizes, one run (./dev test runs it so the benchmark keeps working).
 """
 
@@ -33,8 +34,9 @@ os.environ["XDG_CONFIG_HOME"] = str(Path(_HOME) / "config")
 os.environ["XDG_DATA_HOME"] = str(Path(_HOME) / "data")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from gui_watchdog import Watchdog, watching  # noqa: E402
 from library import designs  # noqa: E402
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from carwars_desktop.gui.main_window import MainWindow  # noqa: E402
@@ -43,43 +45,6 @@ from carwars_desktop.gui.workshop.exchange_actions import Clash  # noqa: E402
 from carwars_desktop.library import FORMAT, VERSION  # noqa: E402
 from carwars_desktop.rules.mini_car_wars import MiniDesign  # noqa: E402
 from carwars_desktop.storage import NewDesign  # noqa: E402
-
-
-class Freezes:
-    """The longest gap between two turns of a 10 ms timer on the GUI thread, and the
-    longest the GUI thread itself worked between two turns (its CPU time: what the
-    watchdog of tests/gui/test_responsiveness.py counts; a wall-clock gap also holds
-    the time the thread waited for a core or for the interpreter lock)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.busiest = 0.0
-        self.cpu = 0.0
-        """The process's CPU time (every thread) inside the ``with``: on a machine shared
-        with other work, the wall-clock time also holds the waits for a core."""
-        self._cpu = 0.0
-        self._last = time.perf_counter()
-        self._last_busy = time.thread_time()
-        self._timer = QTimer()
-        self._timer.setInterval(10)
-        self._timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now, busy = time.perf_counter(), time.thread_time()
-        self.longest = max(self.longest, now - self._last)
-        self.busiest = max(self.busiest, busy - self._last_busy)
-        self._last, self._last_busy = now, busy
-
-    def __enter__(self) -> Freezes:
-        self._cpu = time.process_time()
-        self._last, self._last_busy = time.perf_counter(), time.thread_time()
-        self._timer.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._tick()
-        self._timer.stop()
-        self.cpu = time.process_time() - self._cpu
 
 
 def write_file(path: Path, count: int) -> None:
@@ -130,40 +95,39 @@ def main() -> int:
     library = next(w for w in window.workspaces if isinstance(w, LibraryWorkspace))
     library.ask_clash = lambda *_: (Clash.KEEP_BOTH, True)  # type: ignore[method-assign]
 
-    def report(label: str, seconds: float, freezes: Freezes, target: str) -> None:
-        print(f"{label:52} {ms(seconds)} (CPU {ms(freezes.cpu)})   ratio "
-              f"{seconds / baseline:7.1f}   "
-              f"longest freeze {ms(freezes.longest)} (GUI thread busy {ms(freezes.busiest)})"
-              f"   ({target})")
+    def report(label: str, seconds: float, dog: Watchdog, target: str) -> None:
+        print(f"{label:52} {ms(seconds)} (CPU {dog.cpu:8.0f} ms)   ratio "
+              f"{seconds / baseline:7.1f}   {dog.verdict()}"
+              f"{'   (' + target + ')' if target else ''}")
 
-    with Freezes() as freezes:
+    with watching() as dog:
         started = time.perf_counter()
         imported = library.import_designs(str(big))
         took = time.perf_counter() - started
     assert imported == arguments.designs, imported
-    report(f"import {arguments.designs:,} designs", took, freezes, "target ≤ 10 s")
+    report(f"import {arguments.designs:,} designs", took, dog, "target ≤ 10 s")
 
     library.library.add_many([NewDesign("mini_car_wars", MiniDesign.stock_design(
         "courier", "b", name="Courier").to_json())] * arguments.copies)
-    with Freezes() as freezes:
+    with watching() as dog:
         started = time.perf_counter()
         imported = library.import_designs(str(couriers))
         took = time.perf_counter() - started
     assert imported == arguments.incoming, imported
     report(f"import {arguments.incoming:,} × Courier into {arguments.copies:,} copies",
-           took, freezes, "keep both")
+           took, dog, "keep both")
 
     library.ruleset_box.setCurrentIndex(0)
     library.source_box.setCurrentIndex(0)
     library.search.clear()
     library.refresh()
     library.view.selectAll()
-    with Freezes() as freezes:
+    with watching() as dog:
         started = time.perf_counter()
         written = library.export_selected(str(folder / "all.carwars.json"))
         took = time.perf_counter() - started
     assert written is not None
-    report(f"export {len(library.selected_ids()):,} designs", took, freezes, "")
+    report(f"export {len(library.selected_ids()):,} designs", took, dog, "")
     window.shutdown()
     return 0
 
