@@ -319,8 +319,9 @@ def run_with_progress(parent: QWidget | None, title: str, work: Callable[[Job], 
     """Run ``work`` on a worker thread behind a modal progress dialog with Cancel.
 
     The GUI thread keeps turning its event loop meanwhile (the window repaints and
-    answers: tests/gui/offload.py checks it, benchmarks/gui_watchdog.py measures it). Returns the result; raises :class:`Cancelled`
-    when the GM cancelled, or the exception the work raised. Not ``cancellable``: the
+    answers: tests/gui/offload.py checks it, benchmarks/gui_watchdog.py measures it).
+    Returns the result; raises :class:`Cancelled` when the GM cancelled, or the
+    exception the work raised. Not ``cancellable``: the
     dialog has no Cancel (a write the GM made that must finish: it is never
     :class:`Cancelled`).
     """
