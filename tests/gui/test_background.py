@@ -38,7 +38,7 @@ def test_garbage_is_collected_on_the_gui_thread_only(qtbot) -> None:  # type: ig
         qtbot.waitUntil(lambda: bool(done or failed), timeout=120_000)
         with collection_paused():
             _cycles(50_000)
-        qtbot.wait(20)  # the collection resumes on a later turn of the event loop
+        qtbot.waitUntil(gc.isenabled)  # the collection resumes on a later turn of the loop
         _cycles(50_000)
     finally:
         gc.callbacks.remove(seen)

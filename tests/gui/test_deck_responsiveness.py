@@ -20,6 +20,7 @@ from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
 from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.storage import NewDesign
 
+from .loop import settle
 from .offload import Calls, Jobs, watch
 
 CARDS = 30_000
@@ -66,7 +67,7 @@ def _workshop_with(window: MainWindow, deck: Deck, qtbot) -> tuple[  # type: ign
     # deck's size, paid here on a club deck.
     assert workshop.open_design(club.id)
     workshop.close_design()
-    qtbot.wait(20)
+    settle()
     return workshop, record.id
 
 
@@ -76,7 +77,7 @@ def _opened_at_first_line(workshop: WorkshopWorkspace, design_id: int,  # type: 
     assert workshop.open_design(design_id)
     editor = workshop.editor
     assert isinstance(editor, DeckEditor)
-    qtbot.wait(20)
+    settle()
     editor.table.setFocus()
     editor.table.setCurrentIndex(editor.lines_model.index(0, 0))
     return editor
@@ -116,7 +117,7 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
     qtbot.keyClicks(editor.table, "5")  # the count, 750 → 5, typed into its cell
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: editor.lines_model.lines[0].count == 5, timeout=60_000)
-    qtbot.wait(20)
+    settle()
     edited = workshop.design
     assert workshop.unsaved_label.text().startswith("● unsaved changes")
     # Asked while the undo is written (inside it): refused, the undo comes first.
@@ -125,13 +126,13 @@ def test_editing_and_saving_a_huge_deck_never_freezes_the_window(
                                                workshop.open_design(design_id))))
     workshop.undo()
     assert asked == [(False, False)]
-    qtbot.wait(20)
+    settle()
     assert workshop.design == deck
     assert workshop.unsaved_label.text() == "revision 1"
     workshop.redo()
-    qtbot.wait(20)
+    settle()
     assert workshop.save()
-    qtbot.wait(20)
+    settle()
     shown = (editor.lines_model.lines[0].count, editor.totals.text(),
              workshop.unsaved_label.text())
     # The name typed while an edit is written (the undo of the count): kept after it.
@@ -173,7 +174,7 @@ def test_a_conflict_on_a_huge_deck_never_freezes_the_window(
     qtbot.keyClicks(editor.table, "5")
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: editor.lines_model.lines[0].count == 5, timeout=60_000)
-    qtbot.wait(20)
+    settle()
     mine = workshop.design
     theirs = Deck("Huge deck", deck.cards[:-40])  # another copy saved it meanwhile
     store = workshop.services.library.store

@@ -8,6 +8,8 @@ from PySide6.QtCore import QSettings
 from carwars_desktop.gui.database_open import Choice
 from carwars_desktop.gui.main_window import MainWindow
 
+from .loop import settle
+
 
 def test_rail_rulesets_and_database_label(window: MainWindow, sqlite_url: str) -> None:
     assert [w.title for w in window.workspaces] == ["Library", "Workshop", "Table", "Resolver",
@@ -91,6 +93,6 @@ def test_the_window_fits_a_1366_pixel_laptop_screen(window: MainWindow, qtbot) -
     library.restore_button.setVisible(True)  # shown when there are deleted designs
     for row in range(len(window.workspaces)):
         window._rail.setCurrentRow(row)
-        qtbot.wait(10)
+        settle()
     widest = {w.title: w.minimumSizeHint().width() for w in window.workspaces}
     assert window.minimumSizeHint().width() <= 1200, widest

@@ -175,8 +175,10 @@ def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ign
     for key in ("v1", "v2"):
         table.hub.run("battlecars.drop", {"vehicle": key, "mount": "Pod C",
                                           "weapon": Weapon.SMOKE.value}, quick=True)
-    assert "Smoke marker from Interceptor's Pod C" in table.play.durations_text()
-    assert "dispersal roll" in table.play.sheets["v1"].durations_text()
+    lasting = table.play.durations_text  # the effects that last (markers), as shown
+    on_v1 = table.play.sheets["v1"].durations_text
+    assert "Smoke marker from Interceptor's Pod C" in lasting()
+    assert "dispersal roll" in on_v1()
     press(table, "Ctrl+.")
     press(table, "Ctrl+.")
     dialog = _dialog(table)
@@ -186,6 +188,6 @@ def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ign
     dialog.resolve_entered()
     dialog.apply()
     assert str(game.clock) == "Round 2, secret speeds"
-    assert table.play.durations_text().count("Smoke marker") == 1
+    assert lasting().count("Smoke marker") == 1
     press(table, "Ctrl+Z")
-    assert table.play.durations_text().count("Smoke marker") == 2
+    assert lasting().count("Smoke marker") == 2

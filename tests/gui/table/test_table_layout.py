@@ -16,6 +16,8 @@ from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.rules.mini_car_wars.play import marks as mini_marks
 
+from ..loop import settle
+
 FOUR = [("Ann", "Courier"), ("Bo", "Rocket Special"), ("Cy", "Mini Sherman"),
         ("Di", "Killer Kart")]
 
@@ -83,7 +85,7 @@ def test_a_long_weapon_label_widens_the_sheet_instead_of_clipping(
     for index in range(len(sheet._mini().weapons)):
         table.hub.mark("v1", lambda i=index: mini_marks.set_weapon(sheet._mini(), i,
                                                                     destroyed=True))
-    qtbot.wait(10)
+    settle()
     assert sheet.width() >= sheet.sizeHint().width()
     assert sheet.width() >= sheet.minimumSizeHint().width()
 
@@ -94,7 +96,7 @@ def test_the_clock_fits_without_a_scrollbar_at_1366x768(
     table: TableWorkspace = start_session("battlecars", [
         (p, "TEST-1 (example card, not official)", f"Car {p}") for p in "ABCD"])
     play = table.play
-    qtbot.wait(50)
+    settle()
     area = play.clock_area
     assert not area.verticalScrollBar().isVisible()
     holder = area.widget()
@@ -115,11 +117,13 @@ def test_durations_show_on_the_sheet_and_the_clock(
         procedure, procedure.bind({"firer": game.sheet("v1"), "weapon": "smokescreen"}),
         EnteredDice([]), bindings={"firer": "v1"})
     pending.apply()
-    assert "60 turns left" in table.play.sheets["v1"].durations_text()
-    assert table.play.sheets["v2"].durations_text() == ""
-    assert "smoke cloud behind Mini Sherman" in table.play.durations_text()
+    lasting = table.play.durations_text  # the effects that last (a smoke cloud), as shown
+    on_v1, on_v2 = table.play.sheets["v1"].durations_text, table.play.sheets["v2"].durations_text
+    assert "60 turns left" in on_v1()
+    assert on_v2() == ""
+    assert "smoke cloud behind Mini Sherman" in lasting()
     table.hub.undo()
-    assert table.play.durations_text() == "" and table.play.sheets["v1"].durations_text() == ""
+    assert lasting() == "" and on_v1() == ""
 
 
 def test_a_verdict_offers_to_finish_the_session(window: MainWindow, start_session: Any,
