@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,110 @@ os.environ.pop("CARWARS_DB", None)
 # @settings(max_examples=…) keeps this profile's deadline.
 settings.register_profile("carwars", deadline=None)
 settings.load_profile("carwars")
+
+
+# --- capabilities: what a test needs of the system beyond Python and Qt --------------------
+# A test that needs one carries its marker (registered in pyproject.toml), or uses a fixture
+# that needs it (FIXTURE_NEEDS). Where the capability is absent the test is skipped with
+# the reason, shown in the summary (``-ra``); nothing is left out silently.
+# CARWARS_TEST_HIDE_CAPABILITIES=all (or a comma list of names) makes the checks answer
+# "absent": the suite runs as it would on Windows or macOS.
+HIDE_ENV = "CARWARS_TEST_HIDE_CAPABILITIES"
+
+
+def postgres_bin() -> Path | None:
+    """The folder of PostgreSQL's server programs (initdb, pg_ctl), or None."""
+    override = os.environ.get("CARWARS_PG_BIN")
+    candidates = [Path(override)] if override else sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
+    for candidate in candidates:
+        if (candidate / "pg_ctl").is_file():
+            return candidate
+    found = shutil.which("pg_ctl")
+    return Path(found).parent if found else None
+
+
+def _is_root() -> bool:
+    return os.name == "posix" and os.geteuid() == 0
+
+
+CHROMIUMS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+CHROMEDRIVERS = ("/usr/bin/chromedriver",)
+
+CAPABILITIES: dict[str, tuple[str, Callable[[], bool]]] = {
+    "postgres_server": (
+        "PostgreSQL's server programs (initdb, pg_ctl) on a POSIX system, as root with "
+        "runuser, to start a private server",
+        lambda: os.name == "posix" and postgres_bin() is not None
+        and (not _is_root() or shutil.which("runuser") is not None)),
+    "chromium": (
+        "headless Chromium and its driver at /usr/bin (Debian's chromium, chromium-driver)",
+        lambda: any(map(os.path.exists, CHROMIUMS))
+        and any(map(os.path.exists, CHROMEDRIVERS))),
+    "pdftoppm": ("poppler's pdftoppm, to draw a PDF's page",
+                 lambda: shutil.which("pdftoppm") is not None),
+    "posix_permissions": (
+        "POSIX file permissions (chmod makes a file or folder read-only) and, as root, "
+        "util-linux's setpriv to give up the override",
+        lambda: os.name == "posix" and (not _is_root() or shutil.which("setpriv") is not None)),
+    "posix_signals": ("POSIX signals (SIGKILL, SIGSTOP, SIGCONT) to kill or stop a process",
+                      lambda: os.name == "posix" and all(
+                          hasattr(signal, name) for name in ("SIGKILL", "SIGSTOP", "SIGCONT"))),
+    "procfs": ("Linux's /proc, to see a process's state (a zombie counts as ended)",
+               lambda: sys.platform.startswith("linux") and Path("/proc/self/status").exists()),
+    "bash": ("bash on a POSIX system, for the Linux packaging scripts",
+             lambda: os.name == "posix" and shutil.which("bash") is not None),
+}
+FIXTURE_NEEDS = {"club_server": "postgres_server", "browser": "chromium",
+                 "read_only_file": "posix_permissions", "shared_folder": "posix_permissions"}
+_present: dict[str, bool] = {}
+
+
+def _hidden(name: str) -> bool:
+    hidden = {h.strip() for h in os.environ.get(HIDE_ENV, "").split(",") if h.strip()}
+    return "all" in hidden or name in hidden
+
+
+def capability_present(name: str) -> bool:
+    """Whether the system has the capability (hidden ones answer False)."""
+    if _hidden(name):
+        return False
+    if name not in _present:
+        _present[name] = CAPABILITIES[name][1]()
+    return _present[name]
+
+
+@pytest.fixture(scope="session")
+def postgres_bin_dir() -> Path:
+    """PostgreSQL's server programs (the tests that use it are marked postgres_server)."""
+    found = postgres_bin()
+    if found is None:
+        raise RuntimeError("PostgreSQL is not installed (./dev installs it)")
+    return found
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects: `-m "not chromium"` sees the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        for fixture, capability in FIXTURE_NEEDS.items():
+            if fixture in fixtures and capability not in {m.name for m in item.iter_markers()}:
+                item.add_marker(getattr(pytest.mark, capability))
+        for name in dict.fromkeys(m.name for m in item.iter_markers()):
+            if name in CAPABILITIES and not capability_present(name):
+                why = f"hidden by {HIDE_ENV}" if _hidden(name) else "absent here"
+                item.add_marker(pytest.mark.skip(
+                    reason=f"needs {name}: {CAPABILITIES[name][0]} ({why})"))
+                break
+
+
+def pytest_report_header() -> list[str]:
+    absent = [name for name in CAPABILITIES if not capability_present(name)]
+    postgres = ("storage tests on SQLite and PostgreSQL" if os.environ.get(
+        "CARWARS_TEST_POSTGRES_URL") else "storage tests on SQLite only "
+        "(CARWARS_TEST_POSTGRES_URL unset: tests/postgres_server.sh start prints one)")
+    return [f"capabilities absent (their tests skipped): {', '.join(absent) or 'none'}",
+            postgres]
 
 
 @pytest.fixture

@@ -40,17 +40,6 @@ def club_admin_sql() -> str:
     return text[start:text.index("```", start)]
 
 
-def postgres_bin() -> Path | None:
-    override = os.environ.get("CARWARS_PG_BIN")
-    candidates = [Path(override)] if override else sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
-    for candidate in candidates:
-        if (candidate / "pg_ctl").is_file():
-            return candidate
-    found = shutil.which("pg_ctl")
-    return Path(found).parent if found else None
-
-
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -136,12 +125,10 @@ class ClubServer:
 
 # --- fixtures -------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
-def club_server() -> Iterator[ClubServer]:
-    """One private server for the whole run (the offline tests stop and start it)."""
-    bin_dir = postgres_bin()
-    if bin_dir is None:
-        raise RuntimeError("PostgreSQL is not installed (./dev installs it)")
-    server = ClubServer(bin_dir)
+def club_server(postgres_bin_dir: Path) -> Iterator[ClubServer]:
+    """One private server for the whole run (the offline tests stop and start it); its
+    tests are marked postgres_server (tests/conftest.py)."""
+    server = ClubServer(postgres_bin_dir)
     yield server
     server.destroy()
 

@@ -404,6 +404,8 @@ def _gone(pid: int) -> bool:
     return "State:\tZ" in status
 
 
+@pytest.mark.posix_signals
+@pytest.mark.procfs
 def test_the_server_runs_in_its_own_process_and_a_stalled_one_never_holds_the_gui(
         ) -> None:
     server = PhoneServer(resources_dir() / "phones", LOOPBACK, 0)
@@ -435,6 +437,7 @@ def test_the_server_runs_in_its_own_process_and_a_stalled_one_never_holds_the_gu
     assert not server.running and _gone(process.pid)
 
 
+@pytest.mark.procfs
 def test_the_server_process_ends_when_the_app_is_killed(tmp_path: Path) -> None:
     script = (
         "import os, sys, time\n"

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "packaging" / "linux" / "maintainer.sh"
 DEFAULT = "Carwars Desktop maintainers <maintainers@carwars-desktop.org>"
 
@@ -20,6 +22,7 @@ def _maintainer(**env: str) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+@pytest.mark.bash
 def test_default_then_debian_variables_then_deb_maintainer() -> None:
     assert _maintainer().stdout.strip() == DEFAULT
     assert _maintainer(DEBFULLNAME="Bo Example", DEBEMAIL="bo@example.org").stdout.strip() \
@@ -30,6 +33,7 @@ def test_default_then_debian_variables_then_deb_maintainer() -> None:
     assert chosen.returncode == 0 and chosen.stdout.strip() == "Ann Example <ann@example.org>"
 
 
+@pytest.mark.bash
 def test_a_malformed_maintainer_stops_the_build() -> None:
     for bad in ("Ann Example", "<ann@example.org>", "Ann <ann>", "Ann <a@b> <c@d>"):
         result = _maintainer(DEB_MAINTAINER=bad)

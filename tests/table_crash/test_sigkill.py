@@ -133,6 +133,7 @@ def check_database(path: Path, url: str, acked: dict[int, Ack],
 
 
 @pytest.mark.slow
+@pytest.mark.posix_signals
 def test_sigkill_at_random_points_loses_nothing_shown(tmp_path: Path) -> None:
     path = tmp_path / "crash.sqlite3"
     url = f"sqlite:///{path}"

@@ -100,6 +100,7 @@ def _mini_session(start_session) -> TableWorkspace:  # type: ignore[no-untyped-d
     return table
 
 
+@pytest.mark.pdftoppm
 def test_the_crossed_boxes_of_the_sheets_as_they_stand_are_on_the_pdf(
         start_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     table = _mini_session(start_session)
