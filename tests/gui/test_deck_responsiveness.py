@@ -23,6 +23,8 @@ from carwars_desktop.storage import NewDesign
 from .loop import settle
 from .offload import Calls, Jobs, watch
 
+pytestmark = pytest.mark.slow  # a 30,000-card deck, read and written five times
+
 CARDS = 30_000
 
 

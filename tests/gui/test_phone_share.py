@@ -164,6 +164,7 @@ def _first_event(url: str) -> dict[str, object]:
     raise AssertionError("the stream ended without a snapshot")
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_picked_vehicle_and_follows_an_applied_event(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:
@@ -249,6 +250,7 @@ def test_new_link_and_stop_sharing_revoke_the_link(
         urllib.request.urlopen(new + "/state", timeout=2)
 
 
+@pytest.mark.slow
 def test_hidden_values_are_absent_from_the_page_its_source_and_the_stream(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:
@@ -284,6 +286,7 @@ def _own_labels(driver: WebDriver) -> list[str]:
         " e => e.textContent);"))
 
 
+@pytest.mark.slow
 def test_each_seat_link_shows_its_own_whole_sheet_and_no_other_hidden_value(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:
@@ -346,6 +349,7 @@ def test_each_seat_link_shows_its_own_whole_sheet_and_no_other_hidden_value(
     assert _get(renewed["v2"] + "/state")[0] == 200
 
 
+@pytest.mark.slow
 def test_the_page_reconnects_by_itself_after_the_server_restarts(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:

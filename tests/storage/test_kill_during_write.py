@@ -6,8 +6,6 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 from carwars_desktop.storage import open_database
 
 WRITER = textwrap.dedent(
@@ -27,7 +25,6 @@ WRITER = textwrap.dedent(
 )
 
 
-@pytest.mark.slow
 def test_rolls_reported_as_added_survive_a_kill(database_url: str) -> None:
     with open_database(database_url):
         pass  # migrate first, so the writer only writes rolls

@@ -15,8 +15,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from carwars_desktop.rules.autopower import Car
 from carwars_desktop.session import VehicleInPlay
 from carwars_desktop.storage import NewDesign, NewVehicle, open_database
@@ -53,7 +51,6 @@ def _run_two(kind: str, url: str, target: int) -> list[dict[str, Any]]:
     return reports
 
 
-@pytest.mark.slow
 def test_two_copies_playing_one_session_revert_nothing(database_url: str) -> None:
     with open_database(database_url) as database:
         session_id = database.game_sessions.create(
@@ -82,7 +79,6 @@ def test_two_copies_playing_one_session_revert_nothing(database_url: str) -> Non
         assert len(report["acked"]) + sum(told.values()) == COUNT
 
 
-@pytest.mark.slow
 def test_two_copies_saving_one_design_lose_no_update(database_url: str) -> None:
     with open_database(database_url) as database:
         design_id = database.library.add(
