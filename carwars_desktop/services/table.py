@@ -198,21 +198,24 @@ class PendingResolution:
         """
         if not self.pending:
             raise GameError(f"this result was {self.state.value} already")
-        self.state = PendingState.APPLYING
         who = initiator if initiator is not None else self.initiator
-        try:
-            if handler is not None:
-                handler(self.resolution, self.bindings)
-                changes = None
-            else:
-                changes = self.table.apply_resolution(self.resolution, self.bindings, who)
-        except BaseException:
-            self.state = PendingState.PENDING
-            raise
-        self.state = PendingState.APPLIED
-        self.logged = False
-        self.table.log(self, applied=True, initiator=who)
-        self.logged = True
+        # Everybody is told once the result is applied and logged (publish after the
+        # commit): a view that redraws, or fails, can no longer make it read as pending.
+        with self.table.bus.after():
+            self.state = PendingState.APPLYING
+            try:
+                if handler is not None:
+                    handler(self.resolution, self.bindings)
+                    changes = None
+                else:
+                    changes = self.table.apply_resolution(self.resolution, self.bindings, who)
+            except BaseException:
+                self.state = PendingState.PENDING
+                raise
+            self.state = PendingState.APPLIED
+            self.logged = False
+            self.table.log(self, applied=True, initiator=who)
+            self.logged = True
         return changes
 
     def discard(self, initiator: object = None) -> bool:
@@ -222,14 +225,15 @@ class PendingResolution:
         """
         if not self.pending:
             return False
-        self.state = PendingState.DISCARDED
-        try:
-            self.table.log(self, applied=False,
-                           initiator=initiator if initiator is not None else self.initiator)
-        except BaseException:
-            self.state = PendingState.PENDING
-            raise
-        self.logged = True
+        with self.table.bus.after():
+            self.state = PendingState.DISCARDED
+            try:
+                self.table.log(self, applied=False,
+                               initiator=initiator if initiator is not None else self.initiator)
+            except BaseException:
+                self.state = PendingState.PENDING
+                raise
+            self.logged = True
         return True
 
     def retry_log(self, initiator: object = None) -> bool:
