@@ -62,7 +62,8 @@ class Game:
         if missing:
             raise GameError(f"no sheet for {', '.join(sorted(missing))}")
         # Kept in step with each operation so that asking costs no query: events are
-        # numbered 1, 2, 3… and the undone ones are always the last.
+        # numbered 1, 2, 3…; the redoable ones are always the last (an undo asks again:
+        # an abandoned branch may lie between the event undone and the one before it).
         self._last_active: int | None = None
         self._redoable: bool | None = None
 
@@ -249,7 +250,7 @@ class Game:
         if settings is not None:
             self.settings = settings
         if undo:
-            self._last_active, self._redoable = stored.seq - 1, True
+            self._last_active, self._redoable = None, True
         else:
             self._last_active, self._redoable = stored.seq, None
         return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo,
