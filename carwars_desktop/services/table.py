@@ -12,7 +12,7 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -139,6 +139,8 @@ class ResolutionPart:
 
     resolution: Resolution
     p_success: str | None
+    bindings: Mapping[str, str] = field(default_factory=dict)
+    """Its own sheet inputs → vehicles in play (a shot's firer and target)."""
 
 
 class PendingState(Enum):
@@ -208,7 +210,8 @@ class PendingResolution:
                     handler(self.resolution, self.bindings)
                     changes = None
                 else:
-                    changes = self.table.apply_resolution(self.resolution, self.bindings, who)
+                    changes = self.table.apply_resolution(self.resolution, self.bindings, who,
+                                                      self.parts)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -520,11 +523,14 @@ class TableService:
         return changes
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
-                         initiator: object = None) -> GameChanges:
+                         initiator: object = None,
+                         parts: Sequence[ResolutionPart] = ()) -> GameChanges:
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
-        return self._commit(lambda: game.apply_resolution(resolution, bindings), initiator)
+        rolls = [(part.resolution, part.bindings) for part in parts]
+        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls),
+                            initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:

@@ -158,9 +158,15 @@ class Game:
         return (going.with_durations(moved.durations), {**new_sheets, **moved.sheets},
                 [*steps, *moved.steps])
 
-    def apply_resolution(self, resolution: Resolution,
-                         bindings: Mapping[str, str]) -> Changes:
-        """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key."""
+    def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
+                         parts: Sequence[tuple[Resolution, Mapping[str, str]]] = ()) -> Changes:
+        """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
+
+        The one place a result becomes sheet changes and durations, whatever path it came
+        by (a dialog, the Resolver, the quick line, the fire batch). A combined result (the
+        fire batch) names its ``parts``, each roll with its own bindings: what each of them
+        starts (a smoke cloud) lasts as it would fired alone.
+        """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
         if len(set(bound)) < len(bound):
@@ -180,8 +186,10 @@ class Game:
         named = [self.vehicle(bindings[e.input_name]).name for e in resolution.effects]
         if named and not any(name in summary for name in named):
             summary = f"{', '.join(dict.fromkeys(named))}: {summary}"
-        started = self.ruleset.play().durations_from(resolution, bindings, self.clock,
-                                                     self.vehicles_view(new_sheets))
+        vehicles = self.vehicles_view(new_sheets)
+        durations_from = self.ruleset.play().durations_from
+        started = tuple(duration for rolled, bound in ((resolution, bindings), *parts)
+                        for duration in durations_from(rolled, bound, self.clock, vehicles))
         clock = None
         if started:
             clock = self.clock.with_durations((*self.clock.kept(), *started))
