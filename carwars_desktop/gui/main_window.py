@@ -62,6 +62,12 @@ def display_url(url: str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
+def report_view_error(error: BaseException) -> None:
+    """A view that failed on a change is reported as any failing slot is (the app's
+    excepthook: printed, and under ``--smoke`` the run fails); what changed stays done."""
+    sys.excepthook(type(error), error, error.__traceback__)
+
+
 class MainWindow(QMainWindow):
     """Workspaces on a left rail; the ruleset choice is remembered between runs."""
 
@@ -136,6 +142,7 @@ class MainWindow(QMainWindow):
 
         self.services = Services()
         """The application layer: one change bus, the Table and Library services."""
+        self.services.bus.on_error = report_view_error
         self.game_context = GameContext(self, self.services.table)
         for number, title in enumerate(WORKSPACE_TITLES, start=1):
             self._add_rail_entry(number, title)

@@ -11,7 +11,8 @@ what a :class:`Changes` names. Pure Python: a Qt adapter re-emits it as a signal
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -105,13 +106,20 @@ Subscriber = Callable[[Changes], None]
 class ChangeBus:
     """Publish :class:`Changes` to every subscriber, in the order they subscribed.
 
-    Delivery is synchronous, on the publisher's thread. A subscriber that raises
-    does not keep the others from hearing: its error is logged, then raised again
-    once everybody has been told (a test sees it; the GUI's excepthook reports it).
+    Delivery is synchronous, on the publisher's thread. Publishing comes after the
+    commit and never changes what happened: a subscriber that raises does not keep
+    the others from hearing, and its error is logged and handed to :attr:`on_error`
+    (the GUI reports it), never raised into the operation that published.
+
+    Inside :meth:`after` an operation's changes wait until it has returned: it sets
+    its own state first (an applied roll is applied), then everybody is told.
     """
 
     def __init__(self) -> None:
         self._subscribers: list[Subscriber] = []
+        self._held: list[Changes] | None = None
+        self.on_error: Callable[[BaseException], None] | None = None
+        """Told of each subscriber's error (after it was logged); None: logged only."""
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback`` with every :class:`Changes`; returns the unsubscribe function."""
@@ -124,14 +132,38 @@ class ChangeBus:
         return unsubscribe
 
     def publish(self, changes: Changes) -> Changes:
-        """Tell every subscriber; returns ``changes``."""
-        first_error: BaseException | None = None
+        """Tell every subscriber (at once, or when the operation in :meth:`after` returns);
+        returns ``changes``."""
+        if self._held is not None:
+            self._held.append(changes)
+            return changes
         for callback in list(self._subscribers):
             try:
                 callback(changes)
-            except Exception as error:  # reported below, once the others heard
+            except Exception as error:  # reported; the operation already happened
                 _log.exception("a change subscriber failed")
-                first_error = first_error or error
-        if first_error is not None:
-            raise first_error
+                self._report(error)
         return changes
+
+    @contextmanager
+    def after(self) -> Iterator[None]:
+        """Hold what is published inside the block, and publish it in order once the block
+        has ended (also when it raised: what was committed before the error happened)."""
+        if self._held is not None:  # an operation inside another: the outer one publishes
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+            for changes in held:
+                self.publish(changes)
+
+    def _report(self, error: BaseException) -> None:
+        if self.on_error is None:
+            return
+        try:
+            self.on_error(error)
+        except Exception:
+            _log.exception("reporting a change subscriber's error failed")

@@ -163,7 +163,7 @@ class FireBatch:
             parts.append(ResolutionPart(
                 replace(resolution, outcome=f"fire batch, shot {number} ({shot.label}): "
                                             f"{resolution.outcome}"),
-                None if p_success is None else str(p_success)))
+                None if p_success is None else str(p_success), dict(shot.bindings)))
             for effect in resolution.effects:
                 sheets[shot.bindings[effect.input_name]] = effect.sheet
             held.append((number, shot, resolution, left))

@@ -12,7 +12,7 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -139,6 +139,8 @@ class ResolutionPart:
 
     resolution: Resolution
     p_success: str | None
+    bindings: Mapping[str, str] = field(default_factory=dict)
+    """Its own sheet inputs → vehicles in play (a shot's firer and target)."""
 
 
 class PendingState(Enum):
@@ -198,21 +200,25 @@ class PendingResolution:
         """
         if not self.pending:
             raise GameError(f"this result was {self.state.value} already")
-        self.state = PendingState.APPLYING
         who = initiator if initiator is not None else self.initiator
-        try:
-            if handler is not None:
-                handler(self.resolution, self.bindings)
-                changes = None
-            else:
-                changes = self.table.apply_resolution(self.resolution, self.bindings, who)
-        except BaseException:
-            self.state = PendingState.PENDING
-            raise
-        self.state = PendingState.APPLIED
-        self.logged = False
-        self.table.log(self, applied=True, initiator=who)
-        self.logged = True
+        # Everybody is told once the result is applied and logged (publish after the
+        # commit): a view that redraws, or fails, can no longer make it read as pending.
+        with self.table.bus.after():
+            self.state = PendingState.APPLYING
+            try:
+                if handler is not None:
+                    handler(self.resolution, self.bindings)
+                    changes = None
+                else:
+                    changes = self.table.apply_resolution(self.resolution, self.bindings, who,
+                                                      self.parts)
+            except BaseException:
+                self.state = PendingState.PENDING
+                raise
+            self.state = PendingState.APPLIED
+            self.logged = False
+            self.table.log(self, applied=True, initiator=who)
+            self.logged = True
         return changes
 
     def discard(self, initiator: object = None) -> bool:
@@ -222,14 +228,15 @@ class PendingResolution:
         """
         if not self.pending:
             return False
-        self.state = PendingState.DISCARDED
-        try:
-            self.table.log(self, applied=False,
-                           initiator=initiator if initiator is not None else self.initiator)
-        except BaseException:
-            self.state = PendingState.PENDING
-            raise
-        self.logged = True
+        with self.table.bus.after():
+            self.state = PendingState.DISCARDED
+            try:
+                self.table.log(self, applied=False,
+                               initiator=initiator if initiator is not None else self.initiator)
+            except BaseException:
+                self.state = PendingState.PENDING
+                raise
+            self.logged = True
         return True
 
     def retry_log(self, initiator: object = None) -> bool:
@@ -516,11 +523,14 @@ class TableService:
         return changes
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
-                         initiator: object = None) -> GameChanges:
+                         initiator: object = None,
+                         parts: Sequence[ResolutionPart] = ()) -> GameChanges:
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
-        return self._commit(lambda: game.apply_resolution(resolution, bindings), initiator)
+        rolls = [(part.resolution, part.bindings) for part in parts]
+        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls),
+                            initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:

@@ -122,9 +122,14 @@ def _mapping_or_none(value: Any) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An event as the store keeps it: its number in the session and whether it is undone."""
+    """An event as the store keeps it: its number in the session and whether it is undone.
+
+    Nothing is ever deleted from a session's history: an undone event that a new event
+    followed stays in it, undone and ``abandoned`` (it can no longer be redone).
+    """
 
     seq: int
     event: Event
     created_at: datetime
     undone: bool = False
+    abandoned: bool = False

@@ -62,7 +62,8 @@ class Game:
         if missing:
             raise GameError(f"no sheet for {', '.join(sorted(missing))}")
         # Kept in step with each operation so that asking costs no query: events are
-        # numbered 1, 2, 3… and the undone ones are always the last.
+        # numbered 1, 2, 3…; the redoable ones are always the last (an undo asks again:
+        # an abandoned branch may lie between the event undone and the one before it).
         self._last_active: int | None = None
         self._redoable: bool | None = None
 
@@ -157,9 +158,15 @@ class Game:
         return (going.with_durations(moved.durations), {**new_sheets, **moved.sheets},
                 [*steps, *moved.steps])
 
-    def apply_resolution(self, resolution: Resolution,
-                         bindings: Mapping[str, str]) -> Changes:
-        """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key."""
+    def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
+                         parts: Sequence[tuple[Resolution, Mapping[str, str]]] = ()) -> Changes:
+        """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
+
+        The one place a result becomes sheet changes and durations, whatever path it came
+        by (a dialog, the Resolver, the quick line, the fire batch). A combined result (the
+        fire batch) names its ``parts``, each roll with its own bindings: what each of them
+        starts (a smoke cloud) lasts as it would fired alone.
+        """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
         if len(set(bound)) < len(bound):
@@ -179,8 +186,10 @@ class Game:
         named = [self.vehicle(bindings[e.input_name]).name for e in resolution.effects]
         if named and not any(name in summary for name in named):
             summary = f"{', '.join(dict.fromkeys(named))}: {summary}"
-        started = self.ruleset.play().durations_from(resolution, bindings, self.clock,
-                                                     self.vehicles_view(new_sheets))
+        vehicles = self.vehicles_view(new_sheets)
+        durations_from = self.ruleset.play().durations_from
+        started = tuple(duration for rolled, bound in ((resolution, bindings), *parts)
+                        for duration in durations_from(rolled, bound, self.clock, vehicles))
         clock = None
         if started:
             clock = self.clock.with_durations((*self.clock.kept(), *started))
@@ -249,7 +258,7 @@ class Game:
         if settings is not None:
             self.settings = settings
         if undo:
-            self._last_active, self._redoable = stored.seq - 1, True
+            self._last_active, self._redoable = None, True
         else:
             self._last_active, self._redoable = stored.seq, None
         return Changes(frozenset(sheets), clock_json is not None, stored, undone=undo,

@@ -37,7 +37,7 @@ class EventStore(Protocol):
 
     def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
                settings: SettingsJson | None = None) -> StoredEvent:
-        """Add ``event`` after the last active one (forgetting any undone events) and
+        """Add ``event`` after every other (any undone events stay, no longer redoable) and
         save the resulting ``sheets`` (only those it changed), ``clock`` and, when
         given, the session's whole ``settings``."""
         ...
@@ -88,7 +88,8 @@ class MemoryEventStore:
 
     def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
                settings: SettingsJson | None = None) -> StoredEvent:
-        self.events = [e for e in self.events if not e.undone]
+        self.events = [StoredEvent(e.seq, e.event, e.created_at, True, True) if e.undone else e
+                       for e in self.events]
         seq = self.events[-1].seq + 1 if self.events else 1
         stored = StoredEvent(seq, event, datetime.now(UTC))
         self.events.append(stored)
@@ -96,8 +97,8 @@ class MemoryEventStore:
         return stored
 
     def _set(self, seq: int, undone: bool) -> None:
-        self.events = [StoredEvent(e.seq, e.event, e.created_at, undone) if e.seq == seq else e
-                       for e in self.events]
+        self.events = [StoredEvent(e.seq, e.event, e.created_at, undone, e.abandoned)
+                       if e.seq == seq else e for e in self.events]
 
     def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
                     settings: SettingsJson | None = None) -> None:
@@ -114,7 +115,7 @@ class MemoryEventStore:
         return active[-1] if active else None
 
     def first_undone(self) -> StoredEvent | None:
-        undone = [e for e in self.events if e.undone]
+        undone = [e for e in self.events if e.undone and not e.abandoned]
         return undone[0] if undone else None
 
     def count(self, include_undone: bool = False) -> int:

@@ -63,6 +63,7 @@ from carwars_desktop.storage.session_records import (
     stored_event,
 )
 from carwars_desktop.storage.states import (  # the words, here as before
+    ABANDONED,
     ACTIVE,
     FINISHED,
     RUNNING,
@@ -518,9 +519,12 @@ class SessionEvents:
         now = _now()
         with writing(self._sessions, f"“{event.summary[:60]}”") as session:
             self._claim(session)
-            session.execute(delete(SessionEventRow)
+            # The undone events stay in the history, no longer to be redone.
+            session.execute(update(SessionEventRow)
                             .where(SessionEventRow.session_id == self.session_id,
-                                   SessionEventRow.status == UNDONE))
+                                   SessionEventRow.status == UNDONE)
+                            .values(status=ABANDONED)
+                            .execution_options(synchronize_session=False))
             last = session.scalar(select(func.max(SessionEventRow.seq))
                                   .where(SessionEventRow.session_id == self.session_id)) or 0
             row = SessionEventRow(session_id=self.session_id, seq=last + 1, status=ACTIVE,

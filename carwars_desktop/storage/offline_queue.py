@@ -222,6 +222,9 @@ class QueuedEventStore:
         self._conflict: str | None = None
         self._last: int | None = None
         """The last active event's number as this laptop knows it (None: not read yet)."""
+        self._top: int | None = None
+        """The highest event number as this laptop knows it, undone ones included (events are
+        never deleted: a new one is numbered after every other)."""
         self._known: dict[int, StoredEvent] = {}
         """Events this laptop has written or read, by number (undone flags kept up to date)."""
         for entry in self._pending:
@@ -241,22 +244,40 @@ class QueuedEventStore:
 
     def _apply_locally(self, entry: QueuedEntry) -> None:
         if entry.op == APPEND and entry.event is not None:
-            self._known = {seq: e for seq, e in self._known.items() if seq <= entry.expected_last}
+            self._abandon_undone()
             self._known[entry.seq] = StoredEvent(entry.seq, entry.event, entry.created_at)
             self._last = entry.seq
+            self._top = max(self._top or 0, entry.seq)
         else:
             stored = self._known.get(entry.seq)
             if stored is not None:
                 self._known[entry.seq] = StoredEvent(stored.seq, stored.event, stored.created_at,
                                                      undone=entry.op == UNDO)
-            self._last = entry.seq - 1 if entry.op == UNDO else entry.seq
+            self._last = self._active_before(entry.seq) if entry.op == UNDO else entry.seq
+
+    def _abandon_undone(self) -> None:
+        """A new event follows: the undone ones stay, no longer redoable."""
+        self._known = {seq: StoredEvent(e.seq, e.event, e.created_at, True, True)
+                       if e.undone else e for seq, e in self._known.items()}
+
+    def _active_before(self, seq: int) -> int:
+        """The number of the event in force before ``seq`` (an undone branch skipped)."""
+        before = seq - 1
+        while before > 0 and before in self._known and self._known[before].undone:
+            before -= 1
+        return before
 
     def _last_seq(self) -> int:
         if self._last is None:
             last = self.server.last_active()  # online: the queue is empty
             self._remember(last)
             self._last = 0 if last is None else last.seq
+            self._top = self.server.count(include_undone=True)
         return self._last
+
+    def _top_seq(self) -> int:
+        last = self._last_seq()
+        return last if self._top is None else max(self._top, last)
 
     def _remember(self, stored: StoredEvent | None) -> None:
         if stored is not None:
@@ -297,10 +318,11 @@ class QueuedEventStore:
                                                                    settings))
         if done:
             self._known = {s: e for s, e in self._known.items() if s < stored.seq}
+            self._abandon_undone()
             self._remember(stored)
-            self._last = stored.seq
+            self._last = self._top = stored.seq
             return stored  # type: ignore[no-any-return]
-        entry = self._enqueue(APPEND, self._last_seq() + 1, event, sheets, clock)
+        entry = self._enqueue(APPEND, self._top_seq() + 1, event, sheets, clock)
         return StoredEvent(entry.seq, event, entry.created_at)
 
     def _mark(self, op: str, seq: int, sheets: Mapping[str, Mapping[str, Any]],
@@ -353,8 +375,9 @@ class QueuedEventStore:
             else:
                 self._remember(first)
                 return first
-        following = self._known.get(self._last_seq_offline() + 1)
-        return following if following is not None and following.undone else None
+        self._last_seq_offline()
+        redoable = [e for e in self._known.values() if e.undone and not e.abandoned]
+        return min(redoable, key=lambda e: e.seq) if redoable else None
 
     def _last_seq_offline(self) -> int:
         if self._last is None:
@@ -449,7 +472,7 @@ class QueuedEventStore:
         found = 0 if last is None else last.seq
         known = self._known.get(found)
         if (entry.op == APPEND and last is not None and found == entry.seq
-                and found == entry.expected_last + 1 and entry.event is not None
+                and found > entry.expected_last and entry.event is not None
                 and _same_event(last, StoredEvent(entry.seq, entry.event, entry.created_at))):
             return _ALREADY_SENT
         if found == entry.expected_last and (last is None or known is None
@@ -471,7 +494,7 @@ class QueuedEventStore:
         count = self.queue.set_aside(self.target, self.session_id)
         self._pending = []
         self._conflict = None
-        self._last = None
+        self._last = self._top = None
         self._known = {}
         self._notify()
         return count

@@ -17,7 +17,7 @@ from typing import Any
 
 from carwars_desktop.session import Event, StoredEvent, VehicleInPlay
 from carwars_desktop.storage.leases import LeaseInfo
-from carwars_desktop.storage.states import RUNNING, UNDONE
+from carwars_desktop.storage.states import ABANDONED, RUNNING, UNDONE
 
 
 class SessionDataError(ValueError):
@@ -94,4 +94,4 @@ def settings_from_text(text: str | None) -> dict[str, Any]:
 def stored_event(seq: int, body: str, created_at: datetime, status: str) -> StoredEvent:
     """One event of a session's history, from its ``session_events`` row."""
     return StoredEvent(seq, Event.from_json(json.loads(body)), created_at,
-                       undone=status == UNDONE)
+                       undone=status in (UNDONE, ABANDONED), abandoned=status == ABANDONED)

@@ -8,6 +8,8 @@ RUNNING = "running"
 FINISHED = "finished"
 ACTIVE = "active"
 UNDONE = "undone"
+ABANDONED = "abandoned"
+"""An undone event a new event followed: kept in the history, never redone."""
 
 LEASE_RENEW_SECONDS = 20
 """How often the copy that plays a session says it is still there."""

@@ -84,12 +84,17 @@ def test_undo_while_offline_is_queued_too(club: ClubConnection, club_password: s
             assert first is not None and first.seq == 2
             last = store.last_active()
             assert last is not None and last.seq == 1
-            store.append(_mark(7), {"v1": {"hits": 7}}, CLOCK)  # forgets the undone mark
+            # A new entry after the undo: the undone mark stays in the history (#28 §1).
+            stored = store.append(_mark(7), {"v1": {"hits": 7}}, CLOCK)
+            assert stored.seq == 3 and store.first_undone() is None
+            assert [(e.seq, e.undone, e.abandoned) for e in store.page(0, 10)] == [
+                (1, False, False), (2, True, True), (3, False, False)]
         finally:
             club_server.start()
         assert store.replay().sent == 3
     events, sheet = _server_events(club, club_password, session_id)
-    assert events == [(1, "Courier: hit 1", False), (2, "Courier: hit 7", False)]
+    assert events == [(1, "Courier: hit 1", False), (2, "Courier: hit 2", True),
+                      (3, "Courier: hit 7", False)]
     assert sheet == {"hits": 7}
 
 

@@ -80,3 +80,41 @@ def test_rolled_dice_keep_their_seed_in_the_history(services: Services,
     assert not roll.entered and roll.seed == pending.seed is not None
     assert roll.expression.endswith("· mini.fire")
     assert roll.success is pending.resolution.success
+
+
+def test_a_failing_view_never_makes_an_applied_roll_pending_again(
+        services: Services, database: Database) -> None:
+    """Publish after the commit (#29 §2): a subscriber that raises while the applied shot
+    is announced neither flips the roll back to pending nor lets a second Apply append
+    the event again."""
+    import pytest
+
+    from carwars_desktop.services import PendingState
+    from carwars_desktop.session import GameError
+
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    entries = [Entry(f"P{n}", name, catalog[name].to_json())
+               for n, name in enumerate(("Courier (b)", "Courier"), start=1)]
+    session_id = services.table.start("mini_car_wars", "Night", "", prepare(ruleset, entries))
+    opened = services.table.open(session_id)
+    pending = _fire(services.table)
+    seen: list[PendingState] = []
+    reported: list[BaseException] = []
+
+    def broken_view(_changes: object) -> None:
+        seen.append(pending.state)
+        raise RuntimeError("a view fell over")
+
+    services.bus.on_error = reported.append
+    services.bus.subscribe(broken_view)
+    before = services.table.running().sheet("v2")
+    pending.apply()
+    assert pending.state is PendingState.APPLIED and pending.logged
+    assert set(seen) == {PendingState.APPLIED}  # told only once it was applied and logged
+    assert reported and all(str(error) == "a view fell over" for error in reported)
+    with pytest.raises(GameError, match="applied already"):
+        pending.apply()
+    assert len(opened.events.page(0, 10)) == 1  # one event, not two
+    assert services.table.running().sheet("v2") != before
+    assert [r.state for r in database.game_sessions.roll_log(session_id)] == ["applied"]

@@ -76,14 +76,20 @@ def test_mark_undo_redo_restore_exact_state() -> None:
         game.undo()
 
 
-def test_new_event_forgets_redo() -> None:
+def test_a_new_event_ends_redo_but_keeps_the_undone_one() -> None:
     game, store = new_game()
     game.mark("v1", Counter("Courier", 1), "a")
     game.undo()
     assert game.can_redo()
     game.mark("v2", Counter("Kart", 2), "b")
     assert not game.can_redo()
-    assert [e.seq for e in store.events] == [1]
+    assert [(e.seq, e.event.summary, e.undone, e.abandoned) for e in store.events] == [
+        (1, "a", True, True), (2, "b", False, False)]
+    game.undo()  # past the branch left behind: back to the start
+    assert game.last_active_seq() == 0 and not game.can_undo()
+    assert game.sheet("v1") == Counter("Courier", 0) and game.sheet("v2") == Counter("Kart", 0)
+    game.redo()
+    assert game.sheet("v2") == Counter("Kart", 2) and not game.can_redo()
 
 
 def test_clock_advances_and_undoes() -> None:
@@ -129,9 +135,12 @@ def test_event_json_round_trip() -> None:
 @given(st.lists(st.tuples(st.sampled_from(["v1", "v2"]), st.integers(0, 30),
                           st.sampled_from(["mark", "undo", "redo", "clock"])), max_size=40))
 def test_undo_everything_returns_to_the_start(script: list[tuple[str, int, str]]) -> None:
-    game, _ = new_game()
+    game, store = new_game()
     start = (game.sheet("v1"), game.sheet("v2"), game.clock)
+    recorded = 0
     for key, hits, action in script:
+        assert len(store.events) == recorded  # nothing is ever taken out of the history
+        recorded += action in ("mark", "clock")
         if action == "mark":
             game.mark(key, Counter(game.sheet(key).name, hits), f"{hits}")
         elif action == "undo" and game.can_undo():

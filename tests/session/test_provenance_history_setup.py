@@ -66,7 +66,8 @@ def test_provenance_names_the_event_and_keeps_up() -> None:
     mark = marks.set_armor(game.sheet("v1"), "F", 10)
     changes = game.mark("v1", mark.sheet, mark.summary)
     provenance.note(changes)
-    assert provenance.explain("v1", "armor:F:15").seq == 3  # type: ignore[union-attr]
+    # The new event is #4: the undone #3 stays in the history (#28 §1).
+    assert provenance.explain("v1", "armor:F:15").seq == 4  # type: ignore[union-attr]
 
 
 def test_history_gauges_damage_and_luck() -> None:

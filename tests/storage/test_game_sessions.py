@@ -55,10 +55,24 @@ def test_events_commit_state_and_undo_redo(database_url: str) -> None:
         events = database.game_sessions.events(session_id)
         assert [(e.seq, e.undone) for e in events.page(0, 10)] == [(1, False), (2, False),
                                                                   (3, True)]
-        events.append(_event(9), {"v1": {"hits": 9}}, clock)  # forgets the undone event
-        assert [e.seq for e in events.page(0, 10)] == [1, 2, 3]
-        assert events.page(2, 1)[0].event.summary == "hit 9"
+        # A new event after an undo: the undone one stays in the history (#28 §1), marked
+        # undone and no longer redoable; the new one is numbered after it.
+        stored = events.append(_event(9), {"v1": {"hits": 9}}, clock)
+        assert stored.seq == 4
+        assert [(e.seq, e.event.summary, e.undone, e.abandoned) for e in events.page(0, 10)] == [
+            (1, "hit 1", False, False), (2, "hit 2", False, False), (3, "hit 3", True, True),
+            (4, "hit 9", False, False)]
         assert events.first_undone() is None
+        assert events.count() == 3 and events.count(include_undone=True) == 4
+        # Undoing the new event goes back to #2, past the branch left behind.
+        events.mark_undone(4, {"v1": {"hits": 2}}, clock)
+        last, first_undone = events.last_active(), events.first_undone()
+        assert last is not None and last.seq == 2
+        assert first_undone is not None and first_undone.seq == 4
+    with open_database(database_url) as database:  # and so after a restart
+        events = database.game_sessions.events(session_id)
+        assert [(e.seq, e.undone, e.abandoned) for e in events.page(0, 10)] == [
+            (1, False, False), (2, False, False), (3, True, True), (4, True, False)]
 
 
 def test_finish_and_resolution_log(database_url: str) -> None:

@@ -105,7 +105,9 @@ class EventLogModel(QAbstractTableModel):
             if column == 1:
                 return "" if event.turn is None else str(event.turn)
             if column == 2:
-                return f"↶ undone: {event.summary}" if stored.undone else event.summary
+                if stored.undone:
+                    return f"{undone_words(stored)}: {event.summary}"
+                return event.summary
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and stored.undone:
@@ -116,7 +118,8 @@ class EventLogModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             kind = KIND_WORDS.get(event.kind.value, event.kind.value)
             when = f"turn {event.turn}, {event.phase}: " if event.turn is not None else ""
-            return "\n".join((f"{when}{kind}{' (undone)' if stored.undone else ''}",
+            state = f" ({undone_words(stored)[2:]})" if stored.undone else ""
+            return "\n".join((f"{when}{kind}{state}",
                               event.summary, *event.steps))
         return None
 
@@ -129,6 +132,7 @@ class EventLogModel(QAbstractTableModel):
             return
         row = stored.seq - 1
         if not changes.undone and row == self._count:
+            self._abandon_undone(row)
             self.beginInsertRows(QModelIndex(), row, row)
             self._count += 1
             page = self._cache.get(row // PAGE)
@@ -145,6 +149,17 @@ class EventLogModel(QAbstractTableModel):
             return
         self.reload()
 
+    def _abandon_undone(self, before: int) -> None:
+        """A new event follows: the undone events before it stay listed, no longer redoable
+        (as the store now keeps them)."""
+        for number, page in self._cache.items():
+            for offset, stored in enumerate(page):
+                row = number * PAGE + offset
+                if row < before and stored.undone and not stored.abandoned:
+                    page[offset] = StoredEvent(stored.seq, stored.event, stored.created_at,
+                                               True, True)
+                    self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
     def _cached(self, row: int) -> StoredEvent | None:
         page = self._cache.get(row // PAGE)
         offset = row % PAGE
@@ -156,9 +171,16 @@ class EventLogModel(QAbstractTableModel):
             page[row % PAGE] = stored
 
 
+def undone_words(stored: StoredEvent) -> str:
+    """How the log names an undone event: redoable, or left behind by a new event."""
+    if stored.abandoned:
+        return "↶ undone, not redoable (a new event followed)"
+    return "↶ undone"
+
+
 def details_html(stored: StoredEvent) -> str:
     event = stored.event
-    state = " <i>(undone)</i>" if stored.undone else ""
+    state = f" <i>({undone_words(stored)[2:]})</i>" if stored.undone else ""
     when = f"turn {event.turn}, {event.phase} · " if event.turn is not None else ""
     steps = "".join(f"<li>{step}</li>" for step in event.steps)
     dice = " ".join(str(d.get("value")) for d in event.dice)

@@ -14,7 +14,7 @@ the dice entry.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from contextlib import suppress
 from typing import Any
 
@@ -71,9 +71,13 @@ class ProcedureDialog(QDialog):
     def __init__(self, procedure: Procedure, game: Game, presets: Mapping[str, Any],
                  note: str = "", parent: QWidget | None = None,
                  table: TableService | None = None, ask: Collection[str] = (),
-                 batch: bool = False, batch_default: bool = False) -> None:
+                 batch: bool = False, batch_default: bool = False,
+                 discard: Callable[[PendingResolution], object] | None = None) -> None:
         super().__init__(parent)
         self.procedure = procedure
+        self._discard = discard if discard is not None else PendingResolution.discard
+        """Discards a result the inputs no longer stand for (the runner's: a refused write
+        goes to the banner with Retry)."""
         self.game = game
         self.table = table if table is not None else TableService()
         self.setWindowTitle(procedure.title)
@@ -296,7 +300,11 @@ class ProcedureDialog(QDialog):
         return values
 
     def refresh(self) -> None:
-        self.pending = None  # the inputs changed: that result no longer stands
+        dropped, self.pending = self.pending, None
+        if dropped is not None and dropped.pending:
+            # The inputs changed: that result no longer stands. It is discarded (its roll
+            # stays in the log as discarded; the players' display stops showing it).
+            self._discard(dropped)
         self.apply_button.setEnabled(False)
         self.result_view.setHtml("")
         values = self._values()
@@ -328,7 +336,9 @@ class ProcedureDialog(QDialog):
             self.error.setText(f"⚠ {error}")
             return
         self.error.setText("")
-        self.pending = pending
+        shown, self.pending = self.pending, pending
+        if shown is not None and shown.pending:
+            self._discard(shown)  # a new result replaces it on screen: it was not applied
         self.result_view.setHtml(explanation_html(pending.resolution, pending.seed,
                                                   effect_names=False))
         self.apply_button.setEnabled(True)

@@ -106,7 +106,8 @@ class ProcedureRunner(QObject):
         from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog  # on first use
 
         dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service,
-                                 ask=ask, batch=batch is not None, batch_default=batch_default)
+                                 ask=ask, batch=batch is not None, batch_default=batch_default,
+                                 discard=self._discard)
         if batch is not None:
             dialog.batched.connect(batch)
         dialog.accepted_result.connect(lambda pending: self.finish(pending, handler))

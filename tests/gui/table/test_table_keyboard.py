@@ -562,3 +562,35 @@ def test_the_clock_offers_the_fire_batch_only_where_the_ruleset_has_one(  # type
     assert table.play.batch_button.isHidden()  # one attack per turn: no batch
     table.keys.show_batch()
     assert "AUTOpower has no fire batch" in table.play.message.text()
+
+
+def test_a_result_the_inputs_or_a_new_roll_replace_is_discarded_not_left_pending(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """#28 §1: Roll, change an input, Cancel: the roll-log row says discarded (not pending)
+    and the roll in progress is over for the players' display; so is a result a second
+    roll replaced."""
+    from carwars_desktop.services import RollState
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Killer Kart"), ("Bo", "Courier")])
+    assert window.database is not None
+    service = table.context.service
+    dialog = table.keys.act("fire")
+    assert dialog is not None
+    dialog.dice_edit.setText("5 4 3")
+    dialog.resolve_entered()
+    assert dialog.pending is not None and service.roll is not None
+    assert service.roll.state is RollState.SHOWN
+    dialog.form.set_value("range", "9")  # the inputs change: the result no longer stands
+    assert dialog.pending is None
+    assert service.roll.state is RollState.DISCARDED
+    dialog.dice_edit.setText("6 6 3")
+    dialog.resolve_entered()
+    assert dialog.error.text() == "" and dialog.pending is not None
+    dialog.dice_edit.setText("2 2")  # a miss: no damage die
+    dialog.resolve_entered()  # a second result replaces the first on screen
+    assert dialog.error.text() == "" and dialog.pending is not None
+    dialog.reject()
+    states = [row.state for row in window.database.game_sessions.roll_log(table.session_id)]
+    assert states == ["discarded", "discarded", "discarded"]
+    assert service.roll.state is RollState.DISCARDED

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from carwars_desktop.gui.table.event_log import PAGE, EventLogModel
 from carwars_desktop.gui.table.session_list import SessionListModel
 from carwars_desktop.session import Event, EventKind, MemoryEventStore, SheetUpdate, VehicleInPlay
@@ -53,3 +55,28 @@ def test_session_list_model(qtmodeltester, database: Database) -> None:  # type:
     states = {model.data(model.index(row, 0)): model.data(model.index(row, 3))
               for row in range(2)}
     assert states == {"Road Duel night": "■ finished", "Pack Attack": "▶ running"}
+
+
+def test_the_log_keeps_an_undone_event_a_new_one_followed() -> None:
+    """#28 §1: undo #9, apply a new event: #9 stays listed, undone and not redoable (the
+    log says so), and the new event is #10 — as the store keeps them."""
+    from carwars_desktop.session import Changes
+
+    store = _store(9)
+    model = EventLogModel(store)
+    model.event_at(8)  # the page is read (cached), as when the log is on screen
+    store.mark_undone(9, {}, {})
+    undone = store.events[8]
+    model.note(Changes(event=undone, undone=True))
+    assert model.data(model.index(8, 2)) == "↶ undone: hit 8"
+    new = store.append(Event(EventKind.MARK, "hit again", ()), {}, {})
+    model.note(Changes(event=new))
+    assert model.rowCount() == 10 and new.seq == 10
+    assert model.data(model.index(8, 2)) == (
+        "↶ undone, not redoable (a new event followed): hit 8")
+    assert model.data(model.index(9, 2)) == "hit again"
+    fresh = EventLogModel(store)  # read back from the store: the same lines
+    assert [fresh.data(fresh.index(row, 2)) for row in (8, 9)] == [
+        model.data(model.index(row, 2)) for row in (8, 9)]
+    assert "not redoable" in str(model.data(model.index(8, 2),
+                                            Qt.ItemDataRole.ToolTipRole))

@@ -1,0 +1,64 @@
+"""One place turns a result into sheet changes and durations (#28 §1): a duration-making
+roll gets the same duration whether it is applied alone (the Table's dialog, the Resolver,
+the quick line: each resolves and applies through the Table service) or as a shot of the
+fire batch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.services import Services, typed_dice
+from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+from carwars_desktop.session.setup import Entry, prepare
+
+MINI_BATCH = BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
+                        damage_vehicle="vehicle", damage_side="side", damage_amount="amount",
+                        side_input="side")
+
+
+def _mini(services: Services) -> None:
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    entries = [Entry(player, name, catalog[name].to_json())
+               for player, name in (("Ann", "Mini Sherman"), ("Bo", "Courier"),
+                                    ("Cy", "Courier"), ("Di", "Killer Kart"))]
+    services.table.open(services.table.start("mini_car_wars", "Night", "",
+                                             prepare(ruleset, entries)))
+
+
+def _durations(services: Services) -> list[tuple[Any, ...]]:
+    game = services.table.running()
+    return [(d.vehicle, d.label, d.left, d.rule)
+            for d in game.ruleset.play().durations(game.clock, game.vehicles_view())]
+
+
+SMOKE = {"weapon": "smokescreen", "side": "B", "range": "1"}
+
+
+def test_a_smokescreen_lasts_60_turns_alone_and_through_the_fire_batch(
+        services: Services) -> None:
+    _mini(services)
+    table = services.table
+    game = table.running()
+    procedure = find_procedure("mini.fire")
+    inputs = procedure.bind({**SMOKE, "firer": game.sheet("v1"), "target": game.sheet("v2")})
+    table.resolve(procedure, inputs, typed_dice(""),
+                  bindings={"firer": "v1", "target": "v2"}).apply()
+    alone = _durations(services)
+    assert [(vehicle, left) for vehicle, _label, left, _rule in alone] == [
+        ("v1", "60 turns left (gone at turn 61)")]
+    table.undo()
+    assert _durations(services) == []
+
+    batch = FireBatch(MINI_BATCH)
+    batch.declare(SMOKE, {"firer": "v1", "target": "v2"}, "")
+    batch.declare({"weapon": "1", "side": "F", "range": "2"}, {"firer": "v2", "target": "v3"},
+                  "11")  # another shot in the same phase (a miss) changes nothing of it
+    pending = batch.resolve(table)
+    pending.apply()
+    assert _durations(services) == alone
+    [event] = [e for e in table.running().store.page(0, 10) if not e.undone]  # type: ignore[attr-defined]
+    assert any("60 turns left" in step for step in event.event.steps)
+    table.undo()  # the batch's one event takes its duration back with it
+    assert _durations(services) == []
