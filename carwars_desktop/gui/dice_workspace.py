@@ -321,9 +321,9 @@ class DiceWorkspace(Workspace):
         self.p_le_caption.setText(f"P(≤ {k})")
         natural = result.values["natural_two_misses"]
         self.p_ge_caption.setText(f"P(≥ {k})" + (", natural 2 misses" if natural else ""))
-        self.p_eq.setText(odds_text(distribution.p_eq(k), total))
-        self.p_ge.setText(odds_text(p_success, total))
-        self.p_le.setText(odds_text(distribution.p_le(k), total))
+        self.p_eq.setText(odds_text(distribution.p_eq(k)))
+        self.p_ge.setText(odds_text(p_success))
+        self.p_le.setText(odds_text(distribution.p_le(k)))
         mean = distribution.mean()
         self.summary.setText(f"{expression}: {distribution.minimum}–{distribution.maximum}, "
                              f"mean {_decimal(mean)}, {total} equally likely throws")
