@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.gui.workshop.mcw_armor import ArmorPanel
 from carwars_desktop.rules import Design, Problem
-from carwars_desktop.rules.kernel.formatting import money
+from carwars_desktop.rules.kernel.formatting import money, money_change
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.rules.mini_car_wars.tables import (
@@ -65,7 +65,7 @@ def option_label(option: OptionSpec) -> str:
     head, _, tail = description.rpartition(";")
     if head and re.match(r"\s*(saves|costs)\b", tail):
         description = head
-    return f"({option.key}) {money(option.delta)} — {description}"
+    return f"({option.key}) {money_change(option.delta)} — {description}"
 
 
 class MiniEditor(DesignEditor):
@@ -245,7 +245,7 @@ class MiniEditor(DesignEditor):
         self.option_caption.setText(f"Option ({option.key})" if option else "Option")
         labels = self.cost_labels
         labels["stock"].setText(money(configuration.stock.cost))
-        labels["option"].setText(money(option.delta) if option else "—")
+        labels["option"].setText(money_change(option.delta) if option else "—")
         labels["driver"].setText(money(design.driver.cost()))
         labels["gunner"].setText(money(design.gunner.cost()))
         labels["total"].setText(f"<b>{money(design.cost())}</b>")
