@@ -100,7 +100,8 @@ class BattlecarsClockPanel(QWidget):
         self.header = ClockHeader()
         self.order_label = QLabel()
         self.order_label.setWordWrap(True)
-        self.order_button = QPushButton("Order of play… (battlecars.entry_order)")
+        self.order_button = QPushButton("Order of play…")
+        self.order_button.setToolTip("Roll the order of play (battlecars.entry_order)")
         self.order_button.clicked.connect(self.settle_order)
 
         self.speeds_box = QGroupBox("Secret speeds")
