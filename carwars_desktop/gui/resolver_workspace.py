@@ -15,7 +15,6 @@ from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -37,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
 from carwars_desktop.gui.outcome_table import fill_outcome_table
@@ -160,7 +160,7 @@ class ResolverWorkspace(Workspace):
 
         # The chart and the reference tables share the right-hand side.
         self.chart = DistributionChart()
-        self.reference_choice = QComboBox()
+        self.reference_choice = ElidedComboBox()
         self.reference_choice.setAccessibleName("Reference table")
         self.reference_model = ReferenceTableModel()
         self.reference_view = QTableView()
