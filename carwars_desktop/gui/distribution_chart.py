@@ -64,6 +64,8 @@ class DistributionChart(QWidget):
             self._plot.hideButtons()
             self._plot.setMenuEnabled(False)
             self._plot.setLabel("left", "probability", units="%")
+            # 100d100's bars are under 1.4 %: never "m%" with ticks 10–140.
+            self._plot.getAxis("left").enableAutoSIPrefix(False)
             self._plot.showGrid(y=True, alpha=0.25)
             self._layout.insertWidget(0, self._plot, 1)
         return self._plot
