@@ -157,3 +157,18 @@ def test_the_dice_workspace_never_grows_past_the_screen(window: MainWindow, qtbo
     assert unreadable(window) == []
     axis = dice.chart._ensure_plot().getAxis("left")
     assert not axis.autoSIPrefix and axis.labelUnitPrefix == ""
+
+
+def test_another_design_opens_at_its_top(window: MainWindow, qtbot: Any) -> None:
+    """The Workshop kept the previous design's scroll position."""
+    at_width(window, qtbot, 1366)
+    workshop = _workshop(window)
+    assert window.database is not None
+    window.database.library.install_catalog()
+    entries = {e.name: e.id for e in window.database.library.entries()}
+    assert workshop.open_design(entries["Courier"])
+    bar = workshop.editor_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    assert workshop.open_design(entries["Killer Kart"])
+    assert bar.value() == 0
