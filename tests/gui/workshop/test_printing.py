@@ -83,3 +83,27 @@ def test_pdf_of_the_selected_designs(library: LibraryWorkspace, tmp_path: Path) 
     assert library.export_pdf(str(path)) == 9
     assert len(_pdf_pages(path)) == 9
     assert "9 sheets (9 pages)" in library.message.text()
+
+
+def test_a_long_footer_never_runs_over_the_page_number(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A session's footer names its house rules: a long list ran on under "page 1"."""
+    from datetime import date
+
+    from PySide6.QtGui import QFontMetricsF
+
+    from carwars_desktop.gui.workshop.printing.page import SMALL, WIDTH, ImageTarget, PageFlow, font
+
+    rules = ", ".join(f"house rule number {n} changed from the digest's default" for n in range(9))
+    target = ImageTarget(600)
+    flow = PageFlow(target, f"Club night · as it stands, Turn 3 · house rules: {rules}")
+    target.finish()
+    words, number = flow.footer_line()
+    metrics = QFontMetricsF(font(SMALL - 3))
+    assert number == "page 1" and "…" in words
+    assert words.startswith("Carwars Desktop · Club night")
+    assert words.endswith(f"printed {date.today():%d %b %Y}")
+    assert metrics.horizontalAdvance(words) + metrics.horizontalAdvance(f"  {number}") <= WIDTH
+    short_target = ImageTarget(600)
+    short = PageFlow(short_target, "Club night")
+    short_target.finish()
+    assert "…" not in short.footer_line()[0] and "Club night · printed" in short.footer_line()[0]
