@@ -172,3 +172,20 @@ def test_another_design_opens_at_its_top(window: MainWindow, qtbot: Any) -> None
     bar.setValue(bar.maximum())
     assert workshop.open_design(entries["Killer Kart"])
     assert bar.value() == 0
+
+
+def test_the_library_preview_follows_a_ruleset_switch(window: MainWindow, qtbot: Any) -> None:
+    """The preview kept showing the previous ruleset's design after the switch."""
+    from carwars_desktop.gui.workshop import LibraryWorkspace
+
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace) and window.database is not None
+    window.database.library.install_catalog()
+    library.refresh()
+    window.set_ruleset("mini_car_wars")
+    courier = next(e.id for e in library.library.entries() if e.name == "Courier")
+    library.select_ids([courier])
+    qtbot.waitUntil(lambda: library.preview.pages > 0)
+    window.set_ruleset("battlecars")
+    qtbot.waitUntil(lambda: "Courier" not in library.detail.text(), timeout=2000)
+    assert courier not in library.selected_ids()

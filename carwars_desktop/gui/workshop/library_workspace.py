@@ -512,10 +512,12 @@ class LibraryWorkspace(Workspace):
             self.refresh()
         self._update_count()
         self._update_actions()
+        self._preview_timer.start()  # a design filtered away leaves no selection signal
 
     def _search_changed(self, text: str) -> None:
         self.model.set_query(text)
         self._update_actions()
+        self._preview_timer.start()
 
     def _update_count(self) -> None:
         shown, total = self.model.rowCount(), self.model.total()
