@@ -86,6 +86,14 @@ class DistributionChart(QWidget):
         if self.isVisible():
             self._draw()
 
+    def clear(self) -> None:
+        """No distribution (the form is not valid yet): nothing left from the last one."""
+        self.bars = []
+        self._pending = None
+        self._legend.setText("")
+        if self._plot is not None:
+            self._plot.clear()
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         if self._pending is not None:

@@ -462,6 +462,7 @@ class ResolverWorkspace(Workspace):
             self.need_label.setText("")
             self.expected_label.setText("")
             self.dice_hint.setText("")
+            self.chart.clear()  # never another procedure's (another ruleset's) chart
             return
         odds = self.procedure.odds(values)
         self.odds = odds
@@ -481,7 +482,9 @@ class ResolverWorkspace(Workspace):
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))
-        if self._loaded and odds.chart is not None:
+        if odds.chart is None:
+            self.chart.clear()
+        elif self._loaded:
             self.chart.show_distribution(odds.chart.distribution, odds.chart.success,
                                          x_label=odds.chart.x_label,
                                          success_label=odds.chart.title)
