@@ -107,3 +107,33 @@ def test_a_long_footer_never_runs_over_the_page_number(qtbot) -> None:  # type: 
     short = PageFlow(short_target, "Club night")
     short_target.finish()
     assert "…" not in short.footer_line()[0] and "Club night · printed" in short.footer_line()[0]
+
+
+def test_a_two_digit_stat_stays_inside_its_box(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A hero card's "15" was drawn over the sides of its stat box (190-unit figures)."""
+    from PySide6.QtGui import QColor
+
+    from carwars_desktop.gui.workshop.printing.page import WIDTH
+    from carwars_desktop.rules.autopower import Car
+
+    image = page_images([("autopower", "vehicle", Car("Titan", 15, 12, 10, 8))], width=1200)[0]
+    scale = image.width() / WIDTH
+    cell = (WIDTH * 0.62 - 80) / 4  # the card's four stat boxes (ap_sheets.paint_car)
+    for index in range(3):  # 15, 12, 10
+        left, right = (40 + index * cell + 10) * scale, (40 + (index + 1) * cell - 10) * scale
+
+        def dark(x: float, y: int) -> bool:
+            return QColor(image.pixel(int(x), y)).value() < 110
+
+        rows = [y for y in range(image.height() // 2) if dark(left, y)]
+        runs: list[list[int]] = []
+        for y in rows:
+            if runs and y == runs[-1][-1] + 1:
+                runs[-1].append(y)
+            else:
+                runs.append([y])
+        border = max(runs, key=len)  # the box's left side: its longest dark line
+        assert len(border) > 100
+        inside = [*range(int(left) + 3, int(left) + 9), *range(int(right) - 8, int(right) - 2)]
+        ink = [(x, y) for y in border[5:-5] for x in inside if dark(x, y)]
+        assert ink == [], index

@@ -38,6 +38,13 @@ def font(size: float, bold: bool = False, italic: bool = False) -> QFont:
     return result
 
 
+def fitted_font(text: str, size: float, width: float, bold: bool = False) -> QFont:
+    """``font(size, bold)``, made smaller if need be so that ``text`` fits ``width``."""
+    qfont = font(size, bold)
+    needed = QFontMetricsF(qfont).horizontalAdvance(text)
+    return qfont if needed <= width else font(size * width / needed, bold)
+
+
 class PageTarget(Protocol):
     """Where pages go: a printer or PDF writer, or images for an on-screen preview."""
 
