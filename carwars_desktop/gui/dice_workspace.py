@@ -105,12 +105,22 @@ LONGEST_SHOWN = 40
 grows past the screen."""
 
 
+def _cut(digits: str, longest: int) -> str:
+    if len(digits) <= longest:
+        return digits
+    half = (longest - 1) // 2
+    return f"{digits[:half]}…{digits[-half:]}"
+
+
 def elide_middle(text: str, longest: int = LONGEST_SHOWN) -> str:
-    """``text`` whole, or its two ends around an ellipsis (the percentage stays in view)."""
+    """``text`` whole, or ``'n/d · p%'`` with ``n`` and ``d`` each cut in their middle (the
+    fraction's shape and the percentage stay in view)."""
     if len(text) <= longest:
         return text
-    half = (longest - 1) // 2
-    return f"{text[:half]}…{text[-half:]}"
+    fraction, dot, rest = text.partition(" · ")
+    numerator, slash, denominator = fraction.partition("/")
+    room = max(7, (longest - len(dot + rest) - len(slash)) // (2 if slash else 1))
+    return _cut(numerator, room) + slash + _cut(denominator, room) + dot + rest
 
 
 def big_number(n: int) -> str:
