@@ -137,3 +137,19 @@ def test_a_two_digit_stat_stays_inside_its_box(qtbot) -> None:  # type: ignore[n
         inside = [*range(int(left) + 3, int(left) + 9), *range(int(right) - 8, int(right) - 2)]
         ink = [(x, y) for y in border[5:-5] for x in inside if dark(x, y)]
         assert ink == [], index
+
+
+def test_a_long_name_and_player_keep_the_sheet_title_on_one_line(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A Battlecars card's name and player wrapped to two lines (2 sheets to a page
+    showed "… (from the box) ·" over "Annabelle"): one line, in a smaller type."""
+    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
+    from carwars_desktop.gui.workshop.printing.session import measure
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
+
+    ruleset = find_ruleset("battlecars")
+    sheet = ruleset.sheet_for_design(ruleset.catalog()[EXAMPLE_CARD_NAME])
+    short = SheetToPrint("Wasp", "Bo", sheet, ruleset.play(), when="as it stands, round 2")
+    long = SheetToPrint("The Red Baron Interceptor (from the box)", "Annabelle", sheet,
+                        ruleset.play(), when="as it stands, round 2")
+    assert measure("battlecars", long) <= measure("battlecars", short)  # no second line
