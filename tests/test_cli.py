@@ -34,7 +34,7 @@ def test_resolve_with_entered_dice_json(capsys: pytest.CaptureFixture[str]) -> N
     document = json.loads(out)
     assert document["outcome"] == "10: success (needed 8+)"
     assert [d["value"] for d in document["dice"]] == [5, 4]
-    assert document["odds"]["summary"] == "need 8+ · 21/36 · 58.3%"
+    assert document["odds"]["summary"] == "need 8+ · 7/12 · 58.3%"
     assert sum(float(o["percent"]) for o in document["odds"]["outcomes"]) == pytest.approx(100)
 
 
@@ -53,7 +53,7 @@ def test_plain_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "dice.roll", "--set", "expression=2d6", "--set", "target=9",
                          "--dice", "6 6")
     assert status == 0
-    assert "odds: need 9+ · 10/36 · 27.8%" in out
+    assert "odds: need 9+ · 5/18 · 27.8%" in out
     assert "→ 12: success (needed 9+)" in out
 
 
@@ -113,7 +113,7 @@ def test_odds_without_dice_text_and_json(capsys: pytest.CaptureFixture[str]) -> 
     args = ("mini.fire", "--set", "firer=Courier", "--set", "target=Killer Kart", "--odds")
     status, out, err = run(capsys, *args)
     assert status == 0 and err == ""
-    assert "odds: need 8+ · 15/36 · 41.7%" in out
+    assert "odds: need 8+ · 5/12 · 41.7%" in out
     assert "  modifier neither moving +2  [Mini Car Wars §3.2 MCW-D12]" in out
     assert "  P(success) 5/12 · 41.7%" in out
     assert "  outcome miss: 7/12 · 58.3%" in out

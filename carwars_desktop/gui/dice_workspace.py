@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -99,13 +99,60 @@ def split_dice(text: str, expression: DiceExpression) -> list[int]:
     return values
 
 
+LONGEST_SHOWN = 40
+"""Exact odds longer than this many characters (100d6's fractions have up to 78 digits,
+100d100's 201) are cut in the middle, whole in the tooltip and on copy: the window never
+grows past the screen."""
+
+
+def _cut(digits: str, longest: int) -> str:
+    if len(digits) <= longest:
+        return digits
+    half = (longest - 1) // 2
+    return f"{digits[:half]}…{digits[-half:]}"
+
+
+def elide_middle(text: str, longest: int = LONGEST_SHOWN) -> str:
+    """``text`` whole, or ``'n/d · p%'`` with ``n`` and ``d`` each cut in their middle (the
+    fraction's shape and the percentage stay in view)."""
+    if len(text) <= longest:
+        return text
+    fraction, dot, rest = text.partition(" · ")
+    numerator, slash, denominator = fraction.partition("/")
+    room = max(7, (longest - len(dot + rest) - len(slash)) // (2 if slash else 1))
+    return _cut(numerator, room) + slash + _cut(denominator, room) + dot + rest
+
+
+def big_number(n: int) -> str:
+    """``1,296``; past 15 digits ``1.000e+200`` (100d100's throws)."""
+    return f"{n:,}" if n < 10**15 else f"{n:.3e}"
+
+
+def _copy_exact(label: QLabel) -> None:
+    """The label's exact value (its tooltip when cut) to the clipboard."""
+    QGuiApplication.clipboard().setText(label.toolTip() or label.text())
+
+
 def _tabular(label: QLabel) -> QLabel:
     font = QFont(label.font())
     font.setStyleHint(QFont.StyleHint.Monospace)
     font.setFamilies(["DejaVu Sans Mono", "Menlo", "Consolas", "monospace"])
     label.setFont(font)
     label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    copy = QAction("Copy exact value", label)
+    copy.setShortcut(QKeySequence.StandardKey.Copy)
+    copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    copy.triggered.connect(lambda: _copy_exact(label))
+    label.addAction(copy)
+    label.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    label.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
     return label
+
+
+def _show_exact(label: QLabel, text: str) -> None:
+    shown = elide_middle(text)
+    label.setText(shown)
+    label.setToolTip("" if shown == text else text)
 
 
 class DiceWorkspace(Workspace):
@@ -294,7 +341,7 @@ class DiceWorkspace(Workspace):
         self.odds_status.setText(f"Computing the exact odds of {expression} "
                                  f"({outcomes:,} outcomes)…")
         for label in (self.p_eq, self.p_ge, self.p_le):
-            label.setText("…")
+            _show_exact(label, "…")
         self._odds_worker.submit(lambda _job: exact_odds(expression, values),
                                  self._odds_computed, self._odds_failed)
 
@@ -321,12 +368,12 @@ class DiceWorkspace(Workspace):
         self.p_le_caption.setText(f"P(≤ {k})")
         natural = result.values["natural_two_misses"]
         self.p_ge_caption.setText(f"P(≥ {k})" + (", natural 2 misses" if natural else ""))
-        self.p_eq.setText(odds_text(distribution.p_eq(k), total))
-        self.p_ge.setText(odds_text(p_success, total))
-        self.p_le.setText(odds_text(distribution.p_le(k), total))
+        _show_exact(self.p_eq, odds_text(distribution.p_eq(k)))
+        _show_exact(self.p_ge, odds_text(p_success))
+        _show_exact(self.p_le, odds_text(distribution.p_le(k)))
         mean = distribution.mean()
         self.summary.setText(f"{expression}: {distribution.minimum}–{distribution.maximum}, "
-                             f"mean {_decimal(mean)}, {total} equally likely throws")
+                             f"mean {_decimal(mean)}, {big_number(total)} equally likely throws")
         if self._loaded and odds.chart is not None:
             self.chart.show_bars(result.bars, bool(odds.chart.success), marker=k,
                                  success_label=f"≥ {k}")

@@ -64,6 +64,8 @@ class DistributionChart(QWidget):
             self._plot.hideButtons()
             self._plot.setMenuEnabled(False)
             self._plot.setLabel("left", "probability", units="%")
+            # 100d100's bars are under 1.4 %: never "m%" with ticks 10–140.
+            self._plot.getAxis("left").enableAutoSIPrefix(False)
             self._plot.showGrid(y=True, alpha=0.25)
             self._layout.insertWidget(0, self._plot, 1)
         return self._plot
@@ -83,6 +85,14 @@ class DistributionChart(QWidget):
         self._pending = (marker, x_label)
         if self.isVisible():
             self._draw()
+
+    def clear(self) -> None:
+        """No distribution (the form is not valid yet): nothing left from the last one."""
+        self.bars = []
+        self._pending = None
+        self._legend.setText("")
+        if self._plot is not None:
+            self._plot.clear()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import Ruleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
@@ -55,6 +57,21 @@ def decision_text(decision: Decision, default: Any) -> str:
     return f"{decision.label} (digest default: {decision.text(default)})"
 
 
+class SwitchLabel(QLabel):
+    """A switch's words, wrapped to the width there is (a check box's own text never wraps
+    and would widen the editor past its dialog); a click on them flips the switch."""
+
+    def __init__(self, text: str, box: QCheckBox) -> None:
+        super().__init__(text)
+        self.box = box
+        self.setWordWrap(True)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.button() == Qt.MouseButton.LeftButton and self.box.isEnabled():
+            self.box.toggle()
+        super().mouseReleaseEvent(event)
+
+
 class HouseRulesEditor(QWidget):
     """One editor per decision (``pregame``: only the pre-game questions, or only the rest)."""
 
@@ -73,13 +90,16 @@ class HouseRulesEditor(QWidget):
             default = decisions.default(decision.id)
             text = decision_text(decision, default)
             if decision.switch:
-                box = QCheckBox(text)
+                box = QCheckBox()
                 box.setChecked(bool(default))
                 box.toggled.connect(self.changed)
                 editor: QCheckBox | QComboBox = box
-                layout.addRow(box)
+                words = SwitchLabel(text, box)
+                words.setToolTip(f"{decision.id}: {decision.help}" if decision.help
+                                 else decision.id)
+                layout.addRow(box, words)
             else:
-                combo = QComboBox()
+                combo = ElidedComboBox()
                 for choice in decision.choices:
                     combo.addItem(decision.text(choice), choice)
                 combo.setCurrentIndex(decision.choices.index(default))
@@ -159,7 +179,7 @@ class HouseRulesDialog(QDialog):
         self._profiles.update((name, dict(values)) for name, values in profiles)
         # The rules in force first when they are no saved profile's (edited in play).
         self._profiles.setdefault(current.profile, dict(current.values))
-        self.profile_box = QComboBox()
+        self.profile_box = ElidedComboBox()
         self.profile_box.setAccessibleName("Profile")
         for name in self._profiles:
             self.profile_box.addItem(name)

@@ -11,7 +11,6 @@ from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import Asker, ask_with_dialog, open_with_recovery
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
 
         window_geometry.restore(self, self._settings)
 
-        self._ruleset_box = QComboBox()
+        self._ruleset_box = ElidedComboBox()
         self._ruleset_box.setAccessibleName("Ruleset")
         self._ruleset_box.setToolTip("The rule system at the table (Ctrl+Shift+R cycles)")
         for ruleset_id in ruleset_ids():

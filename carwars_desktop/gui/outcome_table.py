@@ -23,26 +23,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
-from carwars_desktop.procedures import EffectCategory, EffectOdds, Outcome
+from carwars_desktop.procedures import EffectCategory, EffectOdds, Outcome, percent
 
 READABLE_DENOMINATOR = 10_000
 """Exact fractions up to this denominator are shown whole (1296 = 6⁴ fits)."""
 
 PART = " · "
 NAME = ": "
-
-
-def percent_text(p: Fraction) -> str:
-    """``27.8%``; never a misleading ``0.0%`` or ``100.0%`` for odds that are not."""
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    if p < Fraction(1, 1000):
-        return "< 0.1%"
-    if p > Fraction(999, 1000):
-        return "> 99.9%"
-    return f"{float(p) * 100:.1f}%"
 
 
 def _one_in(n: int) -> str:
@@ -75,7 +62,7 @@ class OutcomeRow:
 
     @property
     def percent(self) -> str:
-        return "" if self.probability is None else percent_text(self.probability)
+        return "" if self.probability is None else percent(self.probability)
 
     @property
     def tooltip(self) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import (
     BoolInput,
@@ -44,9 +45,8 @@ def checkbox_text(spec: BoolInput) -> str:
 
 
 def _combo() -> QComboBox:
-    combo = QComboBox()
-    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(8)
+    combo = ElidedComboBox()
+    combo.let_shrink(8)
     # A long vehicle name may not fit the field: the tooltip always has it whole.
     combo.currentTextChanged.connect(combo.setToolTip)
     return combo

@@ -15,7 +15,6 @@ from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -37,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.distribution_chart import DistributionChart
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
 from carwars_desktop.gui.outcome_table import fill_outcome_table
@@ -160,7 +160,7 @@ class ResolverWorkspace(Workspace):
 
         # The chart and the reference tables share the right-hand side.
         self.chart = DistributionChart()
-        self.reference_choice = QComboBox()
+        self.reference_choice = ElidedComboBox()
         self.reference_choice.setAccessibleName("Reference table")
         self.reference_model = ReferenceTableModel()
         self.reference_view = QTableView()
@@ -462,6 +462,7 @@ class ResolverWorkspace(Workspace):
             self.need_label.setText("")
             self.expected_label.setText("")
             self.dice_hint.setText("")
+            self.chart.clear()  # never another procedure's (another ruleset's) chart
             return
         odds = self.procedure.odds(values)
         self.odds = odds
@@ -481,7 +482,9 @@ class ResolverWorkspace(Workspace):
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
         self.dice_hint.setText(dice_hint(self.procedure, values))
-        if self._loaded and odds.chart is not None:
+        if odds.chart is None:
+            self.chart.clear()
+        elif self._loaded:
             self.chart.show_distribution(odds.chart.distribution, odds.chart.success,
                                          x_label=odds.chart.x_label,
                                          success_label=odds.chart.title)

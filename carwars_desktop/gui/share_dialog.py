@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QGridLayout,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.phone_share import PhoneSharing, qr_png
 
 SHARED_TEXT = (
@@ -58,7 +58,7 @@ class ShareDialog(QDialog):
         layout.addWidget(about)
         row = QHBoxLayout()
         row.addWidget(QLabel("Listen on:"))
-        self.address = QComboBox()
+        self.address = ElidedComboBox()
         self.address.setObjectName("share-address")
         row.addWidget(self.address, 1)
         layout.addLayout(row)

@@ -74,14 +74,19 @@ def looks_like_code(text: str) -> bool:
     return _HEAD.match(text.lstrip()[:16]) is not None
 
 
+def check_code_length(length: int) -> None:
+    """Refuse, unread, a text of ``length`` characters too long to be a design code."""
+    if length > MAX_CODE_CHARS:
+        raise ExchangeError(f"the text is {length:,} characters long; a design code is at "
+                            f"most {MAX_CODE_CHARS:,}")
+
+
 def decode_designs(text: str) -> tuple[ExchangedDesign, ...]:
     """Every design of a text code, or :class:`ExchangeError` with the reason.
 
     White space anywhere in the code is ignored (chat programs wrap long lines).
     """
-    if len(text) > MAX_CODE_CHARS:
-        raise ExchangeError(f"the text is {len(text):,} characters long; a design code is at "
-                            f"most {MAX_CODE_CHARS:,}")
+    check_code_length(len(text))
     code = _WHITESPACE.sub("", text)
     if not code:
         raise ExchangeError("the text is empty: paste a design code (CWD1:…)")
@@ -136,9 +141,7 @@ def read_designs_or_code(content: bytes | str,
     if isinstance(content, bytes):
         head = content[:32].removeprefix(b"\xef\xbb\xbf").lstrip().decode("ascii", "replace")
         if looks_like_code(head):
-            if len(content) > MAX_CODE_CHARS:
-                raise ExchangeError(f"the text is {len(content):,} characters long; a design "
-                                    f"code is at most {MAX_CODE_CHARS:,}")
+            check_code_length(len(content))
             try:
                 return decode_designs(content.decode("utf-8-sig"))
             except UnicodeDecodeError:

@@ -60,7 +60,6 @@ def _odds(values: Values) -> Odds:
     expression = parse(values["expression"])
     distribution = expression.distribution()
     target = values["target"]
-    chart_total = distribution.total
     if target is None:
         mean = distribution.mean()
         return Odds(outcomes=tuple(Outcome(str(v), p)
@@ -74,7 +73,7 @@ def _odds(values: Values) -> Odds:
     success_values = frozenset(v for v in distribution.values() if v >= target
                                and not (auto_miss and v - expression.modifier in auto_miss))
     return Odds(outcomes=(Outcome("success", p), Outcome("failure", Fraction(1) - p)),
-                summary=f"need {target}+ · {odds_text(p, chart_total)}",
+                summary=f"need {target}+ · {odds_text(p)}",
                 need=target,
                 chart=Chart(str(expression), distribution, success_values),
                 expected=(("total", distribution.mean()),))

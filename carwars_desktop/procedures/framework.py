@@ -23,15 +23,24 @@ T = TypeVar("T")
 
 
 def percent(p: Fraction) -> str:
-    """``Fraction(5, 18)`` → ``'27.8%'`` (one decimal, exact input)."""
+    """``Fraction(5, 18)`` → ``'27.8%'`` (one decimal); never a misleading ``'0.0%'`` or
+    ``'100.0%'`` for odds that are not: ``'< 0.1%'``, ``'> 99.9%'``; ``'0%'`` and ``'100%'``
+    when exactly so."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if p < Fraction(1, 1000):
+        return "< 0.1%"
+    if p > Fraction(999, 1000):
+        return "> 99.9%"
     return f"{float(p) * 100:.1f}%"
 
 
-def odds_text(p: Fraction, total: int | None = None) -> str:
-    """``'10/36 · 27.8%'`` over ``total`` outcomes when exact, else ``'5/18 · 27.8%'``."""
-    if total is not None and (p * total).denominator == 1:
-        return f"{int(p * total)}/{total} · {percent(p)}"
-    return f"{p.numerator}/{p.denominator} · {percent(p)}"
+def odds_text(p: Fraction) -> str:
+    """The reduced fraction and the percentage: ``'5/18 · 27.8%'``, ``'1 · 100%'``,
+    ``'1/2048 · < 0.1%'``."""
+    return f"{p} · {percent(p)}"
 
 
 @dataclass(frozen=True)

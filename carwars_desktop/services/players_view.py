@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.procedures import SheetInput
+from carwars_desktop.procedures import SheetInput, odds_text
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import EventKind, Game, StoredEvent
@@ -162,7 +162,7 @@ def clock_view(game: Game, turn_of: Mapping[str, str], visibility: Visibility) -
 
 
 def _percent(p: Any) -> str:
-    return f"{p} · {float(p) * 100:.1f}%"
+    return odds_text(p)
 
 
 def roll_view(game: Game | None, notice: RollNotice | None,

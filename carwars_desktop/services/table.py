@@ -697,15 +697,20 @@ class TableService:
             # writes its whole line (with the banner and Retry when that is refused too).
             pending.log_id = None
             return
-        if resolution.dice:
-            values = tuple(d.value for d in resolution.dice)
+        # A combined result (the fire batch) gives each of its rolls its own line: its
+        # dice summed into one "11d6" would be a throw nobody made.
+        rolls = [part.resolution for part in pending.parts] or [resolution]
+        for roll in rolls:
+            if not roll.dice:
+                continue
+            values = tuple(d.value for d in roll.dice)
+            entered = all(d.entered for d in roll.dice)
             self.database.dice_history.add(NewDiceRoll(
                 ruleset_id=pending.ruleset_id,
-                expression=f"{dice_expression(resolution)} · {resolution.procedure_id}",
-                dice_values=values, sides=tuple(d.sides for d in resolution.dice),
-                natural=sum(values), total=sum(values),
-                entered=all(d.entered for d in resolution.dice), success=resolution.success,
-                seed=None if all(d.entered for d in resolution.dice) else pending.seed))
+                expression=f"{dice_expression(roll)} · {roll.procedure_id}",
+                dice_values=values, sides=tuple(d.sides for d in roll.dice),
+                natural=sum(values), total=sum(values), entered=entered,
+                success=roll.success, seed=None if entered else pending.seed))
 
     def settle_left_pending(self, session_id: int | None) -> int:
         """Results a previous run showed and never applied (the app was killed): discarded."""

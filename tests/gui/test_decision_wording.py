@@ -6,7 +6,7 @@ import re
 
 from PySide6.QtWidgets import QCheckBox
 
-from carwars_desktop.gui.house_rules import HouseRulesEditor
+from carwars_desktop.gui.house_rules import HouseRulesEditor, SwitchLabel
 from carwars_desktop.gui.procedure_form import ProcedureForm, checkbox_text
 from carwars_desktop.procedures import BoolInput, decision_of
 from carwars_desktop.rules import all_procedures, find_ruleset
@@ -29,7 +29,7 @@ def test_every_decision_box_shows_its_default(qtbot) -> None:  # type: ignore[no
         assert not {spec.name for spec in decisions} & set(form.editors)
         editor_widget = HouseRulesEditor(find_ruleset(procedure.ruleset).decisions)
         qtbot.addWidget(editor_widget)
-        labels = {box.text() for box in editor_widget.findChildren(QCheckBox)}
+        labels = {label.text() for label in editor_widget.findChildren(SwitchLabel)}
         for spec in decisions:
             seen += 1
             editor = editor_widget.editors[decision_of(spec)]

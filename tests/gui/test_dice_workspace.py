@@ -16,9 +16,9 @@ def test_exact_odds_shown_for_k(window: MainWindow, qtbot) -> None:  # type: ign
     dice = _dice(window)
     dice.expression_edit.setText("2d6")
     dice.target_spin.setValue(7)
-    assert dice.p_eq.text() == "6/36 · 16.7%"
-    assert dice.p_ge.text() == "21/36 · 58.3%"
-    assert dice.p_le.text() == "21/36 · 58.3%"
+    assert dice.p_eq.text() == "1/6 · 16.7%"
+    assert dice.p_ge.text() == "7/12 · 58.3%"
+    assert dice.p_le.text() == "7/12 · 58.3%"
     dice.target_spin.setValue(3)
     dice.natural_two.setChecked(True)
     assert dice.p_ge.text() == "35/36 · 97.2%"

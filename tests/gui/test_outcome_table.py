@@ -14,17 +14,16 @@ from carwars_desktop.gui.outcome_table import (
     exact_text,
     fill_outcome_table,
     outcome_rows,
-    percent_text,
 )
-from carwars_desktop.procedures import Odds, Outcome
+from carwars_desktop.procedures import Odds, Outcome, percent
 from carwars_desktop.rules import find_procedure, find_ruleset
 
 
 def test_percent_never_rounds_to_a_misleading_zero_or_hundred() -> None:
-    assert percent_text(Fraction(5, 18)) == "27.8%"
-    assert percent_text(Fraction(1, 2048)) == "< 0.1%"
-    assert percent_text(Fraction(2047, 2048)) == "> 99.9%"
-    assert percent_text(Fraction(0)) == "0%" and percent_text(Fraction(1)) == "100%"
+    assert percent(Fraction(5, 18)) == "27.8%"
+    assert percent(Fraction(1, 2048)) == "< 0.1%"
+    assert percent(Fraction(2047, 2048)) == "> 99.9%"
+    assert percent(Fraction(0)) == "0%" and percent(Fraction(1)) == "100%"
 
 
 def test_exact_odds_short_or_approximate() -> None:
@@ -38,10 +37,10 @@ def test_exact_odds_short_or_approximate() -> None:
 
 @given(st.fractions(min_value=0, max_value=1))
 def test_every_probability_reads_short(p: Fraction) -> None:
-    assert len(percent_text(p)) <= 7
+    assert len(percent(p)) <= 7
     assert len(exact_text(p)) <= 21 or p.denominator <= 10_000
     if 0 < p < 1:
-        assert percent_text(p) not in ("0.0%", "100.0%")
+        assert percent(p) not in ("0.0%", "100.0%")
 
 
 def _collision_outcomes() -> tuple[Outcome, ...]:

@@ -85,6 +85,8 @@ def test_odds_shown_match_the_engine(window: MainWindow) -> None:
     assert resolver.modifier_table.item(0, 1).text() == f"{expected.modifiers[0].value:+d}"
     assert "2d6 to hit" in resolver.dice_hint.text()
     assert resolver.chart.bars  # the distribution is drawn
+    resolver.form.set_value("range", "")  # not valid: no chart, not the last one kept
+    assert resolver.need_label.text() == "" and resolver.chart.bars == []
 
 
 def test_bad_dice_refused_and_kept(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ def test_natural_two_switch_ignored_for_other_dice() -> None:
 def test_odds_sum_to_one_and_summary() -> None:
     odds = DICE_ROLL.odds({"expression": "2d6", "target": 9})
     assert sum(o.probability for o in odds.outcomes) == 1
-    assert odds.summary == "need 9+ · 10/36 · 27.8%"
+    assert odds.summary == "need 9+ · 5/18 · 27.8%"
     plain = DICE_ROLL.odds({"expression": "3d6"})
     assert sum(o.probability for o in plain.outcomes) == 1
     assert plain.expected == (("total", Fraction(21, 2)),)
@@ -79,5 +79,11 @@ def test_describe_lists_everything() -> None:
 
 
 def test_odds_text() -> None:
-    assert odds_text(Fraction(10, 36), 36) == "10/36 · 27.8%"
+    """Reduced fractions (64/64 → 1, 4/8 → 1/2) and no misleading "0.0%" or "100.0%"."""
+    assert odds_text(Fraction(10, 36)) == "5/18 · 27.8%"
     assert odds_text(Fraction(1, 3)) == "1/3 · 33.3%"
+    assert odds_text(Fraction(64, 64)) == "1 · 100%"
+    assert odds_text(Fraction(4, 8)) == "1/2 · 50.0%"
+    assert odds_text(Fraction(1, 2048)) == "1/2048 · < 0.1%"
+    assert odds_text(Fraction(2047, 2048)) == "2047/2048 · > 99.9%"
+    assert odds_text(Fraction(0)) == "0 · 0%"

@@ -41,9 +41,9 @@ class AutopowerClockPanel(QWidget):
         self.header = ClockHeader()
         self.order_label = QLabel()
         self.order_label.setWordWrap(True)
-        self.order_button = QPushButton("Turn order… (autopower.first_player)")
+        self.order_button = QPushButton("Turn order…")
         self.order_button.setToolTip("Higher Speed first, ties by E, F, S, I, then a 2d6 "
-                                     "roll-off; kept all game")
+                                     "roll-off; kept all game (autopower.first_player)")
         self.order_button.clicked.connect(self.settle_order)
         self.play_button = QPushButton()
         self.play_button.setToolTip("Ctrl+P — play this phase with its procedure")

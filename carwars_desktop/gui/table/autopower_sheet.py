@@ -131,13 +131,12 @@ class AutopowerSheetWidget(SheetFrame):
 
         key = vehicle.key
         for title, procedure, input_name in (
-                ("Draw… (autopower.draw)", "autopower.draw", "vehicle"),
-                ("Accelerate… (autopower.accelerate)", "autopower.accelerate", "vehicle"),
-                ("Armor… (autopower.armor)", "autopower.armor", "vehicle"),
-                ("Attack… (autopower.attack)", "autopower.attack", "firer"),
-                ("Control roll… (autopower.control)", "autopower.control", "vehicle")):
-            self.marks_menu.addAction(title, partial(self.request_procedure, procedure,
-                                                     {input_name: key}))
+                ("Draw…", "autopower.draw", "vehicle"),
+                ("Accelerate…", "autopower.accelerate", "vehicle"),
+                ("Armor…", "autopower.armor", "vehicle"),
+                ("Attack…", "autopower.attack", "firer"),
+                ("Control roll…", "autopower.control", "vehicle")):
+            self.add_procedure(self.marks_menu, title, procedure, {input_name: key})
         self.marks_menu.addSeparator()
         self.marks_menu.addAction("Add damage…", self.ask_damage)
         self.marks_menu.addAction("Hand size…", self.ask_hand)

@@ -13,7 +13,6 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.procedures import Resolution
@@ -62,10 +62,10 @@ class SpeedRow(QWidget):
         self.speed.setRange(0, 30)
         self.speed.setValue(sheet.speed)
         self.speed.setAccessibleName(f"New speed of {name}")
-        self.direction = QComboBox()
+        self.direction = ElidedComboBox()
         self.direction.addItems([d.value for d in Direction])
         self.direction.setCurrentText(sheet.direction.value)
-        self.surface = QComboBox()
+        self.surface = ElidedComboBox()
         self.surface.addItems([s.value for s in Surface])
         self.limits = QLabel(limits_text(sheet, house))
         self.limits.setWordWrap(True)
@@ -100,7 +100,8 @@ class BattlecarsClockPanel(QWidget):
         self.header = ClockHeader()
         self.order_label = QLabel()
         self.order_label.setWordWrap(True)
-        self.order_button = QPushButton("Order of play… (battlecars.entry_order)")
+        self.order_button = QPushButton("Order of play…")
+        self.order_button.setToolTip("Roll the order of play (battlecars.entry_order)")
         self.order_button.clicked.connect(self.settle_order)
 
         self.speeds_box = QGroupBox("Secret speeds")

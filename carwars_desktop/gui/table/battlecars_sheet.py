@@ -139,10 +139,10 @@ class ComponentRow(QWidget):
         sheet = self.frame.car()
         name = self.component.name
         key = self.frame.vehicle.key
-        self.menu.addAction(f"Fire from {name}… (battlecars.fire)", partial(
-            self.frame.request_procedure, "battlecars.fire", {"firer": key, "mount": name}))
-        self.menu.addAction(f"Drop from {name}… (battlecars.drop)", partial(
-            self.frame.request_procedure, "battlecars.drop", {"vehicle": key, "mount": name}))
+        self.frame.add_procedure(self.menu, f"Fire from {name}…", "battlecars.fire",
+                                 {"firer": key, "mount": name})
+        self.frame.add_procedure(self.menu, f"Drop from {name}…", "battlecars.drop",
+                                 {"vehicle": key, "mount": name})
         self.menu.addSeparator()
         for weapon in dict.fromkeys(sheet.load(name)):
             self.menu.addAction(f"Use a {weapon.label} round (fired or dropped)",
@@ -195,13 +195,12 @@ class BattlecarsSheetWidget(SheetFrame):
 
         key = vehicle.key
         for text, procedure, presets in (
-                ("Record damage… (battlecars.damage)", "battlecars.damage", {"vehicle": key}),
-                ("Fire… (battlecars.fire)", "battlecars.fire", {"firer": key}),
-                ("Fuel tank check… (battlecars.fuel_tank)", "battlecars.fuel_tank",
-                 {"vehicle": key}),
-                ("Skid test… (battlecars.skid)", "battlecars.skid", {"vehicle": key}),
-                ("Re-arm (arena)… (battlecars.rearm)", "battlecars.rearm", {"vehicle": key})):
-            self.marks_menu.addAction(text, partial(self.request_procedure, procedure, presets))
+                ("Record damage…", "battlecars.damage", {"vehicle": key}),
+                ("Fire…", "battlecars.fire", {"firer": key}),
+                ("Fuel tank check…", "battlecars.fuel_tank", {"vehicle": key}),
+                ("Skid test…", "battlecars.skid", {"vehicle": key}),
+                ("Re-arm (arena)…", "battlecars.rearm", {"vehicle": key})):
+            self.add_procedure(self.marks_menu, text, procedure, presets)
         self.marks_menu.addSeparator()
         self.marks_menu.addAction("Set speed…", self.ask_speed)
         self.stun_action = self.marks_menu.addAction("Driver stunned")

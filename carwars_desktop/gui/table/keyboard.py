@@ -354,16 +354,15 @@ class TableKeys(QObject):
         for procedure in vehicle_procedures(game.ruleset.id, sheet):
             first = next(s for s in procedure.inputs if isinstance(s, SheetInput))
             action = keyed.get(procedure.id)
-            text = f"{procedure.title} ({procedure.id})"
-            if name:
-                text = f"{name}: {text}"
+            text = f"{name}: {procedure.title}" if name else procedure.title
             refused = not_offered_in_session(procedure, game.house)
             if refused:  # a variant left off: shown, greyed, saying how to switch it on
                 item = menu.addAction(f"{text} — off in this session's house rules")
                 item.setEnabled(False)
-                item.setToolTip(refused)
+                item.setToolTip(f"{refused} ({procedure.id})")
                 continue
-            menu.addAction(text, partial(self._open, procedure, first.name, action))
+            item = menu.addAction(text, partial(self._open, procedure, first.name, action))
+            item.setToolTip(procedure.id)
 
     def _open(self, procedure: Procedure, first: str, action: KeyAction | None) -> None:
         if self.selected is None:

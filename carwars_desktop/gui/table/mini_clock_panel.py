@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.gui.table.sheet_frame import number_label
@@ -218,7 +219,7 @@ class MiniClockPanel(QWidget):
         self.speed_edits, self.speed_errors = {}, {}
         names = self._names()
         for row, (key, sheet) in enumerate(self._sheets().items()):
-            edit = QComboBox()
+            edit = ElidedComboBox()
             edit.setEditable(True)
             edit.addItems(legal_speeds(sheet))
             edit.setCurrentText(default_speed(sheet))

@@ -63,7 +63,9 @@ class WeaponButton(QToolButton):
             lambda checked: frame.mark_weapon(index, fired=checked))
         self.shots_action = QAction("Shots left…", menu)
         self.shots_action.triggered.connect(lambda: frame.ask_shots(index))
-        fire = QAction("Fire it… (mini.fire)", menu)
+        fire = QAction("Fire it…", menu)
+        fire.setToolTip("mini.fire")
+        menu.setToolTipsVisible(True)
         fire.triggered.connect(lambda: frame.request_procedure(
             "mini.fire", {"firer": frame.vehicle.key, "weapon": str(index + 1)}))
         menu.addActions([fire, self.destroyed_action, self.fired_action, self.shots_action])
@@ -194,12 +196,10 @@ class MiniSheetWidget(SheetFrame):
         footer.addWidget(self.turn_label, 1)
         self.body.addLayout(footer)
 
-        self.marks_menu.addAction("Fire… (mini.fire)", lambda: self.request_procedure(
-            "mini.fire", {"firer": self.vehicle.key}))
-        self.marks_menu.addAction("Damage to a side… (mini.damage)", lambda: self.request_procedure(
-            "mini.damage", {"vehicle": self.vehicle.key}))
-        self.marks_menu.addAction("Control roll… (mini.control)", lambda: self.request_procedure(
-            "mini.control", {"vehicle": self.vehicle.key}))
+        key = self.vehicle.key
+        self.add_procedure(self.marks_menu, "Fire…", "mini.fire", {"firer": key})
+        self.add_procedure(self.marks_menu, "Damage to a side…", "mini.damage", {"vehicle": key})
+        self.add_procedure(self.marks_menu, "Control roll…", "mini.control", {"vehicle": key})
         self.marks_menu.addSeparator()
         self.marks_menu.addAction("Set speed…", self.ask_speed)
         self.marks_menu.addAction("Set power plant DP…", self.ask_power_plant)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
 from carwars_desktop.rules import Ruleset, find_ruleset
@@ -52,7 +53,7 @@ class NewSessionDialog(QDialog):
         self.result_setup: Setup | None = None
         self.result_rules: HouseRules | None = None
         self.profiles: list[Profile] = []
-        self.profile_box = QComboBox()
+        self.profile_box = ElidedComboBox()
         self.profile_box.setAccessibleName("House rules profile")
         self.profile_box.setToolTip("The house rules this session is played under (a copy: "
                                     "later edits of the saved profile do not change it)")
@@ -66,11 +67,11 @@ class NewSessionDialog(QDialog):
         self.pregame: HouseRulesEditor | None = None
         self._file_profile: Profile | None = None
 
-        self.ruleset_box = QComboBox()
+        self.ruleset_box = ElidedComboBox()
         for rid in ruleset_ids():
             self.ruleset_box.addItem(ruleset_title(rid), rid)
         self.ruleset_box.setCurrentIndex(max(0, self.ruleset_box.findData(ruleset_id)))
-        self.scenario_box = QComboBox()
+        self.scenario_box = ElidedComboBox()
         self.scenario_text = QLabel()
         self.scenario_text.setWordWrap(True)
         self.name_edit = QLineEdit()
@@ -105,7 +106,9 @@ class NewSessionDialog(QDialog):
         profile_row.addWidget(self.profile_box, 1)
         profile_row.addWidget(self.profiles_button)
         profile_row.addWidget(self.profile_file_button)
-        form.addRow("&House rules:", profile_row)
+        profile_label = QLabel("&House rules:")  # a row of widgets: the label needs its buddy
+        profile_label.setBuddy(self.profile_box)
+        form.addRow(profile_label, profile_row)
         row = QHBoxLayout()
         row.addWidget(self.add_button)
         row.addWidget(self.remove_button)
@@ -265,7 +268,8 @@ class NewSessionDialog(QDialog):
         row = self.players.rowCount()
         self.players.insertRow(row)
         self.players.setItem(row, 0, QTableWidgetItem(name or f"Player {row + 1}"))
-        combo = QComboBox()
+        combo = ElidedComboBox()
+        combo.let_shrink(12)  # the column's width, a long name elided
         combo.setAccessibleName(f"Vehicle of player {row + 1}")
         for vehicle in self.choices:
             combo.addItem(vehicle.label)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.session.house_rules import HouseRules
 
@@ -87,7 +87,7 @@ class PrintSessionDialog(QDialog):
         self.session_title = title
         self.setWindowTitle("Print session")
         self.preview_dialog: QWidget | None = None
-        self.vehicle_box = QComboBox()
+        self.vehicle_box = ElidedComboBox()
         self.vehicle_box.setAccessibleName("Which vehicles")
         self.vehicle_box.addItem("All vehicles", None)
         for vehicle in game.vehicles:
@@ -99,12 +99,12 @@ class PrintSessionDialog(QDialog):
         self.state_group = QButtonGroup(self)
         self.state_group.addButton(self.current_button)
         self.state_group.addButton(self.blank_button)
-        self.layout_box = QComboBox()
+        self.layout_box = ElidedComboBox()
         self.layout_box.setAccessibleName("Sheets per page")
         for count in ruleset_ui(game.ruleset.id).sheet_layouts:
             self.layout_box.addItem("One sheet per page" if count == 1
                                     else f"{count} sheets per page", count)
-        self.paper_box = QComboBox()
+        self.paper_box = ElidedComboBox()
         self.paper_box.setAccessibleName("Paper of the PDF")
         self.paper_box.addItems(["A4", "Letter"])
         self.paper_box.setCurrentText(default_paper())

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QAction, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -92,6 +92,7 @@ class SheetFrame(QFrame):
         self.marks_button.setToolTip("Mark the sheet by hand: each mark is an undoable event")
         self.marks_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.marks_menu = QMenu(self)
+        self.marks_menu.setToolTipsVisible(True)
         self.marks_button.setMenu(self.marks_menu)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -128,6 +129,14 @@ class SheetFrame(QFrame):
     def request_procedure(self, procedure_id: str, presets: Mapping[str, Any]) -> None:
         if not self.read_only:
             self.procedure_requested.emit(procedure_id, dict(presets))
+
+    def add_procedure(self, menu: QMenu, title: str, procedure_id: str,
+                      presets: Mapping[str, Any]) -> QAction:
+        """A menu item opening ``procedure_id``: its title only, the id in its tooltip."""
+        menu.setToolTipsVisible(True)
+        action = menu.addAction(title, lambda: self.request_procedure(procedure_id, presets))
+        action.setToolTip(procedure_id)
+        return action
 
     def set_sheet(self, sheet: RecordSheet, read_only: bool = False) -> None:
         self.sheet = sheet

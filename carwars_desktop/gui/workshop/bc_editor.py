@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.workshop.bc_load import LoadPanel
 from carwars_desktop.gui.workshop.bc_models import (
     BOXES,
@@ -119,7 +120,7 @@ class SectionBox(QGroupBox):
         title.setToolTip("Which component a hit on this section strikes, by the d8 roll")
         faces.addWidget(title, 0, 0, 1, 2)
         for face in range(1, DIE + 1):
-            box = QComboBox()
+            box = ElidedComboBox()
             box.setAccessibleName(f"{section.value} hit location {face}")
             box.setMinimumContentsLength(11)
             box.setSizeAdjustPolicy(

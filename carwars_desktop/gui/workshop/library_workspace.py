@@ -23,7 +23,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -40,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
     AskClash,
@@ -153,12 +153,12 @@ class LibraryWorkspace(Workspace):
         self.ask_text = ask_text_dialog
 
         # --- filters -------------------------------------------------------------------
-        self.ruleset_box = QComboBox()
+        self.ruleset_box = ElidedComboBox()
         self.ruleset_box.setAccessibleName("Ruleset filter")
         self.ruleset_box.addItem("All rulesets", None)
         for ruleset_id in ruleset_ids():
             self.ruleset_box.addItem(ruleset_title(ruleset_id), ruleset_id)
-        self.source_box = QComboBox()
+        self.source_box = ElidedComboBox()
         self.source_box.setAccessibleName("Which designs")
         for text, data in (("All designs", ALL), ("My designs", MINE),
                            ("Catalog (shipped)", CATALOG), ("Deleted", DELETED)):
@@ -512,10 +512,12 @@ class LibraryWorkspace(Workspace):
             self.refresh()
         self._update_count()
         self._update_actions()
+        self._preview_timer.start()  # a design filtered away leaves no selection signal
 
     def _search_changed(self, text: str) -> None:
         self.model.set_query(text)
         self._update_actions()
+        self._preview_timer.start()
 
     def _update_count(self) -> None:
         shown, total = self.model.rowCount(), self.model.total()

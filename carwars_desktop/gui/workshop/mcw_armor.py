@@ -65,6 +65,8 @@ class SideBox(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAcceptDrops(True)
         self.caption = QLabel(f"<b>{side.label.upper()}</b>")
+        self.note = QLabel("<i>none on a cycle</i>")
+        self.note.setVisible(False)
         self.spin = SideSpin(side)
         mark_input(self.spin)
         self.strip = BoxStrip(per_row=10 if side in (Side.LEFT, Side.RIGHT) else 15, box=9)
@@ -77,6 +79,7 @@ class SideBox(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 6)
         layout.addLayout(top)
+        layout.addWidget(self.note)
         layout.addWidget(self.strip, 0, Qt.AlignmentFlag.AlignLeft)
         self._press: QPoint | None = None
 
@@ -187,8 +190,7 @@ class ArmorPanel(QWidget):
                 box.spin.blockSignals(False)
             box.strip.set_boxes(value)
             allowed = side in sides_allowed
-            box.caption.setText(f"<b>{side.label.upper()}</b>" if allowed or value
-                                else f"<b>{side.label.upper()}</b> <i>(none on a cycle)</i>")
+            box.note.setVisible(not (allowed or value))
         placed = armor.total
         left = available - placed
         if left == 0:

@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.gui.workshop.mcw_armor import ArmorPanel
 from carwars_desktop.rules import Design, Problem
-from carwars_desktop.rules.kernel.formatting import money
+from carwars_desktop.rules.kernel.formatting import money, money_change
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.rules.mini_car_wars.tables import (
@@ -65,7 +66,7 @@ def option_label(option: OptionSpec) -> str:
     head, _, tail = description.rpartition(";")
     if head and re.match(r"\s*(saves|costs)\b", tail):
         description = head
-    return f"({option.key}) {money(option.delta)} — {description}"
+    return f"({option.key}) {money_change(option.delta)} — {description}"
 
 
 class MiniEditor(DesignEditor):
@@ -74,12 +75,14 @@ class MiniEditor(DesignEditor):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # --- the vehicle: stock list and option ---------------------------------------
-        self.stock_box = QComboBox()
+        self.stock_box = ElidedComboBox()
         self.stock_box.setAccessibleName("Stock vehicle")
         for vehicle in STOCK_CARS:
             self.stock_box.addItem(f"{vehicle.name} — {vehicle.size.value}, "
                                    f"{money(vehicle.cost)}", vehicle.key)
-        self.option_box = QComboBox()
+        self.stock_box.let_shrink()
+        self.option_box = ElidedComboBox()
+        self.option_box.let_shrink()  # an option's description is long: elided, whole below
         self.option_box.setAccessibleName("Option")
         self.option_text = QLabel()
         self.option_text.setWordWrap(True)
@@ -139,7 +142,7 @@ class MiniEditor(DesignEditor):
         self.budget.setSpecialValueText("no budget")
         self.budget.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.budget.setAccessibleName("Budget")
-        self.budget_menu = QComboBox()
+        self.budget_menu = ElidedComboBox()
         self.budget_menu.setAccessibleName("Scenario budgets")
         self.budget_menu.addItem("Scenario budgets…", 0)
         for text, amount in scenario_budgets():
@@ -245,7 +248,7 @@ class MiniEditor(DesignEditor):
         self.option_caption.setText(f"Option ({option.key})" if option else "Option")
         labels = self.cost_labels
         labels["stock"].setText(money(configuration.stock.cost))
-        labels["option"].setText(money(option.delta) if option else "—")
+        labels["option"].setText(money_change(option.delta) if option else "—")
         labels["driver"].setText(money(design.driver.cost()))
         labels["gunner"].setText(money(design.gunner.cost()))
         labels["total"].setText(f"<b>{money(design.cost())}</b>")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.library import ExchangedDesign, ExchangeError, design_kind
 from carwars_desktop.library.text_code import (
+    check_code_length,
     encode_designs,
     looks_like_code,
     qr_fits,
@@ -96,6 +97,25 @@ def import_exchanged(parent: QWidget | None, library: LibraryService,
         return None
 
 
+class CodeEdit(QPlainTextEdit):
+    """The paste box: a text too long to be a design code is refused before it goes in.
+
+    Laying out one line of 250,000 characters takes the box seconds, so such a paste never
+    reaches it; :attr:`refused` carries the reason instead.
+    """
+
+    refused = Signal(str)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 (Qt's name)
+        try:
+            check_code_length(len(source.text()) + self.document().characterCount() - 1
+                              - len(self.textCursor().selectedText()))
+        except ExchangeError as error:
+            self.refused.emit(str(error))
+            return
+        super().insertFromMimeData(source)
+
+
 class PasteDesignDialog(QDialog):
     """A text box for a design code (or a design file's text), read as it changes."""
 
@@ -106,7 +126,7 @@ class PasteDesignDialog(QDialog):
         intro = QLabel("Paste a design code (CWD1:…) from a chat, or the text of a design "
                        "file. It is checked before anything is written.")
         intro.setWordWrap(True)
-        self.edit = QPlainTextEdit()
+        self.edit = CodeEdit()
         self.edit.setAccessibleName("Design code")
         self.edit.setPlaceholderText("CWD1:…")
         self.edit.setTabChangesFocus(True)
@@ -125,8 +145,21 @@ class PasteDesignDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(560, 300)
         self.edit.textChanged.connect(self._check)
-        self.edit.setPlainText(text)
-        self._check()
+        self.edit.refused.connect(self._refuse)
+        try:
+            check_code_length(len(text))
+        except ExchangeError as error:
+            self._refuse(str(error))
+        else:
+            self.edit.setPlainText(text)
+            self._check()
+
+    def _refuse(self, reason: str) -> None:
+        """A paste refused unread (by its length): the box keeps what it held."""
+        self.designs = ()
+        self.import_button.setEnabled(False)
+        self.verdict.setText(f"⚠ Refused: {reason} (a design file is imported with "
+                             f"Import…). Nothing will be written.")
 
     def _check(self) -> None:
         text = self.edit.toPlainText()

@@ -320,6 +320,7 @@ class WorkshopWorkspace(Workspace):
             self._say("Opening cancelled.")
             return False
         record, design, summary = read
+        another = self.record is None or self.record.id != record.id
         self.editing.adopt(record, design)
         self._typed_name = None
         editor = self._editor_for(record.ruleset_id, record.kind)
@@ -329,6 +330,9 @@ class WorkshopWorkspace(Workspace):
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
         self._show_page(editor)
+        if another:  # another design opens at its top, not where the last one was scrolled
+            self.editor_scroll.verticalScrollBar().setValue(0)
+            self.editor_scroll.horizontalScrollBar().setValue(0)
         self._show_header()
         self.refresh_problems()
         self._update_buttons()

@@ -14,7 +14,6 @@ from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Chart, odds_text
 from carwars_desktop.rules.autopower.tables import (
     DICE_COUNT,
-    DICE_OUTCOMES,
     DICE_SIDES,
     NATURAL_MISS,
     two_dice,
@@ -48,7 +47,7 @@ def at_least_chart(title: str, target: int) -> Chart:
 
 def chance(p: Fraction) -> str:
     """``'15/36 · 41.7%'``: a 2d6 probability in 36ths."""
-    return odds_text(p, DICE_OUTCOMES)
+    return odds_text(p)
 
 
 def roll_two_dice(dice: DiceSource, purpose: str) -> tuple[tuple[int, ...], int]:

@@ -100,10 +100,9 @@ class ToHit:
                     f"{odds_text(self.p_hit())}")
         parts = [f"{self.weapon.label} {self.row.to_hit}"]
         parts += [f"{m.label} {m.value:+d}" for m in self.modifiers()]
-        total = DIE ** self.dice
         need = max(self.need(), self.dice)
         return (f"{', '.join(parts)} vs range {self.range} → need {need}+ on {self.dice}d8 · "
-                f"{odds_text(self.p_hit(), total)}")
+                f"{odds_text(self.p_hit())}")
 
 
 def damage_distribution(weapon: Weapon, range_: int) -> Distribution:

@@ -15,6 +15,11 @@ def money(amount: int) -> str:
     return f"{MINUS if amount < 0 else ''}${abs(amount):,}"
 
 
+def money_change(amount: int) -> str:
+    """A change in cost: ``10200`` → ``'+$10,200'``; ``-950`` → ``'−$950'``."""
+    return ("+" if amount > 0 else "") + money(amount)
+
+
 def signed(value: int | Fraction) -> str:
     """A modifier: ``3`` → ``'+3'``, ``-2`` → ``'−2'``, ``0`` → ``'±0'``."""
     if value == 0:
@@ -22,4 +27,4 @@ def signed(value: int | Fraction) -> str:
     return f"{MINUS if value < 0 else '+'}{abs(value)}"
 
 
-__all__ = ["MINUS", "money", "odds_text", "percent", "signed"]
+__all__ = ["MINUS", "money", "money_change", "odds_text", "percent", "signed"]

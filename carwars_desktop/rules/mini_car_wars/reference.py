@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from carwars_desktop.rules.kernel.formatting import money, percent, signed
+from carwars_desktop.rules.kernel.formatting import money, money_change, percent, signed
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.control import control_bonus
 from carwars_desktop.rules.mini_car_wars.design import configure
@@ -149,7 +149,7 @@ def stock_car_list() -> ReferenceTable:
 
 def options_table() -> ReferenceTable:
     rows = tuple((car.name, option.key, option.printed,
-                  ("+" if option.delta > 0 else "") + money(option.delta),
+                  money_change(option.delta),
                   money(car.cost + option.delta))
                  for car in STOCK_CARS for option in car.options)
     return ReferenceTable("options", "Options", mcw("§1.5"),

@@ -300,6 +300,9 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     assert courier.armor.front == 0 and courier.weapons[0].destroyed  # destroyed by shot 1…
     assert kart.armor.front == 2  # …and it fired all the same
     assert table.play.log_dock.model.rowCount() == events + 1  # one event
+    assert window.database is not None  # the Dice history: a line per shot, not one "8d6"
+    lines = {r.dice_values: r.expression for r in window.database.dice_history.recent(2)}
+    assert lines == {(5, 4, 3): "3d6 · mini.fire", (6, 6, 2, 2): "4d6 · mini.fire"}
     assert not table.keys.batch.shots
     table.hub.undo()
     assert state(table) == start  # one undo takes the whole batch back

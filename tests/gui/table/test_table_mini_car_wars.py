@@ -110,7 +110,7 @@ def test_clock_phases_maneuvers_control_roll_and_new_speeds(
     clock.move_vehicle("v1", "swerve")
     dialog = table.hub.runner.dialog
     assert dialog is not None and dialog.procedure.id == "mini.maneuver"
-    assert "21/36" in dialog.odds_label.text()  # 2d6 + 3 at 60 mph: no effect on 7 or less
+    assert "7/12" in dialog.odds_label.text()  # 21/36: 2d6 + 3 at 60 mph: no effect on 7 or less
     dialog.dice_edit.setText("2 2")
     dialog.resolve_entered()
     dialog.apply()

@@ -104,5 +104,6 @@ def test_the_option_list_describes_each_option(workshop: WorkshopWorkspace) -> N
     texts = [options.itemText(i) for i in range(options.count())]
     assert texts[0] == "No option"
     assert texts[1] == "(a) −$950 — Replace rear MG with one HR and a smokescreen"
+    assert texts[2].startswith("(b) +$10,200 — Remove the RL")  # an extra cost is signed
     assert options.itemData(1, Qt.ItemDataRole.ToolTipRole).startswith("Replace rear MG")
     assert options.view().minimumWidth() > options.fontMetrics().horizontalAdvance(texts[1])

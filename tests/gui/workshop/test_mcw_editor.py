@@ -39,6 +39,9 @@ def test_stock_option_and_accessories_update_the_cost(workshop: WorkshopWorkspac
     _choose(editor.option_box, "a")
     assert editor.cost_labels["option"].text() == "−$950"
     assert "smokescreen" in editor.option_text.text()
+    _choose(editor.option_box, "b")
+    assert editor.cost_labels["option"].text() == "+$10,200"
+    _choose(editor.option_box, "a")
     editor.kit[(Role.DRIVER, "targeting_computers")].setValue(1)
     editor.body_armor[Role.GUNNER].setChecked(True)
     assert editor.cost_labels["driver"].text() == "$1,000"

@@ -147,3 +147,24 @@ def test_a_qr_reader_reads_the_designs_back(qtbot) -> None:  # type: ignore[no-u
     (result,) = zxingcpp.read_barcodes(pixels)
     assert result.text == code
     assert decode_designs(result.text) == tuple(designs)
+
+
+def test_an_over_long_paste_is_refused_by_its_length_before_it_enters_the_box(
+        qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A 250,014-character line in the box froze the window for seconds while it was laid
+    out: such a text never goes in, the refusal says why."""
+    text = "CWD1:" + "A" * 250_009
+    dialog = PasteDesignDialog(text)
+    qtbot.addWidget(dialog)
+    assert dialog.edit.document().characterCount() == 1  # empty: only the end of block
+    assert "250,014 characters long" in dialog.verdict.text()
+    assert not dialog.import_button.isEnabled()
+
+    dialog = PasteDesignDialog()
+    qtbot.addWidget(dialog)
+    dialog.edit.setPlainText("CWD1:")
+    QGuiApplication.clipboard().setText(text)
+    dialog.edit.paste()
+    assert dialog.edit.toPlainText() == "CWD1:"
+    assert dialog.verdict.text().startswith("⚠ Refused: the text is 250,019 characters long")
+    assert not dialog.import_button.isEnabled()

@@ -46,7 +46,7 @@ def test_ap_e3_black_cat_discards_and_pushes_with_energy_5() -> None:
     procedure = PROCEDURES["autopower.accelerate"]
     odds = procedure.odds(values)
     assert odds.need == 8
-    assert odds.summary == "push at 8: need 8+ · 15/36 · 41.7%"
+    assert odds.summary == "push at 8: need 8+ · 5/12 · 41.7%"
     assert odds.probability("push holds at 8 (Speed 8)") == Fraction(15, 36)
     assert odds.probability("falls back to 3 (Speed 3)") == Fraction(21, 36)
     success = procedure.resolve(values, EnteredDice([4, 4]))
@@ -107,7 +107,7 @@ def test_ap_e6_to_e8_booster_gold_9_6_12_8_damage_8() -> None:
                  "to-hit 9 − 3 (Booster Gold Intelligence) = 6",
                  "to-hit 6 + 6 (Two Face Speed) = 12",
                  "to-hit 12 − 4 (IQ cards 4) = 8",
-                 "need 8+ · 15/36 · 41.7%",
+                 "need 8+ · 5/12 · 41.7%",
                  "rolled 6 + 2 = 8 ≥ 8 → hit"):
         assert line in explained
     assert resolution.values["damage"] == 8

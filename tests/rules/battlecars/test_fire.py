@@ -37,7 +37,7 @@ def test_rocket_hits_the_front(car: CarSheet, other: CarSheet) -> None:
         "between",
         "the Rocket counter is removed from Pod A: spent",
         f"{car.name} has fired at 1 of 3 targets this Turn",
-        "to hit (Rocket 2d8, Gunnery Computer +1 vs range 3 → need 2+ on 2d8 · 64/64 · 100.0%): "
+        "to hit (Rocket 2d8, Gunnery Computer +1 vs range 3 → need 2+ on 2d8 · 1 · 100%): "
         "rolled 5 + 4 +1 Gunnery Computer = 10 ≥ 3 → hit",
         "damage 2d8 − range 3: rolled 6 + 6 − 3 = 9",
         "front armour: 6 boxes left, 9 damage → 6 covered, breached; 3 into the front interior",

@@ -65,7 +65,7 @@ def test_to_hit_summary_reads_like_the_table() -> None:
     assert text == ("MG 1d8, Gunnery Computer +1, line of fire obscured by Smoke -4 vs range 3 "
                     "→ need 6+ on 1d8 · 3/8 · 37.5%")
     assert ToHit(Weapon.ROCKET, 9).summary() == \
-        "Rocket 2d8 vs range 9 → need 9+ on 2d8 · 36/64 · 56.2%"
+        "Rocket 2d8 vs range 9 → need 9+ on 2d8 · 9/16 · 56.2%"
 
 
 @pytest.mark.parametrize(("weapon", "range_", "minimum", "maximum", "p_zero"), [

@@ -33,7 +33,7 @@ def test_smoke_dispersal_of_several_markers() -> None:
     odds = SMOKE_DISPERSAL.odds({"markers": 3})
     assert [o.probability for o in odds.outcomes] == [Fraction(1, 8), Fraction(3, 8),
                                                       Fraction(3, 8), Fraction(1, 8)]
-    assert "4/8 · 50.0%" in odds.summary
+    assert "1/2 · 50.0%" in odds.summary
 
 
 def test_end_of_round_clears_stun_and_tallies(car: CarSheet, other: CarSheet) -> None:

@@ -28,7 +28,7 @@ def test_e6_combat_example(roadie: MiniSheet, carter: MiniSheet) -> None:
     outcome, steps, (roadie, carter_hit) = fire([5, 6, 2], firer=roadie, target=carter,
                                                 weapon="MG L", side="F", range="5")
     assert steps[0] == ("MG (L) (driver) at Carter's front: MG 7, range 5\" −1, front −1 → "
-                        "need 9+ · 10/36 · 27.8%")
+                        "need 9+ · 5/18 · 27.8%")
     assert steps[1] == "MG (L): rolled 11 → hit"
     assert outcome == "hit: 2 damage to Carter's front" and carter_hit.armor.front == 28
     outcome, steps, (roadie,) = fire([3, 4], firer=roadie, target=carter_hit, weapon="MG B",
@@ -40,7 +40,7 @@ def test_e6_combat_example(roadie: MiniSheet, carter: MiniSheet) -> None:
     outcome, steps, (carter_after, roadie_after) = fire(
         [4, 4, 3, 4, 3, 4, 4, 6, 6, 5, 2], firer=carter_hit, target=roadie, weapon="1",
         linked=True, side="L", range="5")
-    assert steps[0].endswith("Laser 6, range 5\" −1 → need 7+ · 21/36 · 58.3%")
+    assert steps[0].endswith("Laser 6, range 5\" −1 → need 7+ · 7/12 · 58.3%")
     assert steps[1:5] == ["Laser (F) #1: rolled 8 → hit", "Laser (F) #2: rolled 7 → hit",
                           "Laser (F) #1 damage 3d6: 3 4 4 = 11",
                           "Laser (F) #2 damage 3d6: 6 6 5 = 17"]
@@ -183,7 +183,7 @@ def test_odds_single_mg_against_a_kart_front() -> None:
     """Need 9 (front −1, subcompact −1): miss 26/36; armor holds 10/36·5/6; a 6 strips it."""
     kart = replace(stock_sheet("Killer Kart"), speed=50)
     odds = FIRE.odds({"firer": kart, "target": kart, "side": "F", "range": "2"})
-    assert odds.summary == "need 9+ · 10/36 · 27.8%"
+    assert odds.summary == "need 9+ · 5/18 · 27.8%"
     assert {o.label: o.probability for o in odds.outcomes} == {
         "miss": Fraction(13, 18), "front armor gone (its weapons destroyed)": Fraction(5, 108),
         "front armor damaged": Fraction(25, 108)}
@@ -207,7 +207,7 @@ def test_odds_mg_into_a_cycle_side() -> None:
 def test_odds_e6_linked_lasers(roadie: MiniSheet, carter: MiniSheet) -> None:
     odds = FIRE.odds({"firer": carter, "target": roadie, "linked": True, "side": "L",
                       "range": "5"})
-    assert odds.summary == "need 7+ · 21/36 · 58.3% each (2 linked shots, rolled separately)"
+    assert odds.summary == "need 7+ · 7/12 · 58.3% each (2 linked shots, rolled separately)"
     assert odds.probability("miss") == Fraction(15, 36) ** 2
     assert sum(o.probability for o in odds.outcomes) == 1
     expected = dict(odds.expected)

@@ -60,7 +60,7 @@ def test_control_odds_at_forty_mph(roadie: MiniSheet) -> None:
     assert [(o.label, o.probability) for o in odds.outcomes] == [
         ("No effect", Fraction(26, 36)), ("Fishtail", Fraction(4, 36)), ("Skid", Fraction(3, 36)),
         ("Fishtail and Skid", Fraction(2, 36)), ("Crash and Burn", Fraction(1, 36))]
-    assert odds.summary == "2d6 +2: no effect on 8 or less · 26/36 · 72.2%"
+    assert odds.summary == "2d6 +2: no effect on 8 or less · 13/18 · 72.2%"
 
 
 def test_fishtail_rolls_for_the_corner(roadie: MiniSheet) -> None:

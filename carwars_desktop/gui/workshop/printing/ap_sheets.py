@@ -4,7 +4,7 @@ the game with) and a deck list with its counts per icon and value."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QFont, QPen
 
 from carwars_desktop.gui.workshop.printing.columns import draw_tables
 from carwars_desktop.gui.workshop.printing.page import (
@@ -20,6 +20,7 @@ from carwars_desktop.gui.workshop.printing.page import (
     draw_table,
     draw_text,
     draw_title,
+    fitted_font,
     font,
     rule,
 )
@@ -33,6 +34,11 @@ REFERENCE = ("autopower.divisions", "autopower.push_targets", "autopower.control
 STAT_CAPTIONS = (("energy", "ENERGY", "Speed Rating"), ("fighting", "FIGHTING", "Weapons Rating"),
                  ("strength", "STRENGTH", "Armor Rating"),
                  ("intelligence", "INTELLIGENCE", "the human element"))
+
+
+def stat_font(shown: str, box_width: float) -> QFont:
+    """The big figure of a stat box: two digits ("15") fit inside it, not over its sides."""
+    return fitted_font(shown, 190, box_width - 40, bold=True)
 
 
 def paint_car(flow: PageFlow, car: Car) -> None:
@@ -55,8 +61,9 @@ def paint_car(flow: PageFlow, car: Car) -> None:
         painter.setPen(QPen(INK, 3))
         painter.setBrush(SHADE)
         painter.drawRoundedRect(box, 16, 16)
-        painter.setFont(font(190, bold=True))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, "—" if value is None else str(value))
+        shown = "—" if value is None else str(value)
+        painter.setFont(stat_font(shown, box.width()))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
         painter.restore()
         draw_text(painter, QRectF(x, box.bottom() + 14, cell, 50), title, font(BODY, True),
                   Qt.AlignmentFlag.AlignHCenter)

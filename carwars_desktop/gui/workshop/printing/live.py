@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
 from carwars_desktop.gui.workshop.printing.page import (
     BODY,
@@ -28,6 +28,7 @@ from carwars_desktop.gui.workshop.printing.page import (
     DrawnBox,
     PageFlow,
     draw_text,
+    fitted_font,
     font,
     rule,
 )
@@ -148,6 +149,13 @@ def draw_states(flow: PageFlow, x: float, y: float, boxes: Sequence[LiveBox], pe
     return QRectF(x, y, width if boxes else 0.0, height if boxes else 0.0)
 
 
+def title_font(name: str) -> QFont:
+    """The vehicle's name and player on one line beside the badge: a long one in a smaller
+    type (down to 5/8 of it) rather than wrapped; only a very long one wraps."""
+    shrunk = fitted_font(name, TITLE * 0.8, WIDTH * 0.7 * 0.97, bold=True)
+    return shrunk if shrunk.pixelSize() >= TITLE * 0.5 else font(TITLE * 0.5, bold=True)
+
+
 def draw_head(flow: PageFlow, game: str, item: SheetToPrint, subtitle: str) -> None:
     """A sheet's head: game, the vehicle's name and player, what it is, its status now."""
     painter = flow.painter
@@ -155,7 +163,7 @@ def draw_head(flow: PageFlow, game: str, item: SheetToPrint, subtitle: str) -> N
     y += draw_text(painter, QRectF(0, y, WIDTH, 50), game.upper(), font(SMALL, bold=True),
                    color=GREY)
     name = item.name + (f"  ·  {item.player}" if item.player else "")
-    y += draw_text(painter, QRectF(0, y, WIDTH * 0.7, 160), name, font(TITLE * 0.8, bold=True))
+    y += draw_text(painter, QRectF(0, y, WIDTH * 0.7, 160), name, title_font(name))
     y += 2
     y += draw_text(painter, QRectF(0, y, WIDTH * 0.7, 120), subtitle, font(BODY))
     badge = QRectF(WIDTH - 520, flow.y + 30, 520, 76)

@@ -9,7 +9,7 @@ from datetime import date
 from typing import Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPagedPaintDevice, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPagedPaintDevice, QPainter, QPen
 
 from carwars_desktop.gui.workshop.boxes import Counter, paint_boxes, rows_needed
 from carwars_desktop.rules import Problem, ReferenceTable
@@ -36,6 +36,13 @@ def font(size: float, bold: bool = False, italic: bool = False) -> QFont:
     result.setBold(bold)
     result.setItalic(italic)
     return result
+
+
+def fitted_font(text: str, size: float, width: float, bold: bool = False) -> QFont:
+    """``font(size, bold)``, made smaller if need be so that ``text`` fits ``width``."""
+    qfont = font(size, bold)
+    needed = QFontMetricsF(qfont).horizontalAdvance(text)
+    return qfont if needed <= width else font(size * width / needed, bold)
 
 
 class PageTarget(Protocol):
@@ -155,16 +162,26 @@ class PageFlow:
         if height > self.room and self.y > 0:
             self.new_page()
 
+    def footer_line(self) -> tuple[str, str]:
+        """The footer's words and its page number; words too long for the room the page
+        number leaves end in "…" (a long house-rules list ran over "page 1")."""
+        metrics = QFontMetricsF(font(SMALL - 3))
+        number = f"page {self.pages}"
+        room = WIDTH - metrics.horizontalAdvance(number) - metrics.horizontalAdvance("  ")
+        words = f"Carwars Desktop · {self.footer} · printed {date.today():%d %b %Y}"
+        return metrics.elidedText(words, Qt.TextElideMode.ElideMiddle, room), number
+
     def _draw_footer(self) -> None:
         painter = self.painter
         painter.save()
         painter.setFont(font(SMALL - 3))
         painter.setPen(QPen(GREY))
         rect = QRectF(0, self.height - FOOTER + 14, WIDTH, FOOTER - 14)
+        words, number = self.footer_line()
         painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         f"Carwars Desktop · {self.footer} · printed {date.today():%d %b %Y}")
+                         words)
         painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                         f"page {self.pages}")
+                         number)
         painter.restore()
 
 

@@ -224,7 +224,7 @@ def _detonation_odds(values: Values) -> Odds:
     distribution = successes(rounds, len(AMMUNITION_DETONATES_ON))
     return Odds(outcomes=tuple(Outcome(f"{k} detonate", q)
                                for k, q in distribution.probabilities().items()),
-                summary=f"{rounds} round(s), each 7–8 ({odds_text(p, DIE)}) · at least one "
+                summary=f"{rounds} round(s), each 7–8 ({odds_text(p)}) · at least one "
                         f"{odds_text(p_any_detonation(rounds))}",
                 chart=Chart("rounds detonating", distribution, x_label="rounds"),
                 expected=(("rounds detonating", distribution.mean()),))

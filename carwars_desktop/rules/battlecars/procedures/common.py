@@ -96,8 +96,8 @@ def outcomes(odds: Mapping[str, Fraction]) -> tuple[Outcome, ...]:
     return tuple(Outcome(label, p) for label, p in odds.items())
 
 
-def odds_line(odds: Mapping[str, Fraction], total: int | None = None) -> str:
-    return " · ".join(f"{label} {odds_text(p, total)}" for label, p in odds.items())
+def odds_line(odds: Mapping[str, Fraction]) -> str:
+    return " · ".join(f"{label} {odds_text(p)}" for label, p in odds.items())
 
 
 def refuse(problems: Iterable[str], rule: str = "") -> None:

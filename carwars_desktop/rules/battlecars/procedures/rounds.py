@@ -59,7 +59,7 @@ def _smoke_odds(markers: int) -> Odds:
     return Odds(outcomes=tuple(Outcome(f"{k} removed", p)
                                for k, p in distribution.probabilities().items()),
                 summary=f"each of {markers} marker(s) is removed on 5–8 · "
-                        f"{odds_text(p_smoke_removed(), DIE)}",
+                        f"{odds_text(p_smoke_removed())}",
                 chart=Chart("Smoke markers removed", distribution, x_label="removed"),
                 expected=(("removed", distribution.mean()),))
 

@@ -56,7 +56,7 @@ def _mission_odds(values: Values) -> Odds:
         goal = mission_for(values["car"], face, options).goal
         odds[goal] = odds.get(goal, Fraction(0)) + Fraction(1, DIE)
     return Odds(outcomes=tuple(Outcome(k, p) for k, p in odds.items()),
-                summary=" · ".join(f"{k} {odds_text(p, DIE)}" for k, p in odds.items()))
+                summary=" · ".join(f"{k} {odds_text(p)}" for k, p in odds.items()))
 
 
 MISSION = Procedure(

@@ -67,7 +67,7 @@ def control_odds(sheet: MiniSheet) -> Odds:
     bonus = sum(m.value for m in stack)
     return Odds(outcomes=control_outcomes(sheet.speed, sheet.is_cycle),
                 summary=f"2d6 {bonus:+d}: no effect on {10 - bonus} or less · "
-                        f"{odds_text(no_effect_chance(sheet.speed, sheet.is_cycle), 36)}",
+                        f"{odds_text(no_effect_chance(sheet.speed, sheet.is_cycle))}",
                 modifiers=stack, chart=control_chart(sheet.speed, sheet.is_cycle))
 
 

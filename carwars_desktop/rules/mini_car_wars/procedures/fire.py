@@ -157,7 +157,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     labels = _labels(plan)
     steps = [Step(f"{' + '.join(labels)} ({plan.role.value}) at {plan.target.name}'s "
                   f"{plan.side.label}: {plan.kind.value} {base_to_hit(plan.kind)}, "
-                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need), 36)}"
+                  f"{modifier_text(stack)} → need {need}+ · {odds_text(p_hit(need))}"
                   f"{_still_note(plan)}", TO_HIT_RULE)]
     hits: list[tuple[str, int]] = []
     rolled: list[int] = []
@@ -260,7 +260,7 @@ def _odds(values: Values) -> Odds:
     ways = hit_ways(need)
     damage = dice_sum(plan.firer.weapons[plan.indices[0]].spec.damage_dice, 6)
     result = damage_odds(plan.target, plan.side, [Attempt(ways, 36, damage)] * len(plan.indices))
-    summary = f"need {need}+ · {odds_text(p_hit(need), 36)}"
+    summary = f"need {need}+ · {odds_text(p_hit(need))}"
     if len(plan.indices) > 1:
         summary += f" each ({len(plan.indices)} linked shots, rolled separately)"
     two_d6 = dice_sum(2, 6)
