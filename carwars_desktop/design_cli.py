@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carwars_desktop.cli_support import OneLineParser, run_command
 from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
@@ -69,35 +70,43 @@ class Found:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="carwars-desktop design",
+    parser = OneLineParser(prog="carwars-desktop design",
                                      description="Check, list, export and import designs. Exit "
                                      "status: 0 done and legal, 2 bad input, 3 refused by the "
                                      "rules (problems listed). See docs/command-line.md.")
     parser.add_argument("--db", metavar="URL", default=None,
                         help="the library's database (default: $CARWARS_DB, else the app's)")
     commands = parser.add_subparsers(dest="command", required=True)
+    # --db also after the subcommand (``design check Courier --db URL``); before it, as the
+    # synopsis shows, it is the parser's own
+    database = OneLineParser(add_help=False)
+    database.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
+                          help="the library's database (default: $CARWARS_DB, else the app's)")
 
-    check = commands.add_parser("check", help="cost, class, legality and every problem")
+    check = commands.add_parser("check", parents=[database],
+                                help="cost, class, legality and every problem")
     check.add_argument("source", help="an exchange file, or a design's name")
     _selectors(check)
     check.add_argument("--scenario", help="check the purchase for this scenario "
                        "(Mini Car Wars: road-duel, pack-attack)")
-    check.add_argument("--side", type=int, default=0,
+    check.add_argument("--side", type=int, default=None,
                        help="with --scenario: the side bought for (0 first, 1 second)")
     check.add_argument("--budget", type=int, default=None,
                        help="the budget the purchase must fit (dollars)")
     check.add_argument("--json", action="store_true", help="print JSON")
 
-    listing = commands.add_parser("list", help="every design of the library")
+    listing = commands.add_parser("list", parents=[database], help="every design of the library")
     listing.add_argument("--ruleset", help="only this ruleset's designs")
     listing.add_argument("--json", action="store_true", help="print JSON")
 
-    export = commands.add_parser("export", help="write a design as an exchange file")
+    export = commands.add_parser("export", parents=[database],
+                                 help="write a design as an exchange file")
     export.add_argument("name", help="the design's name in the library")
     _selectors(export)
     export.add_argument("-o", "--output", help="file to write (default: standard output)")
 
-    imported = commands.add_parser("import", help="add an exchange file's designs")
+    imported = commands.add_parser("import", parents=[database],
+                                   help="add an exchange file's designs")
     imported.add_argument("file", help="the exchange file")
     return parser
 
@@ -118,6 +127,20 @@ def _read_file(path: Path) -> tuple[ExchangedDesign, ...]:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
     except ExchangeError as error:
         raise UsageError(f"{path}: {error}") from None
+
+
+def _shown(name: str) -> str:
+    """A name as a message quotes it: a pasted design code is cut to its first words."""
+    return repr(name if len(name) <= 60 else f"{name[:57]}…")
+
+
+def _is_file(source: str) -> bool:
+    """Whether ``source`` names a file (a name too long for one, such as a pasted design
+    code, is a design's name)."""
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _loaded(item: ExchangedDesign, source: str) -> Found:
@@ -148,7 +171,8 @@ def _by_name(name: str, ruleset: str | None, kind: str | None,
                 if catalog_name.casefold() == wanted:
                     matches.append(Found(ruleset_id, VEHICLE, design, "the rules' catalog"))
     if not matches:
-        raise UsageError(f"no design called {name!r}" + (f" in {ruleset}" if ruleset else ""))
+        raise UsageError(f"no design called {_shown(name)}"
+                         + (f" in {ruleset}" if ruleset else ""))
     if len({(m.ruleset_id, m.kind) for m in matches}) > 1:
         where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for m in matches}))
         raise UsageError(f"{name!r} names designs of {where}: add --ruleset (and --kind)")
@@ -158,7 +182,7 @@ def _by_name(name: str, ruleset: str | None, kind: str | None,
 def _designs(source: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> list[Found]:
     path = Path(source)
-    if path.is_file():
+    if _is_file(source):
         found = [_loaded(item, f"{path} #{n}")
                  for n, item in enumerate(_read_file(path), start=1)]
         return [f for f in found if (ruleset is None or f.ruleset_id == ruleset)
@@ -222,14 +246,15 @@ def check(options: argparse.Namespace, database: Database | None) -> int:
     if not found:
         raise UsageError(f"{options.source}: no design of that ruleset/kind in the file")
     summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design)) for f in found]
-    purchase = _purchase(found, options.scenario, options.side, options.budget)
+    side = options.side or 0
+    purchase = _purchase(found, options.scenario, side, options.budget)
     legal = all(s.legal for _, s in summaries) and not purchase
     if options.json:
         document: dict[str, Any] = {
             "designs": [_summary_json(f, s) for f, s in summaries], "legal": legal}
         if purchase is not None:
             document["purchase"] = {
-                "scenario": options.scenario, "side": options.side, "budget": options.budget,
+                "scenario": options.scenario, "side": side, "budget": options.budget,
                 "total": sum(s.cost or 0 for _, s in summaries),
                 "problems": [_problem_json(p) for p in purchase]}
         print(json.dumps(document, indent=2, ensure_ascii=False))
@@ -331,7 +356,7 @@ def _run(options: argparse.Namespace) -> int:
     database: Database | None = None
     try:
         if options.command == "check":
-            if not Path(options.source).is_file():
+            if not _is_file(options.source):
                 database = _open(options.db)
             return check(options, database)
         database = _open(options.db)
@@ -346,9 +371,15 @@ def _run(options: argparse.Namespace) -> int:
 
 def design_main(argv: Sequence[str]) -> int:
     options = _parser().parse_args(list(argv))
+    return run_command("carwars-desktop design", lambda: _design(options))
+
+
+def _design(options: argparse.Namespace) -> int:
     try:
+        if getattr(options, "side", None) is not None and options.scenario is None:
+            raise UsageError("--side is the side of a --scenario: give the scenario too")
         return _run(options)
     except (UsageError, UnknownRulesetError, UnknownKindError, ValueError) as error:
-        message = error.args[0] if error.args else str(error)
-        print(f"carwars-desktop design: {message}", file=sys.stderr)
+        message = str(error.args[0] if error.args else error)
+        print(f"carwars-desktop design: {' '.join(message.split())}", file=sys.stderr)
         return BAD_INPUT
