@@ -151,32 +151,45 @@ def _loaded(item: ExchangedDesign, source: str) -> Found:
     return Found(item.ruleset_id, item.kind, design, source)
 
 
+CATALOG_PREFIX = "catalog:"
+
+
 def _by_name(name: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> Found:
-    """The design called ``name`` in the library, else in the rules' catalog."""
-    wanted = name.casefold()
-    matches: list[Found] = []
+    """The design called ``name`` in the library (``catalog:Courier``: the rules' catalog
+    design), else in the rules' catalog; a name several designs share is refused with
+    each of them listed."""
+    catalog_only = name.casefold().startswith(CATALOG_PREFIX)
+    wanted = (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
+    matches: list[tuple[str, Found]] = []
     if database is not None:
-        records = database.library.all(ruleset, kind=kind)
-        for record in sorted(records, key=lambda r: r.is_catalog):  # the GM's own first
-            if record.name.casefold() == wanted:
-                item = ExchangedDesign(record.ruleset_id, record.kind, record.name,
-                                       record.current, ())
-                matches.append(_loaded(item, f"library design #{record.id}"))
+        for record in database.library.all(ruleset, kind=kind):
+            if record.name.casefold() != wanted or (catalog_only and not record.is_catalog):
+                continue
+            item = ExchangedDesign(record.ruleset_id, record.kind, record.name,
+                                   record.current, ())
+            how = f"{CATALOG_PREFIX}{record.name}" if record.is_catalog else \
+                f"{record.name} (library design #{record.id})"
+            matches.append((how, _loaded(item, f"library design #{record.id}")))
     if not matches:
         for ruleset_id in (ruleset,) if ruleset else ruleset_ids():
             if kind not in (None, VEHICLE):
                 continue
             for catalog_name, design in find_ruleset(ruleset_id).catalog().items():
                 if catalog_name.casefold() == wanted:
-                    matches.append(Found(ruleset_id, VEHICLE, design, "the rules' catalog"))
+                    matches.append((f"{CATALOG_PREFIX}{catalog_name}",
+                                    Found(ruleset_id, VEHICLE, design, "the rules' catalog")))
     if not matches:
         raise UsageError(f"no design called {_shown(name)}"
                          + (f" in {ruleset}" if ruleset else ""))
-    if len({(m.ruleset_id, m.kind) for m in matches}) > 1:
-        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for m in matches}))
-        raise UsageError(f"{name!r} names designs of {where}: add --ruleset (and --kind)")
-    return matches[0]
+    if len({(m.ruleset_id, m.kind) for _, m in matches}) > 1:
+        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for _, m in matches}))
+        raise UsageError(f"{_shown(name)} names designs of {where}: add --ruleset (and --kind)")
+    if len(matches) > 1:
+        listed = "; ".join(how for how, _ in matches)
+        raise UsageError(f"{_shown(name)} names {len(matches)} designs: {listed}; rename one "
+                         f"in the Library, or write {CATALOG_PREFIX}NAME for the catalog's")
+    return matches[0][1]
 
 
 def _designs(source: str, ruleset: str | None, kind: str | None,
@@ -327,8 +340,8 @@ def import_file(options: argparse.Namespace, database: Database) -> int:
     taken: dict[tuple[str, str], set[str]] = {}
     choices = []
     for item in items:
-        names = taken.setdefault((item.ruleset_id, item.kind),
-                                 set(database.library.own_names(item.ruleset_id, item.kind)))
+        names = taken.setdefault((item.ruleset_id, item.kind), {  # catalog names too
+            r.name for r in database.library.all(item.ruleset_id, kind=item.kind)})
         name = unique_name(item.name, names)
         names.add(name)
         choices.append(ImportChoice(item, name=name if name != item.name else None))

@@ -181,3 +181,27 @@ def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
     for after in (["design", "list", "--db", db], ["design", "check", "Courier", "--db", db]):
         status, _, err = run(capsys, *after)
         assert status == 0, err
+
+
+def test_a_name_always_reaches_its_design(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    from carwars_desktop.storage import open_database
+    from carwars_desktop.storage.engine import sqlite_url_for_path
+
+    db = str(tmp_path / "library.sqlite3")
+    exported = str(tmp_path / "courier.carwars.json")
+    assert run(capsys, "design", "export", "Courier", "--db", db, "-o", exported)[0] == 0
+    status, out, _ = run(capsys, "design", "import", exported, "--db", db)
+    assert status == 0 and "Courier (2)" in out  # the catalog's name is taken: keep both
+    status, out, _ = run(capsys, "design", "check", "catalog:Courier", "--db", db, "--json")
+    assert status == 0 and json.loads(out)["designs"][0]["name"] == "Courier"
+    with open_database(sqlite_url_for_path(db)) as database:
+        (copy,) = [r for r in database.library.all(MCW) if r.name == "Courier (2)"]
+        database.library.rename(copy.id, "Courier")  # two designs called Courier
+    status, out, err = run(capsys, "design", "check", "Courier", "--db", db)
+    assert status == 2 and out == ""
+    line = one_line(err, "carwars-desktop design")
+    assert f"'Courier' names 2 designs: catalog:Courier; Courier (library design #{copy.id})" \
+        in line
+    status, out, _ = run(capsys, "design", "check", "catalog:Courier", "--db", db, "--json")
+    assert status == 0 and json.loads(out)["designs"][0]["source"] != f"library design #{copy.id}"
