@@ -2,6 +2,7 @@
 
     carwars-desktop design check FILE|NAME [--ruleset ID] [--kind KIND]
                                  [--scenario KEY [--side N]] [--budget DOLLARS] [--json]
+                                 [--rules PROFILE|@file.json] [--option DECISION=VALUE …]
     carwars-desktop design list [--ruleset ID] [--json]
     carwars-desktop design export NAME [--ruleset ID] [--kind KIND] [-o FILE]
     carwars-desktop design import FILE
@@ -93,6 +94,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="with --scenario: the side bought for (0 first, 1 second)")
     check.add_argument("--budget", type=int, default=None,
                        help="the budget the purchase must fit (dollars)")
+    check.add_argument("--rules", metavar="PROFILE", default=None,
+                       help="house rules: a saved profile's name, or @file.json")
+    check.add_argument("--option", action="append", default=[], metavar="DECISION=VALUE",
+                       help="one house rule, e.g. MCW-D22=off (after --rules)")
     check.add_argument("--json", action="store_true", help="print JSON")
 
     listing = commands.add_parser("list", parents=[database], help="every design of the library")
@@ -226,8 +231,27 @@ def _summary_json(found: Found, summary: DesignSummary) -> dict[str, Any]:
     }
 
 
+def _house(found: Sequence[Found], rules: str | None, options: Sequence[str],
+           db: str | None) -> Any:
+    """The ruleset's options value of ``--rules``/``--option`` (``None``: the digest's
+    defaults), as ``resolve`` reads them."""
+    if not rules and not options:
+        return None
+    from carwars_desktop.house_cli import ruleset_house
+    from carwars_desktop.procedures import InputError
+
+    rulesets = {f.ruleset_id for f in found}
+    if len(rulesets) != 1:
+        raise UsageError("--rules and --option are a ruleset's: check one ruleset's designs")
+    ruleset = find_ruleset(rulesets.pop())
+    try:
+        return ruleset.house_options(ruleset_house(ruleset.id, rules, options, db))
+    except InputError as error:
+        raise UsageError(str(error.args[0] if error.args else error)) from None
+
+
 def _purchase(found: Sequence[Found], scenario: str | None, side: int,
-              budget: int | None) -> tuple[Problem, ...] | None:
+              budget: int | None, house: Any = None) -> tuple[Problem, ...] | None:
     """The purchase check of every design together, or ``None`` when none was asked."""
     if scenario is None and budget is None:
         return None
@@ -249,7 +273,7 @@ def _purchase(found: Sequence[Found], scenario: str | None, side: int,
     if budget is not None and budget < 0:
         raise UsageError(f"--budget {budget}: a budget is at least 0")
     try:
-        return design_kind_.purchase([f.design for f in found], key, side, budget)
+        return design_kind_.purchase_under([f.design for f in found], key, side, budget, house)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -258,9 +282,11 @@ def check(options: argparse.Namespace, database: Database | None) -> int:
     found = _designs(options.source, options.ruleset, options.kind, database)
     if not found:
         raise UsageError(f"{options.source}: no design of that ruleset/kind in the file")
-    summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design)) for f in found]
+    house = _house(found, options.rules, options.option, options.db)
+    summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design, house))
+                 for f in found]
     side = options.side or 0
-    purchase = _purchase(found, options.scenario, side, options.budget)
+    purchase = _purchase(found, options.scenario, side, options.budget, house)
     legal = all(s.legal for _, s in summaries) and not purchase
     if options.json:
         document: dict[str, Any] = {

@@ -163,6 +163,9 @@ def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
              "--db", db],
         "carwars-desktop [--db URL] design check FILE|NAME [--ruleset ID] [--kind KIND]":
             ["--db", db, "design", "check", "Courier", "--ruleset", MCW, "--kind", "vehicle"],
+        "[--rules PROFILE|@file.json] [--option DECISION=VALUE …]":
+            ["design", "check", "Courier", "--rules", "The digest's defaults", "--option",
+             "MCW-D22=off", "--db", db],
         "carwars-desktop [--db URL] design list [--ruleset ID] [--json]":
             ["--db", db, "design", "list", "--ruleset", MCW, "--json"],
         "carwars-desktop [--db URL] design export NAME [--ruleset ID] [--kind KIND] [-o FILE]":
@@ -174,6 +177,8 @@ def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
     lines = _synopsis_lines()
     lines.insert(lines.index(next(line for line in lines if "--odds [--json]" in line)) + 1,
                  "[--rules PROFILE|@file.json] [--option DECISION=VALUE …] [--db URL]")
+    lines.insert(lines.index(next(line for line in lines if "design check" in line)) + 1,
+                 "[--rules PROFILE|@file.json] [--option DECISION=VALUE …]")
     assert sorted(concrete) == sorted(lines)
     for line in lines:
         status, _, err = run(capsys, *concrete[line])
@@ -205,3 +210,22 @@ def test_a_name_always_reaches_its_design(capsys: pytest.CaptureFixture[str],
         in line
     status, out, _ = run(capsys, "design", "check", "catalog:Courier", "--db", db, "--json")
     assert status == 0 and json.loads(out)["designs"][0]["source"] != f"library design #{copy.id}"
+
+
+def test_design_check_takes_house_rules_as_resolve_does(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    db = str(tmp_path / "library.sqlite3")
+    assert run(capsys, "design", "check", "Darkseid", "--db", db)[0] == 0
+    status, out, _ = run(capsys, "design", "check", "Darkseid", "--db", db,
+                         "--option", "AP-division=15", "--json")
+    assert status == 3
+    (design,) = json.loads(out)["designs"]
+    assert not design["legal"] and [p["rule"] for p in design["problems"]] == \
+        ["AUTOpower §1.1, AP-D2"]
+    path = tmp_path / "d15.house-rules.json"
+    path.write_text(dumps_profiles([ExchangedProfile("autopower", "D15",
+                                                     {"AP-division": 15})]))
+    assert run(capsys, "design", "check", "Darkseid", "--db", db, "--rules", f"@{path}")[0] == 3
+    status, _, err = run(capsys, "design", "check", "Darkseid", "--db", db,
+                         "--option", "MCW-D13=off")
+    assert status == 2 and "unknown decision 'MCW-D13'" in one_line(err, "carwars-desktop design")
