@@ -229,3 +229,14 @@ def test_design_check_takes_house_rules_as_resolve_does(capsys: pytest.CaptureFi
     status, _, err = run(capsys, "design", "check", "Darkseid", "--db", db,
                          "--option", "MCW-D13=off")
     assert status == 2 and "unknown decision 'MCW-D13'" in one_line(err, "carwars-desktop design")
+
+
+def test_every_key_of_a_damage_report_is_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "resolve", "mini.damage", "--set", "vehicle=Courier",
+                         "--set", "damage=9", "--dice", "3", "--json")
+    assert status == 0
+    report = json.loads(out)["values"]["report"]
+    text = DOC.read_text(encoding="utf-8")
+    said = text[text.index("`report`/`reports` (`mini.damage`, `mini.fire`)"):]
+    said = said[:said.index("- **Battlecars**")]
+    assert sorted(key for key in report if f"`{key}`" not in said) == []
