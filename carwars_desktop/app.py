@@ -30,7 +30,9 @@ class _VersionAction(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from carwars_desktop.cli_support import OneLineParser
+
+    parser = OneLineParser(
         prog="carwars-desktop",
         description="A game master's companion for Mini Car Wars, Battlecars and AUTOpower. "
         "Run `carwars-desktop resolve --help` for the rules on the command line and "
@@ -78,8 +80,21 @@ def skip_pyside_source_scan() -> bool:
     return True
 
 
+SUBCOMMANDS = ("resolve", "design")
+
+
+def _subcommand_first(args: list[str]) -> list[str]:
+    """``--db URL design check …`` as ``design --db URL check …``: the database may be named
+    before the subcommand (docs/command-line.md's synopsis) as well as after it."""
+    if len(args) >= 3 and args[0] == "--db" and args[2] in SUBCOMMANDS:
+        return [args[2], "--db", args[1], *args[3:]]
+    if len(args) >= 2 and args[0].startswith("--db=") and args[1] in SUBCOMMANDS:
+        return [args[1], args[0], *args[2:]]
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _subcommand_first(list(sys.argv[1:] if argv is None else argv))
     if args and args[0] == "resolve":
         from carwars_desktop.cli import resolve_main
 

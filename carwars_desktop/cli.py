@@ -31,6 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from carwars_desktop.cli_support import OneLineParser, run_command
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
 from carwars_desktop.house_cli import house_from_args, not_offered_message, ruleset_house
 from carwars_desktop.procedures import (
@@ -61,7 +62,7 @@ class UsageError(ValueError):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="carwars-desktop resolve",
         description="Resolve a rules procedure with entered or seeded dice, or print its "
                     "exact odds (--odds). Exit status: 0 resolved, 2 bad input, 3 refused by "
@@ -163,15 +164,16 @@ def _print_list(ruleset: str | None, as_json: bool, rules: str | None = None,
         raise UsageError("--list with --rules or --option: name the ruleset too "
                          "(--ruleset autopower)")
     procedures = all_procedures(ruleset)
-    houses: dict[str, dict[str, Any]] = {}
+    # every ruleset's house rules read before the first line is printed: a refused
+    # profile prints nothing
+    houses = {procedure.ruleset: ruleset_house(
+        procedure.ruleset, rules if procedure.ruleset == ruleset else None,
+        options if procedure.ruleset == ruleset else (), db)
+        for procedure in procedures if procedure.requires}
 
     def why_not(procedure: Procedure) -> str:
         if not procedure.requires:
             return ""
-        if procedure.ruleset not in houses:
-            given = procedure.ruleset == ruleset
-            houses[procedure.ruleset] = ruleset_house(
-                procedure.ruleset, rules if given else None, options if given else (), db)
         return procedure.not_offered(houses[procedure.ruleset])
 
     if as_json:
@@ -260,13 +262,22 @@ def _print_odds(procedure: Procedure, values: dict[str, Any], as_json: bool) -> 
 
 def resolve_main(argv: Sequence[str]) -> int:
     options = _parser().parse_args(list(argv))
+    return run_command("carwars-desktop resolve", lambda: _resolve(options))
+
+
+def _resolve(options: argparse.Namespace) -> int:
     try:
+        if options.list and options.procedure:
+            raise UsageError(f"--list lists every procedure: leave out {options.procedure!r} "
+                             "(or --list)")
         if options.list:
             _print_list(options.ruleset, options.json, options.rules, options.option,
                         options.db)
             return 0
         if not options.procedure:
             raise UsageError("name a procedure id (see --list)")
+        if options.ruleset:
+            raise UsageError("--ruleset is for --list; a procedure id names its ruleset")
         procedure = find_procedure(options.procedure)
         house = house_from_args(procedure, options.rules, options.option, options.db)
         refused = not_offered_message(procedure, house)

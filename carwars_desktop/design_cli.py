@@ -2,6 +2,7 @@
 
     carwars-desktop design check FILE|NAME [--ruleset ID] [--kind KIND]
                                  [--scenario KEY [--side N]] [--budget DOLLARS] [--json]
+                                 [--rules PROFILE|@file.json] [--option DECISION=VALUE …]
     carwars-desktop design list [--ruleset ID] [--json]
     carwars-desktop design export NAME [--ruleset ID] [--kind KIND] [-o FILE]
     carwars-desktop design import FILE
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carwars_desktop.cli_support import OneLineParser, run_command
 from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
@@ -69,35 +71,47 @@ class Found:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="carwars-desktop design",
+    parser = OneLineParser(prog="carwars-desktop design",
                                      description="Check, list, export and import designs. Exit "
                                      "status: 0 done and legal, 2 bad input, 3 refused by the "
                                      "rules (problems listed). See docs/command-line.md.")
     parser.add_argument("--db", metavar="URL", default=None,
                         help="the library's database (default: $CARWARS_DB, else the app's)")
     commands = parser.add_subparsers(dest="command", required=True)
+    # --db also after the subcommand (``design check Courier --db URL``); before it, as the
+    # synopsis shows, it is the parser's own
+    database = OneLineParser(add_help=False)
+    database.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
+                          help="the library's database (default: $CARWARS_DB, else the app's)")
 
-    check = commands.add_parser("check", help="cost, class, legality and every problem")
+    check = commands.add_parser("check", parents=[database],
+                                help="cost, class, legality and every problem")
     check.add_argument("source", help="an exchange file, or a design's name")
     _selectors(check)
     check.add_argument("--scenario", help="check the purchase for this scenario "
                        "(Mini Car Wars: road-duel, pack-attack)")
-    check.add_argument("--side", type=int, default=0,
+    check.add_argument("--side", type=int, default=None,
                        help="with --scenario: the side bought for (0 first, 1 second)")
     check.add_argument("--budget", type=int, default=None,
                        help="the budget the purchase must fit (dollars)")
+    check.add_argument("--rules", metavar="PROFILE", default=None,
+                       help="house rules: a saved profile's name, or @file.json")
+    check.add_argument("--option", action="append", default=[], metavar="DECISION=VALUE",
+                       help="one house rule, e.g. MCW-D22=off (after --rules)")
     check.add_argument("--json", action="store_true", help="print JSON")
 
-    listing = commands.add_parser("list", help="every design of the library")
+    listing = commands.add_parser("list", parents=[database], help="every design of the library")
     listing.add_argument("--ruleset", help="only this ruleset's designs")
     listing.add_argument("--json", action="store_true", help="print JSON")
 
-    export = commands.add_parser("export", help="write a design as an exchange file")
+    export = commands.add_parser("export", parents=[database],
+                                 help="write a design as an exchange file")
     export.add_argument("name", help="the design's name in the library")
     _selectors(export)
     export.add_argument("-o", "--output", help="file to write (default: standard output)")
 
-    imported = commands.add_parser("import", help="add an exchange file's designs")
+    imported = commands.add_parser("import", parents=[database],
+                                   help="add an exchange file's designs")
     imported.add_argument("file", help="the exchange file")
     return parser
 
@@ -120,6 +134,20 @@ def _read_file(path: Path) -> tuple[ExchangedDesign, ...]:
         raise UsageError(f"{path}: {error}") from None
 
 
+def _shown(name: str) -> str:
+    """A name as a message quotes it: a pasted design code is cut to its first words."""
+    return repr(name if len(name) <= 60 else f"{name[:57]}…")
+
+
+def _is_file(source: str) -> bool:
+    """Whether ``source`` names a file (a name too long for one, such as a pasted design
+    code, is a design's name)."""
+    try:
+        return Path(source).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _loaded(item: ExchangedDesign, source: str) -> Found:
     try:
         design = design_kind(item.ruleset_id, item.kind).load(item.data)
@@ -128,37 +156,51 @@ def _loaded(item: ExchangedDesign, source: str) -> Found:
     return Found(item.ruleset_id, item.kind, design, source)
 
 
+CATALOG_PREFIX = "catalog:"
+
+
 def _by_name(name: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> Found:
-    """The design called ``name`` in the library, else in the rules' catalog."""
-    wanted = name.casefold()
-    matches: list[Found] = []
+    """The design called ``name`` in the library (``catalog:Courier``: the rules' catalog
+    design), else in the rules' catalog; a name several designs share is refused with
+    each of them listed."""
+    catalog_only = name.casefold().startswith(CATALOG_PREFIX)
+    wanted = (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
+    matches: list[tuple[str, Found]] = []
     if database is not None:
-        records = database.library.all(ruleset, kind=kind)
-        for record in sorted(records, key=lambda r: r.is_catalog):  # the GM's own first
-            if record.name.casefold() == wanted:
-                item = ExchangedDesign(record.ruleset_id, record.kind, record.name,
-                                       record.current, ())
-                matches.append(_loaded(item, f"library design #{record.id}"))
+        for record in database.library.all(ruleset, kind=kind):
+            if record.name.casefold() != wanted or (catalog_only and not record.is_catalog):
+                continue
+            item = ExchangedDesign(record.ruleset_id, record.kind, record.name,
+                                   record.current, ())
+            how = f"{CATALOG_PREFIX}{record.name}" if record.is_catalog else \
+                f"{record.name} (library design #{record.id})"
+            matches.append((how, _loaded(item, f"library design #{record.id}")))
     if not matches:
         for ruleset_id in (ruleset,) if ruleset else ruleset_ids():
             if kind not in (None, VEHICLE):
                 continue
             for catalog_name, design in find_ruleset(ruleset_id).catalog().items():
                 if catalog_name.casefold() == wanted:
-                    matches.append(Found(ruleset_id, VEHICLE, design, "the rules' catalog"))
+                    matches.append((f"{CATALOG_PREFIX}{catalog_name}",
+                                    Found(ruleset_id, VEHICLE, design, "the rules' catalog")))
     if not matches:
-        raise UsageError(f"no design called {name!r}" + (f" in {ruleset}" if ruleset else ""))
-    if len({(m.ruleset_id, m.kind) for m in matches}) > 1:
-        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for m in matches}))
-        raise UsageError(f"{name!r} names designs of {where}: add --ruleset (and --kind)")
-    return matches[0]
+        raise UsageError(f"no design called {_shown(name)}"
+                         + (f" in {ruleset}" if ruleset else ""))
+    if len({(m.ruleset_id, m.kind) for _, m in matches}) > 1:
+        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for _, m in matches}))
+        raise UsageError(f"{_shown(name)} names designs of {where}: add --ruleset (and --kind)")
+    if len(matches) > 1:
+        listed = "; ".join(how for how, _ in matches)
+        raise UsageError(f"{_shown(name)} names {len(matches)} designs: {listed}; rename one "
+                         f"in the Library, or write {CATALOG_PREFIX}NAME for the catalog's")
+    return matches[0][1]
 
 
 def _designs(source: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> list[Found]:
     path = Path(source)
-    if path.is_file():
+    if _is_file(source):
         found = [_loaded(item, f"{path} #{n}")
                  for n, item in enumerate(_read_file(path), start=1)]
         return [f for f in found if (ruleset is None or f.ruleset_id == ruleset)
@@ -189,8 +231,27 @@ def _summary_json(found: Found, summary: DesignSummary) -> dict[str, Any]:
     }
 
 
+def _house(found: Sequence[Found], rules: str | None, options: Sequence[str],
+           db: str | None) -> Any:
+    """The ruleset's options value of ``--rules``/``--option`` (``None``: the digest's
+    defaults), as ``resolve`` reads them."""
+    if not rules and not options:
+        return None
+    from carwars_desktop.house_cli import ruleset_house
+    from carwars_desktop.procedures import InputError
+
+    rulesets = {f.ruleset_id for f in found}
+    if len(rulesets) != 1:
+        raise UsageError("--rules and --option are a ruleset's: check one ruleset's designs")
+    ruleset = find_ruleset(rulesets.pop())
+    try:
+        return ruleset.house_options(ruleset_house(ruleset.id, rules, options, db))
+    except InputError as error:
+        raise UsageError(str(error.args[0] if error.args else error)) from None
+
+
 def _purchase(found: Sequence[Found], scenario: str | None, side: int,
-              budget: int | None) -> tuple[Problem, ...] | None:
+              budget: int | None, house: Any = None) -> tuple[Problem, ...] | None:
     """The purchase check of every design together, or ``None`` when none was asked."""
     if scenario is None and budget is None:
         return None
@@ -212,7 +273,7 @@ def _purchase(found: Sequence[Found], scenario: str | None, side: int,
     if budget is not None and budget < 0:
         raise UsageError(f"--budget {budget}: a budget is at least 0")
     try:
-        return design_kind_.purchase([f.design for f in found], key, side, budget)
+        return design_kind_.purchase_under([f.design for f in found], key, side, budget, house)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -221,15 +282,18 @@ def check(options: argparse.Namespace, database: Database | None) -> int:
     found = _designs(options.source, options.ruleset, options.kind, database)
     if not found:
         raise UsageError(f"{options.source}: no design of that ruleset/kind in the file")
-    summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design)) for f in found]
-    purchase = _purchase(found, options.scenario, options.side, options.budget)
+    house = _house(found, options.rules, options.option, options.db)
+    summaries = [(f, summarize_design(f.ruleset_id, f.kind, f.design, house))
+                 for f in found]
+    side = options.side or 0
+    purchase = _purchase(found, options.scenario, side, options.budget, house)
     legal = all(s.legal for _, s in summaries) and not purchase
     if options.json:
         document: dict[str, Any] = {
             "designs": [_summary_json(f, s) for f, s in summaries], "legal": legal}
         if purchase is not None:
             document["purchase"] = {
-                "scenario": options.scenario, "side": options.side, "budget": options.budget,
+                "scenario": options.scenario, "side": side, "budget": options.budget,
                 "total": sum(s.cost or 0 for _, s in summaries),
                 "problems": [_problem_json(p) for p in purchase]}
         print(json.dumps(document, indent=2, ensure_ascii=False))
@@ -302,8 +366,8 @@ def import_file(options: argparse.Namespace, database: Database) -> int:
     taken: dict[tuple[str, str], set[str]] = {}
     choices = []
     for item in items:
-        names = taken.setdefault((item.ruleset_id, item.kind),
-                                 set(database.library.own_names(item.ruleset_id, item.kind)))
+        names = taken.setdefault((item.ruleset_id, item.kind), {  # catalog names too
+            r.name for r in database.library.all(item.ruleset_id, kind=item.kind)})
         name = unique_name(item.name, names)
         names.add(name)
         choices.append(ImportChoice(item, name=name if name != item.name else None))
@@ -331,7 +395,7 @@ def _run(options: argparse.Namespace) -> int:
     database: Database | None = None
     try:
         if options.command == "check":
-            if not Path(options.source).is_file():
+            if not _is_file(options.source):
                 database = _open(options.db)
             return check(options, database)
         database = _open(options.db)
@@ -346,9 +410,15 @@ def _run(options: argparse.Namespace) -> int:
 
 def design_main(argv: Sequence[str]) -> int:
     options = _parser().parse_args(list(argv))
+    return run_command("carwars-desktop design", lambda: _design(options))
+
+
+def _design(options: argparse.Namespace) -> int:
     try:
+        if getattr(options, "side", None) is not None and options.scenario is None:
+            raise UsageError("--side is the side of a --scenario: give the scenario too")
         return _run(options)
     except (UsageError, UnknownRulesetError, UnknownKindError, ValueError) as error:
-        message = error.args[0] if error.args else str(error)
-        print(f"carwars-desktop design: {message}", file=sys.stderr)
+        message = str(error.args[0] if error.args else error)
+        print(f"carwars-desktop design: {' '.join(message.split())}", file=sys.stderr)
         return BAD_INPUT

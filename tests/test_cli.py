@@ -97,6 +97,9 @@ def test_a_refused_resolution_exits_3_and_is_printed(capsys: pytest.CaptureFixtu
     document = json.loads(out)
     assert document["outcome"] == "70 mph is not allowed" and document["effects"] == []
     assert document["refusal"]["rule"].startswith("Mini Car Wars §") and document["dice"] == []
+    # the reason is a sentence (it was the fragment "not one of them")
+    assert document["refusal"]["reason"] == \
+        "70 mph is not one of the legal new speeds from 0 mph"
     status, out, _ = run(capsys, "mini.speed", "--set", "vehicle=Courier", "--set", "speed=70")
     assert status == 3 and "→ 70 mph is not allowed  [Mini Car Wars §" in out
 

@@ -107,11 +107,11 @@ def test_export_import_and_list_round_trip(capsys: pytest.CaptureFixture[str], d
     for _ in range(2):
         status, out, _ = run(capsys, "--db", db, "import", str(exported))
         assert status == 0
-    assert "Courier (2)" in out  # the second copy keeps both: a free name
+    assert "Courier (3)" in out  # each copy keeps both: the catalog's name is taken too
     status, out, _ = run(capsys, "--db", db, "list", "--ruleset", "mini_car_wars", "--json")
     listed = json.loads(out)
     mine = sorted(e["name"] for e in listed if not e["catalog"])
-    assert status == 0 and mine == ["Courier", "Courier (2)"]
+    assert status == 0 and mine == ["Courier (2)", "Courier (3)"]
     assert all(e["ruleset"] == "mini_car_wars" for e in listed)
     status, out, _ = run(capsys, "--db", db, "check", "Courier (2)", "--json")
     assert status == 0 and json.loads(out)["designs"][0]["source"].startswith("library")

@@ -45,11 +45,17 @@ class DesignSummary:
         return status_text(self.legal, len(self.problems))
 
 
-def summarize_design(ruleset_id: str, kind: str, design: Design) -> DesignSummary:
-    """The summary of a design object of ``ruleset_id``/``kind`` (as its engine made it)."""
-    figures = design_kind(ruleset_id, kind).describe(design)
+def summarize_design(ruleset_id: str, kind: str, design: Design,
+                     options: Any = None) -> DesignSummary:
+    """The summary of a design object of ``ruleset_id``/``kind`` (as its engine made it),
+    its verdict under the house rules ``options`` (the ruleset's options value; ``None``:
+    the digest's defaults)."""
+    kind_ = design_kind(ruleset_id, kind)
+    figures = kind_.describe(design)
+    problems = tuple(design.problems()) if options is None else \
+        kind_.problems_under(design, options)
     return DesignSummary(ruleset_id, kind, design.name, figures.cost, figures.class_value,
-                         tuple(design.problems()), figures.warnings)
+                         problems, figures.warnings)
 
 
 def summarize(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:

@@ -72,6 +72,11 @@ class Decision:
         return "none" if value is None else str(value)
 
     def check(self, value: Any) -> Any:
+        if isinstance(value, str) and value not in self.choices:
+            try:
+                return self.parse(value)  # as the docs and --option write it: "off", "20"
+            except DecisionError:
+                pass  # refused below, with the choices
         if isinstance(value, bool) != isinstance(self.choices[0], bool) or \
                 value not in self.choices:
             allowed = ", ".join(self.text(c) for c in self.choices)
@@ -194,6 +199,8 @@ class DecisionSet(Generic[OptionsT]):
             if not sep:
                 raise DecisionError(f"--option {item!r}: expected DECISION=VALUE")
             decision = self.get(key)
+            if decision.id in parsed:
+                raise DecisionError(f"--option {decision.id} given twice")
             parsed[decision.id] = decision.parse(text)
         return parsed
 

@@ -315,6 +315,9 @@ def test_control_roll_shortfalls() -> None:
     assert sheet_of(minus_six, "vehicle").next_turn_penalty is ControlPenalty.MINUS_6
     lost = run("autopower.control", [1, 1], vehicle=bishop, damage=8)
     assert sheet_of(lost, "vehicle").next_turn_penalty is ControlPenalty.NO_ATTACK
+    # the penalties are numbers in ``values`` (they were the strings "-3", "-6")
+    assert [r.values["penalty"] for r in (kept, minus_three, minus_six, lost)] == \
+        [0, -3, -6, "no_attack"]
     saved = run("autopower.control", [4, 4], vehicle=bishop, damage=8, iq_cards="1")
     assert saved.success is True and "4 + 4 = 8 + IQ 1 = 9 ≥ 9" in saved.explain()
     assert sheet_of(saved, "vehicle").hand_size == 6

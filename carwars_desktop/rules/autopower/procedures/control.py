@@ -53,6 +53,12 @@ def _plan(values: Values) -> ControlPlan:
                         options_of(values))
 
 
+def _penalty_value(penalty: ControlPenalty) -> int | str:
+    """A penalty as ``values`` give it: what it does to the attacks (0, -3, -6), or
+    ``"no_attack"`` (no attack and no push next turn)."""
+    return "no_attack" if penalty is ControlPenalty.NO_ATTACK else -penalty.to_hit
+
+
 def _resolve(values: Values, dice: DiceSource) -> Result:
     plan = plan_of(values, _plan)
     taken = len(dice.used)
@@ -62,8 +68,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
     return Result(outcome=f"{sheet.name}: {penalty.next_turn_label}", steps=steps, success=kept,
                   effects=[change("vehicle", sheet, f"{sheet.name}: next turn "
                                                 f"{sheet.next_turn_penalty.label}")],
-                  values={"target": plan.target, "penalty": penalty.value,
-                          "next_turn_penalty": sheet.next_turn_penalty.value,
+                  values={"target": plan.target, "penalty": _penalty_value(penalty),
+                          "next_turn_penalty": _penalty_value(sheet.next_turn_penalty),
                           "damage": plan.damage, "energy_in_play": sum(plan.sheet.energy_in_play),
                           "iq": plan.sheet.car.iq, "iq_bonus": plan.iq_total,
                           "natural": natural,

@@ -62,9 +62,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                       f"{', '.join(str(v) for v in legal)} (R = reverse)", RULE))
     if wanted not in legal:
         why = "cycles cannot reverse" if wanted.reverse and sheet.is_cycle else \
-            "not one of them"
-        said = f"is not allowed: {why}" if why != "not one of them" else f"is {why}"
-        steps.append(Step(f"{wanted.text} {said}", RULE))
+            f"{wanted.text} is not one of the legal new speeds from {current.text}"
+        steps.append(Step(f"{wanted.text} is not allowed: {why}", RULE))
         return Result(steps=steps, values={"legal": tuple(str(v) for v in legal)},
                       refusal=Refusal(why, RULE, f"{wanted.text} is not allowed"))
     keep_skip = rules_from(values).d2_skid_carries_over
