@@ -11,6 +11,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from carwars_desktop.arguments import ArgumentParser
+
 
 class _VersionAction(argparse.Action):
     """``--version``: the installed version, read only when asked for (reading the
@@ -30,7 +32,7 @@ class _VersionAction(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="carwars-desktop",
         description="A game master's companion for Mini Car Wars, Battlecars and AUTOpower. "
         "Run `carwars-desktop resolve --help` for the rules on the command line and "

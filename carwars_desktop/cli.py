@@ -31,6 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from carwars_desktop.arguments import ArgumentParser
 from carwars_desktop.dice import DiceError, EnteredDice, SeededDice, parse_dice_values
 from carwars_desktop.house_cli import house_from_args, not_offered_message, ruleset_house
 from carwars_desktop.procedures import (
@@ -61,7 +62,7 @@ class UsageError(ValueError):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="carwars-desktop resolve",
         description="Resolve a rules procedure with entered or seeded dice, or print its "
                     "exact odds (--odds). Exit status: 0 resolved, 2 bad input, 3 refused by "

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from carwars_desktop.arguments import ArgumentParser
 from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
@@ -69,7 +70,7 @@ class Found:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="carwars-desktop design",
+    parser = ArgumentParser(prog="carwars-desktop design",
                                      description="Check, list, export and import designs. Exit "
                                      "status: 0 done and legal, 2 bad input, 3 refused by the "
                                      "rules (problems listed). See docs/command-line.md.")
