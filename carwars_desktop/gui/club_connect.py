@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -248,6 +248,31 @@ class ConnectDialog(QDialog):
                          "Only for a club server too old for scram-sha-256.")
         self.trust_note.setText("⚠ " + " ".join(risks) if risks else "")
         self.trust_note.setVisible(bool(risks))
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """At least tall enough for the wrapped notes at the window's width, the recent list
+        at its least (a window does not follow its layout's height-for-width by itself: the
+        warning's last lines were cut off)."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        recent = self.recent_list
+        spare = (recent.sizeHint().height() - recent.minimumSizeHint().height()
+                 if recent.isVisible() else 0)
+        layout.invalidate()  # a note's new text: the form's cached heights are stale, and
+        layout.activate()  # activating redoes them (the form's too)
+        self.setMinimumHeight(max(layout.minimumSize().height(),
+                                  layout.totalHeightForWidth(self.width()) - max(spare, 0)))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_height()
 
     def _choose_ca_file(self) -> None:
         chosen, _filter = QFileDialog.getOpenFileName(

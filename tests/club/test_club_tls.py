@@ -191,3 +191,45 @@ def test_tls_a_given_url_reaches_libpq_as_given() -> None:
     assert local.display() == "ann@localhost:5432/carwars (TLS not required: may travel " \
                               "unencrypted)"
     assert "sslmode" not in local.parameters()
+
+
+def test_tls_the_connect_window_verifies_the_server_by_default(
+        qtbot: Any, tls_club: ClubConnection, club_password: str, ca_file: Path,
+        tmp_path: Path, fake_keyring: Any) -> None:
+    from carwars_desktop.gui.club_connect import ConnectDialog
+    from carwars_desktop.storage.credentials import PasswordStore
+
+    dialog = ConnectDialog(_settings(tmp_path), PasswordStore())
+    qtbot.addWidget(dialog)
+    dialog.host_edit.setText(tls_club.host)
+    dialog.port_box.setValue(tls_club.port)
+    dialog.database_edit.setText(tls_club.database)
+    dialog.user_edit.setText(tls_club.user)
+    dialog.password_edit.setText(club_password)
+    assert dialog.tls_box.isChecked() and dialog.verify_box.isChecked()
+    assert not dialog.older_sign_in_box.isChecked() and dialog.trust_note.isHidden()
+    dialog.tls_box.setChecked(True)
+    assert dialog.ca_button.isEnabled() and dialog.ca_edit.isEnabled()
+    assert not dialog.test_connection()  # no CA file: the system's CAs never signed the club's
+    assert "not signed by a certificate authority this computer trusts" in \
+        dialog.result_label.text()
+    dialog.ca_edit.setText(str(ca_file))
+    assert dialog.connection() == tls_club
+    assert dialog.test_connection(), dialog.result_label.text()
+    # Each weaker choice says what it risks, in words the window shows whole.
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.verify_box.setChecked(False)
+    assert not dialog.ca_edit.isEnabled()
+    assert "the connection is encrypted, but to whichever server answers" in \
+        dialog.trust_note.text()
+    dialog.older_sign_in_box.setChecked(True)
+    assert "sent in clear text or as md5" in dialog.trust_note.text()
+    assert not dialog.connection().scram_only
+    dialog.tls_box.setChecked(False)
+    assert not dialog.verify_box.isEnabled()
+    assert "TLS is not required: what is sent may travel unencrypted" in \
+        dialog.trust_note.text()
+    note = dialog.trust_note
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()))
+    assert note.isVisible() and note.heightForWidth(note.width()) > 3 * note.fontMetrics().height()
