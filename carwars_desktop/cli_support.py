@@ -14,14 +14,19 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
+from carwars_desktop.arguments import hide_passwords
+
 EXIT_BAD_INPUT = 2
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr (exit status 2)."""
+    """An argument parser whose usage errors are one line on stderr (exit status 2), never
+    with a database URL's password."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # argparse quotes what it could not place: a misplaced --db URL holds a password.
+        self.exit(EXIT_BAD_INPUT,
+                  f"{self.prog}: {hide_passwords(message)} (see {self.prog} --help)\n")
 
 
 def run_command(prog: str, body: Callable[[], int]) -> int:

@@ -81,7 +81,8 @@ CAPABILITIES: dict[str, tuple[str, Callable[[], bool]]] = {
     "bash": ("bash on a POSIX system, for the Linux packaging scripts",
              lambda: os.name == "posix" and shutil.which("bash") is not None),
 }
-FIXTURE_NEEDS = {"club_server": "postgres_server", "browser": "chromium",
+FIXTURE_NEEDS = {"club_server": "postgres_server", "tls_club_server": "postgres_server",
+                 "browser": "chromium",
                  "read_only_file": "posix_permissions", "shared_folder": "posix_permissions"}
 _present: dict[str, bool] = {}
 

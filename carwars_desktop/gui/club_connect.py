@@ -1,10 +1,11 @@
 """File › Connect to a club database…: the dialog, the recent connections, the password.
 
-The settings file (QSettings) keeps the recent connections (host, port, database, user, TLS)
-and whether the laptop was last on a club database or on its own file; never a password.
-Passwords go to the system keyring (:class:`~carwars_desktop.storage.credentials.PasswordStore`)
-when the GM ticks "Remember", and only after a connection succeeded; with no keyring on this
-computer the dialog says that the password is asked every time.
+The settings file (QSettings) keeps the recent connections (host, port, database, user, TLS,
+how the server is verified and signed in to) and whether the laptop was last on a club
+database or on its own file; never a password. Passwords go to the system keyring
+(:class:`~carwars_desktop.storage.credentials.PasswordStore`) when the GM ticks "Remember",
+and only after a connection succeeded; with no keyring on this computer the dialog says that
+the password is asked every time, and a keyring that refuses is said at once.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -127,6 +130,28 @@ class ConnectDialog(QDialog):
         self.tls_box = QCheckBox("Require an encrypted connection (TLS)")
         self.tls_box.setChecked(True)
         self.tls_box.clicked.connect(self._tls_clicked)
+        self.tls_box.toggled.connect(self._show_trust)
+        self.verify_box = QCheckBox("Verify the server (its certificate or the club's CA file)")
+        self.verify_box.setChecked(True)
+        self.verify_box.setToolTip("Connect only to a server whose certificate the CA file "
+                                   "signed (or, without one, a CA this computer trusts)")
+        self.verify_box.toggled.connect(self._show_trust)
+        self.ca_edit = QLineEdit()
+        self.ca_edit.setPlaceholderText("none: the certificate authorities this computer trusts")
+        self.ca_edit.setAccessibleName("CA file")
+        self.ca_button = QPushButton("Choose…")
+        self.ca_button.setToolTip("The club's CA file (or the server's certificate), from the "
+                                  "club organiser")
+        self.ca_button.clicked.connect(self._choose_ca_file)
+        ca_row = QHBoxLayout()
+        ca_row.setContentsMargins(0, 0, 0, 0)
+        ca_row.addWidget(self.ca_edit, 1)
+        ca_row.addWidget(self.ca_button)
+        self.older_sign_in_box = QCheckBox(
+            "Allow older sign-in methods (md5, clear text) for an old server")
+        self.older_sign_in_box.toggled.connect(self._show_trust)
+        self.trust_note = QLabel()
+        self.trust_note.setWordWrap(True)
         self.remember_box = QCheckBox("Remember the password in this computer's keyring")
         self.keyring_note = QLabel()
         self.keyring_note.setWordWrap(True)
@@ -145,6 +170,10 @@ class ConnectDialog(QDialog):
         form.addRow("User:", self.user_edit)
         form.addRow("Password:", self.password_edit)
         form.addRow("", self.tls_box)
+        form.addRow("", self.verify_box)
+        form.addRow("CA file:", ca_row)
+        form.addRow("", self.older_sign_in_box)
+        form.addRow("", self.trust_note)
         form.addRow("", self.remember_box)
         if self.keyring_note.text():
             form.addRow("", self.keyring_note)
@@ -168,8 +197,11 @@ class ConnectDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.result_label)
         layout.addWidget(buttons)
+        self.keyring_problem: str | None = None
+        """Why the password could not be kept after connecting (said to the GM at once)."""
         if initial is not None:
             self.fill(initial)
+        self._show_trust()
 
     # --- fields --------------------------------------------------------------------------
     def fill(self, connection: ClubConnection) -> None:
@@ -178,6 +210,9 @@ class ConnectDialog(QDialog):
         self.database_edit.setText(connection.database)
         self.user_edit.setText(connection.user)
         self.tls_box.setChecked(connection.require_tls)
+        self.verify_box.setChecked(connection.verify_server)
+        self.ca_edit.setText(connection.ca_file)
+        self.older_sign_in_box.setChecked(not connection.scram_only)
         self._tls_touched = True
         self.password_edit.setText(self._passwords.get(connection.key) or "")
 
@@ -192,11 +227,68 @@ class ConnectDialog(QDialog):
     def _tls_clicked(self) -> None:
         self._tls_touched = True
 
+    def _show_trust(self) -> None:
+        """The verification fields follow the TLS box; the note says what the choice risks."""
+        tls = self.tls_box.isChecked()
+        verify = tls and self.verify_box.isChecked()
+        self.verify_box.setEnabled(tls)
+        self.ca_edit.setEnabled(verify)
+        self.ca_button.setEnabled(verify)
+        risks = []
+        if not tls:
+            risks.append("TLS is not required: what is sent may travel unencrypted, and any "
+                         "computer on the network can answer in the server's place. Only "
+                         "for a server on this computer or a network you trust.")
+        elif not verify:
+            risks.append("The server is not verified: the connection is encrypted, but to "
+                         "whichever server answers, which may not be the club's.")
+        if self.older_sign_in_box.isChecked():
+            risks.append("Older sign-in methods: the password is sent in clear text or as "
+                         "md5 to whichever server asks for it, which can read or replay it. "
+                         "Only for a club server too old for scram-sha-256.")
+        self.trust_note.setText("⚠ " + " ".join(risks) if risks else "")
+        self.trust_note.setVisible(bool(risks))
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """At least tall enough for the wrapped notes at the window's width, the recent list
+        at its least (a window does not follow its layout's height-for-width by itself: the
+        warning's last lines were cut off)."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        recent = self.recent_list
+        spare = (recent.sizeHint().height() - recent.minimumSizeHint().height()
+                 if recent.isVisible() else 0)
+        layout.invalidate()  # a note's new text: the form's cached heights are stale, and
+        layout.activate()  # activating redoes them (the form's too)
+        self.setMinimumHeight(max(layout.minimumSize().height(),
+                                  layout.totalHeightForWidth(self.width()) - max(spare, 0)))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_height()
+
+    def _choose_ca_file(self) -> None:
+        chosen, _filter = QFileDialog.getOpenFileName(
+            self, "The club's CA file", self.ca_edit.text(),
+            "Certificates (*.crt *.pem *.cer);;All files (*)")
+        if chosen:
+            self.ca_edit.setText(chosen)
+
     def connection(self) -> ClubConnection:
         return ClubConnection(host=self.host_edit.text().strip(),
                               database=self.database_edit.text().strip(),
                               user=self.user_edit.text().strip(), port=self.port_box.value(),
-                              require_tls=self.tls_box.isChecked())
+                              require_tls=self.tls_box.isChecked(),
+                              verify_server=self.verify_box.isChecked(),
+                              ca_file=self.ca_edit.text().strip(),
+                              scram_only=not self.older_sign_in_box.isChecked())
 
     def _missing(self) -> str | None:
         connection = self.connection()
@@ -269,12 +361,24 @@ class ConnectDialog(QDialog):
         self.database = database
         self._settings.remember(connection)
         if self.remember_box.isChecked() and password:
-            self._passwords.set(connection.key, password)
+            self._keep_password(connection, password)
         elif not self.remember_box.isChecked():
             self._passwords.delete(connection.key)
         self.password_edit.clear()
         self.accept()
         return True
+
+    def _keep_password(self, connection: ClubConnection, password: str) -> None:
+        from carwars_desktop.storage.credentials import PasswordNotKeptError
+
+        try:
+            self._passwords.set(connection.key, password)
+        except PasswordNotKeptError as error:
+            self.keyring_problem = (
+                f"Connected, but the password could not be kept: this computer's keyring "
+                f"refused it ({error}). At the next start the app asks for it again, in "
+                "File › Connect to a club database….")
+            QMessageBox.warning(self, "Password not kept", self.keyring_problem)
 
 
 # --- start-up -------------------------------------------------------------------------------

@@ -522,6 +522,8 @@ class MainWindow(QMainWindow):
         self.connect_dialog = dialog
         if dialog.exec() != ConnectDialog.DialogCode.Accepted or dialog.database is None:
             return None
+        if dialog.keyring_problem is not None:
+            self.statusBar().showMessage(f"⚠ {dialog.keyring_problem}", 60000)
         if attach:
             self.attach_database(dialog.database)
             self.table.reopen_last_running()

@@ -1,9 +1,16 @@
 """A club's database on a PostgreSQL server: its URL, its name on screen, its errors in words.
 
 A GM fills in host, port, database and user (never an SQLAlchemy URL); :class:`ClubConnection`
-builds the URL, with ``sslmode=require`` unless the server is this computer. The password is
-passed in when a URL is built and never kept here: :meth:`ClubConnection.display` and
-:func:`redacted_url` are what the status bar, the window title and the logs show.
+builds the URL. Unless the server is this computer it asks for TLS *and* checks the server's
+certificate (``sslmode=verify-full``, against the club's CA file or the system's CAs), and
+it sends the password only by ``scram-sha-256`` (``require_auth``), which never lets the
+password itself leave the laptop: a server that asks for it in clear text or md5 is refused
+before anything is sent. A URL given with ``--db`` is used exactly as given (its TLS and
+sign-in parameters reach libpq unchanged; only absent timeouts are added).
+
+The password is passed in when a URL is built and never kept here:
+:meth:`ClubConnection.display` and :func:`redacted_url` are what the status bar, the window
+title and the logs show.
 
 What the driver says when a connection fails (libpq's English, with SQL states where it
 gives them) is turned into one of the :class:`ClubConnectionError` subclasses, whose
@@ -17,7 +24,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.storage.errors import DatabaseError, NewerSchemaError, NotADatabaseError
+from carwars_desktop.storage.errors import (
+    DamagedDatabaseError,
+    DatabaseError,
+    NewerSchemaError,
+    NotADatabaseError,
+)
 
 if TYPE_CHECKING:
     from carwars_desktop.storage.database import Database
@@ -29,17 +41,37 @@ CONNECT_TIMEOUT_S = 5
 MIN_SERVER_VERSION = 120000
 """PostgreSQL 12: the oldest server the app's migrations and the driver are tested with."""
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", ""})
+SYSTEM_CAS = "system"
+"""``sslrootcert=system``: the server's certificate is checked against the system's CAs."""
+TIMEOUTS: dict[str, str] = {
+    # A dropped network shows within seconds, not TCP's minutes: keepalives on an idle
+    # connection, and a bound on unacknowledged writes (Linux and macOS).
+    "connect_timeout": str(CONNECT_TIMEOUT_S), "keepalives": "1", "keepalives_idle": "10",
+    "keepalives_interval": "3", "keepalives_count": "3", "tcp_user_timeout": "15000"}
+"""Added to every club URL that does not set them itself."""
+
+Query = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
 class ClubConnection:
-    """Where a club's database is, without the password."""
+    """Where a club's database is and how the server is trusted, without the password."""
 
     host: str
     database: str
     user: str
     port: int = DEFAULT_PORT
     require_tls: bool = True
+    verify_server: bool = True
+    """With TLS: the server's certificate must be signed by :attr:`ca_file` (or, without
+    one, by a CA the system trusts) and name :attr:`host` (``sslmode=verify-full``)."""
+    ca_file: str = ""
+    """The club's CA file, or the server's own certificate (``sslrootcert``)."""
+    scram_only: bool = True
+    """Sign in by ``scram-sha-256`` only: never send the password in clear text or md5."""
+    given: Query | None = None
+    """The parameters of a URL given on the command line, used exactly as given (None: the
+    connection was filled in, its parameters are built from the fields above)."""
 
     @staticmethod
     def tls_by_default(host: str) -> bool:
@@ -51,47 +83,81 @@ class ClubConnection:
         """``user@host:port/database``: the keyring entry and the recent-list entry."""
         return f"{self.user}@{self.host}:{self.port}/{self.database}"
 
+    def security(self) -> str:
+        """How the server is trusted, in words (the status bar, the recent list)."""
+        if not self.require_tls:
+            return "TLS not required: may travel unencrypted"
+        if self.verify_server:
+            return "encrypted, server verified"
+        return "encrypted, server not verified"
+
     def display(self) -> str:
         """What the status bar and window title show: no password, ever."""
-        lock = "encrypted" if self.require_tls else "not encrypted"
-        return f"{self.key} ({lock})"
+        return f"{self.key} ({self.security()})"
+
+    def parameters(self) -> dict[str, str | tuple[str, ...]]:
+        """What libpq is given besides host, port, user, password and database."""
+        query: dict[str, str | tuple[str, ...]] = dict(TIMEOUTS)
+        if self.given is not None:
+            given: dict[str, list[str]] = {}
+            for name, value in self.given:
+                given.setdefault(name, []).append(value)
+            query.update({name: values[0] if len(values) == 1 else tuple(values)
+                          for name, values in given.items()})
+            return query
+        if self.require_tls and self.verify_server:
+            query["sslmode"] = "verify-full"
+            query["sslrootcert"] = self.ca_file or SYSTEM_CAS
+        elif self.require_tls:
+            query["sslmode"] = "require"
+        if self.scram_only:
+            query["require_auth"] = "scram-sha-256"
+        return query
 
     def url(self, password: str | None) -> str:
         """The SQLAlchemy URL (it holds ``password``: never show it, use :meth:`display`)."""
-        # A dropped network shows within seconds, not TCP's minutes: keepalives on an idle
-        # connection, and a bound on unacknowledged writes (Linux and macOS).
-        query: dict[str, str] = {"connect_timeout": str(CONNECT_TIMEOUT_S), "keepalives": "1",
-                                 "keepalives_idle": "10", "keepalives_interval": "3",
-                                 "keepalives_count": "3", "tcp_user_timeout": "15000"}
-        if self.require_tls:
-            query["sslmode"] = "require"
         from sqlalchemy.engine import URL  # (SQLAlchemy: not on the first screen's path)
 
         return URL.create(DRIVER, username=self.user, password=password or None,
                           host=self.host, port=self.port, database=self.database,
-                          query=query).render_as_string(hide_password=False)
+                          query=self.parameters()).render_as_string(hide_password=False)
 
     @classmethod
     def from_url(cls, url: str) -> ClubConnection:
-        """The connection a PostgreSQL URL names (its password is dropped)."""
+        """The connection a PostgreSQL URL names (its password is dropped), its parameters
+        kept as given."""
         from sqlalchemy.engine import make_url
 
         parsed = make_url(url)
-        sslmode = parsed.query.get("sslmode")
-        host = parsed.host or "localhost"
-        return cls(host=host, database=parsed.database or "", user=parsed.username or "",
-                   port=parsed.port or DEFAULT_PORT,
-                   require_tls=sslmode in ("require", "verify-ca", "verify-full"))
+        given: list[tuple[str, str]] = []
+        for name, value in parsed.query.items():
+            given += [(name, value)] if isinstance(value, str) else [(name, v) for v in value]
+        query = dict(given)
+        sslmode = query.get("sslmode", "")
+        auth = {method.strip() for method in query.get("require_auth", "").split(",")}
+        return cls(host=parsed.host or "localhost", database=parsed.database or "",
+                   user=parsed.username or "", port=parsed.port or DEFAULT_PORT,
+                   require_tls=sslmode in ("require", "verify-ca", "verify-full"),
+                   verify_server=sslmode in ("verify-ca", "verify-full"),
+                   ca_file="" if query.get("sslrootcert") == SYSTEM_CAS
+                   else query.get("sslrootcert", ""),
+                   scram_only=auth == {"scram-sha-256"}, given=tuple(given))
 
     def to_settings(self) -> dict[str, Any]:
         return {"host": self.host, "port": self.port, "database": self.database,
-                "user": self.user, "require_tls": self.require_tls}
+                "user": self.user, "require_tls": self.require_tls,
+                "verify_server": self.verify_server, "ca_file": self.ca_file,
+                "scram_only": self.scram_only}
 
     @classmethod
     def from_settings(cls, values: dict[str, Any]) -> ClubConnection:
+        def flag(name: str) -> bool:  # absent (an older settings file): the safe choice
+            return str(values.get(name, True)).lower() in ("true", "1")
+
         return cls(host=str(values["host"]), database=str(values["database"]),
                    user=str(values["user"]), port=int(values.get("port", DEFAULT_PORT)),
-                   require_tls=str(values.get("require_tls", True)).lower() in ("true", "1"))
+                   require_tls=flag("require_tls"), verify_server=flag("verify_server"),
+                   ca_file=str(values.get("ca_file", "")), scram_only=flag("scram_only"))
 
 
 def is_server_url(url: str) -> bool:
@@ -138,6 +204,29 @@ class ClubUnreachableError(ClubConnectionError):
 
 class ClubAuthenticationError(ClubConnectionError):
     reason = "authentication"
+
+
+class ClubPasswordMissingError(ClubAuthenticationError):
+    """The server asks for a password and none was given (not a wrong one)."""
+
+    reason = "password-missing"
+
+
+class ClubServerNotVerifiedError(ClubConnectionError):
+    """The server's certificate does not prove it is the club's server: nothing was sent."""
+
+    reason = "server-not-verified"
+
+
+class ClubInsecureSignInError(ClubConnectionError):
+    """The server asked for the password in a form the connection does not allow (clear
+    text, md5, or none at all): it was refused before the password left."""
+
+    reason = "insecure-sign-in"
+
+
+class ClubDamagedError(ClubConnectionError):
+    reason = "damaged"
 
 
 class ClubDatabaseMissingError(ClubConnectionError):
@@ -210,13 +299,53 @@ def translate(error: BaseException, connection: ClubConnection,
     state = _sqlstate(error)
     where = f"{connection.host}:{connection.port}"
     lowered = text.lower()
+    ca = (f"the CA file {connection.ca_file}"
+          if connection.ca_file and connection.ca_file != SYSTEM_CAS
+          else "a certificate authority this computer trusts (no CA file was chosen)")
+    if "root certificate file" in lowered or "could not read root certificate" in lowered:
+        return ClubServerNotVerifiedError(
+            f"The CA file {connection.ca_file} cannot be read (it is missing or not a "
+            "certificate), so the club server cannot be checked: nothing was sent to it. "
+            "Choose the CA file the club organiser gave you (docs/club-server.md).", text)
+    if "certificate verify failed" in lowered or "does not match host name" in lowered \
+            or "certificate is not valid" in lowered:
+        why = (f"its certificate is for another host name than “{connection.host}”"
+               if "does not match host name" in lowered else
+               f"its certificate is not signed by {ca}")
+        return ClubServerNotVerifiedError(
+            f"The server at {where} did not prove it is the club's server: {why}. The app "
+            "stopped before sending anything, the password included. Check the host name "
+            "and the CA file the club organiser gave you (docs/club-server.md); if they are "
+            "right, someone else may be answering in the server's place.", text)
+    if "authentication method requirement" in lowered or "channel binding" in lowered:
+        if "did not complete authentication" in lowered or "without channel binding" in \
+                lowered:
+            asked = "let this computer in without proving it knows the password"
+        elif "cleartext" in lowered:
+            asked = "asked for the password in clear text"
+        elif "hashed password" in lowered or "md5" in lowered:
+            asked = "asked for the password as md5 (which can be replayed and cracked)"
+        else:
+            asked = "asked for a sign-in method this connection does not allow"
+        return ClubInsecureSignInError(
+            f"The server at {where} {asked}; this connection signs in by scram-sha-256 only, "
+            "so the app refused and the password was not sent. A club server set up as in "
+            "docs/club-server.md asks for scram-sha-256: this may not be the club's server. "
+            "If the club's server is an old one, the organiser can say so and you may allow "
+            "older sign-in methods in the connect window (the password could then be read "
+            "on its way).", text)
+    if "no password supplied" in lowered:
+        return ClubPasswordMissingError(
+            f"The club server at {where} asks for the password of user “{connection.user}”, "
+            "and none was given (this computer's keyring holds none for it): enter it in "
+            "File › Connect to a club database….", text)
     if "server does not support ssl" in lowered or "ssl was required" in lowered:
         return ClubTLSUnavailableError(
             f"The club server at {where} offers no encrypted connection, and this connection "
             "requires one. Ask the club admin to turn on TLS on the server (ssl = on), or, on "
             "a network you trust, untick “Require an encrypted connection”.", text)
     if state == "28P01" or "password authentication failed" in lowered \
-            or "no password supplied" in lowered or "password is required" in lowered:
+            or "password is required" in lowered:
         return ClubAuthenticationError(
             f"The club server at {where} refused the password for user “{connection.user}”: "
             "check the user name and the password.", text)
@@ -309,6 +438,12 @@ def check_connection(connection: ClubConnection, password: str | None) -> ClubCh
                         known_revisions(script), single_head(script))
     except NewerSchemaError as error:
         raise ClubNewerSchemaError(str(error)) from None
+    except DamagedDatabaseError as error:
+        raise ClubDamagedError(
+            f"“{connection.database}” on {connection.host} is a Carwars Desktop database, "
+            f"damaged: {error.what or error}. Nothing was changed. Ask the club admin to "
+            "restore the last backup (pg_restore, see docs/club-server.md).",
+            str(error)) from None
     except NotADatabaseError as error:
         raise ClubNotCarwarsError(
             f"“{connection.database}” on {connection.host} is not a Carwars Desktop database: "

@@ -11,7 +11,13 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from carwars_desktop.storage.club import scrub
+
 SERVICE = "carwars-desktop club database"
+
+
+class PasswordNotKeptError(Exception):
+    """The keyring exists but refused to keep a password; ``str()`` says why."""
 
 
 class PasswordStore:
@@ -50,35 +56,36 @@ class PasswordStore:
         return "none" if backend is None else type(backend).__name__
 
     def get(self, key: str) -> str | None:
+        """The kept password, or None: none kept, or the keyring would not give it."""
         backend = self._backend()
         if backend is None:
             return None
-        from keyring.errors import KeyringError
-
         try:
             value = backend.get_password(self.service, key)
-        except KeyringError:  # locked, refused, or gone since start-up
+        except Exception:  # noqa: BLE001 (locked, refused, its D-Bus gone since start-up…)
             return None
         return None if value is None else str(value)
 
     def set(self, key: str, password: str) -> bool:
-        """Keep ``password``; False when there is no keyring or it refused."""
+        """Keep ``password``; False when there is no keyring here.
+
+        Raises:
+            PasswordNotKeptError: there is a keyring, and it refused (locked, no
+                collection, its service gone): the caller tells the GM at once.
+        """
         backend = self._backend()
         if backend is None:
             return False
-        from keyring.errors import KeyringError
-
         try:
             backend.set_password(self.service, key, password)
-        except KeyringError:
-            return False
+        except Exception as error:  # any backend's own errors, not only KeyringError
+            reason = str(error).strip() or type(error).__name__
+            raise PasswordNotKeptError(scrub(reason, password)) from None
         return True
 
     def delete(self, key: str) -> None:
         backend = self._backend()
         if backend is None:
             return
-        from keyring.errors import KeyringError, PasswordDeleteError
-
-        with contextlib.suppress(PasswordDeleteError, KeyringError):
+        with contextlib.suppress(Exception):  # nothing kept, or the keyring refused: fine
             backend.delete_password(self.service, key)

@@ -34,6 +34,11 @@ class MigrationHeadsError(DatabaseError):
 class DamagedDatabaseError(CorruptDatabaseError):
     """A Carwars database with a table, a column or its schema stamp missing."""
 
+    def __init__(self, message: str, what: str = "") -> None:
+        super().__init__(message)
+        self.what = what
+        """What is missing ("table sessions is missing"), for a message of the caller's."""
+
 
 class ReadOnlyDatabaseError(DatabaseError):
     """The file or its folder cannot be written: it can only be browsed read-only."""

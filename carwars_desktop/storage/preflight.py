@@ -304,7 +304,7 @@ def _damaged(where: str, kind: str, what: str) -> DamagedDatabaseError:
     return DamagedDatabaseError(
         f"{where} is a Carwars Desktop database, damaged: {what}. {_unchanged(kind)} "
         "Restore a backup (a “.bak-…” copy beside it, or your own), or start a new "
-        "database file.")
+        "database file.", what)
 
 
 def check_revisions(

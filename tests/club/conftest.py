@@ -18,12 +18,15 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
 from carwars_desktop.storage.club import ClubConnection
+
+from .certificates import Authority, make_authority, write_server_certificate
 
 ADMIN_PASSWORD = "admin-Secret-7731"
 CLUB_PASSWORD = "Tr1cky-p@ss/word%42"
@@ -47,7 +50,8 @@ def free_port() -> int:
 
 
 class ClubServer:
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, authority: Authority | None = None) -> None:
+        """With ``authority``: TLS on, with a server certificate it signed (for 127.0.0.1)."""
         self.bin = bin_dir
         self.folder = Path(tempfile.mkdtemp(prefix="carwars-club-pg-"))
         self.data = self.folder / "data"
@@ -55,6 +59,13 @@ class ClubServer:
         self._root = os.geteuid() == 0
         if self._root:
             shutil.chown(self.folder, "postgres")
+        self._tls = ""
+        if authority is not None:
+            crt, key = write_server_certificate(authority, self.folder)
+            if self._root:
+                shutil.chown(crt, "postgres")
+                shutil.chown(key, "postgres")
+            self._tls = f" -c ssl=on -c ssl_cert_file={crt} -c ssl_key_file={key}"
         pwfile = self.folder / "pw"
         pwfile.write_text(ADMIN_PASSWORD + "\n")
         if self._root:
@@ -78,7 +89,7 @@ class ClubServer:
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w",
                   "-t", "60", "start", "-o",
                   f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-                  f"-c unix_socket_directories={self.folder} -c fsync=off")
+                  f"-c unix_socket_directories={self.folder} -c fsync=off{self._tls}")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "stop", "-m", "fast")
@@ -133,16 +144,50 @@ def club_server(postgres_bin_dir: Path) -> Iterator[ClubServer]:
     server.destroy()
 
 
+@contextlib.contextmanager
+def new_club(server: ClubServer, **tls: Any) -> Iterator[ClubConnection]:
+    suffix = uuid.uuid4().hex[:10]
+    database, role = f"club_{suffix}", f"gm_{suffix}"
+    server.add_club(database, role, CLUB_PASSWORD)
+    yield ClubConnection("127.0.0.1", database, role, server.port, **tls)
+    server.start_if_stopped()
+    server.sql(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+    server.sql(f"DROP ROLE IF EXISTS {role}")
+
+
 @pytest.fixture
 def club(club_server: ClubServer) -> Iterator[ClubConnection]:
     """A new club database with its own least-privilege role (password :data:`CLUB_PASSWORD`)."""
-    suffix = uuid.uuid4().hex[:10]
-    database, role = f"club_{suffix}", f"gm_{suffix}"
-    club_server.add_club(database, role, CLUB_PASSWORD)
-    yield ClubConnection("127.0.0.1", database, role, club_server.port, require_tls=False)
-    club_server.start_if_stopped()
-    club_server.sql(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-    club_server.sql(f"DROP ROLE IF EXISTS {role}")
+    with new_club(club_server, require_tls=False) as connection:
+        yield connection
+
+
+@pytest.fixture(scope="session")
+def club_authority() -> Authority:
+    """The club's throwaway CA (what docs/club-server.md has the organiser make)."""
+    return make_authority("Carwars test club CA")
+
+
+@pytest.fixture(scope="session")
+def tls_club_server(postgres_bin_dir: Path,
+                    club_authority: Authority) -> Iterator[ClubServer]:
+    """A second private server, with TLS on and a certificate signed by the club's CA."""
+    server = ClubServer(postgres_bin_dir, club_authority)
+    yield server
+    server.destroy()
+
+
+@pytest.fixture
+def ca_file(club_authority: Authority, tmp_path: Path) -> Path:
+    """The CA file the organiser hands each GM."""
+    return club_authority.write(tmp_path / "club-ca.crt")
+
+
+@pytest.fixture
+def tls_club(tls_club_server: ClubServer, ca_file: Path) -> Iterator[ClubConnection]:
+    """A club database on the TLS server, verified against the club's CA file."""
+    with new_club(tls_club_server, ca_file=str(ca_file)) as connection:
+        yield connection
 
 
 class FakeKeyring(KeyringBackend):

@@ -74,7 +74,8 @@ def test_connect_from_the_menu_and_back_to_the_laptop(
     monkeypatch.setattr(ConnectDialog, "exec", run)
     menu["&Connect to a club database…"].trigger()
     assert window.database is not None and window.database.url.startswith("postgresql")
-    shown = f"club {club.user}@127.0.0.1:{club.port}/{club.database} (not encrypted)"
+    shown = (f"club {club.user}@127.0.0.1:{club.port}/{club.database} "
+             "(TLS not required: may travel unencrypted)")
     assert window._db_label.text() == f"Database: {shown}"
     assert window.windowTitle() == f"Carwars Desktop — {shown}"
     assert PasswordStore().get(club.key) == club_password  # in the keyring…

@@ -33,12 +33,14 @@ def test_url_asks_for_tls_except_on_this_computer() -> None:
     assert remote.require_tls
     url = remote.url("s3cret/pw")
     assert url.startswith("postgresql+psycopg://ann:s3cret%2Fpw@club.example.org:5432/carwars?")
-    assert "sslmode=require" in url
+    assert "sslmode=verify-full" in url and "sslrootcert=system" in url
+    assert "require_auth=scram-sha-256" in url
     assert "sslmode" not in ClubConnection("localhost", "carwars", "ann",
                                            require_tls=False).url("x")
     assert "s3cret" not in redacted_url(url) and "***" in redacted_url(url)
-    assert remote.display() == "ann@club.example.org:5432/carwars (encrypted)"
-    assert ClubConnection.from_url(url) == remote
+    assert remote.display() == "ann@club.example.org:5432/carwars (encrypted, server verified)"
+    given = ClubConnection.from_url(url)  # its parameters kept as given
+    assert given.parameters() == remote.parameters() and given.display() == remote.display()
     assert ClubConnection.from_settings(remote.to_settings()) == remote
 
 
