@@ -442,7 +442,7 @@ class TableService:
 
     # --- one writer at a time (issue 15) -------------------------------------------------
     def session_info(self, session_id: int) -> SessionInfo:
-        return self._database().game_sessions.load(session_id).info
+        return self._database().game_sessions.info(session_id)
 
     def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
         """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""

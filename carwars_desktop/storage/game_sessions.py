@@ -201,6 +201,14 @@ class GameSessions:
                                             GameSessionRow.id.desc()).limit(1)).first()
             return None if row is None else self._info(session, row)
 
+    def info(self, session_id: int) -> SessionInfo:
+        """The session as the list shows it (its stored state is not read)."""
+        with self._sessions() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            return self._info(session, row)
+
     def load(self, session_id: int) -> LoadedSession:
         with self._sessions() as session:
             row = session.get(GameSessionRow, session_id)

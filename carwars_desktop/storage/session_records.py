@@ -75,17 +75,29 @@ def loaded_session(info: SessionInfo, vehicles: Sequence[Sequence[Any]], clock: 
     :data:`VEHICLE_COLUMNS` in seating order."""
     return LoadedSession(
         info=info,
-        vehicles=tuple(VehicleInPlay(key, name, player, json.loads(design))
+        vehicles=tuple(VehicleInPlay(key, name, player,
+                                     _read(design, f"design of vehicle {key!r}"))
                        for key, name, player, design, _current, _initial in vehicles),
-        sheets={row[0]: json.loads(row[4]) for row in vehicles},
-        initial_sheets={row[0]: json.loads(row[5]) for row in vehicles},
-        clock=json.loads(clock),
+        sheets={row[0]: _read(row[4], f"sheet of vehicle {row[0]!r}") for row in vehicles},
+        initial_sheets={row[0]: _read(row[5], f"first sheet of vehicle {row[0]!r}")
+                        for row in vehicles},
+        clock=_read(clock, "clock"),
         settings=settings_from_text(settings),
     )
 
 
+def _read(text: str, what: str) -> Any:
+    """A stored JSON value; :class:`SessionDataError` naming ``what`` when it is not one."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as error:
+        shown = text if len(str(text)) <= 40 else f"{str(text)[:40]}…"
+        raise SessionDataError(f"the session's stored {what} cannot be read ({error}: "
+                               f"{shown!r})") from error
+
+
 def settings_from_text(text: str | None) -> dict[str, Any]:
-    value = json.loads(text or "{}")
+    value = _read(text or "{}", "settings")
     if not isinstance(value, dict):
         raise SessionDataError(f"the session's settings are not a JSON object: {text!r}")
     return value

@@ -188,3 +188,19 @@ def test_a_session_the_rules_cannot_read_is_refused(services: Services,
     with pytest.raises(SessionOpenError):
         services.table.open(12345)
     assert services.table.game is None
+
+
+@pytest.mark.parametrize("column", ["clock", "settings"])
+def test_a_session_whose_stored_state_cannot_be_read_is_refused_with_the_reason(
+        services: Services, database: Database, column: str) -> None:
+    """Its list entry still reads (start-up finds it), and opening it says which part
+    cannot be read instead of raising a decoding error."""
+    from sqlalchemy import text
+
+    session_id = _start(services)
+    with database.engine.begin() as connection:
+        connection.execute(text(f"UPDATE game_sessions SET {column} = 'not JSON' "
+                                "WHERE id = :id"), {"id": session_id})
+    assert services.table.session_info(session_id).id == session_id
+    with pytest.raises(SessionOpenError, match=f"stored {column} cannot be read"):
+        services.table.open(session_id, initiator=ME)
