@@ -118,19 +118,31 @@ def _encode(document: dict[str, Any]) -> str:
 
 
 def read_designs(content: bytes | str,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[ExchangedDesign, ...]:
+                 progress: Callable[[int, int], None] | None = None,
+                 subject: str = "the file") -> tuple[ExchangedDesign, ...]:
     """Every design of an exchange file, or :class:`ExchangeError` with the reason.
 
     ``progress(done, total)`` is called every 500 designs checked (a worker's report).
+    ``subject``: what the reason calls the content (“the text” when it was pasted).
     """
-    document = _parse(content)
-    designs = _top(document)
-    result = []
-    for number, raw in enumerate(designs, 1):
-        result.append(_item(raw, number))
-        if progress is not None and number % 500 == 0:
-            progress(number, len(designs))
+    try:
+        document = _parse(content)
+        designs = _top(document)
+        result = []
+        for number, raw in enumerate(designs, 1):
+            result.append(_item(raw, number))
+            if progress is not None and number % 500 == 0:
+                progress(number, len(designs))
+    except ExchangeError as error:
+        reason = str(error)
+        if subject == _FILE or not reason.startswith(_FILE):
+            raise
+        raise ExchangeError(subject + reason.removeprefix(_FILE)) from None
     return tuple(result)
+
+
+_FILE = "the file"
+"""How every reason about the content as a whole begins (see ``subject`` above)."""
 
 
 # --- parsing -------------------------------------------------------------------------------

@@ -126,13 +126,14 @@ def decode_designs(text: str) -> tuple[ExchangedDesign, ...]:
         raise ExchangeError("the code does not unpack: its compressed data is incomplete")
     if inflater.unused_data:
         raise ExchangeError("the code holds data after its compressed designs")
-    return read_designs(unpacked)
+    return read_designs(unpacked, subject="the text")
 
 
 def read_designs_or_code(content: bytes | str,
                          progress: Callable[[int, int], None] | None = None,
-                         ) -> tuple[ExchangedDesign, ...]:
-    """The designs of a design file's content or of a text code (either may be pasted)."""
+                         subject: str = "the file") -> tuple[ExchangedDesign, ...]:
+    """The designs of a design file's content or of a text code (either may be pasted:
+    ``subject`` “the text”, what the reason calls a design file's content)."""
     if isinstance(content, bytes):
         head = content[:32].removeprefix(b"\xef\xbb\xbf").lstrip().decode("ascii", "replace")
         if looks_like_code(head):
@@ -143,10 +144,10 @@ def read_designs_or_code(content: bytes | str,
                 return decode_designs(content.decode("utf-8-sig"))
             except UnicodeDecodeError:
                 raise ExchangeError("the code is not UTF-8 text") from None
-        return read_designs(content, progress)
+        return read_designs(content, progress, subject)
     if looks_like_code(content.lstrip("\ufeff")):
         return decode_designs(content.lstrip("\ufeff"))
-    return read_designs(content, progress)
+    return read_designs(content, progress, subject)
 
 
 def qr_fits(code: str) -> bool:

@@ -181,3 +181,22 @@ def test_one_changed_character_is_caught(position: int, replacement: str) -> Non
 def test_the_file_reader_is_unchanged_for_codes() -> None:
     with pytest.raises(ExchangeError, match="not valid JSON"):
         read_designs(encode_designs([_catalog()[0]]))
+
+
+def test_a_pasted_code_or_text_is_called_the_text_in_its_refusal() -> None:
+    """A file's reasons say “the file…”; the same reasons for a code or a pasted text
+    say “the text…”."""
+    empty = {"format": "carwars-desktop/designs", "version": 1, "designs": []}
+    for code, reason in [(_code_of(empty), "the text holds no designs"),
+                         (_code_of(b"[" * 5000 + b"]" * 5000), "the text nests"),
+                         (_code_of(b"\xff\xfe not text"), "the text is not UTF-8"),
+                         (_code_of(b"{oops"), "the text is not valid JSON")]:
+        with pytest.raises(ExchangeError) as caught:
+            read_designs_or_code(code, subject="the text")
+        assert str(caught.value).startswith(reason) and "the file" not in str(caught.value)
+    with pytest.raises(ExchangeError, match="^the text is not valid JSON"):
+        read_designs_or_code('{"format": ', subject="the text")
+    with pytest.raises(ExchangeError, match="^the file is not valid JSON"):
+        read_designs_or_code(b'{"format": ')
+    with pytest.raises(ExchangeError, match="^the text holds no designs"):
+        decode_designs(_code_of(empty))

@@ -135,7 +135,7 @@ class PasteDesignDialog(QDialog):
             self.verdict.setText("Nothing pasted yet.")
         else:
             try:
-                self.designs = read_designs_or_code(text)
+                self.designs = read_designs_or_code(text, subject="the text")
             except ExchangeError as error:
                 self.verdict.setText(f"⚠ Refused: {error}. Nothing will be written.")
             else:
