@@ -85,6 +85,9 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
     """The text of an exchange file holding ``designs`` (at least one)."""
     if not designs:
         raise ExchangeError("nothing to export: choose at least one design")
+    if len(designs) > MAX_DESIGNS:
+        raise ExchangeError(f"{len(designs):,} designs are more than a design file holds "
+                            f"({MAX_DESIGNS:,}): export them in several files")
     when = (exported_at or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     document: dict[str, Any] = {
         "format": FORMAT,
@@ -97,7 +100,14 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
         {"ruleset": d.ruleset_id, "kind": d.kind, "tags": list(d.tags), "design": dict(d.data)}
         for d in designs
     ]
-    return _encode(document) + "\n"
+    text = _encode(document) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise ExchangeError(
+            f"the file would be {size / 1024 / 1024:.1f} MiB, more than a design file "
+            f"holds ({MAX_BYTES // 1024 // 1024} MiB): export fewer designs at a time"
+            + (" (this design alone is too large to export)" if len(designs) == 1 else ""))
+    return text
 
 
 def _encode(document: dict[str, Any]) -> str:
