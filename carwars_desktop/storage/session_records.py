@@ -63,6 +63,9 @@ class LoadedSession:
     initial_sheets: Mapping[str, Mapping[str, Any]]
     clock: Mapping[str, Any]
     settings: Mapping[str, Any] = field(default_factory=dict)
+    unreadable: str = ""
+    """Why part of its stored state cannot be read (read with ``readable=True``; that
+    part is left empty, and the session opens read-only); empty when all of it reads."""
 
 
 VEHICLE_COLUMNS = ("key", "name", "player", "design", "current_sheet", "initial_sheet")
@@ -70,9 +73,27 @@ VEHICLE_COLUMNS = ("key", "name", "player", "design", "current_sheet", "initial_
 
 
 def loaded_session(info: SessionInfo, vehicles: Sequence[Sequence[Any]], clock: str,
-                   settings: str | None) -> LoadedSession:
+                   settings: str | None, readable: bool = False) -> LoadedSession:
     """A session to resume from its stored text: ``vehicles`` are rows of
-    :data:`VEHICLE_COLUMNS` in seating order."""
+    :data:`VEHICLE_COLUMNS` in seating order. With ``readable``, a clock or settings
+    that cannot be read are left empty and the reason kept in
+    :attr:`LoadedSession.unreadable` instead of raising :class:`SessionDataError`."""
+    if readable:
+        reasons: list[str] = []
+        try:
+            read_clock: Mapping[str, Any] = _read(clock, "clock")
+        except SessionDataError as error:
+            read_clock, clock = {}, "{}"
+            reasons.append(str(error))
+        try:
+            settings_from_text(settings)
+        except SessionDataError as error:
+            settings = None
+            reasons.append(str(error))
+        loaded = loaded_session(info, vehicles, clock, settings)
+        return LoadedSession(loaded.info, loaded.vehicles, loaded.sheets,
+                             loaded.initial_sheets, read_clock, loaded.settings,
+                             "; ".join(reasons))
     return LoadedSession(
         info=info,
         vehicles=tuple(VehicleInPlay(key, name, player,
