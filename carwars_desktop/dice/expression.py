@@ -29,7 +29,17 @@ def _number(digits: str, source: str) -> int:
             "dice limit")
     return int(significant)
 
-_TERM = re.compile(r"(?P<count>\d*)d(?P<sides>\d*)|(?P<const>\d+)")
+_TERM = re.compile(r"(?P<count>[0-9]*)d(?P<sides>[0-9]*)|(?P<const>[0-9]+)")
+"""Digits are ASCII's 0–9 only (as the user guide lists them): another script's digits
+(Arabic-Indic ``٢``, full-width ``２``…) are refused, by :func:`_foreign_digit`."""
+
+
+def _foreign_digit(text: str) -> None:
+    for position, char in enumerate(text, start=1):
+        if char.isdigit() and char not in "0123456789":
+            raise DiceExpressionError(
+                f"{text[:40]!r}: {char!r} at position {position} is a digit of another "
+                "script; dice expressions take the digits 0–9 only, as in 2d6+1")
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,7 @@ class DiceExpression:
 def parse(text: str) -> DiceExpression:
     """Parse a dice expression, or raise :class:`DiceExpressionError` saying why."""
     source = text
+    _foreign_digit(text)
     cleaned = re.sub(r"\s*([+-])\s*", r"\1", text.strip().lower().replace("−", "-"))
     if not cleaned:
         raise DiceExpressionError("empty dice expression: write something like 2d6 or 1d8+3")

@@ -85,6 +85,9 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
     """The text of an exchange file holding ``designs`` (at least one)."""
     if not designs:
         raise ExchangeError("nothing to export: choose at least one design")
+    if len(designs) > MAX_DESIGNS:
+        raise ExchangeError(f"{len(designs):,} designs are more than a design file holds "
+                            f"({MAX_DESIGNS:,}): export them in several files")
     when = (exported_at or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     document: dict[str, Any] = {
         "format": FORMAT,
@@ -97,7 +100,14 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
         {"ruleset": d.ruleset_id, "kind": d.kind, "tags": list(d.tags), "design": dict(d.data)}
         for d in designs
     ]
-    return _encode(document) + "\n"
+    text = _encode(document) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise ExchangeError(
+            f"the file would be {size / 1024 / 1024:.1f} MiB, more than a design file "
+            f"holds ({MAX_BYTES // 1024 // 1024} MiB): export fewer designs at a time"
+            + (" (this design alone is too large to export)" if len(designs) == 1 else ""))
+    return text
 
 
 def _encode(document: dict[str, Any]) -> str:
@@ -118,19 +128,31 @@ def _encode(document: dict[str, Any]) -> str:
 
 
 def read_designs(content: bytes | str,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[ExchangedDesign, ...]:
+                 progress: Callable[[int, int], None] | None = None,
+                 subject: str = "the file") -> tuple[ExchangedDesign, ...]:
     """Every design of an exchange file, or :class:`ExchangeError` with the reason.
 
     ``progress(done, total)`` is called every 500 designs checked (a worker's report).
+    ``subject``: what the reason calls the content (“the text” when it was pasted).
     """
-    document = _parse(content)
-    designs = _top(document)
-    result = []
-    for number, raw in enumerate(designs, 1):
-        result.append(_item(raw, number))
-        if progress is not None and number % 500 == 0:
-            progress(number, len(designs))
+    try:
+        document = _parse(content)
+        designs = _top(document)
+        result = []
+        for number, raw in enumerate(designs, 1):
+            result.append(_item(raw, number))
+            if progress is not None and number % 500 == 0:
+                progress(number, len(designs))
+    except ExchangeError as error:
+        reason = str(error)
+        if subject == _FILE or not reason.startswith(_FILE):
+            raise
+        raise ExchangeError(subject + reason.removeprefix(_FILE)) from None
     return tuple(result)
+
+
+_FILE = "the file"
+"""How every reason about the content as a whole begins (see ``subject`` above)."""
 
 
 # --- parsing -------------------------------------------------------------------------------

@@ -63,10 +63,28 @@ def _compact_document(designs: Sequence[ExchangedDesign]) -> str:
 
 
 def encode_designs(designs: Sequence[ExchangedDesign]) -> str:
-    """The text code of ``designs`` (at least one): ``CWD1:…``."""
-    packed = zlib.compress(_compact_document(designs).encode("utf-8"), 9)
+    """The text code of ``designs`` (at least one): ``CWD1:…``.
+
+    Raises:
+        ExchangeError: the code would be more than :func:`decode_designs` reads (the
+            reason says to export a file instead).
+    """
+    document = _compact_document(designs).encode("utf-8")
+    if len(document) > MAX_UNPACKED:
+        raise _too_large(designs, f"{len(document) / 1024 / 1024:.1f} MiB of designs, more "
+                         f"than a design code holds ({MAX_UNPACKED // 1024 // 1024} MiB)")
+    packed = zlib.compress(document, 9)
     payload = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-    return f"{PREFIX}{CODE_VERSION}:{payload}.{_checksum(payload)}"
+    code = f"{PREFIX}{CODE_VERSION}:{payload}.{_checksum(payload)}"
+    if len(code) > MAX_CODE_CHARS:
+        raise _too_large(designs, f"a code of {len(code):,} characters, more than a design "
+                         f"code holds ({MAX_CODE_CHARS:,})")
+    return code
+
+
+def _too_large(designs: Sequence[ExchangedDesign], what: str) -> ExchangeError:
+    many = f"{len(designs):,} designs make" if len(designs) != 1 else "this design makes"
+    return ExchangeError(f"{many} {what}: export a file instead (Export…)")
 
 
 def looks_like_code(text: str) -> bool:
@@ -131,13 +149,14 @@ def decode_designs(text: str) -> tuple[ExchangedDesign, ...]:
         raise ExchangeError("the code does not unpack: its compressed data is incomplete")
     if inflater.unused_data:
         raise ExchangeError("the code holds data after its compressed designs")
-    return read_designs(unpacked)
+    return read_designs(unpacked, subject="the text")
 
 
 def read_designs_or_code(content: bytes | str,
                          progress: Callable[[int, int], None] | None = None,
-                         ) -> tuple[ExchangedDesign, ...]:
-    """The designs of a design file's content or of a text code (either may be pasted)."""
+                         subject: str = "the file") -> tuple[ExchangedDesign, ...]:
+    """The designs of a design file's content or of a text code (either may be pasted:
+    ``subject`` “the text”, what the reason calls a design file's content)."""
     if isinstance(content, bytes):
         head = content[:32].removeprefix(b"\xef\xbb\xbf").lstrip().decode("ascii", "replace")
         if looks_like_code(head):
@@ -146,10 +165,10 @@ def read_designs_or_code(content: bytes | str,
                 return decode_designs(content.decode("utf-8-sig"))
             except UnicodeDecodeError:
                 raise ExchangeError("the code is not UTF-8 text") from None
-        return read_designs(content, progress)
+        return read_designs(content, progress, subject)
     if looks_like_code(content.lstrip("\ufeff")):
         return decode_designs(content.lstrip("\ufeff"))
-    return read_designs(content, progress)
+    return read_designs(content, progress, subject)
 
 
 def qr_fits(code: str) -> bool:

@@ -29,8 +29,8 @@ from typing import Any
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services.house_rules import not_offered_in_session
 
-_NUMBER = re.compile(r"^\d+(\.\d+)?$|^\d+/\d+$")
-_DIGITS = re.compile(r"^\d+$")
+_NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$|^[0-9]+/[0-9]+$")  # ASCII digits only
+_DIGITS = re.compile(r"^[0-9]+$")
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def parse(line: str, rules: QuickRules, count: int, selected: int | None = None,
 
 def _read(line: str, rules: QuickRules, count: int, selected: int | None) -> QuickCommand:
     text, _, dice = line.partition(":")
-    if dice.strip() and not re.fullmatch(r"[\d\s,]+", dice):
+    if dice.strip() and not re.fullmatch(r"[0-9\s,]+", dice):
         where = len(text) + 1 + (len(dice) - len(dice.lstrip()))
         bad = Word(dice.strip(), where, where + len(dice.strip()))
         raise QuickEntryError("after ':' type only the dice, e.g. 543", bad, line)

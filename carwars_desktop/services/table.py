@@ -12,7 +12,7 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -292,6 +292,30 @@ class ShownGame:
             self.info.id, self.info.version, self.info.created_at)
 
 
+def _with_last_clock(loaded: LoadedSession, ruleset: Ruleset,
+                     events: SessionEvents) -> LoadedSession:
+    """``loaded`` (whose clock or settings cannot be read) with the clock the log last
+    shows when its own cannot be read: the one after the newest event that moved it, or
+    the first turn's when none did; :attr:`LoadedSession.unreadable` says which."""
+    if loaded.clock:
+        return replace(loaded, unreadable=f"{loaded.unreadable}; the session opens read-only")
+    clock: Mapping[str, Any] | None = None
+    shown = "the first turn's: no event moved it"
+    end = events.count(include_undone=True)
+    while clock is None and end > 0:
+        start = max(0, end - CHART_PAGE)
+        for stored in reversed(events.page(start, end - start)):
+            if not stored.undone and stored.event.clock_after is not None:
+                clock = stored.event.clock_after
+                shown = f"the one after event {stored.seq}"
+                break
+        end = start
+    if clock is None:
+        clock = ruleset.start_clock([vehicle.name for vehicle in loaded.vehicles]).to_json()
+    return replace(loaded, clock=clock, unreadable=(
+        f"{loaded.unreadable}; the session opens read-only, the clock shown is {shown}"))
+
+
 def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
     offset = 0
     while True:
@@ -380,19 +404,27 @@ class TableService:
         evening opens at once. ``wrap`` wraps a running session's events (the club
         link's queue). Its events append only under ``lease`` (this copy's hold on it,
         compare-and-append); ``follow`` opens a running session read-only (another copy
-        plays it). ``shown``: this session's game already on screen (start-up); it is
-        kept, writing to the database from now on, when this resumes it and nothing
-        was written since it was read; otherwise the game is built again. Raises
-        :class:`SessionOpenError` and changes nothing when the rules cannot read it.
+        plays it); so does one whose stored clock or settings cannot be read
+        (:attr:`LoadedSession.unreadable` says why and which clock is shown: the one
+        after the last event that moved it). ``shown``: this session's game already on
+        screen (start-up); it is kept, writing to the database from now on, when this
+        resumes it and nothing was written since it was read; otherwise the game is
+        built again. Raises :class:`SessionOpenError` and changes nothing when the rules
+        cannot read it.
         """
         from carwars_desktop.session.setup import build_game
 
         sessions = self._database().game_sessions
         try:
-            loaded = sessions.load(session_id)
+            loaded = sessions.load(session_id, readable=True)
             ruleset = find_ruleset(loaded.info.ruleset_id)
+            follow = follow or bool(loaded.unreadable)  # read-only: nothing is written
             events = sessions.events(session_id, None if follow else lease,
-                                     loaded.info.version)
+                                     loaded.info.version,
+                                     "the session's stored state cannot be read"
+                                     if loaded.unreadable else "")
+            if loaded.unreadable:
+                loaded = _with_last_clock(loaded, ruleset, events)
             store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
                                    and not follow else events)
             if shown is not None and shown.same_as(loaded.info) and loaded.info.running \
@@ -430,6 +462,11 @@ class TableService:
             raise SessionOpenError(str(error)) from error
         return ShownGame(loaded.info, game)
 
+    def unreadable(self, session_id: int) -> str:
+        """Why part of the session's stored state cannot be read (it then opens
+        read-only); empty when all of it reads."""
+        return self._database().game_sessions.load(session_id, readable=True).unreadable
+
     def last_running(self) -> int | None:
         last = self._database().game_sessions.last_running()
         return None if last is None else last.id
@@ -449,7 +486,7 @@ class TableService:
 
     # --- one writer at a time (issue 15) -------------------------------------------------
     def session_info(self, session_id: int) -> SessionInfo:
-        return self._database().game_sessions.load(session_id).info
+        return self._database().game_sessions.info(session_id)
 
     def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
         """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""

@@ -94,6 +94,21 @@ def sqlite_file_path(url: str) -> Path | None:
     return Path(database)
 
 
+def _sqlite_options(url: str, read_only: bool) -> tuple[str, bool]:
+    """The URL without its SQLite options, and whether it is to be read only."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.query:
+        return url, read_only
+    options = dict(parsed.query)
+    if options == {"mode": "ro"}:
+        return parsed.set(query={}).render_as_string(hide_password=False), True
+    listed = ", ".join(f"{key}={value}" for key, value in options.items())
+    raise DatabaseError(
+        f"Cannot open {parsed.database}: the database setting has SQLite options ({listed}) "
+        "that Carwars Desktop does not apply. Nothing was opened. Give the file alone, or "
+        "add “?mode=ro” (and nothing else) to browse it read-only.")
+
+
 def _current_revisions(connection: Connection) -> list[str]:
     """The revisions in ``alembic_version`` (none for a new database), read with plain SQL."""
     if not inspect(connection).has_table(VERSION_TABLE):
@@ -120,8 +135,11 @@ def open_database(url: str, read_only: bool = False) -> Database:
         DatabaseError: anything else that stops the database from opening.
 
     In each case nothing was written.
+
+    An SQLite URL ending in ``?mode=ro`` is opened read-only (as with ``read_only``); one
+    with any other option is refused (none is applied).
     """
-    url = normalize_url(url)
+    url, read_only = _sqlite_options(normalize_url(url), read_only)
     where = make_url(url).render_as_string(hide_password=True)
     shipped = shipped_revisions()
     head, known = shipped.head, shipped.known

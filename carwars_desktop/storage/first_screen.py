@@ -23,6 +23,7 @@ No SQLAlchemy here, nor in what this imports.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import closing
@@ -43,6 +44,13 @@ from carwars_desktop.storage.session_records import (
     SessionInfo,
     loaded_session,
     stored_event,
+)
+from carwars_desktop.storage.sqlite_file import (
+    HEADER_SIZE,
+    SQLITE_MAGIC,
+    file_problem,
+    quick_check_problems,
+    read_only_uri,
 )
 from carwars_desktop.storage.states import ACTIVE, RUNNING, UNDONE
 
@@ -71,8 +79,24 @@ def _optional_time(value: str | None) -> datetime | None:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=_TIMEOUT,
-                           isolation_level=None)
+    """A read-only connection to ``path`` that creates nothing beside it, once the file's
+    header and size are sound (:mod:`.sqlite_file`, as the start-up checks).
+
+    Raises:
+        sqlite3.DatabaseError: the file is damaged, or cannot be read without creating
+            a file beside it.
+        OSError: the file cannot be read.
+    """
+    with path.open("rb") as stream:
+        header = stream.read(HEADER_SIZE)
+        size = os.fstat(stream.fileno()).st_size
+    if not header.startswith(SQLITE_MAGIC):
+        raise sqlite3.DatabaseError(f"{path} is not an SQLite file")
+    problem = file_problem(path, header, size)
+    uri = read_only_uri(path, header)
+    if problem is not None or uri is None:
+        raise sqlite3.DatabaseError(problem or f"{path} cannot be read as it is")
+    return sqlite3.connect(uri, uri=True, timeout=_TIMEOUT, isolation_level=None)
 
 
 @dataclass(frozen=True)
@@ -101,6 +125,8 @@ def read_first_screen(cli_value: str | None, env: Mapping[str, str]) -> FirstScr
         head = shipped_revisions().head
         with closing(_connect(path)) as connection:
             connection.execute("BEGIN")  # one snapshot: the sheets at the version read
+            if quick_check_problems(connection):
+                return None  # damaged: the start-up checks say how
             revisions = [row[0] for row in connection.execute(
                 "SELECT version_num FROM alembic_version")]
             if revisions != [head]:
@@ -156,7 +182,7 @@ class FileEvents:
                 return connection.execute(
                     f"SELECT {columns} FROM session_events WHERE session_id = ? {where} "
                     f"{tail}", (self.session_id, *arguments)).fetchall()
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):
             return []
 
     def _events(self, where: str, tail: str, arguments: tuple[Any, ...]) -> list[StoredEvent]:

@@ -36,6 +36,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import Event, StaleSessionError, StoredEvent, VehicleInPlay
+from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.leases import (  # the lease rules, here by their names too
     LEASE_TIMEOUT,
     TEXT_MAX,
@@ -202,7 +203,16 @@ class GameSessions:
                                             GameSessionRow.id.desc()).limit(1)).first()
             return None if row is None else self._info(session, row)
 
-    def load(self, session_id: int) -> LoadedSession:
+    def info(self, session_id: int) -> SessionInfo:
+        """The session as the list shows it (its stored state is not read)."""
+        with self._sessions() as session:
+            row = session.get(GameSessionRow, session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {session_id}")
+            return self._info(session, row)
+
+    def load(self, session_id: int, readable: bool = False) -> LoadedSession:
+        """Everything needed to resume it; ``readable``: see :func:`loaded_session`."""
         with self._sessions() as session:
             row = session.get(GameSessionRow, session_id)
             if row is None:
@@ -211,7 +221,8 @@ class GameSessions:
             vehicles = session.execute(select(*columns)
                                        .where(SessionVehicleRow.session_id == session_id)
                                        .order_by(SessionVehicleRow.position)).all()
-            return loaded_session(self._info(session, row), vehicles, row.clock, row.settings)
+            return loaded_session(self._info(session, row), vehicles, row.clock, row.settings,
+                                  readable)
 
     def finish(self, session_id: int, lease: Lease | None = None) -> None:
         """End a session (and its lease). With ``lease``, only while this copy holds it.
@@ -239,12 +250,13 @@ class GameSessions:
             session.execute(delete(GameSessionRow).where(GameSessionRow.id == session_id))
 
     def events(self, session_id: int, lease: Lease | None = None,
-               version: int | None = None) -> SessionEvents:
+               version: int | None = None, read_only: str = "") -> SessionEvents:
         """The session's event store; it writes as ``lease``'s holder, from ``version``
-        (the one its sheets were loaded at; read now when not given)."""
+        (the one its sheets were loaded at; read now when not given). ``read_only``: why
+        it writes nothing (each write is refused with it)."""
         if version is None:
             version = self.version(session_id)
-        return SessionEvents(self._sessions, session_id, lease, version)
+        return SessionEvents(self._sessions, session_id, lease, version, read_only)
 
     def version(self, session_id: int) -> int:
         """How many writes the session has had (a follower reloads when it moves)."""
@@ -467,14 +479,17 @@ class SessionEvents:
     """
 
     def __init__(self, sessions: sessionmaker[Session], session_id: int,
-                 lease: Lease | None = None, version: int = 0) -> None:
+                 lease: Lease | None = None, version: int = 0, read_only: str = "") -> None:
         self._sessions = sessions
         self.session_id = session_id
         self.lease = lease
         self.version = version
+        self.read_only = read_only
 
     def _claim(self, session: Session) -> None:
         """Move the version on, or raise: the first write of every transaction."""
+        if self.read_only:
+            raise WriteFailedError(f"Nothing was saved: {self.read_only}.", self.read_only)
         now = _now()
         values: dict[str, Any] = {"version": GameSessionRow.version + 1, "updated_at": now}
         conditions = [GameSessionRow.id == self.session_id,

@@ -35,9 +35,13 @@ from carwars_desktop.storage.errors import (
     ReadOnlyDatabaseError,
 )
 from carwars_desktop.storage.models import Base
+from carwars_desktop.storage.sqlite_file import (
+    HEADER_SIZE,
+    SQLITE_MAGIC,
+    file_problem,
+    quick_check_problems,
+)
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-HEADER_SIZE = 100
 VERSION_TABLE = "alembic_version"
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
@@ -112,22 +116,12 @@ def check_sqlite_file(path: Path, known: frozenset[str], head: str,
             f"{path} is not a Carwars Desktop database (it is not an SQLite file). "
             + _unchanged("file")
         )
-    page_size = _page_size(header)
-    if len(header) < HEADER_SIZE or page_size is None:
-        raise _corrupt(path, "its header is damaged")
-    if size % page_size:
-        raise _corrupt(
-            path, f"it is {size} bytes long, not a whole number of {page_size}-byte pages"
-        )
+    problem = file_problem(path, header, size)
+    if problem is not None:
+        raise _corrupt(path, problem)
     wal = path.with_name(path.name + "-wal")
     journal = path.with_name(path.name + "-journal")
     has_sidecars = wal.exists() or journal.exists()
-    if not wal.exists():
-        pages = _header_page_count(header)
-        if pages is not None and pages * page_size > size:
-            raise _corrupt(
-                path, f"it should hold {pages} pages but only {size // page_size} are there"
-            )
     revisions = _check_with_sqlite(path, has_sidecars, known, head)
     if not read_only:
         _check_writable(path)
@@ -195,22 +189,6 @@ def _check_not_locked(path: Path) -> None:
         raise DatabaseError(f"Cannot open {path}: {error}. {_unchanged('file')}") from error
 
 
-def _page_size(header: bytes) -> int | None:
-    raw = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if raw == 1 else raw
-    if page_size < 512 or page_size > 65536 or page_size & (page_size - 1):
-        return None
-    return page_size
-
-
-def _header_page_count(header: bytes) -> int | None:
-    """The page count in the header, when SQLite marks it as valid (``version-valid-for``)."""
-    if header[92:96] != header[24:28]:
-        return None
-    pages = int.from_bytes(header[28:32], "big")
-    return pages or None
-
-
 def _corrupt(path: Path, why: str) -> CorruptDatabaseError:
     return CorruptDatabaseError(
         f"{path} is damaged: {why}. {_unchanged('file')} "
@@ -247,13 +225,7 @@ def _read_schema(path: Path, source: Path, has_sidecars: bool, known: frozenset[
         uri += "&immutable=1"
     try:
         with closing(sqlite3.connect(uri, uri=True)) as connection:
-            rows = connection.execute("PRAGMA quick_check").fetchall()
-            problems = [
-                line.strip()
-                for (row,) in rows
-                for line in str(row).splitlines()
-                if line.strip() not in ("ok", "*** in database main ***", "")
-            ]
+            problems = quick_check_problems(connection)
             if problems:
                 raise _corrupt(path, "SQLite's check found " + "; ".join(problems[:3]))
             tables = [

@@ -63,6 +63,9 @@ class LoadedSession:
     initial_sheets: Mapping[str, Mapping[str, Any]]
     clock: Mapping[str, Any]
     settings: Mapping[str, Any] = field(default_factory=dict)
+    unreadable: str = ""
+    """Why part of its stored state cannot be read (read with ``readable=True``; that
+    part is left empty, and the session opens read-only); empty when all of it reads."""
 
 
 VEHICLE_COLUMNS = ("key", "name", "player", "design", "current_sheet", "initial_sheet")
@@ -70,22 +73,52 @@ VEHICLE_COLUMNS = ("key", "name", "player", "design", "current_sheet", "initial_
 
 
 def loaded_session(info: SessionInfo, vehicles: Sequence[Sequence[Any]], clock: str,
-                   settings: str | None) -> LoadedSession:
+                   settings: str | None, readable: bool = False) -> LoadedSession:
     """A session to resume from its stored text: ``vehicles`` are rows of
-    :data:`VEHICLE_COLUMNS` in seating order."""
+    :data:`VEHICLE_COLUMNS` in seating order. With ``readable``, a clock or settings
+    that cannot be read are left empty and the reason kept in
+    :attr:`LoadedSession.unreadable` instead of raising :class:`SessionDataError`."""
+    if readable:
+        reasons: list[str] = []
+        try:
+            read_clock: Mapping[str, Any] = _read(clock, "clock")
+        except SessionDataError as error:
+            read_clock, clock = {}, "{}"
+            reasons.append(str(error))
+        try:
+            settings_from_text(settings)
+        except SessionDataError as error:
+            settings = None
+            reasons.append(str(error))
+        loaded = loaded_session(info, vehicles, clock, settings)
+        return LoadedSession(loaded.info, loaded.vehicles, loaded.sheets,
+                             loaded.initial_sheets, read_clock, loaded.settings,
+                             "; ".join(reasons))
     return LoadedSession(
         info=info,
-        vehicles=tuple(VehicleInPlay(key, name, player, json.loads(design))
+        vehicles=tuple(VehicleInPlay(key, name, player,
+                                     _read(design, f"design of vehicle {key!r}"))
                        for key, name, player, design, _current, _initial in vehicles),
-        sheets={row[0]: json.loads(row[4]) for row in vehicles},
-        initial_sheets={row[0]: json.loads(row[5]) for row in vehicles},
-        clock=json.loads(clock),
+        sheets={row[0]: _read(row[4], f"sheet of vehicle {row[0]!r}") for row in vehicles},
+        initial_sheets={row[0]: _read(row[5], f"first sheet of vehicle {row[0]!r}")
+                        for row in vehicles},
+        clock=_read(clock, "clock"),
         settings=settings_from_text(settings),
     )
 
 
+def _read(text: str, what: str) -> Any:
+    """A stored JSON value; :class:`SessionDataError` naming ``what`` when it is not one."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as error:
+        shown = text if len(str(text)) <= 40 else f"{str(text)[:40]}…"
+        raise SessionDataError(f"the session's stored {what} cannot be read ({error}: "
+                               f"{shown!r})") from error
+
+
 def settings_from_text(text: str | None) -> dict[str, Any]:
-    value = json.loads(text or "{}")
+    value = _read(text or "{}", "settings")
     if not isinstance(value, dict):
         raise SessionDataError(f"the session's settings are not a JSON object: {text!r}")
     return value

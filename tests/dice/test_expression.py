@@ -117,3 +117,10 @@ def test_ge_and_le_complement(count: int, sides: int, k: int) -> None:
 def test_modifiers_are_bounded_in_total() -> None:
     with pytest.raises(DiceExpressionError, match="modifiers add up to 20000"):
         parse("2d6+10000+10000")
+
+
+@pytest.mark.parametrize("text", ["٢d٦", "2d٦", "２d6", "1d8+３", "२d6", "2d6+٣"])
+def test_digits_of_other_scripts_are_refused(text: str) -> None:
+    """Only the digits 0–9 the user guide shows (Python's int() reads the others)."""
+    with pytest.raises(DiceExpressionError, match="digit of another script.*0–9 only"):
+        parse(text)

@@ -209,3 +209,40 @@ def test_a_good_file_with_garbage_inside_is_refused_or_still_valid(document: Any
         assert str(error)
     else:
         assert read_designs(dumps_designs(designs)) == designs
+
+
+def _deck(cards: int) -> Any:
+    card = PowerCard("Training", (IconValue(Icon.ENERGY, 3), IconValue(Icon.FIGHTING, 4)))
+    return make_exchanged("autopower", "deck", Deck(f"{cards} cards", (card,) * cards).to_json())
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks=st.lists(st.integers(0, 400), min_size=1, max_size=12),
+       limit=st.integers(1_000, 200_000), most=st.integers(1, 12))
+def test_an_export_is_read_back_or_refused_first(decks: list[int], limit: int,
+                                                  most: int) -> None:
+    """At any limits (made small here so that each is reached): what Export writes,
+    Import reads back; what Import would refuse, Export refuses first, saying how."""
+    from unittest import mock
+
+    from carwars_desktop.library import exchange
+
+    designs = [_deck(cards) for cards in decks]
+    with mock.patch.object(exchange, "MAX_BYTES", limit), \
+            mock.patch.object(exchange, "MAX_DESIGNS", most):
+        try:
+            text = dumps_designs(designs)
+        except ExchangeError as error:
+            assert "export fewer designs" in str(error) or "several files" in str(error)
+            return
+        assert read_designs(text) == tuple(designs)
+        assert read_designs(text.encode()) == tuple(designs)
+
+
+@pytest.mark.slow
+def test_a_90000_card_deck_is_refused_at_export_not_at_import() -> None:
+    """The audit's deck: its file would be over 16 MiB; Export says so."""
+    with pytest.raises(ExchangeError, match="more than a design file holds.*too large"):
+        dumps_designs([_deck(90_000)])
+    (back,) = read_designs(dumps_designs([_deck(40_000)]))
+    assert len(back.data["cards"]) == 40_000

@@ -181,3 +181,78 @@ def test_one_changed_character_is_caught(position: int, replacement: str) -> Non
 def test_the_file_reader_is_unchanged_for_codes() -> None:
     with pytest.raises(ExchangeError, match="not valid JSON"):
         read_designs(encode_designs([_catalog()[0]]))
+
+
+def test_a_pasted_code_or_text_is_called_the_text_in_its_refusal() -> None:
+    """A file's reasons say “the file…”; the same reasons for a code or a pasted text
+    say “the text…”."""
+    empty = {"format": "carwars-desktop/designs", "version": 1, "designs": []}
+    for code, reason in [(_code_of(empty), "the text holds no designs"),
+                         (_code_of(b"[" * 5000 + b"]" * 5000), "the text nests"),
+                         (_code_of(b"\xff\xfe not text"), "the text is not UTF-8"),
+                         (_code_of(b"{oops"), "the text is not valid JSON")]:
+        with pytest.raises(ExchangeError) as caught:
+            read_designs_or_code(code, subject="the text")
+        assert str(caught.value).startswith(reason) and "the file" not in str(caught.value)
+    with pytest.raises(ExchangeError, match="^the text is not valid JSON"):
+        read_designs_or_code('{"format": ', subject="the text")
+    with pytest.raises(ExchangeError, match="^the file is not valid JSON"):
+        read_designs_or_code(b'{"format": ')
+    with pytest.raises(ExchangeError, match="^the text holds no designs"):
+        decode_designs(_code_of(empty))
+
+
+_NAMES = st.text(st.characters(codec="utf-8", categories=("L", "N")), min_size=1,
+                 max_size=200)
+
+
+@settings(max_examples=40, deadline=None)
+@given(names=st.lists(_NAMES, min_size=1, max_size=120), limit=st.integers(2_000, 40_000))
+def test_a_code_copied_as_text_is_read_back_or_refused_first(
+        names: list[str], limit: int) -> None:
+    """At any limit (here made small so that each is reached): what Copy as text makes,
+    Paste reads back; what it would not read, Copy refuses first, saying to export."""
+    from unittest import mock
+
+    from carwars_desktop.library import text_code
+
+    base = _catalog()[0]
+    designs = [make_exchanged(base.ruleset_id, "vehicle", {**base.data, "name": name})
+               for name in names]
+    for unpacked, chars in ((limit, text_code.MAX_CODE_CHARS), (MAX_UNPACKED, limit // 4)):
+        with mock.patch.object(text_code, "MAX_UNPACKED", unpacked), \
+                mock.patch.object(text_code, "MAX_CODE_CHARS", chars):
+            try:
+                code = encode_designs(designs)
+            except ExchangeError as error:
+                assert "export a file instead" in str(error)
+                continue
+            assert decode_designs(code) == tuple(designs)
+            assert read_designs_or_code(code, subject="the text") == tuple(designs)
+
+
+@pytest.mark.slow
+def test_at_the_real_limit_copy_refuses_what_paste_would_refuse() -> None:
+    """The audit's case: the catalog's designs many times over, up to the 4 MiB a code
+    unpacks to. Just under the limit reads back; just over, Copy refuses."""
+    from carwars_desktop.library.text_code import _compact_document
+
+    designs = _catalog()
+
+    def first(count: int) -> list[ExchangedDesign]:
+        return (designs * (count // len(designs) + 1))[:count]
+
+    def size(count: int) -> int:
+        return len(_compact_document(first(count)).encode())
+
+    count = int(MAX_UNPACKED / (size(len(designs) * 10) / (len(designs) * 10)))
+    while size(count) > MAX_UNPACKED:
+        count -= 1
+    while size(count + 1) <= MAX_UNPACKED:
+        count += 1
+    assert count > 5_000  # the catalog's designs: 10,162 of them fill 4 MiB
+    fits = first(count)
+    assert decode_designs(encode_designs(fits)) == tuple(fits)
+    over = first(count + 1)
+    with pytest.raises(ExchangeError, match="export a file instead"):
+        encode_designs(over)

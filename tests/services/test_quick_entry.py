@@ -158,3 +158,9 @@ def test_compact_dice_when_every_die_is_single_digit() -> None:
     assert typed_dice("5 4").entered == (5, 4)
     with pytest.raises(ResolveError, match="not a die value"):
         typed_dice("5x", sides=(6,))
+
+
+@pytest.mark.parametrize("line", ["2 mg 1 f 5 : ٥٤٣", "٢ mg 1 f 5", "2 mg 1 f ٥"])
+def test_digits_of_other_scripts_are_not_read_as_numbers(line: str) -> None:
+    """Python's int() reads Arabic-Indic digits; the quick entry takes 0–9 only."""
+    _error(line)

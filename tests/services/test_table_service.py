@@ -22,6 +22,7 @@ from carwars_desktop.services import (
 from carwars_desktop.session import GameError
 from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage import Database
+from carwars_desktop.storage.errors import WriteFailedError
 
 ME = "the test"
 
@@ -188,3 +189,44 @@ def test_a_session_the_rules_cannot_read_is_refused(services: Services,
     with pytest.raises(SessionOpenError):
         services.table.open(12345)
     assert services.table.game is None
+
+
+@pytest.mark.parametrize("column", ["clock", "settings"])
+def test_a_session_whose_stored_state_cannot_be_read_opens_read_only_with_the_reason(
+        services: Services, database: Database, column: str) -> None:
+    """Its list entry still reads (start-up finds it), and it opens read-only saying which
+    part cannot be read, its events listed, the clock the last one the log shows; opening
+    it writes nothing (no lease, no version moved)."""
+    from sqlalchemy import text
+
+    session_id = _start(services)
+    game = services.table.running()
+    moved = game.clock.advanced()
+    game.set_clock(moved, "Next phase")
+    game.mark("v1", game.sheet("v1"), "A mark")  # (after the clock's move)
+    services.table.close()
+    with database.engine.begin() as connection:
+        connection.execute(text(f"UPDATE game_sessions SET {column} = 'not JSON' "
+                                "WHERE id = :id"), {"id": session_id})
+    before = services.table.session_info(session_id)
+    assert before.id == session_id
+    assert f"stored {column} cannot be read" in services.table.unreadable(session_id)
+
+    opened = services.table.open(session_id, initiator=ME)
+
+    assert opened.read_only and services.table.read_only
+    assert f"stored {column} cannot be read" in opened.loaded.unreadable
+    assert "opens read-only" in opened.loaded.unreadable
+    assert [stored.event.summary for stored in opened.store.page(0, 10)] == [
+        "Next phase", "A mark"]
+    assert opened.game.clock == moved
+    if column == "clock":
+        assert "the clock shown is the one after event 1" in opened.loaded.unreadable
+    after = services.table.session_info(session_id)
+    assert (after.version, after.lease, after.updated_at) == (
+        before.version, before.lease, before.updated_at)
+    with pytest.raises(WriteFailedError, match="stored state cannot be read"):
+        opened.game.mark("v1", opened.game.sheet("v1"), "Not written")
+    with database.engine.begin() as connection:
+        assert connection.execute(text(f"SELECT {column} FROM game_sessions WHERE id = :id"),
+                                  {"id": session_id}).scalar() == "not JSON"

@@ -66,3 +66,96 @@ def test_a_server_database_is_not_copied_as_a_file(database_url: str, tmp_path: 
             with pytest.raises(DatabaseError, match="pg_dump"):
                 database.back_up(tmp_path / "copy.sqlite3")
             assert not (tmp_path / "copy.sqlite3").exists()
+
+
+_BACK_UP = """
+import sys
+from pathlib import Path
+from carwars_desktop.storage.backups import backup_sqlite_file
+print("copying", flush=True)
+backup_sqlite_file(Path(sys.argv[1]), Path(sys.argv[2]))
+"""
+
+
+def _sound(path: Path) -> bool:
+    with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1",
+                                 uri=True)) as connection:
+        return [row for (row,) in connection.execute("PRAGMA integrity_check")] == ["ok"]
+
+
+@pytest.mark.slow
+def test_a_kill_during_a_backup_leaves_nothing_under_a_backup_name(tmp_path: Path) -> None:
+    """A child killed while it copies (as the pre-migration backup does): no partial
+    file under the name a GM would restore; the next backup takes that name, sound."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from carwars_desktop.storage.backups import backup_sqlite_file, partial_path_for
+
+    source = tmp_path / "carwars.sqlite3"
+    with closing(sqlite3.connect(source)) as connection, connection:
+        connection.execute("CREATE TABLE filler (body BLOB)")
+        connection.executemany("INSERT INTO filler VALUES (randomblob(4000))",
+                               [()] * 20_000)  # about 80 MB: a copy takes a while
+    target = tmp_path / "carwars.sqlite3.bak-0005"
+    partial = partial_path_for(target)
+    killed_mid_copy = 0
+    for _trial in range(3):
+        with subprocess.Popen([sys.executable, "-c", _BACK_UP, str(source), str(target)],
+                              stdout=subprocess.PIPE, text=True) as child:
+            assert child.stdout is not None and child.stdout.readline() == "copying\n"
+            deadline = time.monotonic() + 60
+            while not (partial.exists() and partial.stat().st_size) and child.poll() is None:
+                assert time.monotonic() < deadline
+                time.sleep(0.001)
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait(timeout=60)
+        if child.returncode == -signal.SIGKILL and not target.exists():
+            killed_mid_copy += 1
+        assert not target.exists() or _sound(target)
+        target.unlink(missing_ok=True)
+    assert killed_mid_copy  # the kill came during the copy at least once
+    assert partial.exists()  # what the last kill left, under a name no GM restores
+    assert backup_sqlite_file(source, target) == target and _sound(target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([source.name, target.name])
+
+
+def test_a_backup_whose_copy_is_not_sound_is_not_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from carwars_desktop.storage import backups
+
+    source = tmp_path / "carwars.sqlite3"
+    with closing(sqlite3.connect(source)) as connection, connection:
+        connection.execute("CREATE TABLE t (x)")
+    real_connect = sqlite3.connect
+
+    class Unsound:
+        """The copy's connection, whose check finds a damaged page."""
+
+        def __init__(self, connection: sqlite3.Connection) -> None:
+            self.connection = connection
+
+        def execute(self, sql: str) -> object:
+            if sql.startswith("PRAGMA integrity_check"):
+                return [("*** in database main ***\nPage 2: btreeInitPage() returns error",)]
+            return self.connection.execute(sql)
+
+        def close(self) -> None:
+            self.connection.close()
+
+    class Reader(Unsound):
+        def backup(self, target: Unsound) -> None:
+            self.connection.backup(target.connection)
+
+    def connect(database: object, *args: object, **kwargs: object) -> object:
+        connection = real_connect(database, *args, **kwargs)  # type: ignore[arg-type]
+        return Reader(connection) if kwargs.get("uri") else Unsound(connection)
+
+    monkeypatch.setattr(backups.sqlite3, "connect", connect)
+    target = tmp_path / "carwars.sqlite3.bak-0005"
+    with pytest.raises(DatabaseError, match="not sound"):
+        backups.backup_sqlite_file(source, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [source.name]

@@ -157,3 +157,25 @@ def test_a_database_left_with_its_wal_after_a_crash_opens_with_every_roll(
     with open_database(str(crashed / real_database.name)) as database:
         assert database.dice_history.recent(limit=1)[0].expression == "after the crash"
         assert database.dice_history.count() == 201
+
+
+def test_a_mode_ro_url_opens_the_file_read_only(real_database: Path, snapshot: Snapshot) -> None:
+    """``sqlite:///…?mode=ro`` is honoured: browsed, nothing written nor created beside it."""
+    before = snapshot(real_database.parent)
+    with open_database(f"sqlite:///{real_database}?mode=ro") as database:
+        assert database.read_only
+        assert database.url == f"sqlite:///{real_database}"
+        assert len(database.dice_history.recent(500)) == 200
+        with pytest.raises(DatabaseError):
+            database.library.install_catalog()
+    assert snapshot(real_database.parent) == before
+
+
+@pytest.mark.parametrize("options", ["mode=rw", "mode=ro&cache=shared", "timeout=5"])
+def test_other_sqlite_url_options_are_refused(real_database: Path, snapshot: Snapshot,
+                                              options: str) -> None:
+    before = snapshot(real_database.parent)
+    with pytest.raises(DatabaseError, match="SQLite options .* does not apply") as caught:
+        open_database(f"sqlite:///{real_database}?{options}")
+    assert "?mode=ro" in str(caught.value)
+    assert snapshot(real_database.parent) == before

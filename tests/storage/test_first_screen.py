@@ -268,3 +268,74 @@ def test_a_damaged_installation_opens_the_database_first(
 
     monkeypatch.setattr(first_screen, "shipped_revisions", two_heads)
     assert read_first_screen(str(path), {}) is None
+
+
+def _small_game(folder: Path) -> tuple[Path, bytes]:
+    """A small database (no catalog) with a running game the first screen would show,
+    and its bytes."""
+    path = folder / "carwars.sqlite3"
+    _running_game(path)
+    assert read_first_screen(str(path), {}) is not None
+    assert sorted(p.name for p in folder.iterdir()) == [path.name]
+    return path, path.read_bytes()
+
+
+def _refused_as_found(path: Path, damaged: bytes) -> None:
+    """The first screen is not read from ``damaged``: nothing raised, nothing shown,
+    nothing created beside it, the file as it was."""
+    path.write_bytes(damaged)
+    assert read_first_screen(str(path), {}) is None
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert path.read_bytes() == damaged
+
+
+@pytest.mark.slow
+def test_a_file_truncated_by_any_length_is_refused_as_found(tmp_path: Path) -> None:
+    """Every length from 1 to 4,096 bytes short (a whole page short included)."""
+    path, whole = _small_game(tmp_path)
+    assert len(whole) > 4096 * 4
+    for short in range(1, 4097):
+        _refused_as_found(path, whole[:-short])
+
+
+def test_a_file_with_any_page_damaged_is_refused_as_found(tmp_path: Path) -> None:
+    """Each page in turn overwritten with noise: SQLite's check finds it before any of
+    the file is shown."""
+    import random
+
+    path, whole = _small_game(tmp_path)
+    page = int.from_bytes(whole[16:18], "big")
+    noise = random.Random(32)
+    for number in range(len(whole) // page):
+        start = number * page
+        garbage = bytes(noise.randrange(256) for _ in range(page))
+        if number == 0:
+            garbage = whole[:100] + garbage[100:]  # the header kept: SQLite must see it
+        _refused_as_found(path, whole[:start] + garbage + whole[start + page:])
+
+
+def test_a_wal_database_with_half_its_files_is_not_read(tmp_path: Path) -> None:
+    """A -wal without its -shm, or the other way round: reading it would create the
+    missing one, so the database is opened first (its checks read a copy)."""
+    path, whole = _small_game(tmp_path)
+    for sidecar in ("-wal", "-shm"):
+        beside = path.with_name(path.name + sidecar)
+        beside.write_bytes(b"")
+        assert read_first_screen(str(path), {}) is None
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, beside.name])
+        beside.unlink()
+
+
+def test_smoke_on_a_truncated_file_exits_with_the_reason(tmp_path: Path) -> None:
+    path, whole = _small_game(tmp_path)
+    path.write_bytes(whole[:-1])
+    env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    smoke = subprocess.run([sys.executable, "-m", "carwars_desktop", "--smoke", "--db",
+                            str(path)], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert smoke.returncode > 0  # refused, not killed by a signal
+    assert "is damaged: it is" in smoke.stderr and "Traceback" not in smoke.stderr
+    assert path.read_bytes() == whole[:-1]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(path.name)] == [path.name]

@@ -309,7 +309,8 @@ class TableWorkspace(Workspace):
 
         A running session is taken for this copy of the app (its lease); if another copy
         holds it, :attr:`ask_lease` chooses to follow it read-only or take it over.
-        ``follow`` opens it read-only at once. A session the rules cannot read (a sheet
+        ``follow`` opens it read-only at once; so does one whose stored clock or settings
+        cannot be read (the title says why). A session the rules cannot read (a sheet
         from a changed engine, say) stays as it is in the database; the session list
         says why it did not open.
         """
@@ -320,6 +321,8 @@ class TableWorkspace(Workspace):
         try:
             info = service.session_info(session_id)
             lease = self.lease if self.lease and self.lease.session_id == session_id else None
+            # One whose stored clock or settings cannot be read opens read-only: not taken.
+            follow = follow or (info.running and bool(service.unreadable(session_id)))
             if info.running and not follow and lease is None:
                 try:
                     lease = service.acquire_lease(session_id)
@@ -385,7 +388,9 @@ class TableWorkspace(Workspace):
             self.play.charts.show_history(history, session_luck,
                                           stepwise=history.events > SYNC_CHART_EVENTS)
 
-        title = opened.title + (" (following read-only)" if self.following else "")
+        unreadable = opened.loaded.unreadable
+        title = opened.title + (f" (read-only: {unreadable})" if unreadable
+                                else " (following read-only)" if self.following else "")
         shown = self._shown
         self._shown = None
         if shown is not None and opened.game is shown.game and self.play.game is shown.game:

@@ -107,6 +107,9 @@ def export_designs(parent: QWidget | None, library: LibraryService, design_ids: 
         temporary.unlink(missing_ok=True)
         warn(parent, "Export failed", f"{target} could not be written: {error.strerror}.")
         return None
+    except ExchangeError as error:  # more than a design file holds: nothing written
+        warn(parent, "Export refused", f"{target} was not written: {error}.")
+        return None
     return str(target)
 
 

@@ -168,7 +168,7 @@ class PasteDesignDialog(QDialog):
             self.verdict.setText("Nothing pasted yet.")
         else:
             try:
-                self.designs = read_designs_or_code(text)
+                self.designs = read_designs_or_code(text, subject="the text")
             except ExchangeError as error:
                 self.verdict.setText(f"⚠ Refused: {error}. Nothing will be written.")
             else:
@@ -241,10 +241,15 @@ class ShareButton(QToolButton):
         self.qr_action.setEnabled(any_selected)
 
     def code(self) -> str | None:
+        """The selected designs' code; None (the reason said) when there is none."""
         ids = self.host.selected_ids()
         if not ids:
             return None
-        return encode_designs(self.host.service.exported(ids))
+        try:
+            return encode_designs(self.host.service.exported(ids))
+        except ExchangeError as error:
+            self.host.say(f"⚠ Not copied: {error}.")
+            return None
 
     def copy_as_text(self) -> str | None:
         """Put the selected designs' code on the clipboard; return it."""

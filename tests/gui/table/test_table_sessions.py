@@ -134,3 +134,43 @@ def test_a_session_the_rules_cannot_read_stays_closed_and_says_why(  # type: ign
     assert table.pages.currentWidget() is table.sessions_page
     assert "cannot be opened" in table.sessions_page.message.text()
     assert sessions.load(session_id).sheets == {"v1": {"not": "a sheet"}}
+
+
+def test_a_session_whose_stored_clock_cannot_be_read_opens_read_only_with_its_log(  # type: ignore[no-untyped-def]
+        start_session, window: MainWindow) -> None:
+    """Resumed at the Table it is shown read-only with the reason in its title, every
+    event in the log, the clock the last one the log shows; nothing is written."""
+    from sqlalchemy import text
+
+    table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Killer Kart")])
+    table.play.clock.next_phase()
+    table.play.sheets["v1"].mark_armor(Side.FRONT, 10)  # type: ignore[attr-defined]
+    assert table.context.game is not None
+    clock = table.context.game.clock
+    session_id = table.session_id
+    assert session_id is not None and window.database is not None
+    table.release_lease()  # (as after the app is closed)
+    table.show_sessions()
+    with window.database.engine.begin() as connection:
+        connection.execute(text("UPDATE game_sessions SET clock = '{not JSON' "
+                                "WHERE id = :id"), {"id": session_id})
+    before = window.database.game_sessions.info(session_id)
+
+    assert table.open_session(session_id)
+
+    assert table.pages.currentWidget() is table.play
+    assert table.context.read_only and not table.play.undo_action.isVisible()
+    title = table.play.title.text()
+    assert "read-only: the session's stored clock cannot be read" in title
+    assert "the clock shown is the one after event 1" in title
+    assert table.context.game is not None and table.context.game.clock == clock
+    model = table.play.log_dock.model
+    assert [model.data(model.index(row, 2)) for row in range(model.rowCount())] == [
+        "Turn 1: phase 1 → 2", "Courier: 20 damage crossed off the front (30 → 10)"]
+    rows = model.rowCount()
+    table.play.sheets["v1"].mark_armor(Side.FRONT, 0)  # type: ignore[attr-defined]
+    assert model.rowCount() == rows
+    after = window.database.game_sessions.info(session_id)
+    assert (after.version, after.lease, after.updated_at) == (
+        before.version, before.lease, before.updated_at)
+    assert table.sessions_page.message.text() == ""
