@@ -97,7 +97,10 @@ class HouseRulesEditor(QWidget):
                 words = SwitchLabel(text, box)
                 words.setToolTip(f"{decision.id}: {decision.help}" if decision.help
                                  else decision.id)
-                layout.addRow(box, words)
+                switch = QHBoxLayout()  # the box beside its words, as a check box's own text
+                switch.addWidget(box, 0, Qt.AlignmentFlag.AlignTop)
+                switch.addWidget(words, 1)
+                layout.addRow(switch)
             else:
                 combo = ElidedComboBox()
                 for choice in decision.choices:

@@ -112,6 +112,9 @@ def test_the_house_rule_profile_editor_reads_whole(window: MainWindow, qtbot: An
     editor.show()
     words = editor.findChildren(SwitchLabel)[0]
     box = words.box
+    # Beside its words (not across the form's label column) and named by them.
+    assert 0 <= words.x() - box.geometry().right() < 20
+    assert box.accessibleName() and words.text().startswith(box.accessibleName())
     before = box.isChecked()
     qtbot.mouseClick(words, Qt.MouseButton.LeftButton, pos=QPoint(4, 4))
     assert box.isChecked() is not before

@@ -413,6 +413,9 @@ class LibraryWorkspace(Workspace):
         ids = designs.ids
         entries = self.service.entries(deleted=self._showing_deleted, ids=ids)
         self.model.update_entries(entries, ids - {e.id for e in entries})
+        # The count once the update is whole: its rowsRemoved come before the new total
+        # (a delete left "2 designs" over the one row still there).
+        self._update_count()
         if not self._columns_fitted and self.model.rowCount():
             self._fit_columns()
         if selected != self.selected_ids():

@@ -164,3 +164,25 @@ def test_the_library_follows_the_workshop_row_by_row(library: LibraryWorkspace,
     assert library.restore_last_deleted()
     assert library.model.row_of(design_id) is not None
     assert "reset" not in [kind for kind, *_ in signals.log]
+
+
+def test_the_count_follows_a_delete_and_a_restore(library: LibraryWorkspace,
+                                                 qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A delete left "2 designs" over the one row still there (the count was read while
+    the rows were being removed, before the new total), a restore "1 deleted design" over
+    none."""
+    catalog = [e for e in library.library.entries() if e.name in ("Courier", "Killer Kart")]
+    first, _second = (library.library.duplicate(entry.id) for entry in catalog)
+    library.refresh()
+    library.source_box.setCurrentIndex(library.source_box.findText("My designs"))
+    qtbot.waitUntil(lambda: library.model.rowCount() == 2)
+    assert library.count_label.text() == "2 designs"
+    library.select_ids([first.id])
+    assert library.delete_selected(confirmed=True)
+    assert library.model.rowCount() == 1 and library.count_label.text() == "1 design"
+    library.source_box.setCurrentIndex(library.source_box.findText("Deleted"))
+    qtbot.waitUntil(lambda: library.model.rowCount() == 1)
+    assert library.count_label.text() == "1 deleted design"
+    library.select_ids([first.id])
+    assert library.restore_selected()
+    assert library.model.rowCount() == 0 and library.count_label.text() == "0 deleted designs"
