@@ -31,7 +31,7 @@ def _number(digits: str, source: str) -> int:
 
 _TERM = re.compile(r"(?P<count>[0-9]*)d(?P<sides>[0-9]*)|(?P<const>[0-9]+)")
 """Digits are ASCII's 0–9 only (as the user guide lists them): another script's digits
-(Arabic-Indic ``٢``, full-width ``２``…) are refused, by :func:`_foreign_digit`."""
+(Arabic-Indic two U+0662, full-width two U+FF12…) are refused, by :func:`_foreign_digit`."""
 
 
 def _foreign_digit(text: str) -> None:

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -45,7 +45,7 @@ from carwars_desktop.dice import (
 from carwars_desktop.gui.background import LatestOnly
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
-from carwars_desktop.gui.shortcuts import DICE
+from carwars_desktop.gui.shortcuts import DICE, set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
@@ -140,7 +140,7 @@ def _tabular(label: QLabel) -> QLabel:
     label.setFont(font)
     label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     copy = QAction("Copy exact value", label)
-    copy.setShortcut(QKeySequence.StandardKey.Copy)
+    set_action_keys(copy, "dice.copy_exact")
     copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
     copy.triggered.connect(lambda: _copy_exact(label))
     label.addAction(copy)

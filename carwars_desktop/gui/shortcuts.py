@@ -138,6 +138,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("resolver.discard", "Escape", RESOLVER, "Discard (the roll stays in the log)"),
     # The Dice.
     _s("dice.roll", "Ctrl+R", DICE, "Roll in the app"),
+    _s("dice.copy_exact", "Ctrl+C", DICE, "Copy a figure's exact value (the label in focus)",
+       QKeySequence.StandardKey.Copy),
     # The Table's procedure dialog.
     _s("dialog.roll", "Ctrl+R", TABLE_DIALOG, "Roll the dice not typed"),
     _s("dialog.apply", "Ctrl+Return", TABLE_DIALOG, "Apply to the sheets"),
