@@ -239,7 +239,6 @@ def test_an_export_is_read_back_or_refused_first(decks: list[int], limit: int,
         assert read_designs(text.encode()) == tuple(designs)
 
 
-@pytest.mark.slow
 def test_a_90000_card_deck_is_refused_at_export_not_at_import() -> None:
     """The audit's deck: its file would be over 16 MiB; Export says so."""
     with pytest.raises(ExchangeError, match="more than a design file holds.*too large"):

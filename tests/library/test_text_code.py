@@ -231,7 +231,6 @@ def test_a_code_copied_as_text_is_read_back_or_refused_first(
             assert read_designs_or_code(code, subject="the text") == tuple(designs)
 
 
-@pytest.mark.slow
 def test_at_the_real_limit_copy_refuses_what_paste_would_refuse() -> None:
     """The audit's case: the catalog's designs many times over, up to the 4 MiB a code
     unpacks to. Just under the limit reads back; just over, Copy refuses."""

@@ -289,7 +289,6 @@ def _refused_as_found(path: Path, damaged: bytes) -> None:
     assert path.read_bytes() == damaged
 
 
-@pytest.mark.slow
 def test_a_file_truncated_by_any_length_is_refused_as_found(tmp_path: Path) -> None:
     """Every length from 1 to 4,096 bytes short (a whole page short included)."""
     path, whole = _small_game(tmp_path)
