@@ -27,7 +27,7 @@ def _mini(services: Services) -> None:
                                              prepare(ruleset, entries)))
 
 
-def _durations(services: Services) -> list[tuple[Any, ...]]:
+def _lasting(services: Services) -> list[tuple[Any, ...]]:
     game = services.table.running()
     return [(d.vehicle, d.label, d.left, d.rule)
             for d in game.ruleset.play().durations(game.clock, game.vehicles_view())]
@@ -45,11 +45,11 @@ def test_a_smokescreen_lasts_60_turns_alone_and_through_the_fire_batch(
     inputs = procedure.bind({**SMOKE, "firer": game.sheet("v1"), "target": game.sheet("v2")})
     table.resolve(procedure, inputs, typed_dice(""),
                   bindings={"firer": "v1", "target": "v2"}).apply()
-    alone = _durations(services)
+    alone = _lasting(services)
     assert [(vehicle, left) for vehicle, _label, left, _rule in alone] == [
         ("v1", "60 turns left (gone at turn 61)")]
     table.undo()
-    assert _durations(services) == []
+    assert _lasting(services) == []
 
     batch = FireBatch(MINI_BATCH)
     batch.declare(SMOKE, {"firer": "v1", "target": "v2"}, "")
@@ -57,8 +57,8 @@ def test_a_smokescreen_lasts_60_turns_alone_and_through_the_fire_batch(
                   "11")  # another shot in the same phase (a miss) changes nothing of it
     pending = batch.resolve(table)
     pending.apply()
-    assert _durations(services) == alone
+    assert _lasting(services) == alone
     [event] = [e for e in table.running().store.page(0, 10) if not e.undone]  # type: ignore[attr-defined]
     assert any("60 turns left" in step for step in event.event.steps)
     table.undo()  # the batch's one event takes its duration back with it
-    assert _durations(services) == []
+    assert _lasting(services) == []
