@@ -167,14 +167,14 @@ def test_the_workshop_validates_under_the_running_session_house_rules(
     design_id = window.services.library.add(NewDesign(MCW, stacked.to_json())).record.id
     _start(window, qtbot, None)
     window.workshop.open_design(design_id)
-    assert window.workshop.house_problems() is None  # the digest's defaults: its own check
+    assert window.workshop.house_options(MCW) is None  # the digest's defaults: its own check
     model = window.workshop.problems.model
     assert [model.problem(row).code for row in range(model.rowCount())
             if model.data(model.index(row, 0), SEVERITY_ROLE) == PROBLEM] == ["computers"]
     HouseRulesService(window.database).create(MCW, "Stacking", {"MCW-D22": False})
     _start(window, qtbot, "Stacking")
     window.workshop.refresh_problems()
-    assert window.workshop.house_problems() == ()
+    assert window.workshop.verdict().problems == ()
     assert model.counts()[0] == 0
 
 
