@@ -339,8 +339,9 @@ class NewSessionDialog(QDialog):
         """
         if not self.name_edit.text().strip():
             raise SetupError("give the session a name")
-        return prepare(find_ruleset(self.ruleset_id()), self.entries(),
-                       str(self.scenario_box.currentData() or ""))
+        ruleset = find_ruleset(self.ruleset_id())
+        return prepare(ruleset, self.entries(), str(self.scenario_box.currentData() or ""),
+                       ruleset.house_options(self.house_rules().values))
 
     def scenario_name(self) -> str:
         return self.scenario_box.currentText() if self.scenario_box.currentData() else ""
