@@ -112,6 +112,7 @@ class WorkshopWorkspace(Workspace):
         self._huge = False
         """Whether the open design is huge (its reading and its writes run on a worker)."""
         self.editor: DesignEditor | None = None
+        self._shown_options: Any = None  # the house rules the shown verdict is under
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
         self._opening = False
@@ -694,9 +695,18 @@ class WorkshopWorkspace(Workspace):
         if self.design is None or self.editor is None:
             return
         summary = self.verdict()
+        self._shown_options = self.house_options(self.editor.ruleset_id)
         warnings = summary.warnings + self.editor.extra_warnings(self.design)
         self.problems.set_problems(summary.problems, warnings)
         self._show_state()
+
+    def follow_house_rules(self) -> None:
+        """Validate the open design again when the session's house rules for it changed
+        (a session opened or closed, a house-rules event); other events change nothing."""
+        if self.design is None or self.editor is None:
+            return
+        if self.house_options(self.editor.ruleset_id) != self._shown_options:
+            self.refresh_problems()
 
     def verdict(self) -> DesignSummary:
         """The open design's one verdict, the header's and the panel's: under the running

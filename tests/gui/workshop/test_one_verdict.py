@@ -45,6 +45,8 @@ def test_header_and_panel_agree_under_mcw_d22_off(window: MainWindow, qtbot) -> 
     HouseRulesService(window.database).create(MCW, "Stacking", {"MCW-D22": False})
     _start(window, qtbot, MCW, HouseRules("Stacking", {"MCW-D22": False}),
            {"Ann": "Courier", "Bob": "Shogun 100"})
+    assert _panel_problems(window) == 0  # the open design follows the session at once
+    assert window.workshop.state_label.text() == "✔ legal"
     window.workshop.open_design(design_id)
     assert _panel_problems(window) == 0
     assert window.workshop.state_label.text() == "✔ legal"
