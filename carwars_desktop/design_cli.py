@@ -32,12 +32,12 @@ from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
     ExchangeError,
+    UniqueNames,
     UnknownKindError,
     design_kind,
     dumps_designs,
     read_designs,
     summarize_design,
-    unique_name,
 )
 from carwars_desktop.rules import (
     VEHICLE,
@@ -363,13 +363,12 @@ def import_file(options: argparse.Namespace, database: Database) -> int:
     items = _read_file(path)
     for n, item in enumerate(items, start=1):
         _loaded(item, f"{path} #{n}")
-    taken: dict[tuple[str, str], set[str]] = {}
+    taken: dict[tuple[str, str], UniqueNames] = {}
     choices = []
     for item in items:
-        names = taken.setdefault((item.ruleset_id, item.kind), {  # catalog names too
-            r.name for r in database.library.all(item.ruleset_id, kind=item.kind)})
-        name = unique_name(item.name, names)
-        names.add(name)
+        names = taken.setdefault((item.ruleset_id, item.kind), UniqueNames(
+            database.library.taken_names(item.ruleset_id, item.kind)))  # catalog names too
+        name = names.take(item.name)
         choices.append(ImportChoice(item, name=name if name != item.name else None))
     records = database.library.import_designs(choices)
     for record in records:

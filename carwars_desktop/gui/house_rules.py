@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -34,6 +35,7 @@ from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import Ruleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
+from carwars_desktop.rules.registry import ruleset_title
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
 
 if TYPE_CHECKING:
@@ -245,7 +247,7 @@ class ProfilesDialog(QDialog):
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         for key, text in (("new", "&New"), ("copy", "&Copy"), ("rename", "&Rename"),
-                          ("delete", "&Delete"), ("save", "&Save"),
+                          ("delete", "&Delete"), ("undo", "&Undo delete"), ("save", "&Save"),
                           ("export", "&Export…"), ("import", "&Import…")):
             button = QPushButton(text)
             self.buttons[key] = button
@@ -267,7 +269,12 @@ class ProfilesDialog(QDialog):
             lambda: self._ask_name("Copy as", self.copy, f"{self.current().name} (copy)"))
         self.buttons["rename"].clicked.connect(
             lambda: self._ask_name("Rename to", self.rename, self.current().name))
-        self.buttons["delete"].clicked.connect(self.delete)
+        self.buttons["delete"].clicked.connect(lambda: self.delete())
+        self.buttons["undo"].clicked.connect(self.undo_delete)
+        self.buttons["undo"].setToolTip("Bring back the profile deleted last")
+        self._deleted: Profile | None = None
+        self.confirm_box: QMessageBox | None = None
+        self.buttons["undo"].setEnabled(False)
         self.buttons["save"].clicked.connect(self.save)
         self.buttons["export"].clicked.connect(self._export_to_file)
         self.buttons["import"].clicked.connect(self._import_from_file)
@@ -328,12 +335,49 @@ class ProfilesDialog(QDialog):
     def save(self) -> bool:
         return self._done(lambda: self.service.save(self.current(), self.editor.values()))
 
-    def delete(self) -> bool:
+    def delete(self, confirmed: bool = False) -> bool:
+        """Delete the chosen profile once the GM confirms; Undo delete brings it back."""
         profile = self.current()
+        if profile.built_in:
+            return False
+        if not confirmed and not self._confirm(
+                "Delete profile", f"Delete the house-rule profile {profile.name!r}? "
+                "Undo delete brings it back while this window is open."):
+            return False
 
         def deleted() -> None:
             self.service.delete(profile)
-        return self._done(deleted)
+        if not self._done(deleted):
+            return False
+        self._deleted = profile
+        self.buttons["undo"].setEnabled(True)
+        self.message.setText(f"Deleted {profile.name!r}. Undo delete brings it back.")
+        return True
+
+    def undo_delete(self) -> bool:
+        """Bring back the profile deleted last, under its name and with its rules."""
+        profile = self._deleted
+        if profile is None:
+            return False
+        if not self._done(lambda: self.service.create(profile.ruleset_id, profile.name,
+                                                      profile.rules)):
+            return False
+        self._deleted = None
+        self.buttons["undo"].setEnabled(False)
+        self.message.setText(f"Restored {profile.name!r}.")
+        return True
+
+    def _confirm(self, title: str, text: str) -> bool:
+        """Ask with a Yes/No box (No by default); the box is :attr:`confirm_box` meanwhile."""
+        box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        self.confirm_box = box
+        try:
+            return box.exec() == QMessageBox.StandardButton.Yes
+        finally:
+            self.confirm_box = None
+            box.deleteLater()
 
     def export_to(self, path: Path) -> bool:
         try:
@@ -354,7 +398,7 @@ class ProfilesDialog(QDialog):
             return False
         own = [p.name for p in added if p.ruleset_id == self.ruleset.id]
         self.reload(own[0] if own else None)
-        self.message.setText(f"Imported {len(added)} profile{'s' if len(added) != 1 else ''}.")
+        self.message.setText(imported_text(self.ruleset.id, [p.ruleset_id for p in added]))
         return True
 
     def _export_to_file(self) -> None:
@@ -373,3 +417,18 @@ class ProfilesDialog(QDialog):
                                               "House rules (*.json);;All files (*)")
         if path:
             self.import_from(Path(path))
+
+
+def imported_text(shown: str, ruleset_ids: Sequence[str]) -> str:
+    """What an import says: how many profiles came in, and where those of other rulesets
+    went (``Imported 1 Battlecars profile: switch the ruleset to see it.``)."""
+    def counted(count: int, title: str = "") -> str:
+        return f"{count} {title + ' ' if title else ''}profile{'s' if count != 1 else ''}"
+
+    own = sum(1 for rid in ruleset_ids if rid == shown)
+    parts = [counted(own)] if own else []
+    for rid in dict.fromkeys(r for r in ruleset_ids if r != shown):
+        count = sum(1 for r in ruleset_ids if r == rid)
+        parts.append(f"{counted(count, ruleset_title(rid))}: switch the ruleset to see "
+                     f"{'it' if count == 1 else 'them'}")
+    return f"Imported {'; '.join(parts) if parts else 'no profiles'}."

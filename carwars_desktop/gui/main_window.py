@@ -191,6 +191,9 @@ class MainWindow(QMainWindow):
                 self.add_workspace(workspace)
             self.workshop.show_requested.connect(
                 lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
+            # the open design's verdict follows the session's house rules as they change
+            self.game_context.game_changed.connect(self.workshop.follow_house_rules)
+            self.game_context.changed.connect(lambda _: self.workshop.follow_house_rules())
         if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
             self.add_workspace(self._build_table())
 

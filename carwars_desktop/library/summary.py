@@ -58,9 +58,12 @@ def summarize_design(ruleset_id: str, kind: str, design: Design,
                          problems, figures.warnings)
 
 
-def summarize(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:
-    """Read ``data`` with the engine and summarize it (:class:`DesignDataError` if refused)."""
-    return summarize_design(ruleset_id, kind, design_kind(ruleset_id, kind).load(data))
+def summarize(ruleset_id: str, kind: str, data: Mapping[str, Any],
+              options: Any = None) -> DesignSummary:
+    """Read ``data`` with the engine and summarize it, its verdict under the house rules
+    ``options`` (:class:`DesignDataError` if refused)."""
+    return summarize_design(ruleset_id, kind, design_kind(ruleset_id, kind).load(data),
+                            options)
 
 
 def cost_text(ruleset_id: str, kind: str, cost: int | None) -> str:

@@ -216,6 +216,8 @@ class Ruleset:
         options_type: the type of its decisions (the digest's ``…-Dn`` switches).
         decisions: its house rules declared once (each decision of ``options_type``,
             its pre-game questions too); ``None`` when it has none.
+        house_sheet: ``sheet_for_design`` under an options value (MCW-D15 shots, D19
+            links, D28 turret); ``None``: house rules change no fresh sheet.
     """
 
     id: str
@@ -234,6 +236,14 @@ class Ruleset:
     turn_word: str = "turn"
     options_type: type | None = None
     decisions: DecisionSet[Any] | None = None
+    house_sheet: Callable[[Any, Any], RecordSheet] | None = None
+
+    def sheet_under(self, design: Any, options: Any) -> RecordSheet:
+        """A fresh record sheet for ``design`` under the house rules ``options`` (``None``:
+        the digest's defaults)."""
+        if self.house_sheet is None or options is None:
+            return self.sheet_for_design(design)
+        return self.house_sheet(design, options)
 
     def __post_init__(self) -> None:
         if not self.kinds or self.kinds[0].kind != VEHICLE:

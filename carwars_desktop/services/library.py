@@ -115,6 +115,9 @@ class LibraryService:
     def own_names(self, ruleset_id: str, kind: str) -> dict[str, int]:
         return self.store.own_names(ruleset_id, kind)
 
+    def taken_names(self, ruleset_id: str, kind: str) -> set[str]:
+        return self.store.taken_names(ruleset_id, kind)
+
     def revisions(self, design_id: int) -> list[RevisionRecord]:
         return self.store.revisions(design_id)
 

@@ -58,8 +58,10 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return result
 
 
-def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "") -> Setup:
-    """Copy each design, give each vehicle a fresh sheet as the scenario places it.
+def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "",
+            options: Any = None) -> Setup:
+    """Copy each design, give each vehicle a fresh sheet as the scenario places it and the
+    house rules ``options`` make it (MCW-D15 shots; ``None``: the digest's defaults).
 
     Raises:
         SetupError: no vehicles, or a design the engine cannot put in play (with why).
@@ -78,7 +80,7 @@ def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "") -> S
             design_json["name"] = name
         try:
             design = ruleset.design_from_json(design_json)
-            sheet = rules.start_sheet(ruleset.sheet_for_design(design), scenario)
+            sheet = rules.start_sheet(ruleset.sheet_under(design, options), scenario)
         except (ValueError, TypeError, KeyError) as error:
             raise SetupError(f"{name}: {error}") from None
         key = f"v{number}"

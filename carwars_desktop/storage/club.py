@@ -229,6 +229,12 @@ class ClubDamagedError(ClubConnectionError):
     reason = "damaged"
 
 
+class ClubNotAnsweringError(ClubUnreachableError):
+    """The server took the connection but answered nothing within the timeout."""
+
+    reason = "not-answering"
+
+
 class ClubDatabaseMissingError(ClubConnectionError):
     reason = "database-missing"
 
@@ -370,6 +376,13 @@ def translate(error: BaseException, connection: ClubConnection,
         return ClubPermissionError(
             f"User “{connection.user}” may not create or change the tables of "
             f"“{connection.database}”: the club admin grants it (docs/club-server.md).", text)
+    if "timeout expired" in lowered or "timed out" in lowered or state == "57014":
+        waited = ("a statement ran past its time limit" if state == "57014" else
+                  f"nothing came back within {CONNECT_TIMEOUT_S} s")
+        return ClubNotAnsweringError(
+            f"The club server at {where} is not answering ({waited}): the network or the "
+            "server hangs. Check that this computer is on the club's network, or ask the "
+            "club admin whether the server is overloaded.", text)
     if _UNREACHABLE.search(text) or (state is not None and state.startswith("08")):
         return ClubUnreachableError(
             f"The club server at {where} cannot be reached: check the host name and port, "

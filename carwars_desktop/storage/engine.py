@@ -4,9 +4,10 @@ SQLite gets write-ahead logging, enforced foreign keys, a short busy timeout and
 ``synchronous=FULL`` (a committed event survives a kill or a power cut), plus
 real transactions around DDL so a migration is all-or-nothing. Any other URL
 (PostgreSQL: ``postgresql+psycopg://user@host/db``) is used as given, with a short
-lock timeout. The timeouts are short so that a click on a locked database fails
-within a fraction of a second (the GM sees why and retries) instead of freezing
-the window for seconds.
+lock timeout and a statement timeout (the URL's own ``options`` are kept, after them).
+The lock timeouts are short so that a click on a locked database fails within a
+fraction of a second (the GM sees why and retries) instead of freezing the window
+for seconds.
 
 ``read_only=True`` opens an SQLite file for browsing: nothing can be written and
 nothing is created beside it.
@@ -33,6 +34,8 @@ from carwars_desktop.storage.locations import (  # here as before
 BUSY_TIMEOUT_MS = 150
 """How long a write waits for another writer's lock before it fails (and can be retried)."""
 LOCK_TIMEOUT_MS = 150
+STATEMENT_TIMEOUT_MS = 30_000
+"""No statement on a server runs longer (a migration's included): it fails and says so."""
 
 
 def sqlite_url_for_path(path: str | os.PathLike[str]) -> str:
@@ -76,9 +79,12 @@ def create_engine_for(url: str, read_only: bool = False) -> Engine:
     """An engine for ``url``; SQLite connections are set up for durability."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        options = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
+        options = f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"
         if read_only:
             options += " -c default_transaction_read_only=on"
+        given = parsed.query.get("options")
+        if isinstance(given, str) and given.strip():  # the URL's own come last: they win
+            options += " " + given.strip()
         connect_args = {"options": options} if parsed.get_backend_name() == "postgresql" else {}
         return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     if read_only and parsed.database and parsed.database != ":memory:":

@@ -361,6 +361,15 @@ class Library:
         with self._sessions() as session:
             return {name: design_id for name, design_id in session.execute(query)}
 
+    def taken_names(self, ruleset_id: str, kind: str = VEHICLE) -> set[str]:
+        """Every name a new design of ``ruleset_id``/``kind`` may not take: the GM's own
+        designs' and the catalog's (names are unique per ruleset and kind)."""
+        query = (select(DesignRow.name)
+                 .where(DesignRow.ruleset_id == ruleset_id, DesignRow.kind == kind,
+                        DesignRow.deleted_at.is_(None)))
+        with self._sessions() as session:
+            return set(session.scalars(query))
+
     def revisions(self, design_id: int) -> list[RevisionRecord]:
         """Every saved revision of a design, newest first."""
         with self._sessions() as session:

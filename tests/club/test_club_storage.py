@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,3 +130,55 @@ def test_the_documented_role_is_no_superuser_and_can_back_up(
     finally:
         club_server.sql("DROP DATABASE club_other")  # type: ignore[attr-defined]
         club_server.sql("DROP ROLE gm_other")  # type: ignore[attr-defined]
+
+
+def test_a_club_server_that_stops_answering_is_said_in_words(
+        club: ClubConnection, club_password: str) -> None:
+    """A loopback proxy between the app and the server stops forwarding: the connection
+    gives up after its connect timeout and says the server is not answering."""
+    from dataclasses import replace
+
+    from sqlalchemy import text
+
+    from carwars_desktop.storage.club import ClubNotAnsweringError, ClubUnreachableError
+
+    from .proxy import stalling_proxy
+
+    with stalling_proxy(club.port) as proxy:
+        through = replace(club, port=proxy.port)
+        with open_club_database(through, club_password) as database, \
+                database.engine.connect() as db:
+            # Every connection carries its timeouts: the server's, and the network's.
+            assert db.scalar(text("SHOW statement_timeout")) == "30s"
+            assert db.scalar(text("SHOW lock_timeout")) == "150ms"
+            info: Any = db.connection.dbapi_connection.info  # type: ignore[union-attr]
+            given = info.get_parameters()
+            assert given["connect_timeout"] == "5" and given["keepalives"] == "1"
+            assert given["tcp_user_timeout"] == "15000"
+        proxy.stall()
+        with pytest.raises(ClubUnreachableError) as caught:
+            check_connection(through, club_password)
+        assert proxy.accepted >= 2  # it was reached, and never answered
+    error = caught.value
+    assert isinstance(error, ClubNotAnsweringError)
+    assert f"The club server at 127.0.0.1:{through.port} is not answering (nothing came " \
+           "back within 5 s)" in str(error)
+    assert club_password not in str(error) + error.detail
+
+
+def test_a_given_urls_own_server_options_win_over_the_apps(
+        club: ClubConnection, club_password: str) -> None:
+    """``options`` in a ``--db`` URL reach the server (the app's own are set before them);
+    they used to be dropped for the app's lock timeout."""
+    from sqlalchemy import text
+
+    from carwars_desktop.storage.engine import create_engine_for
+
+    url = club.url(club_password) + "&options=-c%20statement_timeout%3D12345"
+    engine = create_engine_for(url)
+    try:
+        with engine.connect() as db:
+            assert db.scalar(text("SHOW statement_timeout")) == "12345ms"
+            assert db.scalar(text("SHOW lock_timeout")) == "150ms"
+    finally:
+        engine.dispose()

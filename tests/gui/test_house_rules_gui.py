@@ -167,14 +167,14 @@ def test_the_workshop_validates_under_the_running_session_house_rules(
     design_id = window.services.library.add(NewDesign(MCW, stacked.to_json())).record.id
     _start(window, qtbot, None)
     window.workshop.open_design(design_id)
-    assert window.workshop.house_problems() is None  # the digest's defaults: its own check
+    assert window.workshop.house_options(MCW) is None  # the digest's defaults: its own check
     model = window.workshop.problems.model
     assert [model.problem(row).code for row in range(model.rowCount())
             if model.data(model.index(row, 0), SEVERITY_ROLE) == PROBLEM] == ["computers"]
     HouseRulesService(window.database).create(MCW, "Stacking", {"MCW-D22": False})
     _start(window, qtbot, "Stacking")
     window.workshop.refresh_problems()
-    assert window.workshop.house_problems() == ()
+    assert window.workshop.verdict().problems == ()
     assert model.counts()[0] == 0
 
 
@@ -200,7 +200,7 @@ def test_the_profiles_dialog_manages_and_exchanges_profiles(
     path = tmp_path / "club.house-rules.json"
     profiles.list.setCurrentRow([p.name for p in profiles.profiles].index("Friday club"))
     assert profiles.export_to(path)
-    assert profiles.delete()
+    assert profiles.delete(confirmed=True)
     assert [p.name for p in profiles.profiles] == [DIGEST_DEFAULTS, "Sunday club"]
     assert profiles.import_from(path)
     assert profiles.current().name == "Friday club"
@@ -278,3 +278,61 @@ def test_the_fire_batch_follows_the_session_house_rules(
         assert hit == (profile is not None), pending.resolution.outcome
         pending.discard()
     assert needs == {None: 9, "No cycle front": 8}  # as a single shot (test above)
+
+
+def _answer(profiles, button) -> None:  # type: ignore[no-untyped-def]
+    """Answer the confirmation box once it is up."""
+    from PySide6.QtCore import QTimer
+
+    def click() -> None:
+        box = profiles.confirm_box
+        assert box is not None and box.isVisible()
+        assert "Delete the house-rule profile 'Friday club'" in box.text()
+        box.button(button).click()
+    QTimer.singleShot(0, click)
+
+
+def test_profile_delete_asks_first_and_can_be_undone(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    assert window.database is not None
+    HouseRulesService(window.database).create(MCW, "Friday club", {"MCW-D13": False})
+    dialog = NewSessionDialog(window.database, MCW)
+    qtbot.addWidget(dialog)
+    profiles = dialog.manage_profiles()
+    assert profiles is not None
+    profiles.list.setCurrentRow([p.name for p in profiles.profiles].index("Friday club"))
+    assert not profiles.buttons["undo"].isEnabled()
+    rules = profiles.current().rules
+    _answer(profiles, QMessageBox.StandardButton.No)
+    assert not profiles.delete()
+    assert "Friday club" in [p.name for p in profiles.profiles]
+    _answer(profiles, QMessageBox.StandardButton.Yes)
+    profiles.buttons["delete"].click()
+    assert [p.name for p in profiles.profiles] == [DIGEST_DEFAULTS]
+    assert "Undo delete" in profiles.message.text()
+    assert profiles.buttons["undo"].isEnabled()
+    profiles.buttons["undo"].click()
+    assert [p.name for p in profiles.profiles] == [DIGEST_DEFAULTS, "Friday club"]
+    assert profiles.current().name == "Friday club" and profiles.current().rules == rules
+    assert not profiles.buttons["undo"].isEnabled()
+    profiles.accept()
+
+
+def test_importing_another_rulesets_profile_says_where_it_went(
+        window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.house_rules import ProfilesDialog
+    from carwars_desktop.rules import find_ruleset
+
+    assert window.database is not None
+    service = HouseRulesService(window.database)
+    service.create("battlecars", "Arena", {})
+    path = tmp_path / "arena.house-rules.json"
+    path.write_text(service.export([service.find("battlecars", "Arena")]), encoding="utf-8")
+    service.delete(service.find("battlecars", "Arena"))
+    profiles = ProfilesDialog(window.database, find_ruleset(MCW))
+    qtbot.addWidget(profiles)
+    assert profiles.import_from(path)
+    assert profiles.message.text() == (
+        "Imported 1 Battlecars profile: switch the ruleset to see it.")
+    assert "Arena" in [p.name for p in service.profiles("battlecars")]

@@ -94,6 +94,7 @@ def _extra() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                                    "target": replace(stock_sheet("Rocket Special"),
                                                      size=Size.COMPACT),
                                    "side": "T", "range": "3"})],
+        "MCW-A4": [("mini.fire", {"firer": "Mini Sherman", "weapon": "Smokescreen B"})],
         "MCW-off-road": [("mini.hazard", {"hazard": "off-road", "vehicle": "Courier"})],
         "AP-iq-cards": [("autopower.attack", {**booster, "iq_cards": "4"})],
         "AP-D9": [("autopower.attack", booster)],

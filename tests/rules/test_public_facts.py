@@ -45,6 +45,21 @@ def test_mini_car_wars_open_and_secret_sheets() -> None:
                       "left hits": "15", "back hits": "0", "top hits": "0"}
 
 
+def test_mini_car_wars_a_weapon_that_fired_this_turn_is_shown_fired_not_ready() -> None:
+    """The compact sheets, the players' display and the seat link all show ``public``:
+    it says what the big sheet says (``WeaponState.status``)."""
+    from carwars_desktop.rules.mini_car_wars.play.marks import set_weapon
+
+    rules, vehicles, _clock = _table("mini_car_wars", ["Courier"])
+    sheet = vehicles["v1"][1]
+    assert {f.label: f.value for f in rules.public(sheet, True)}["RL (F)"] == "ready"
+    fired = set_weapon(sheet, 0, fired=True).sheet
+    fact = {f.label: f for f in rules.public(fired, True)}["RL (F)"]
+    assert fact.value == "fired" and not fact.lost
+    both = set_weapon(fired, 0, destroyed=True).sheet
+    assert {f.label: f.value for f in rules.public(both, True)}["RL (F)"] == "lost"
+
+
 def test_mini_car_wars_who_moves_now_and_next() -> None:
     from carwars_desktop.rules.mini_car_wars.play.clock import start_turn
 

@@ -153,3 +153,21 @@ def test_autopower_control_penalty_holds_for_the_next_own_turn_only() -> None:
     assert _shown(game) == [] and game.sheet("v2").penalty_this_turn.value == "none"  # type: ignore[attr-defined]
     game.undo()
     assert [d.left for d in _shown(game)] == ["until the end of Slow's turn"]
+
+
+def test_autopower_attacked_this_turn_goes_when_the_car_s_turn_ends() -> None:
+    """§2.3: at most one attack, then "The turn ends": the mark is off the car at once,
+    not kept (shown as "attacked this turn") through the other cars' turns."""
+    game = _game("autopower", [Entry("Ann", "Fast", Car("Fast", 6, 4, 4, 2).to_json()),
+                               Entry("Bo", "Slow", Car("Slow", 4, 4, 4, 2).to_json())])
+    rules = game.ruleset.play()
+    for _ in range(3):  # Fast draws, accelerates, arms: now its combat
+        game.set_clock(game.clock.advanced(), "next")
+    _apply(game, "autopower.attack", {"cards": "3"}, {"firer": "v1", "target": "v2"}, [3, 4])
+    assert game.sheet("v1").attacked_this_turn  # type: ignore[attr-defined]
+    assert "attacked this turn" in [f.word for f in rules.status(game.sheet("v1"))]
+    game.set_clock(game.clock.advanced(), "Slow: draw")  # Fast's turn is over
+    assert not game.sheet("v1").attacked_this_turn  # type: ignore[attr-defined]
+    assert "attacked this turn" not in [f.word for f in rules.status(game.sheet("v1"))]
+    game.undo()
+    assert game.sheet("v1").attacked_this_turn  # type: ignore[attr-defined]

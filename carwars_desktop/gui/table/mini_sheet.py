@@ -77,10 +77,8 @@ class WeaponButton(QToolButton):
         # The side it sits by is its mount; the turret says so.
         name = weapon.spec.abbreviation + (" (T)" if weapon.mount.side is Side.TOP else "")
         lines = [f"✖ {name}" if weapon.destroyed else name]
-        if weapon.destroyed:
-            lines.append("destroyed")
-        elif weapon.fired:
-            lines.append("● fired")
+        if weapon.status != "ready":
+            lines.append("● fired" if weapon.status == "fired" else weapon.status)
         if weapon.shots_left is not None:
             lines.append(f"{weapon.shots_left} shots")
         self.setText("\n".join(lines))

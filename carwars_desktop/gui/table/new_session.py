@@ -175,6 +175,7 @@ class NewSessionDialog(QDialog):
         if ruleset.decisions is not None and ruleset.decisions.pregame:
             self.pregame = HouseRulesEditor(ruleset.decisions, pregame=True)
             self._pregame_layout.addWidget(self.pregame)
+            self.pregame.changed.connect(self._judge_choices)
         self._profile_chosen()
 
     def manage_profiles(self) -> ProfilesDialog | None:
@@ -212,6 +213,24 @@ class NewSessionDialog(QDialog):
         self._file_profile = None
         if self.pregame is not None:
             self.pregame.set_values(self.profile().rules)
+        self._judge_choices()
+
+    def _judge_choices(self) -> None:
+        """Say which vehicles have problems under the house rules chosen (the one verdict
+        the Workshop and ``design check`` give), the choices staying as they are."""
+        ruleset = find_ruleset(self.ruleset_id())
+        try:
+            values = self.house_rules().values
+        except ProfileRefused:
+            values = {}
+        defaults = {} if ruleset.decisions is None else ruleset.decisions.defaults()
+        options = None if {**defaults, **values} == defaults else ruleset.house_options(values)
+        self.choices = vehicle_choices(self._database, ruleset, options)
+        for row in range(self.players.rowCount()):
+            combo = self.players.cellWidget(row, 1)
+            if isinstance(combo, QComboBox) and combo.count() == len(self.choices):
+                for index, choice in enumerate(self.choices):
+                    combo.setItemText(index, choice.label)
 
     def _choose_profile_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -244,6 +263,7 @@ class NewSessionDialog(QDialog):
         self.profile_box.blockSignals(False)
         if self.pregame is not None:
             self.pregame.set_values(profile.rules)
+        self._judge_choices()
         return True
 
     def house_rules(self) -> HouseRules:
@@ -323,8 +343,9 @@ class NewSessionDialog(QDialog):
         """
         if not self.name_edit.text().strip():
             raise SetupError("give the session a name")
-        return prepare(find_ruleset(self.ruleset_id()), self.entries(),
-                       str(self.scenario_box.currentData() or ""))
+        ruleset = find_ruleset(self.ruleset_id())
+        return prepare(ruleset, self.entries(), str(self.scenario_box.currentData() or ""),
+                       ruleset.house_options(self.house_rules().values))
 
     def scenario_name(self) -> str:
         return self.scenario_box.currentText() if self.scenario_box.currentData() else ""

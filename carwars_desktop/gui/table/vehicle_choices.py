@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from carwars_desktop.library import DesignDataError, summarize
 from carwars_desktop.rules import Ruleset
 
 
@@ -35,9 +36,11 @@ def _design_json(data: Any) -> Mapping[str, Any]:
     raise ValueError(f"a library design's data is a {type(data).__name__}")
 
 
-def vehicle_choices(database: object | None, ruleset: Ruleset) -> list[VehicleChoice]:
+def vehicle_choices(database: object | None, ruleset: Ruleset,
+                    options: Any = None) -> list[VehicleChoice]:
     """The library's designs of ``ruleset`` — the GM's own first — or, with no library
-    (or an empty one), the ruleset's catalog."""
+    (or an empty one), the ruleset's catalog; each judged under the house rules
+    ``options`` (``None``: the digest's defaults, the library's own verdict)."""
     own: list[VehicleChoice] = []
     shipped: list[VehicleChoice] = []
     library = getattr(database, "library", None) if database is not None else None
@@ -47,14 +50,26 @@ def vehicle_choices(database: object | None, ruleset: Ruleset) -> list[VehicleCh
                 design = _design_json(record.data)
             except ValueError:
                 continue
+            legal = bool(getattr(record, "legal", True))
+            if options is not None:
+                try:
+                    legal = summarize(ruleset.id, str(getattr(record, "kind", "vehicle")),
+                                      design, options).legal
+                except DesignDataError:
+                    legal = False
             if getattr(record, "catalog_name", None):
-                shipped.append(VehicleChoice(f"{record.name} (rules)", str(record.name),
-                                             design, "catalog"))
+                shipped.append(VehicleChoice(f"{record.name} (rules{_flag(legal)})",
+                                             str(record.name), design, "catalog"))
                 continue
-            legal = "" if getattr(record, "legal", True) else " — has problems"
-            own.append(VehicleChoice(f"{record.name} (library{legal})", str(record.name),
-                                     design, "library"))
+            own.append(VehicleChoice(f"{record.name} (library{_flag(legal)})",
+                                     str(record.name), design, "library"))
     if not own and not shipped:
-        shipped = [VehicleChoice(f"{name} (rules)", name, stock.to_json(), "catalog")
-                   for name, stock in ruleset.catalog().items()]
+        for name, stock in ruleset.catalog().items():
+            legal = options is None or ruleset.vehicle.problems_under(stock, options) == ()
+            shipped.append(VehicleChoice(f"{name} (rules{_flag(legal)})", name,
+                                         stock.to_json(), "catalog"))
     return own + shipped
+
+
+def _flag(legal: bool) -> str:
+    return "" if legal else " — has problems"

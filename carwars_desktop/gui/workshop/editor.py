@@ -7,6 +7,8 @@ the Workshop commits it and hands it back through :meth:`DesignEditor.show_desig
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
@@ -49,19 +51,22 @@ class DesignEditor(QWidget):
             raise RuntimeError("no design is open in this editor")
         return self._design
 
-    def summary(self, design: Design) -> DesignSummary:
-        """The design's summary; worked out once per design shown (opening one asks three
-        times, and a 90,000-card deck's checks are not free)."""
-        last: tuple[Design, DesignSummary] | None = getattr(self, "_last_summary", None)
-        if last is not None and last[0] is design:
-            return last[1]
-        summary = summarize_design(self.ruleset_id, self.kind, design)
-        self._last_summary = (design, summary)
+    def summary(self, design: Design, options: Any = None) -> DesignSummary:
+        """The design's summary, its verdict under the house rules ``options`` (``None``:
+        the digest's defaults); worked out once per design and rules shown (opening one
+        asks three times, and a 90,000-card deck's checks are not free)."""
+        last: tuple[Design, Any, DesignSummary] | None = getattr(self, "_last_summary", None)
+        if last is not None and last[0] is design and last[1] == options:
+            return last[2]
+        summary = summarize_design(self.ruleset_id, self.kind, design, options)
+        self._last_summary = (design, options, summary)
         return summary
 
-    def remember_summary(self, design: Design, summary: DesignSummary) -> None:
-        """``summary`` is the design's (worked out on a worker): :meth:`summary` returns it."""
-        self._last_summary = (design, summary)
+    def remember_summary(self, design: Design, summary: DesignSummary,
+                         options: Any = None) -> None:
+        """``summary`` is the design's under ``options`` (worked out on a worker):
+        :meth:`summary` returns it."""
+        self._last_summary = (design, options, summary)
 
     def set_read_only(self, read_only: bool) -> None:
         self._read_only = read_only

@@ -160,8 +160,8 @@ def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask
                 choices.append(ImportChoice(design, replace_id=names[design.name]))
                 taken.add(design.name)
                 continue
-        if key not in free:
-            free[key] = UniqueNames(names)
+        if key not in free:  # the catalog's names are taken too, as on the command line
+            free[key] = UniqueNames(library.taken_names(*key))
         name = free[key].take(design.name)
         taken.add(name)
         choices.append(ImportChoice(design, name=None if name == design.name else name))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -48,7 +48,7 @@ from carwars_desktop.library import (
     summarize_design,
 )
 from carwars_desktop.library.templates import renamed
-from carwars_desktop.rules import Design, Problem, UnknownRulesetError, find_ruleset, ruleset_ids
+from carwars_desktop.rules import Design, UnknownRulesetError, find_ruleset, ruleset_ids
 from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ class WorkshopWorkspace(Workspace):
         self._huge = False
         """Whether the open design is huge (its reading and its writes run on a worker)."""
         self.editor: DesignEditor | None = None
+        self._shown_options: Any = None  # the house rules the shown verdict is under
         self._editors: dict[tuple[str, str], DesignEditor] = {}
         self._committing = False
         self._opening = False
@@ -325,7 +326,7 @@ class WorkshopWorkspace(Workspace):
         self._typed_name = None
         editor = self._editor_for(record.ruleset_id, record.kind)
         if summary is not None:
-            editor.remember_summary(design, summary)
+            editor.remember_summary(design, summary, self.house_options(record.ruleset_id))
         self.editor = editor
         editor.set_read_only(record.is_catalog)
         editor.show_design(design)
@@ -354,7 +355,11 @@ class WorkshopWorkspace(Workspace):
         def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
             record, design = self.editing.read(design_id)
             job.check()
-            return record, design, summarize_design(record.ruleset_id, record.kind, design)
+            options = house.get(record.ruleset_id)
+            return record, design, summarize_design(record.ruleset_id, record.kind, design,
+                                                    options)
+
+        house = {ruleset_id: self.house_options(ruleset_id) for ruleset_id in ruleset_ids()}
 
         self._opening = True
         try:
@@ -375,7 +380,9 @@ class WorkshopWorkspace(Workspace):
         from carwars_desktop.gui.background import Job, run_with_progress
 
         def write(job: Job) -> tuple[T, DesignSummary]:
-            return work(), summarize_design(record.ruleset_id, record.kind, design)
+            return work(), summarize_design(record.ruleset_id, record.kind, design, options)
+
+        options = self.house_options(record.ruleset_id)
 
         committing, writing = self._committing, self._writing
         self._committing = self._writing = True
@@ -385,7 +392,7 @@ class WorkshopWorkspace(Workspace):
                                                 cancellable=False)
         finally:
             self._committing, self._writing = committing, writing
-        editor.remember_summary(design, summary)
+        editor.remember_summary(design, summary, options)
         return result
 
     def new_design(self, ruleset_id: str, kind: str = "vehicle") -> bool:
@@ -681,7 +688,7 @@ class WorkshopWorkspace(Workspace):
         record = self.record
         if record is None or self.design is None or self.editor is None:
             return
-        summary = self.editor.summary(self.design)
+        summary = self.verdict()
         self.state_label.setText(status_text(summary.legal, len(summary.problems)))
         unsaved = self.editing.unsaved()
         self.unsaved_label.setText("● unsaved changes (kept; Ctrl+S saves a revision)"
@@ -691,24 +698,32 @@ class WorkshopWorkspace(Workspace):
         """Validate the open design now: every problem and warning, from its engine."""
         if self.design is None or self.editor is None:
             return
-        summary = self.editor.summary(self.design)
+        summary = self.verdict()
+        self._shown_options = self.house_options(self.editor.ruleset_id)
         warnings = summary.warnings + self.editor.extra_warnings(self.design)
-        house = self.house_problems()
-        self.problems.set_problems(summary.problems if house is None else house, warnings)
+        self.problems.set_problems(summary.problems, warnings)
         self._show_state()
 
-    def house_problems(self) -> tuple[Problem, ...] | None:
-        """The open design's problems under the running session's house rules (MCW-D22
-        computers per person, AP-D2 divisions…), or None when no session of its ruleset
-        runs or the house rules change nothing for this kind of design."""
+    def follow_house_rules(self) -> None:
+        """Validate the open design again when the session's house rules for it changed
+        (a session opened or closed, a house-rules event); other events change nothing."""
         if self.design is None or self.editor is None:
-            return None
-        house = self.services.table.house_for(self.editor.ruleset_id)
-        ruleset = find_ruleset(self.editor.ruleset_id)
-        kind = ruleset.kind(self.editor.kind)
-        if not house or kind.house_problems is None:
-            return None
-        return kind.problems_under(self.design, ruleset.house_options(house))
+            return
+        if self.house_options(self.editor.ruleset_id) != self._shown_options:
+            self.refresh_problems()
+
+    def verdict(self) -> DesignSummary:
+        """The open design's one verdict, the header's and the panel's: under the running
+        session's house rules (MCW-D22 computers per person, AP-D2 divisions…) when a
+        session of its ruleset runs, else under the digest's defaults."""
+        assert self.design is not None and self.editor is not None
+        return self.editor.summary(self.design, self.house_options(self.editor.ruleset_id))
+
+    def house_options(self, ruleset_id: str) -> Any:
+        """The options value of the running session's house rules for ``ruleset_id``;
+        None when no session of it runs (the digest's defaults)."""
+        house = self.services.table.house_for(ruleset_id)
+        return find_ruleset(ruleset_id).house_options(house) if house else None
 
     def _update_buttons(self) -> None:
         history = self.editing.history

@@ -42,6 +42,12 @@ def _sheet_for_design(design: Any) -> RecordSheet:
     return MiniSheet.from_design(design)
 
 
+def _house_sheet(design: Any, rules: MiniRules) -> RecordSheet:
+    if not isinstance(design, MiniDesign):
+        raise TypeError(f"expected a MiniDesign, got {type(design).__name__}")
+    return MiniSheet.from_design(design, rules)
+
+
 def _catalog() -> Mapping[str, Design]:
     return catalog()
 
@@ -68,6 +74,7 @@ RULESET = Ruleset(
     play=_play,
     options_type=MiniRules,
     decisions=DECISIONS,
+    house_sheet=_house_sheet,
 )
 
 __all__ = [

@@ -122,6 +122,16 @@ DECISIONS: DecisionSet[MiniRules] = DecisionSet(MiniRules, (
        "off: cycles take no front/rear modifier"),
     _d("D14", "d14_turret_only_minus_two", "MCW-D14: a turret shot takes only the −2",
        "off: the body-size −1 applies too"),
+    _d("D15", "d15_shots", "MCW-D15: shots per MG, RL, laser and smokescreen",
+       "unlimited, the digest's default, or a fixed number (the HR has one); set on the "
+       "sheets when the session starts", input_name="", choices=(None, 5, 10, 20),
+       words={None: "unlimited"}),
+    _d("D19", "d19_sherman_b_linked", "MCW-D19: Mini Sherman (b)'s MG and HR stay linked",
+       "off, the digest's default: the link went with the removed MG (set when the "
+       "session starts)", input_name=""),
+    _d("D28", "d28_empty_turret_targetable", "MCW-D28: Rocket Special (b) keeps its empty "
+       "turret", "off: no turret, its top cannot be targeted (set when the session starts)",
+       input_name=""),
     _d("D20", "d20_bare_side_loses_weapons", "MCW-D20: weapons on a 0-armor side are lost "
        "to the first damage there", "off: they survive until hit"),
     _d("D22", "d22_one_computer_per_person", "MCW-D22: one targeting computer per person",
@@ -130,6 +140,9 @@ DECISIONS: DecisionSet[MiniRules] = DecisionSet(MiniRules, (
        "accessories", "off: stock vehicles only (Workshop purchase check)", input_name=""),
     _d("D31", "d31_fixed_object_stops", "MCW-D31: hitting a fixed object stops the vehicle",
        "off: the same-direction average with 0"),
+    Decision("MCW-A4", "smoke_turns", "MCW-A4: a smoke cloud lasts this many turns",
+             "60 as printed (the whole game), or fewer", choices=(60, 6, 10, 20, 30),
+             input_name="mcw_smoke_turns", rule=_MCW),
     Decision("MCW-budget", "budget", "Budget per player (§2.15)",
              "the scenario's own, or a fixed sum for the purchase check",
              choices=(None, 10_000, 15_000, 20_000, 40_000), pregame=True,

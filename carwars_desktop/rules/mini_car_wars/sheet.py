@@ -133,6 +133,12 @@ class WeaponState:
     def spent(self) -> bool:
         return self.shots_left == 0
 
+    @property
+    def status(self) -> str:
+        """``destroyed``, ``fired`` (this turn, §1.3) or ``ready``: what every sheet shows
+        of it, the big sheet and the public facts alike."""
+        return "destroyed" if self.destroyed else "fired" if self.fired else "ready"
+
     def to_json(self) -> dict[str, Any]:
         return {"type": self.kind.value, "mount": self.mount.value, "link": self.link,
                 "destroyed": self.destroyed, "fired": self.fired, "shots_left": self.shots_left}

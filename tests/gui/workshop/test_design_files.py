@@ -39,8 +39,18 @@ def test_export_then_import_gives_equal_designs(library: LibraryWorkspace,
             library.library.set_tags(entry.id, ["shipped"])
     assert library.import_designs(exported) == len(designs)
     imported = library.library.exported(library.selected_ids())
+    catalog = {(e.ruleset_id, e.kind, e.name) for e in library.library.entries()
+               if e.is_catalog}
+
+    def named(design: ExchangedDesign) -> tuple[object, ...]:  # a catalog name is taken
+        name = f"{design.name} (2)" if (design.ruleset_id, design.kind,
+                                        design.name) in catalog else design.name
+        data = dict(design.data)
+        if "name" in data:
+            data["name"] = name
+        return design.ruleset_id, design.kind, name, data
     assert [(d.ruleset_id, d.kind, d.name, dict(d.data)) for d in imported] == [
-        (d.ruleset_id, d.kind, d.name, dict(d.data)) for d in designs]
+        named(d) for d in designs]
     assert "Imported" in library.message.text()
 
 
@@ -122,3 +132,16 @@ def test_export_of_the_open_design(library: LibraryWorkspace, tmp_path: Path) ->
     (design,) = read_designs(Path(written).read_text())
     assert design.ruleset_id == "autopower"
     assert not list(tmp_path.glob("*.part"))
+
+
+def test_an_import_named_as_a_catalog_design_takes_a_free_name(
+        library: LibraryWorkspace, tmp_path: Path) -> None:
+    """As on the command line: the rules' Courier keeps its name, reachable by it."""
+    assert "Courier" in {e.name for e in library.library.entries() if e.is_catalog}
+    ask, asked = _answers()
+    library.ask_clash = ask
+    assert library.import_designs(str(_courier_file(tmp_path / "c.carwars.json", "Courier",
+                                                    "Courier"))) == 2
+    assert asked == []  # the GM's own names clash, the catalog's are just taken
+    assert _mine(library) == [("mini_car_wars", "Courier (2)"),
+                              ("mini_car_wars", "Courier (3)")]

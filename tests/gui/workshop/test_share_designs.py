@@ -54,12 +54,14 @@ def test_copy_as_text_then_paste_gives_the_design_back(library: LibraryWorkspace
     assert library.share_button.paste_design() == 2  # the clipboard's code is offered
     assert verdicts == ["✔ 2 designs: Courier (Mini Car Wars vehicle), Killer Kart (Mini Car "
                         "Wars vehicle)"]
-    assert _mine(library) == sorted(before + [("mini_car_wars", "Courier"),
-                                              ("mini_car_wars", "Killer Kart")])
+    # the catalog's names are taken: the copies take free ones (as on the command line)
+    assert _mine(library) == sorted(before + [("mini_car_wars", "Courier (2)"),
+                                              ("mini_car_wars", "Killer Kart (2)")])
     assert "Imported 2 designs" in library.message.text()
     pasted = library.library.exported(library.selected_ids())
     catalog = library.library.exported(ids)
-    assert [dict(d.data) for d in pasted] == [dict(d.data) for d in catalog]
+    assert [{**d.data, "name": d.name} for d in pasted] == [
+        {**d.data, "name": f"{d.name} (2)"} for d in catalog]
 
 
 def test_a_hostile_paste_is_refused_with_the_reason_and_writes_nothing(
@@ -97,7 +99,7 @@ def test_the_import_dialog_accepts_a_file_holding_a_code(library: LibraryWorkspa
     path.write_text(f"{code}\n", encoding="utf-8")
     before = _mine(library)
     assert library.import_designs(str(path)) == 1
-    assert _mine(library) == sorted(before + [("mini_car_wars", "Mini Sherman")])
+    assert _mine(library) == sorted(before + [("mini_car_wars", "Mini Sherman (2)")])
     path.write_text(code[:-2], encoding="utf-8")
     assert library.import_designs(str(path)) == 0
     assert "was not imported" in library.warnings[-1]  # type: ignore[attr-defined]

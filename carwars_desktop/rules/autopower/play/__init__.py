@@ -136,7 +136,9 @@ def _car_of(phase: str) -> tuple[str, str]:
 
 def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
     """AP-D12: a control penalty holds for "the car's next own turn only": it comes into
-    force when the car's turn begins (its draw) and ends when the clock leaves that turn."""
+    force when the car's turn begins (its draw) and ends when the clock leaves that turn.
+    The turn's one attack (§2.3 step 4) is spent only in that turn: "The turn ends" (step 5)
+    takes the mark off too."""
     from dataclasses import replace
 
     moved = expire(before, after, vehicles)
@@ -148,6 +150,8 @@ def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
         return moved
     for key, (name, record) in vehicles.items():
         sheet = car_sheet(record)
+        if name == was and sheet.attacked_this_turn:
+            sheets[key] = sheet = replace(sheet, attacked_this_turn=False)
         if name == was and sheet.penalty_this_turn is not ControlPenalty.NONE:
             ended = sheet.penalty_this_turn
             sheets[key] = sheet = replace(sheet, penalty_this_turn=ControlPenalty.NONE)

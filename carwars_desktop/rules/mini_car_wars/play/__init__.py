@@ -145,7 +145,7 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
     facts += [PublicFact(f"{SIDE_WORDS[side.value]} armor", str(sheet.armor.get(side)),
                          number=True)
               for side in SIDES if sheet.starting_armor.get(side)]
-    facts += [PublicFact(weapon.label, "lost" if weapon.destroyed else "ready",
+    facts += [PublicFact(weapon.label, "lost" if weapon.destroyed else weapon.status,
                          lost=weapon.destroyed) for weapon in sheet.weapons]
     facts += [PublicFact(person.role.value, person.state.value, lost=person.is_dead)
               for person in sheet.crew]

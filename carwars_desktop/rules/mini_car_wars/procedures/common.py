@@ -50,6 +50,7 @@ D13 = DECISIONS.input("MCW-D13")
 D14 = DECISIONS.input("MCW-D14")
 D20 = DECISIONS.input("MCW-D20")
 D31 = DECISIONS.input("MCW-D31")
+A4 = DECISIONS.input("MCW-A4")
 DEBRIS = DECISIONS.input("MCW-debris")
 OFF_ROAD = DECISIONS.input("MCW-off-road")
 

@@ -51,6 +51,7 @@ from carwars_desktop.rules.mini_car_wars.outcomes import (
     damage_odds,
 )
 from carwars_desktop.rules.mini_car_wars.procedures.common import (
+    A4,
     D5,
     D13,
     D14,
@@ -322,7 +323,7 @@ FIRE = Procedure(
         IntInput("smoke", "Smoke clouds crossed", 0, 0, 20, help="−2 each; lasers cannot fire"),
         BoolInput("hold_damage", "Hold the damage (apply after all fire)", False,
                   help="fire is simultaneous: roll now, apply later with mini.damage (§2.2)"),
-        D13, D14, D5, D20,
+        D13, D14, D5, D20, A4,
     ),
     resolve_fn=_resolve,
     odds_fn=_odds,
