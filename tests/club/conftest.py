@@ -162,6 +162,19 @@ def club(club_server: ClubServer) -> Iterator[ClubConnection]:
         yield connection
 
 
+def fill_connect_dialog(dialog: Any, club: ClubConnection, password: str,
+                        tls: bool = True) -> None:
+    """Type ``club``'s address and ``password`` into a connect window (a ``ConnectDialog``),
+    and its TLS choice unless ``tls`` is False (the window's default is then kept)."""
+    dialog.host_edit.setText(club.host)
+    dialog.port_box.setValue(club.port)
+    dialog.database_edit.setText(club.database)
+    dialog.user_edit.setText(club.user)
+    dialog.password_edit.setText(password)
+    if tls:
+        dialog.tls_box.setChecked(club.require_tls)
+
+
 @pytest.fixture(scope="session")
 def club_authority() -> Authority:
     """The club's throwaway CA (what docs/club-server.md has the organiser make)."""

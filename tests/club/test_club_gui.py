@@ -22,6 +22,8 @@ from carwars_desktop.storage.club import ClubConnection, ClubConnectionError, op
 from carwars_desktop.storage.credentials import PasswordStore
 from carwars_desktop.storage.engine import sqlite_url_for_path
 
+from .conftest import fill_connect_dialog
+
 
 @pytest.fixture
 def settings_path(tmp_path: Path) -> Path:
@@ -48,15 +50,6 @@ def window(qtbot: Any, settings: QSettings, local_url: str) -> Iterator[MainWind
     window.shutdown()
 
 
-def _fill(dialog: ConnectDialog, club: ClubConnection, password: str) -> None:
-    dialog.host_edit.setText(club.host)
-    dialog.port_box.setValue(club.port)
-    dialog.database_edit.setText(club.database)
-    dialog.user_edit.setText(club.user)
-    dialog.password_edit.setText(password)
-    dialog.tls_box.setChecked(club.require_tls)
-
-
 def test_connect_from_the_menu_and_back_to_the_laptop(
         qtbot: Any, window: MainWindow, settings: QSettings, settings_path: Path,
         club: ClubConnection, club_password: str, fake_keyring: Any, local_url: str,
@@ -65,7 +58,7 @@ def test_connect_from_the_menu_and_back_to_the_laptop(
     assert "&Connect to a club database…" in menu and "Open &local database" in menu
 
     def run(dialog: ConnectDialog) -> int:
-        _fill(dialog, club, club_password)
+        fill_connect_dialog(dialog, club, club_password)
         assert dialog.remember_box.isEnabled() and dialog.remember_box.isChecked()
         assert dialog.test_connection()
         assert dialog.result_label.text().startswith("✓ Connected to PostgreSQL")
@@ -141,7 +134,7 @@ def test_no_password_in_settings_logs_or_exceptions_after_a_failed_connection(
     for connection, password in attempts:
         dialog = ConnectDialog(ClubSettings(settings), PasswordStore())
         qtbot.addWidget(dialog)
-        _fill(dialog, connection, password)
+        fill_connect_dialog(dialog, connection, password)
         assert not dialog.test_connection()
         assert not dialog.connect_now()
         texts.append(dialog.result_label.text())

@@ -18,7 +18,7 @@ from carwars_desktop.storage import club as words
 from carwars_desktop.storage.club import ClubConnection, check_connection, open_club_database
 from carwars_desktop.storage.credentials import PasswordStore
 
-from .conftest import FakeKeyring
+from .conftest import FakeKeyring, fill_connect_dialog
 
 
 def _settings(tmp_path: Path) -> QSettings:
@@ -28,12 +28,7 @@ def _settings(tmp_path: Path) -> QSettings:
 def _dialog(qtbot: Any, tmp_path: Path, club: ClubConnection, password: str) -> ConnectDialog:
     dialog = ConnectDialog(ClubSettings(_settings(tmp_path)), PasswordStore())
     qtbot.addWidget(dialog)
-    dialog.host_edit.setText(club.host)
-    dialog.port_box.setValue(club.port)
-    dialog.database_edit.setText(club.database)
-    dialog.user_edit.setText(club.user)
-    dialog.password_edit.setText(password)
-    dialog.tls_box.setChecked(club.require_tls)
+    fill_connect_dialog(dialog, club, password)
     return dialog
 
 

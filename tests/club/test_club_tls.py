@@ -31,7 +31,7 @@ from carwars_desktop.storage.club import (
 )
 
 from .certificates import make_authority, write_server_certificate
-from .conftest import new_club
+from .conftest import fill_connect_dialog, new_club
 from .fake_server import fake_server
 
 
@@ -201,11 +201,7 @@ def test_tls_the_connect_window_verifies_the_server_by_default(
 
     dialog = ConnectDialog(_settings(tmp_path), PasswordStore())
     qtbot.addWidget(dialog)
-    dialog.host_edit.setText(tls_club.host)
-    dialog.port_box.setValue(tls_club.port)
-    dialog.database_edit.setText(tls_club.database)
-    dialog.user_edit.setText(tls_club.user)
-    dialog.password_edit.setText(club_password)
+    fill_connect_dialog(dialog, tls_club, club_password, tls=False)  # the defaults kept
     assert dialog.tls_box.isChecked() and dialog.verify_box.isChecked()
     assert not dialog.older_sign_in_box.isChecked() and dialog.trust_note.isHidden()
     dialog.tls_box.setChecked(True)
