@@ -61,10 +61,6 @@ class DiceExpression:
     groups: tuple[DiceGroup, ...]
     modifier: int = 0
 
-    @property
-    def dice_count(self) -> int:
-        return sum(g.count for g in self.groups)
-
     def faces(self) -> tuple[int, ...]:
         """The sides of each die to throw, in order (``3d6+1d8`` → 6, 6, 6, 8)."""
         return tuple(g.sides for g in self.groups for _ in range(g.count))

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.services import Changes as BusChanges
 from carwars_desktop.services import TableService
@@ -83,9 +82,6 @@ class GameContext(QObject):
         """Tell every screen about a change already committed by the game."""
         return self.service.announce(changes)
 
-    def apply_resolution(self, resolution: Resolution, bindings: dict[str, str]) -> Changes:
-        return self.service.apply_resolution(resolution, bindings)
-
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:
         """A hand mark on one sheet, committed, then announced."""
@@ -96,10 +92,6 @@ class GameContext(QObject):
                   steps: Sequence[str] = ()) -> Changes:
         """The clock moves (with any sheets the move changes), committed, then announced."""
         return self.service.set_clock(clock, summary, sheets, steps)
-
-    def note(self, summary: str, steps: Sequence[str] = ()) -> Changes:
-        """A line in the log that changes no sheet."""
-        return self.service.note(summary, steps)
 
     def undo(self) -> Changes:
         return self.service.undo()

@@ -52,9 +52,6 @@ class Clock:
     def with_durations(self, durations: Sequence[Duration]) -> Clock:
         return replace(self, durations=tuple(durations))
 
-    def starts_turn(self) -> bool:
-        return self.phase == 0
-
     def __str__(self) -> str:
         return f"{self.word.capitalize()} {self.turn}, {self.phase_name}"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QVBoxLayout, QWidget
 
 from carwars_desktop.gui.workshop.problems_model import FIELD_ROLE, ProblemListModel
@@ -74,6 +74,3 @@ class ProblemsPanel(QWidget):
         self.view.setCurrentIndex(index)
         self._go(index)
         return True
-
-    def focus_list(self) -> None:
-        self.view.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -32,7 +32,6 @@ def rule(section: str, *decisions: str) -> Citation:
 DICE_COUNT = 2
 """AP-D1: "two dice" are read as 2d6, summed."""
 DICE_SIDES = 6
-DICE_TEXT = f"{DICE_COUNT}d{DICE_SIDES}"
 DICE_OUTCOMES = DICE_SIDES**DICE_COUNT
 """36: every probability of the game is a whole number of 36ths."""
 NATURAL_MISS = 2

@@ -86,17 +86,6 @@ class DamageReport:
     def counters_hit(self) -> tuple[tuple[str, Weapon], ...]:
         return tuple((hit.name, w) for hit in self.hits for w in hit.counters)
 
-    @property
-    def sections_reached(self) -> frozenset[Section]:
-        """Sections whose armour or interior took at least one point."""
-        reached = {hit.section for hit in self.hits}
-        if self.area is not None and self.armour:
-            reached.add(self.area.section)
-        return frozenset(reached)
-
-    def boxes_on(self, names: set[str]) -> int:
-        return sum(hit.boxes for hit in self.hits if hit.name in names)
-
 
 def next_section(section: Section, line: Line) -> Section | None:
     """BC-D23: the adjacent section further from the firer along the car's long axis."""

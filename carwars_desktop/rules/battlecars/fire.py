@@ -37,7 +37,6 @@ from carwars_desktop.rules.battlecars.tables import DIE, MISSILE_TABLE, TARGET_A
 from carwars_desktop.rules.battlecars.terms import Bearing, Block, Kind, Source, Weapon
 
 RULE_WHEN = bc("§2.9")
-RULE_DIRECTION = bc("§2.10")
 
 Firer = CarSheet | PedestrianSheet
 

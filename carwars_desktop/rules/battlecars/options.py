@@ -52,9 +52,6 @@ class CounterSizes:
     def to_json(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def is_default(self) -> bool:
-        return self == CounterSizes()
-
 
 @dataclass(frozen=True)
 class Options:

@@ -63,7 +63,7 @@ def _side_block(flow: PageFlow, design: MiniDesign, side: Side, x: float, y: flo
                           font(SMALL, italic=True))
     used += 6
     per_row = _SIDE_ROW[side]
-    box_w, box_h = boxes_size(points, per_row)
+    _, box_h = boxes_size(points, per_row)
     if points:
         draw_boxes(painter, x, y + used, points, per_row)
     else:
