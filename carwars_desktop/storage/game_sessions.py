@@ -530,8 +530,11 @@ class SessionEvents:
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
-               settings: Mapping[str, Any] | None = None) -> StoredEvent:
-        now = _now()
+               settings: Mapping[str, Any] | None = None,
+               made_at: datetime | None = None) -> StoredEvent:
+        """Add ``event`` after the last one; ``made_at`` is when it was made at the table
+        (an event replayed from the offline queue keeps its own time, not the replay's)."""
+        now = made_at or _now()
         with writing(self._sessions, f"“{event.summary[:60]}”") as session:
             self._claim(session)
             # The undone events stay in the history, no longer to be redone.

@@ -155,7 +155,8 @@ class ServerEvents(Protocol):
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
-               settings: Mapping[str, Any] | None = None) -> StoredEvent: ...
+               settings: Mapping[str, Any] | None = None,
+               made_at: datetime | None = None) -> StoredEvent: ...
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any],
@@ -450,8 +451,9 @@ class QueuedEventStore:
     def _send(self, entry: QueuedEntry) -> None:
         if entry.op == APPEND:
             assert entry.event is not None
+            # The event keeps the time it was made at the table, not the replay's.
             stored = self.server.append(entry.event, entry.sheets, entry.clock,
-                                        entry.event.settings_after)
+                                        entry.event.settings_after, made_at=entry.created_at)
             self._known[stored.seq] = stored
             return
         # A settings event undone or redone puts its settings before or after back.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +155,31 @@ def test_the_queue_outlives_the_app(club: ClubConnection, club_password: str,
         assert again.replay().sent == 1
     events, _ = _server_events(club, club_password, session_id)
     assert [e[1] for e in events] == ["Courier: hit 1", "Courier: hit 2"]
+
+
+def test_a_replayed_event_keeps_the_time_it_was_made_at_the_table(
+        club: ClubConnection, club_password: str, club_server: Any, tmp_path: Path) -> None:
+    """#31 §4: the server records when the GM made the entry, not when the queue replayed it."""
+    session_id = _session(club, club_password)
+    queue_path = tmp_path / "offline-queue.sqlite3"
+    made_at = datetime(2026, 11, 20, 20, 15, 30, 123456, tzinfo=UTC)
+    with open_club_database(club, club_password) as database:
+        store = QueuedEventStore(database.game_sessions.events(session_id),
+                                 OfflineQueue(queue_path), club.key, is_connection_lost)
+        store.append(_mark(1), {"v1": {"hits": 1}}, CLOCK)
+        club_server.stop()
+        try:
+            store.append(_mark(2), {"v1": {"hits": 2}}, CLOCK)
+        finally:
+            club_server.start()
+        # The entry was made an hour before the server came back.
+        with sqlite3.connect(queue_path) as raw:
+            assert raw.execute("UPDATE entries SET created_at = ?",
+                               (made_at.isoformat(),)).rowcount == 1
+        store = QueuedEventStore(database.game_sessions.events(session_id),
+                                 OfflineQueue(queue_path), club.key, is_connection_lost)
+        assert store.replay().sent == 1
+    with open_club_database(club, club_password) as database:
+        [_, stored] = database.game_sessions.events(session_id).page(0, 10)
+    assert stored.event.summary == "Courier: hit 2"
+    assert stored.created_at == made_at
