@@ -377,7 +377,7 @@ def test_at_most_16_streams_and_a_slow_client_is_dropped() -> None:
         for _ in range(3):  # connected, never read: their socket buffers fill
             sock = socket.create_connection((host, port))
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
             stalled.append(sock)
         deadline = time.monotonic() + WAIT
         while server.stats().clients < 3 and time.monotonic() < deadline:
