@@ -672,7 +672,9 @@ class _Site:
         app.router.add_get("/s/{token}/{name}", self._static)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
-            keepalive_timeout=IDLE_TIMEOUT, lingering_time=1.0, max_line_size=4096,
+            # The gate's sweep closes idle connections (and counts them); aiohttp's own
+            # timer, a little later, only if the sweep could not.
+            keepalive_timeout=IDLE_TIMEOUT + 2 * SWEEP, lingering_time=1.0, max_line_size=4096,
             max_field_size=4096, max_headers=64, logger=log.getChild("http"))
         await runner.setup()
         assert runner.server is not None
