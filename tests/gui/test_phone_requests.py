@@ -162,12 +162,15 @@ def _stream_status(url: str, source: str = LOOPBACK) -> tuple[int, socket.socket
 
 
 def _closed_by_server(sock: socket.socket) -> bool:
+    sock.setblocking(False)
     try:
-        return sock.recv(65536, socket.MSG_DONTWAIT) == b""
+        return sock.recv(65536) == b""
     except BlockingIOError:
         return False
     except ConnectionError:
         return True
+    finally:
+        sock.setblocking(True)
 
 
 def _can_bind(address: str) -> bool:
@@ -183,8 +186,7 @@ def _can_bind(address: str) -> bool:
 def _open_file_limit(soft: int) -> Iterator[None]:
     """The process's open-file limit lowered to ``soft`` (a server process started now
     inherits it: macOS's 256 on Linux)."""
-    import resource
-
+    resource = pytest.importorskip("resource")  # POSIX only
     before = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, before[1]), before[1]))
     try:
