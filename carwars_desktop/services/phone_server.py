@@ -21,7 +21,8 @@ Links: the table's common link (:attr:`PhoneServer.token`) sends the public view
 only; each vehicle has a seat link of its own (:attr:`PhoneServer.seat_tokens`, its own
 random token) that sends the same view plus that vehicle's whole own sheet
 (``seat`` and ``mine``) — never another vehicle's. Every token is compared in
-constant time; New link revokes them all.
+constant time; New link revokes them all, and so does Stop (each server has tokens of its
+own unless given some: :class:`~carwars_desktop.gui.phone_share.PhoneSharing` never does).
 
 What it serves, under ``/s/<token>/`` only (anything else, or a wrong token: 404):
 the page, its script and style sheet (a fixed list: no directory listing), the
@@ -135,6 +136,8 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+ICON = "/favicon.ico"
+"""Asked by browsers on every page, without a token: answered with nothing (204)."""
 SERVER_NAME = "carwars"
 """The Server header (aiohttp would name itself and its version)."""
 
@@ -665,6 +668,7 @@ class _Site:
                     data: socket.socket) -> None:
         app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY)
         app.on_response_prepare.append(self._headers)
+        app.router.add_get(ICON, self._no_icon)
         app.router.add_get("/s/{token}", self._redirect)
         app.router.add_get("/s/{token}/", self._static)
         app.router.add_get("/s/{token}/state", self._state)
@@ -768,6 +772,8 @@ class _Site:
         if self.guesses.blocked(who):
             self._counters[_REFUSED] += 1
             raise web.HTTPTooManyRequests(text="too many wrong links: wait a minute")
+        if request.path == ICON:
+            return  # asked by the browser itself on every page: neither a guess nor a refusal
         given = request.match_info.get("token")
         # Every token compared, in constant time each: which one matched shows in no timing.
         matches = [token for token in self._tokens if token_matches(given or "", token)]
@@ -799,6 +805,10 @@ class _Site:
 
     def _latest_of(self, seat: str | None) -> str:
         return self._latest.get(seat) or seat_text(self._latest[None], seat, None)
+
+    @staticmethod
+    async def _no_icon(_request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
 
     async def _redirect(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound(f"/s/{request.match_info['token']}/")

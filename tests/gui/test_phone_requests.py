@@ -427,6 +427,20 @@ def test_phone_request_write_malformed_or_oversized_is_refused_in_one_log_line(
     assert not any(token in text for token in tokens)
 
 
+def test_phone_request_for_the_browsers_icon_is_no_guess(
+        qtbot, services: Services, sharing: PhoneSharing, capfd) -> None:  # type: ignore[no-untyped-def]
+    _start(services)
+    url = sharing.start(LOOPBACK)
+    name, port, _path = _split(url)
+    _until(lambda: _get(url + "/state")[0] == 200)
+    for _ in range(15):  # more than the wrong guesses an address may make
+        assert _get(f"http://{name}:{port}/favicon.ico")[0] == 204
+    assert _get(url + "/state")[0] == 200
+    assert _get(f"http://{name}:{port}/s/wrong/state")[0] == 404
+    lines = _log_lines(capfd, 1, ": 404 ")
+    assert not any("favicon" in line for line in lines)
+
+
 def test_a_log_line_leaves_the_token_out_and_writes_no_line_of_its_own() -> None:
     assert printable("/s/SECRETtoken123/state") == "/s/<token>/state"
     assert "\n" not in printable("GET /x\nfake line") and "\\n" in printable("a\nb")
