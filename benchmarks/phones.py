@@ -1,11 +1,13 @@
-"""Share to players' devices under load: 16 clients on loopback, a real browser among them.
+"""Share to players' devices under load: 16 clients on loopback, a real browser among them,
+then a flood of idle connections.
 
     .venv/bin/python benchmarks/phones.py [--events 1000] [--pace-ms 10] [--quick]
 
 A Mini Car Wars session of twelve vehicles on SQLite; the phones' page shared on
 127.0.0.1. Sixteen clients follow it: a headless Chromium (Debian's chromium and
 chromium-driver) with the page open and a vehicle picked, fourteen event-stream readers
-that keep up (another process), and one that connects and never reads (it must be
+that keep up (another process, on the seat links: one address may hold only
+a few streams of the common link), and one that connects and never reads (it must be
 dropped, the others not). Each event is a hand mark through the Table service (a
 committed transaction, then the change bus); the benchmark prints:
 
@@ -18,7 +20,10 @@ committed transaction, then the change bus); the benchmark prints:
   and what the wall time is without the wait for a core;
 - commit → the browser's page updated (the page's own clock, the same machine):
   median, p95 and worst — the goal is ≤ 250 ms;
-- the snapshots each reader received against those published, and who was dropped.
+- the snapshots each reader received against those published, and who was dropped;
+- the time to serve a seat's page with no other connection open, and with 300 idle
+  ones (nothing sent, or headers never finished) open from nine loopback addresses,
+  and how many of those the server kept open.
 
 ``--quick`` plays 100 events. Figures are printed, never asserted (the exit status
 is 1 only when something broke: a reader that kept up missed snapshots, the browser
@@ -79,10 +84,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+IDLE_SOCKETS = 300
+PAGE_SAMPLES = 30
+
+
 async def _read(port: int, path: str, until: int, timeout: float) -> int:
     """One reader that keeps up: the snapshots it got until it saw ``until``."""
     reader, writer = await asyncio.open_connection(LOOPBACK, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}\r\n\r\n".encode())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}:{port}\r\n\r\n".encode())
     await writer.drain()
     count = 0
     deadline = time.monotonic() + timeout
@@ -101,14 +110,47 @@ async def _read(port: int, path: str, until: int, timeout: float) -> int:
     return count
 
 
-async def _readers(port: int, path: str, until: int, timeout: float) -> list[int]:
-    return list(await asyncio.gather(*(_read(port, path, until, timeout)
-                                       for _ in range(READERS))))
+async def _readers(port: int, paths: list[str], until: int, timeout: float) -> list[int]:
+    return list(await asyncio.gather(*(_read(port, paths[n % len(paths)], until, timeout)
+                                       for n in range(READERS))))
 
 
-def readers_process(port: int, path: str, until: int, timeout: float,
+def readers_process(port: int, paths: list[str], until: int, timeout: float,
                     results: Any) -> None:
-    results.put(asyncio.run(_readers(port, path, until, timeout)))
+    results.put(asyncio.run(_readers(port, paths, until, timeout)))
+
+
+def page_times(url: str) -> list[float]:
+    """Seconds to fetch ``url`` (a seat's page), :data:`PAGE_SAMPLES` times."""
+    import urllib.request
+
+    times = []
+    for _ in range(PAGE_SAMPLES):
+        start = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=30) as response:
+            response.read()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def idle_flood(port: int, path: str) -> list[socket.socket]:
+    """:data:`IDLE_SOCKETS` connections that send nothing or never finish their headers,
+    from 127.0.0.1…127.0.0.9 (loopback; 127.0.0.1 only where others cannot be bound)."""
+    sources = [f"127.0.0.{n}" for n in range(1, 10)]
+    try:
+        for source in sources[1:]:
+            with socket.socket() as probe:
+                probe.bind((source, 0))
+    except OSError:
+        sources = [LOOPBACK]
+    opened = []
+    for n in range(IDLE_SOCKETS):
+        sock = socket.create_connection((LOOPBACK, port), timeout=10,
+                                        source_address=(sources[n % len(sources)], 0))
+        if n % 2:
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}:{port}\r\nX-".encode())
+        opened.append(sock)
+    return opened
 
 
 def main() -> int:
@@ -138,6 +180,8 @@ def main() -> int:
     server = sharing.server
     assert server is not None
     path = url.split(f":{server.port}", 1)[1] + "/events"
+    seat_paths = [seat.split(f":{server.port}", 1)[1] + "/events"
+                  for _key, _name, seat in sharing.seats()]
 
     handoffs: list[float] = []
     cpu: list[float] = []
@@ -180,14 +224,14 @@ def main() -> int:
         values.clear()
 
     driver = chromium()
-    stalled = socket.create_connection((LOOPBACK, server.port))
-    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled: socket.socket | None = None
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     first = server.stats().published
     until = first + events
     process = context.Process(target=readers_process,
-                              args=(server.port, path, until, 60.0 + events * 0.2, results))
+                              args=(server.port, seat_paths, until, 60.0 + events * 0.2,
+                                    results))
     broken = False
     try:
         driver.get(url)
@@ -198,7 +242,11 @@ def main() -> int:
             if time.monotonic() > deadline:
                 raise RuntimeError("the page never showed its vehicles")
             time.sleep(0.05)
-        stalled.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        # Connected and asking at once (an idle connection is closed within seconds).
+        stalled = socket.create_connection((LOOPBACK, server.port))
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.sendall(f"GET {path} HTTP/1.1\r\nHost: {LOOPBACK}:{server.port}\r\n\r\n"
+                        .encode())
         process.start()
         while server.stats().clients < READERS + 2 and time.monotonic() < deadline:
             app.processEvents()
@@ -218,10 +266,30 @@ def main() -> int:
                 driver.execute_script("return window.carwarsReceived")}
         counts = results.get(timeout=120)
         process.join(30)
+        stats = server.stats()
+        stalled.close()
+        stalled = None
+        # A seat's page with nobody else connected, then under a flood of idle sockets.
+        seat_page = sharing.seats()[0][2] + "/"
+        quiet = page_times(seat_page)
+
+        def admitted() -> int:  # connections the server has admitted (open, closed since)
+            now = server.stats()
+            return now.connections + now.turned_away + now.closed_idle
+
+        before = admitted()
+        flood = idle_flood(server.port, seat_page.split(f":{server.port}", 1)[1] + "state")
+        deadline = time.monotonic() + 30
+        while admitted() - before < IDLE_SOCKETS and time.monotonic() < deadline:
+            time.sleep(0.02)
+        held = server.stats().connections
+        flooded = page_times(seat_page)
+        for sock in flood:
+            sock.close()
     finally:
         driver.quit()
-        stalled.close()
-        stats = server.stats()
+        if stalled is not None:
+            stalled.close()
         sharing.end()
         database.close()
     latencies = [seen[seq] - at for seq, at in committed.items() if seq in seen]
@@ -253,6 +321,11 @@ def main() -> int:
     print(f"  readers that kept up: {kept} of {READERS} got every snapshot "
           f"(received {min(counts)}–{max(counts)} of {events + 1}); dropped: {stats.dropped} "
           "(the stalled one)")
+    print(f"  a seat's page, {PAGE_SAMPLES} fetches: median {ms(statistics.median(quiet))}   "
+          f"worst {ms(max(quiet))} alone; with {IDLE_SOCKETS} idle connections opened "
+          f"({held} kept open by the server, cap {server.stats().connection_cap}): median "
+          f"{ms(statistics.median(flooded))}   worst {ms(max(flooded))}   "
+          f"(× {statistics.median(flooded) / statistics.median(quiet):.2f})")
     if kept != READERS or len(latencies) < events * 0.5:
         broken = True
     return 1 if broken else 0

@@ -8,7 +8,9 @@ the app quits. On each change of the bus it hands the server the players' view a
 a snapshot (JSON built here, delivered by the server's own thread): the GUI thread
 never waits on a phone. Besides the table's common link (the public view), each
 vehicle has a seat link of its own (:meth:`PhoneSharing.seats`) that also shows
-that vehicle's whole record sheet. aiohttp and segno are imported only when sharing starts.
+that vehicle's whole record sheet. Every start makes new links (new tokens): Stop
+sharing revokes them, as New link does. aiohttp and segno are imported only when sharing
+starts.
 """
 
 from __future__ import annotations
@@ -59,8 +61,6 @@ class PhoneSharing(QObject):
         self.server: PhoneServer | None = None
         self.feed: PlayersFeed | None = None
         self.session_id: int | None = None
-        self._token: str | None = None
-        self._seat_tokens: dict[str, str] = {}
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
         self.problem = ""
@@ -101,8 +101,9 @@ class PhoneSharing(QObject):
     # --- start, stop, new link -----------------------------------------------------------
     def start(self, address: str | None = None, allow_public: bool = False) -> str:
         """Listen on ``address`` (default: the default route's) for the open session;
-        returns the link. ``ShareError`` when it cannot listen; ValueError for a public
-        address the GM did not allow, or no session."""
+        returns the link — a new one, with new seat links: the links of an earlier start
+        (stopped since) stay revoked. ``ShareError`` when it cannot listen; ValueError for
+        a public address the GM did not allow, or no session."""
         from carwars_desktop.resources import resources_dir
         from carwars_desktop.services.phone_server import PhoneServer, ShareError
         from carwars_desktop.services.players_feed import PlayersFeed
@@ -114,17 +115,13 @@ class PhoneSharing(QObject):
         address = address or self.default_address()
         if is_public(address) and not allow_public:
             raise ValueError(f"{address} is a public address: allow public addresses first")
-        if self.session_id != table.session_id:
-            self._token = None  # a new session, new links
-            self._seat_tokens = {}
         self.stop(notify=False)
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
-            server = PhoneServer(resources_dir() / "phones", address, port, self._token,
-                                 seat_tokens=self._seat_tokens)
+            server = PhoneServer(resources_dir() / "phones", address, port)
             try:
                 server.start()
             except ShareError as failed:
@@ -141,7 +138,8 @@ class PhoneSharing(QObject):
         return self.server.url
 
     def stop(self, notify: bool = True) -> None:
-        """Stop sharing: nothing listens any more, every phone's stream is closed."""
+        """Stop sharing: nothing listens any more, every phone's stream is closed, and
+        the links are revoked (the next start makes new ones)."""
         server, self.server = self.server, None
         self._watch.stop()
         if server is not None:
@@ -150,9 +148,7 @@ class PhoneSharing(QObject):
                 self.changed.emit()
 
     def end(self) -> None:
-        """Stop and forget the link (the session closed: the next sharing gets a new one)."""
-        self._token = None
-        self._seat_tokens = {}
+        """Stop: the session closed (or another opened)."""
         self.session_id = None
         self.stop()
 
@@ -181,13 +177,12 @@ class PhoneSharing(QObject):
         return qr_png(self.url) if self.url else b""
 
     def _publish(self) -> None:
-        """The players' view to every link (each seat also gets its own sheet); the links'
-        tokens are remembered for a restart of the same session's sharing."""
+        """The players' view to every link (each seat also gets its own sheet); a vehicle
+        added since gets its seat link."""
         server, feed = self.server, self.feed
         if server is None or feed is None:
             return
         server.add_seats(feed.keys())
-        self._token, self._seat_tokens = server.token, dict(server.seat_tokens)
         server.publish(feed.snapshot(), feed.seats())
 
     # --- the bus -------------------------------------------------------------------------

@@ -149,6 +149,9 @@ class ShareDialog(QDialog):
     def refresh(self) -> None:
         on = self.sharing.sharing
         self.toggle.setText("Stop sharing" if on else "Start sharing")
+        self.toggle.setToolTip(
+            "Nothing listens any more, and every link stops working: the next start makes "
+            "new ones" if on else "Listen for the phones, with new links")
         self.renew.setEnabled(on)
         self.copy.setEnabled(on)
         self.address.setEnabled(not on)

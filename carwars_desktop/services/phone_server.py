@@ -21,7 +21,8 @@ Links: the table's common link (:attr:`PhoneServer.token`) sends the public view
 only; each vehicle has a seat link of its own (:attr:`PhoneServer.seat_tokens`, its own
 random token) that sends the same view plus that vehicle's whole own sheet
 (``seat`` and ``mine``) — never another vehicle's. Every token is compared in
-constant time; New link revokes them all.
+constant time; New link revokes them all, and so does Stop (each server has tokens of its
+own unless given some: :class:`~carwars_desktop.gui.phone_share.PhoneSharing` never does).
 
 What it serves, under ``/s/<token>/`` only (anything else, or a wrong token: 404):
 the page, its script and style sheet (a fixed list: no directory listing), the
@@ -30,28 +31,51 @@ current snapshot (``state``) and a Server-Sent Events stream of snapshots
 strict Content-Security-Policy (``default-src 'self'``, no inline script), ``nosniff``,
 no referrer (the token is in the URL) and no server version.
 
-Bounded: at most :data:`MAX_CLIENTS` streams; each has a queue of
-:data:`QUEUE_SIZE` snapshots, and a client that lets it fill (a stalled phone, a
-malicious reader) is dropped; the others and the GM's window go on.
+Bounded: the common link has at most :data:`MAX_CLIENTS` streams, and at most
+:data:`COMMON_PER_ADDRESS` from one address (429 beyond: one holder of the link shown on
+the TV cannot take them all); each seat link has :data:`SEAT_STREAMS` streams of its own,
+reserved (a seat's next stream replaces its oldest: a reloaded page never waits for its
+old one to die). Each stream has a queue of :data:`QUEUE_SIZE` snapshots, and a client
+that lets it fill (a stalled phone, a malicious reader) is dropped; the others and the
+GM's window go on.
+
+Safe by construction, before anything is read (:class:`_Gate`, the protocol factory of
+the listening socket): a connection must send its request's headers within
+:data:`IDLE_TIMEOUT` seconds and may stay idle between two requests no longer; at most
+:data:`MAX_PER_ADDRESS` connections from one address and :data:`MAX_CONNECTIONS` in
+all (below the open-file limit, 256 on macOS: :func:`connection_cap`) — a connection
+over a limit closes the oldest idle one of that address (or of all), so a flood of idle
+sockets cannot keep a phone out. Only ``Host: <the chosen address>:<port>`` is answered
+(421 otherwise: a web page elsewhere cannot read this one through a name of its own),
+bodies over :data:`MAX_BODY` bytes get 413, any method but GET and HEAD 405. Each
+refused request is one line on the server's standard error (:mod:`logging`, the token
+left out, at most :data:`LOG_BURST` lines per :data:`LOG_WINDOW` seconds), never a
+traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
+import logging
 import os
 import pickle
+import re
 import socket
 import struct
+import sys
 import threading
-from collections import deque
+import time
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from carwars_desktop.services.share_network import (
     GuessLimit,
@@ -63,6 +87,28 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
 MAX_CLIENTS = 16
+"""Streams of the common link in all."""
+COMMON_PER_ADDRESS = 4
+"""Streams of the common link from one address (a phone, a browser with a few tabs)."""
+SEAT_STREAMS = 4
+"""Streams each seat link has of its own, whoever holds the common link."""
+IDLE_TIMEOUT = 5.0
+"""Seconds a connection may take to send a request's headers, or stay idle between two
+requests: then it is closed."""
+MAX_CONNECTIONS = 128
+"""Connections open at once, in all (lowered to fit the process's open-file limit)."""
+MAX_PER_ADDRESS = 32
+"""Connections open at once from one client address."""
+RESERVED_FILES = 64
+"""Open files the server's process keeps for itself under its open-file limit."""
+MAX_BODY = 4096
+"""The largest request body accepted (bytes); larger ones get 413."""
+SWEEP = 0.5
+"""Seconds between two looks for connections idle too long."""
+LOG_BURST = 20
+LOG_WINDOW = 10.0
+"""At most :data:`LOG_BURST` log lines per :data:`LOG_WINDOW` seconds (a flood of bad
+requests does not flood the GM's terminal: the lines left out are counted)."""
 QUEUE_SIZE = 64
 """Snapshots waiting per client before it counts as too slow and is dropped."""
 PIPE_BACKLOG = 256
@@ -90,11 +136,16 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+ICON = "/favicon.ico"
+"""Asked by browsers on every page, without a token: answered with nothing (204)."""
 SERVER_NAME = "carwars"
 """The Server header (aiohttp would name itself and its version)."""
 
-_CLIENTS, _DROPPED, _REFUSED, _READY = range(4)
+_CLIENTS, _DROPPED, _REFUSED, _READY, _CONNECTIONS, _CLOSED_IDLE, _TURNED_AWAY, _CAP = range(8)
 """Slots of the counters the server's process keeps in shared memory."""
+
+log = logging.getLogger("carwars_desktop.phones")
+"""The server process's log: one line per refused request or closed connection."""
 
 
 class ShareError(RuntimeError):
@@ -104,9 +155,19 @@ class ShareError(RuntimeError):
 @dataclass(frozen=True)
 class ServerStats:
     clients: int
+    """Event streams open."""
     dropped: int
     published: int
     refused: int
+    """Requests refused because their address kept guessing tokens."""
+    connections: int = 0
+    """Connections open."""
+    closed_idle: int = 0
+    """Connections closed for sending no request in time."""
+    turned_away: int = 0
+    """Connections closed at once, or an idle one closed for them, past a limit."""
+    connection_cap: int = 0
+    """The most connections the server keeps open at once (0 before it runs)."""
 
 
 class PhoneServer:
@@ -155,7 +216,9 @@ class PhoneServer:
         if counters is None:
             return ServerStats(0, 0, self._seq, 0)
         return ServerStats(int(counters[_CLIENTS]), int(counters[_DROPPED]), self._seq,
-                           int(counters[_REFUSED]))
+                           int(counters[_REFUSED]), int(counters[_CONNECTIONS]),
+                           int(counters[_CLOSED_IDLE]), int(counters[_TURNED_AWAY]),
+                           int(counters[_CAP]))
 
     # --- start and stop ------------------------------------------------------------------
     def start(self) -> None:
@@ -171,7 +234,7 @@ class PhoneServer:
         context = multiprocessing.get_context("spawn")
         control_in, control_out = socket.socketpair()
         data_in, data_out = socket.socketpair()
-        counters = context.Array("q", 4, lock=False)
+        counters = context.Array("q", 8, lock=False)
         settings = _Settings(self.static_dir, self.max_clients, self.queue_size,
                              self._tokens())
         process = context.Process(
@@ -348,8 +411,211 @@ def serve(settings: _Settings, listening: socket.socket, control: socket.socket,
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the app's to handle
-    site = _Site(settings, counters)
+    _log_to_stderr()
+    site = _Site(settings, counters, listening.getsockname()[:2])
     asyncio.run(site.serve(listening, control, data))
+
+
+def connection_cap(limit: int = MAX_CONNECTIONS) -> int:
+    """The most connections to keep open: ``limit``, lowered to leave
+    :data:`RESERVED_FILES` of the process's open-file limit (256 on macOS) free."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        return limit
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return limit
+    return max(8, min(limit, int(soft) - RESERVED_FILES))
+
+
+_TOKEN_IN_PATH = re.compile(r"/s/[^/\s]+")
+
+
+def printable(text: str, limit: int = 120) -> str:
+    """``text`` for one log line: the token of a link left out, no control character
+    (a request cannot write lines of its own into the log), at most ``limit`` long."""
+    shown = _TOKEN_IN_PATH.sub("/s/<token>", text[:limit])
+    return ascii(shown)[1:-1] + ("…" if len(text) > limit else "")
+
+
+class _LogBudget(logging.Filter):
+    """At most ``burst`` lines per ``window`` seconds; the next line let through says how
+    many were left out."""
+
+    def __init__(self, burst: int = LOG_BURST, window: float = LOG_WINDOW) -> None:
+        super().__init__()
+        self.burst = burst
+        self.window = window
+        self._times: deque[float] = deque()
+        self.left_out = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        while self._times and now - self._times[0] >= self.window:
+            self._times.popleft()
+        if len(self._times) >= self.burst:
+            self.left_out += 1
+            return False
+        self._times.append(now)
+        if self.left_out:
+            record.msg = f"{record.getMessage()} ({self.left_out} more not logged before this)"
+            record.args = None
+            self.left_out = 0
+        return True
+
+
+class _OneLine(logging.Filter):
+    """aiohttp's own log of a request it could not parse (a traceback) as one line; its
+    other debug lines dropped. A fault of the server itself keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            record.msg = "%s: %s malformed request refused (%s)"
+            record.args = (record.args[0] if isinstance(record.args, tuple) and record.args
+                           else "?", error.code, printable(error.message or type(error).__name__))
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            return True
+        return record.levelno >= logging.WARNING
+
+
+def _log_to_stderr() -> None:
+    """The server process's lines on its standard error (the GM's terminal), one each."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s carwars phones: %(message)s"))
+    handler.addFilter(_LogBudget())
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    http = log.getChild("http")  # aiohttp's log of the requests it refuses itself
+    http.setLevel(logging.DEBUG)
+    http.addFilter(_OneLine())
+
+
+@dataclass(eq=False)
+class _Connection:
+    address: str
+    transport: asyncio.BaseTransport
+    idle_since: float | None
+    """The loop's time since when it waits for a request (None while one is handled)."""
+
+
+class _Gate:
+    """The protocol factory of the listening socket: each connection is admitted, or an
+    idle one closed for it, or it is closed at once, before aiohttp reads a byte of it;
+    :meth:`sweep` closes those that wait longer than :data:`IDLE_TIMEOUT` for a request.
+    :meth:`busy` and :meth:`idle` are told by the request guard."""
+
+    def __init__(self, make_handler: Any, counters: Any, limit: int, per_address: int,
+                 idle_timeout: float = IDLE_TIMEOUT) -> None:
+        self.make_handler = make_handler
+        self.limit = limit
+        self.per_address = per_address
+        self.idle_timeout = idle_timeout
+        self._counters = counters
+        self._open: OrderedDict[asyncio.BaseTransport, _Connection] = OrderedDict()
+        """Oldest first."""
+
+    def __call__(self) -> asyncio.Protocol:
+        return _Guarded(self)
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        for limit, which in ((self.per_address, "from this address"), (self.limit, "in all")):
+            crowd = [c for c in self._open.values()
+                     if which == "in all" or c.address == address]
+            if len(crowd) < limit:
+                continue
+            idle = next((c for c in crowd if c.idle_since is not None), None)
+            self._counters[_TURNED_AWAY] += 1
+            if idle is None:
+                log.info("%s: connection refused: %d connections %s, none idle", address,
+                         limit, which)
+                return False
+            log.info("%s: closed an idle connection of %s: %d connections %s", address,
+                     idle.address, limit, which)
+            self._close(idle)
+        self._open[transport] = _Connection(address, transport, self._now())
+        self._counters[_CONNECTIONS] = len(self._open)
+        return True
+
+    def gone(self, transport: asyncio.BaseTransport) -> None:
+        self._open.pop(transport, None)
+        self._counters[_CONNECTIONS] = len(self._open)
+
+    def busy(self, transport: asyncio.BaseTransport | None) -> None:
+        found = self._open.get(transport) if transport is not None else None
+        if found is not None:
+            found.idle_since = None
+
+    def idle(self, transport: asyncio.BaseTransport | None) -> None:
+        found = self._open.get(transport) if transport is not None else None
+        if found is not None:
+            found.idle_since = self._now()
+
+    def sweep(self) -> None:
+        deadline = self._now() - self.idle_timeout
+        late = [c for c in self._open.values()
+                if c.idle_since is not None and c.idle_since <= deadline]
+        for connection in late:
+            self._counters[_CLOSED_IDLE] += 1
+            log.info("%s: closed a connection that sent no request within %g s",
+                     connection.address, self.idle_timeout)
+            self._close(connection)
+
+    def _close(self, connection: _Connection) -> None:
+        self._open.pop(connection.transport, None)
+        self._counters[_CONNECTIONS] = len(self._open)
+        abort = getattr(connection.transport, "abort", None)
+        if abort is not None:
+            abort()
+        else:
+            connection.transport.close()
+
+
+class _Guarded(asyncio.Protocol):
+    """One connection: aiohttp's handler of it, made only once :class:`_Gate` admitted it."""
+
+    def __init__(self, gate: _Gate) -> None:
+        self._gate = gate
+        self._inner: asyncio.Protocol | None = None
+        self._transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if not self._gate.admit(transport):
+            abort = getattr(transport, "abort", None)
+            (abort or transport.close)()
+            return
+        self._transport = transport
+        self._inner = self._gate.make_handler()
+        self._inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._inner is not None:
+            self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received() if self._inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._transport is not None:
+            self._gate.gone(self._transport)
+        if self._inner is not None:
+            self._inner.connection_lost(exc)
 
 
 @dataclass(eq=False)
@@ -358,6 +624,7 @@ class _Client:
     task: asyncio.Task[Any] | None
     transport: asyncio.BaseTransport | None
     seat: str | None = None
+    address: str = "?"
     dropped: bool = False
 
     def close(self) -> None:
@@ -376,7 +643,11 @@ class _Client:
 class _Site:
     """The aiohttp application of the server's process and its clients."""
 
-    def __init__(self, settings: _Settings, counters: Any) -> None:
+    def __init__(self, settings: _Settings, counters: Any,
+                 address: tuple[str, int] = ("127.0.0.1", 0)) -> None:
+        self.host = ipaddress.ip_address(address[0])
+        """The address the GM chose: the only one a request may name as its ``Host``."""
+        self.port = int(address[1])
         self.max_clients = settings.max_clients
         self.queue_size = settings.queue_size
         self.guesses = GuessLimit()
@@ -386,7 +657,8 @@ class _Site:
         self._latest: dict[str | None, str] = {None: "{}"}
         """The last snapshot per link: None the common one, else the seat's vehicle key."""
         self._counters = counters
-        self._clients: set[_Client] = set()
+        self._clients: dict[_Client, None] = {}
+        """The open streams, oldest first."""
         self._stopping = asyncio.Event()
 
     def _count(self) -> None:
@@ -394,24 +666,35 @@ class _Site:
 
     async def serve(self, listening: socket.socket, control: socket.socket,
                     data: socket.socket) -> None:
-        app = web.Application(middlewares=[self._guard])
+        app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY)
         app.on_response_prepare.append(self._headers)
+        app.router.add_get(ICON, self._no_icon)
         app.router.add_get("/s/{token}", self._redirect)
         app.router.add_get("/s/{token}/", self._static)
         app.router.add_get("/s/{token}/state", self._state)
         app.router.add_get("/s/{token}/events", self._events)
         app.router.add_get("/s/{token}/{name}", self._static)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False,
-                               shutdown_timeout=0.5)
+        runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
+            # The gate's sweep closes idle connections (and counts them); aiohttp's own
+            # timer, a little later, only if the sweep could not.
+            keepalive_timeout=IDLE_TIMEOUT + 2 * SWEEP, lingering_time=1.0, max_line_size=4096,
+            max_field_size=4096, max_headers=64, logger=log.getChild("http"))
         await runner.setup()
+        assert runner.server is not None
+        cap = connection_cap()
+        self._counters[_CAP] = cap
+        self.gate = _Gate(runner.server, self._counters, cap, min(MAX_PER_ADDRESS, cap))
         control_reader, control_writer = await asyncio.open_connection(sock=control)
         data_reader, data_writer = await asyncio.open_connection(sock=data)
         helpers = [asyncio.create_task(self._follow_control(control_reader)),
                    asyncio.create_task(self._follow_data(data_reader))]
         try:
-            await web.SockSite(runner, listening).start()
+            await asyncio.get_running_loop().create_server(self.gate, sock=listening,
+                                                           backlog=128)
             self._counters[_READY] = 1
             helpers.append(asyncio.create_task(self._keep_alive()))
+            helpers.append(asyncio.create_task(self._sweep()))
             await self._stopping.wait()
             # Nothing to save: every stream is aborted and the process ends at once, which
             # closes the listening socket (the GUI waits for this, so no slow teardown).
@@ -454,20 +737,63 @@ class _Site:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every request: its ``Host``, its body, its method, its address's guesses and its
+        token checked in that order; a refusal is one log line."""
+        self.gate.busy(request.transport)
+        try:
+            self._check(request)
+            response: web.StreamResponse = await handler(request)
+        except web.HTTPException as refused:
+            if refused.status >= 400:
+                log.info("%s: %s %s: %d %s", request.remote or "?", printable(request.method, 12),
+                         printable(request.raw_path), refused.status,
+                         printable(refused.text or refused.reason))
+            raise
+        finally:
+            self.gate.idle(request.transport)
+        return response
+
+    def _check(self, request: web.Request) -> None:
         who = request.remote or "?"
+        hosts = request.headers.getall("Host", [])
+        if len(hosts) != 1:
+            raise web.HTTPBadRequest(text="one Host header, please")
+        if not self._host_matches(hosts[0]):
+            raise web.HTTPMisdirectedRequest(
+                text=f"this page answers only at its own address, not Host {hosts[0]!r}")
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            error = web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length)
+            error.force_close()
+            raise error
+        if request.content_length is None and request.body_exists:
+            raise web.HTTPLengthRequired(text="a body needs its length")
         if request.method not in ("GET", "HEAD"):
             raise web.HTTPMethodNotAllowed(request.method, ["GET", "HEAD"])
         if self.guesses.blocked(who):
             self._counters[_REFUSED] += 1
             raise web.HTTPTooManyRequests(text="too many wrong links: wait a minute")
+        if request.path == ICON:
+            return  # asked by the browser itself on every page: neither a guess nor a refusal
         given = request.match_info.get("token")
         # Every token compared, in constant time each: which one matched shows in no timing.
         matches = [token for token in self._tokens if token_matches(given or "", token)]
         if given is None or not matches:
             self.guesses.wrong(who)
             raise web.HTTPNotFound(text="Not found")
-        response: web.StreamResponse = await handler(request)
-        return response
+
+    def _host_matches(self, host: str) -> bool:
+        """``host`` (a ``Host`` header) names the address the GM chose and its port (the
+        port may go unsaid when it is 80)."""
+        name, _colon, port = host.rpartition(":")
+        if not _colon or (name.startswith("[") != name.endswith("]")) or "]" in port:
+            name, port = host, ""  # no port (an IPv6 address alone is bracketed)
+        try:
+            address = ipaddress.ip_address(name.removeprefix("[").removesuffix("]"))
+        except ValueError:
+            return False
+        if address != self.host:
+            return False
+        return port == str(self.port) if port else self.port == 80
 
     def _seat(self, request: web.Request) -> str | None:
         """The vehicle of the request's seat link (None: the common link); its token was
@@ -479,6 +805,10 @@ class _Site:
 
     def _latest_of(self, seat: str | None) -> str:
         return self._latest.get(seat) or seat_text(self._latest[None], seat, None)
+
+    @staticmethod
+    async def _no_icon(_request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
 
     async def _redirect(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound(f"/s/{request.match_info['token']}/")
@@ -496,11 +826,11 @@ class _Site:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat(request)
-        if len(self._clients) >= self.max_clients:
-            raise web.HTTPServiceUnavailable(text="too many devices are following this game")
+        address = request.remote or "?"
+        self._admit_stream(seat, address)
         client = _Client(asyncio.Queue(self.queue_size), asyncio.current_task(),
-                         request.transport, seat)
-        self._clients.add(client)
+                         request.transport, seat, address)
+        self._clients[client] = None
         self._count()
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         try:
@@ -515,9 +845,36 @@ class _Site:
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
-            self._clients.discard(client)
+            self._clients.pop(client, None)
             self._count()
         return response
+
+    def _admit_stream(self, seat: str | None, address: str) -> None:
+        """Room for one more stream of ``seat`` (None: the common link) from ``address``:
+        a seat's own streams are reserved (its oldest one closed past
+        :data:`SEAT_STREAMS`); the common link's are limited per address (429) and in all
+        (503)."""
+        if seat is not None:
+            streams = [c for c in self._clients if c.seat == seat]
+            if len(streams) >= SEAT_STREAMS:
+                oldest = streams[0]
+                log.info("%s: closed the oldest of seat %s's %d streams for a new one",
+                         oldest.address, printable(seat, 20), SEAT_STREAMS)
+                self._clients.pop(oldest, None)
+                self._count()
+                oldest.close()
+            return
+        common = [c for c in self._clients if c.seat is None]
+        if sum(1 for c in common if c.address == address) >= COMMON_PER_ADDRESS:
+            raise web.HTTPTooManyRequests(
+                text="this device already follows the game on this link: close a page first")
+        if len(common) >= self.max_clients:
+            raise web.HTTPServiceUnavailable(text="too many devices are following this game")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP)
+            self.gate.sweep()
 
     @staticmethod
     def _event(text: str) -> bytes:
@@ -557,13 +914,13 @@ class _Site:
             return
         client.dropped = True
         self._counters[_DROPPED] += 1
-        self._clients.discard(client)
+        self._clients.pop(client, None)
         self._count()
         client.close()
 
     def _close_all(self) -> None:
         for client in list(self._clients):
-            self._clients.discard(client)
+            self._clients.pop(client, None)
             client.close()
         self._count()
 

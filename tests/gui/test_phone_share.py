@@ -3,8 +3,9 @@
 The page opens with the token, a vehicle is picked once (remembered), an event applied
 at the Table shows on it; a wrong token gets 404 (and guessing is rate-limited); hidden
 values are absent from the page, its source and the stream; the page reconnects by
-itself after the server restarts; at most 16 streams, a slow one dropped; sharing stops
-with the session and the app, and aiohttp is not imported at start-up.
+itself after the server restarts, and Stop sharing revokes its link; at most 16 streams
+of the common link, a slow one dropped; sharing stops with the session and the app, and
+aiohttp is not imported at start-up (the refusals: ``test_phone_requests.py``).
 """
 
 from __future__ import annotations
@@ -350,20 +351,44 @@ def test_each_seat_link_shows_its_own_whole_sheet_and_no_other_hidden_value(
 
 
 @pytest.mark.slow
-def test_the_page_reconnects_by_itself_after_the_server_restarts(
+def test_the_page_reconnects_by_itself_and_stop_sharing_revokes_its_link(
         qtbot, services: Services, sharing: PhoneSharing,  # type: ignore[no-untyped-def]
         browser: WebDriver) -> None:
+    from carwars_desktop.services.players_feed import PlayersFeed
+
     _start(services)
+    # The page's server gone for a while and back with the same links (a dropped network):
+    # the page reconnects by itself and catches up.
+    port = free_port()
+    feed = PlayersFeed(services.table)
+    first = PhoneServer(resources_dir() / "phones", LOOPBACK, port)
+    first.add_seats(feed.keys())
+    first.publish(feed.snapshot(), feed.seats())
+    first.start()
+    try:
+        browser.get(first.url)
+        _wait(browser, lambda d: _text(d, "connection") == "live")
+    finally:
+        first.stop()
+    _wait(browser, lambda d: _text(d, "connection") == "reconnecting…")
+    _fire(services).apply()  # while nobody listens
+    again = PhoneServer(resources_dir() / "phones", LOOPBACK, port, first.token,
+                        seat_tokens=first.seat_tokens)
+    feed = PlayersFeed(services.table)  # the view now
+    again.publish(feed.snapshot(), feed.seats())
+    again.start()
+    try:
+        _wait(browser, lambda d: _text(d, "connection") == "live", timeout=20)
+        _wait(browser, lambda d: "17 damage" in _text(d, "log"))
+    finally:
+        again.stop()
+    # The GM's Stop sharing, then Start: new links; the old page says its link was stopped.
     url = sharing.start(LOOPBACK)
     browser.get(url)
     _wait(browser, lambda d: _text(d, "connection") == "live")
     sharing.stop()
     _wait(browser, lambda d: _text(d, "connection") == "reconnecting…")
-    _fire(services).apply()  # while nobody listens
-    assert sharing.start(LOOPBACK) == url  # the same session keeps its link
-    _wait(browser, lambda d: _text(d, "connection") == "live", timeout=20)
-    _wait(browser, lambda d: "17 damage" in _text(d, "log"))
-    sharing.new_link()  # a revoked link: the page says so and stops asking
+    assert sharing.start(LOOPBACK) != url
     _wait(browser, lambda d: "link was stopped" in _text(d, "connection"), timeout=20)
 
 
@@ -377,7 +402,7 @@ def test_at_most_16_streams_and_a_slow_client_is_dropped() -> None:
         for _ in range(3):  # connected, never read: their socket buffers fill
             sock = socket.create_connection((host, port))
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
             stalled.append(sock)
         deadline = time.monotonic() + WAIT
         while server.stats().clients < 3 and time.monotonic() < deadline:
