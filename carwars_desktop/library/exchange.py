@@ -23,7 +23,8 @@ VERSION = 1
 """The format version this app writes and the newest it reads."""
 MAX_BYTES = 32 * 1024 * 1024
 """Files above 32 MiB are refused unread, and Export refuses to write one (a 90,000-card
-AUTOpower deck, the largest the Workshop is measured with, is 18.9 MiB)."""
+AUTOpower deck, the largest the Workshop is measured with, is 18.9 to 24.4 MiB by its
+cards)."""
 MAX_DESIGNS = 20_000
 MAX_DEPTH = 24
 """Objects and lists nested deeper than this are refused (no design needs more than 6)."""
