@@ -21,8 +21,10 @@ FORMAT = "carwars-desktop/designs"
 """The value of the file's ``format`` field."""
 VERSION = 1
 """The format version this app writes and the newest it reads."""
-MAX_BYTES = 16 * 1024 * 1024
-"""Files above 16 MiB are refused unread."""
+MAX_BYTES = 32 * 1024 * 1024
+"""Files above 32 MiB are refused unread, and Export refuses to write one (a 90,000-card
+AUTOpower deck, the largest the Workshop is measured with, is 18.9 to 24.4 MiB by its
+cards)."""
 MAX_DESIGNS = 20_000
 MAX_DEPTH = 24
 """Objects and lists nested deeper than this are refused (no design needs more than 6)."""
@@ -104,8 +106,8 @@ def dumps_designs(designs: Sequence[ExchangedDesign], exported_at: datetime | No
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
         raise ExchangeError(
-            f"the file would be {size / 1024 / 1024:.1f} MiB, more than a design file "
-            f"holds ({MAX_BYTES // 1024 // 1024} MiB): export fewer designs at a time"
+            f"the file would be {size / 1024 / 1024:.1f} MiB; design files are at most "
+            f"{MAX_BYTES // 1024 // 1024} MiB: export fewer designs at a time"
             + (" (this design alone is too large to export)" if len(designs) == 1 else ""))
     return text
 

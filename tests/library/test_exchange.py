@@ -108,7 +108,7 @@ REFUSED: list[tuple[str, Any, str]] = [
     ("surrogate", '{"format": "\\ud800", "version": 1, "designs": []}', "surrogate"),
     ("deep", '{"a": ' * (MAX_DEPTH + 5) + "1" + "}" * (MAX_DEPTH + 5), "nests"),
     ("very deep", "[" * 100_000 + "]" * 100_000, "nests"),
-    ("too big", b" " * (MAX_BYTES + 1), "at most 16 MiB"),
+    ("too big", b" " * (MAX_BYTES + 1), "at most 32 MiB"),
 ]
 
 
@@ -239,9 +239,22 @@ def test_an_export_is_read_back_or_refused_first(decks: list[int], limit: int,
         assert read_designs(text.encode()) == tuple(designs)
 
 
-def test_a_90000_card_deck_is_refused_at_export_not_at_import() -> None:
-    """The audit's deck: its file would be over 16 MiB; Export says so."""
-    with pytest.raises(ExchangeError, match="more than a design file holds.*too large"):
-        dumps_designs([_deck(90_000)])
-    (back,) = read_designs(dumps_designs([_deck(40_000)]))
-    assert len(back.data["cards"]) == 40_000
+def test_a_90000_card_deck_exports_and_imports_back() -> None:
+    """The audit's deck (18.9 MiB written): Export writes it, Import reads it back; one
+    over the limit is refused by both with the same words."""
+    from unittest import mock
+
+    from carwars_desktop.library import exchange
+
+    deck = _deck(90_000)
+    text = dumps_designs([deck])
+    assert len(text.encode()) > 16 * 1024 * 1024
+    (back,) = read_designs(text)
+    assert back == deck
+    with mock.patch.object(exchange, "MAX_BYTES", len(text.encode()) - 1):
+        with pytest.raises(ExchangeError, match="design files are at most") as written:
+            dumps_designs([deck])
+        with pytest.raises(ExchangeError, match="design files are at most") as read:
+            read_designs(text)
+    assert str(written.value).split(";")[1].split(":")[0] == \
+        str(read.value).split(";")[1].split(":")[0]

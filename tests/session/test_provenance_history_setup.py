@@ -104,3 +104,32 @@ def game_kind_resolution():  # type: ignore[no-untyped-def]
     from carwars_desktop.session import EventKind
 
     return EventKind.RESOLUTION
+
+
+def test_hover_explanations_are_worked_out_once_per_event() -> None:
+    """#32 §3: the history is read once for every vehicle, each event's changed boxes once
+    per vehicle; hovering again, another vehicle or after an undo reads and builds nothing
+    again (it used to read and parse the last 3,000 events for each vehicle, and again
+    after every undo)."""
+    game, store = _game()
+    for left in range(29, 9, -1):
+        _mark(game, "v1", "F", left)
+        _mark(game, "v2", "B", left - 5)
+    reads: list[int] = []
+    real_page = store.page
+    store.page = lambda offset, limit: reads.append(offset) or real_page(offset, limit)  # type: ignore[method-assign]
+    provenance = Provenance(RULESET, RULES, store)
+    for _ in range(3):
+        for box in range(1, 31):
+            provenance.explain("v1", f"armor:F:{box}")
+            provenance.explain("v2", f"armor:B:{box}")
+    assert len(reads) == 1 and provenance.builds == 40  # 20 events per vehicle
+    by_last = [box for box in range(1, 31)
+               if getattr(provenance.explain("v2", f"armor:B:{box}"), "seq", 0) == 40]
+    assert by_last
+    provenance.note(game.undo())
+    for box in by_last:  # the undone #40 no longer counts
+        assert getattr(provenance.explain("v2", f"armor:B:{box}"), "seq", 0) != 40
+    assert {getattr(provenance.explain("v1", f"armor:F:{box}"), "seq", 0)
+            for box in range(1, 31)} >= {39}
+    assert len(reads) == 1 and provenance.builds == 40

@@ -36,6 +36,8 @@ _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("#", "Turn", "What happened")
 PAGE = 100
 KEPT_PAGES = 16
+KEPT_TOOLTIPS = 20_000
+"""Hover explanations kept (a GM hovers a few hundred rows in an evening)."""
 KIND_WORDS = {"resolution": "roll", "mark": "mark", "clock": "clock", "note": "note"}
 
 
@@ -48,13 +50,18 @@ class EventLogModel(QAbstractTableModel):
         self._count = 0
         self._cache: OrderedDict[int, list[StoredEvent]] = OrderedDict()
         self.reads = 0
+        self._tooltips: OrderedDict[tuple[int, bool, bool], str] = OrderedDict()
+        self.tooltip_builds = 0
+        """Hover explanations built (each event's once, while it stays among the kept)."""
         self.set_pages(pages)
 
     def set_pages(self, pages: EventPages | None) -> None:
         self.beginResetModel()
         self._pages = pages
         self._cache.clear()
+        self._tooltips.clear()
         self.reads = 0
+        self.tooltip_builds = 0
         self._count = 0 if pages is None else pages.count(include_undone=True)
         self.endResetModel()
 
@@ -116,12 +123,21 @@ class EventLogModel(QAbstractTableModel):
             font.setStrikeOut(column == 2)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
-            kind = KIND_WORDS.get(event.kind.value, event.kind.value)
-            when = f"turn {event.turn}, {event.phase}: " if event.turn is not None else ""
-            state = f" ({undone_words(stored)[2:]})" if stored.undone else ""
-            return "\n".join((f"{when}{kind}{state}",
-                              event.summary, *event.steps))
+            return self.tooltip(stored)
         return None
+
+    def tooltip(self, stored: StoredEvent) -> str:
+        """The row's hover explanation, built once per event (and state) and kept."""
+        key = (stored.seq, stored.undone, stored.abandoned)
+        text = self._tooltips.get(key)
+        if text is None:
+            self.tooltip_builds += 1
+            text = self._tooltips[key] = tooltip_text(stored)
+            while len(self._tooltips) > KEPT_TOOLTIPS:
+                self._tooltips.popitem(last=False)
+        else:
+            self._tooltips.move_to_end(key)
+        return text
 
     # --- keeping up -------------------------------------------------------------
     def note(self, changes: Changes) -> None:
@@ -176,6 +192,15 @@ def undone_words(stored: StoredEvent) -> str:
     if stored.abandoned:
         return "↶ undone, not redoable (a new event followed)"
     return "↶ undone"
+
+
+def tooltip_text(stored: StoredEvent) -> str:
+    """An event's hover explanation: when, what kind, its summary and every step."""
+    event = stored.event
+    kind = KIND_WORDS.get(event.kind.value, event.kind.value)
+    when = f"turn {event.turn}, {event.phase}: " if event.turn is not None else ""
+    state = f" ({undone_words(stored)[2:]})" if stored.undone else ""
+    return "\n".join((f"{when}{kind}{state}", event.summary, *event.steps))
 
 
 def details_html(stored: StoredEvent) -> str:

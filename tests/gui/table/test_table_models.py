@@ -80,3 +80,38 @@ def test_the_log_keeps_an_undone_event_a_new_one_followed() -> None:
         model.data(model.index(row, 2)) for row in (8, 9)]
     assert "not redoable" in str(model.data(model.index(8, 2),
                                             Qt.ItemDataRole.ToolTipRole))
+
+
+def test_hovering_a_long_log_builds_each_explanation_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """#32 §3: a row's hover explanation is built the first time it is hovered and kept;
+    hovering it again (or scrolling away and back) builds nothing. An undo changes what the
+    row says: that event's explanation is built once more, in its new words."""
+    from carwars_desktop.gui.table import event_log
+
+    built: list[int] = []
+    real = event_log.tooltip_text
+    monkeypatch.setattr(event_log, "tooltip_text",
+                        lambda stored: built.append(stored.seq) or real(stored))
+    store = _store(10_000)
+    model = EventLogModel(store)
+    hovered = [0, 1, 99, 5_000, 9_998, 9_999]
+    tip = Qt.ItemDataRole.ToolTipRole
+    first = [model.data(model.index(row, column), tip) for row in hovered for column in (0, 2)]
+    for _ in range(5):
+        for row in hovered:
+            for column in range(3):
+                assert model.data(model.index(row, column), tip) in first
+    for row in range(0, 10_000, PAGE):  # scrolled through: the kept pages are dropped
+        model.event_at(row)
+    assert [model.data(model.index(row, 2), tip) for row in hovered] == first[1::2]
+    assert sorted(built) == [row + 1 for row in hovered]
+    assert model.tooltip_builds == len(hovered)
+    assert first[-1] == "turn 1000, phase 1: mark\nhit 9999\na step"
+
+    from carwars_desktop.session import Changes
+
+    store.mark_undone(10_000, {}, {})
+    model.note(Changes(event=store.events[-1], undone=True))
+    assert model.data(model.index(9_999, 2), tip).startswith("turn 1000, phase 1: mark (undone)")
+    assert model.data(model.index(9_999, 1), tip).startswith("turn 1000, phase 1: mark (undone)")
+    assert model.tooltip_builds == len(hovered) + 1 and built[-1] == 10_000
