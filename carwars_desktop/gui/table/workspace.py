@@ -22,8 +22,9 @@ from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+import shiboken6
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
 from carwars_desktop.gui.background import Cancelled, run_with_progress
 from carwars_desktop.gui.club_link import guarded
@@ -177,6 +178,27 @@ class TableWorkspace(Workspace):
         self.play.actions_button.setMenu(self.keys.every_action_menu(self.play))
         self.play.clock_actions.setMenu(self.keys.every_action_menu(self.play))
         self.play.batch_button.clicked.connect(self.keys.show_batch)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_moved)
+
+    def _focus_moved(self, old: QWidget | None, new: QWidget | None) -> None:
+        """The Table's focused widget vanished (the Clock's speeds form closes after Start
+        turn, its buttons are redrawn): Qt hands the focus to the next widget in the
+        window, the ruleset switch say, where the Table's keys do not work. It goes back to
+        the sheets instead. (A click elsewhere leaves the old widget shown: kept.)"""
+        if old is None or not self.play.isAncestorOf(old):
+            return
+
+        def settle() -> None:
+            gone = not shiboken6.isValid(old) or not old.isVisible()
+            now = QApplication.focusWidget()
+            if gone and self._playing() and (now is None or now is new) and \
+                    (now is None or (now.window() is self.window()
+                                     and not self.isAncestorOf(now))):
+                self.focus_default()
+
+        QTimer.singleShot(0, self, settle)
 
     def _when_playing(self, slot: Callable[[], object]) -> None:
         if self._playing():

@@ -20,7 +20,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 NAMED = {"Enter": Qt.Key.Key_Return, "Esc": Qt.Key.Key_Escape, "Tab": Qt.Key.Key_Tab,
-         "Space": Qt.Key.Key_Space, " ": Qt.Key.Key_Space}
+         "Space": Qt.Key.Key_Space, " ": Qt.Key.Key_Space, ".": Qt.Key.Key_Period}
 
 
 class Keys:
@@ -48,8 +48,11 @@ class Keys:
             *mods, name = key.split("+") if len(key) > 1 else [key]
             for mod in mods:
                 modifiers |= {"Ctrl": CTRL, "Shift": SHIFT}[mod]
-            code = NAMED.get(name) or (getattr(Qt.Key, f"Key_{name.upper()}")
-                                       if name.isalnum() else None)
+            code = NAMED.get(name) if not modifiers or name != " " else None
+            if code is None and name.isalnum():
+                code = getattr(Qt.Key, f"Key_{name.upper()}")
+            if code is None and modifiers:
+                code = NAMED.get(name)
             target = self.focused()
             # The window the key goes to is the active one, as on the GM's screen.
             if QApplication.activeWindow() is not target.window():
@@ -597,3 +600,44 @@ def test_a_result_the_inputs_or_a_new_roll_replace_is_discarded_not_left_pending
     states = [row.state for row in window.database.game_sessions.roll_log(table.session_id)]
     assert states == ["discarded", "discarded", "discarded"]
     assert service.roll.state is RollState.DISCARDED
+
+
+FOUR_CARS = [("Ann", "Killer Kart"), ("Bo", "Courier"), ("Cy", "Courier", "Rex"),
+             ("Di", "Killer Kart", "Zed")]
+
+
+def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """#28 §3: after the Clock's Start turn the number keys, Ctrl+P and Q work at once:
+    the focus is back at the Table, not on the window's ruleset switch."""
+    from PySide6.QtTest import QTest
+
+    from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+
+    table = _start(window, start_session, "mini_car_wars", FOUR_CARS)
+    game = table.context.game
+    clock = table.play.clock
+    assert game is not None and isinstance(clock, MiniClockPanel)
+    keys = Keys(qtbot)
+    for _ in range(9):
+        keys.press("Ctrl+.")
+    assert game.clock.phase == 9
+    keys.press("Ctrl+.")  # the end of the turn: the new speeds
+    assert clock.speeds_open
+    QTest.mouseClick(clock.start_button, Qt.MouseButton.LeftButton)
+    assert game.clock.turn == 2 and game.clock.phase == 0
+
+    def at_the_table() -> bool:
+        focused = QApplication.focusWidget()
+        return focused is not None and table.isAncestorOf(focused)
+
+    qtbot.waitUntil(at_the_table)
+    keys.press("3")
+    assert table.keys.selected == "v3"
+    keys.press("Ctrl+P")  # the phase's first mover
+    dialog = table.hub.runner.dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.reject()
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    keys.press("q")  # the quick line opens from the sheets too
+    assert table.quick.isVisible() and keys.focused() is table.quick.edit
