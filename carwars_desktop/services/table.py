@@ -156,11 +156,14 @@ class PendingResolution:
     def __init__(self, table: TableService, resolution: Resolution,
                  bindings: Mapping[str, str], odds: Odds | None, ruleset_id: str,
                  seed: int | None, initiator: object,
-                 parts: Sequence[ResolutionPart] = ()) -> None:
+                 parts: Sequence[ResolutionPart] = (), ends_batch: bool = False) -> None:
         self.table = table
         self.resolution = resolution
         self.parts = tuple(parts)
         """The rolls it combines, each logged on its own line (:class:`ResolutionPart`)."""
+        self.ends_batch = ends_batch
+        """It is the declared fire batch: applied, its declaration is forgotten with the
+        event (:attr:`~carwars_desktop.session.Event.ends_batch`)."""
         self.parts_logged = 0
         """How many of :attr:`parts` are in the roll log (a refused write retries the rest)."""
         self.bindings: dict[str, str] = dict(bindings)
@@ -211,7 +214,7 @@ class PendingResolution:
                     changes = None
                 else:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
-                                                      self.parts)
+                                                          self.parts, self.ends_batch)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -561,13 +564,14 @@ class TableService:
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          initiator: object = None,
-                         parts: Sequence[ResolutionPart] = ()) -> GameChanges:
+                         parts: Sequence[ResolutionPart] = (),
+                         ends_batch: bool = False) -> GameChanges:
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
-        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls),
-                            initiator)
+        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
+                                                          ends_batch), initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:
@@ -674,14 +678,15 @@ class TableService:
     def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
                 ruleset_id: str | None = None, seed: int | None = None,
                 initiator: object = None,
-                parts: Sequence[ResolutionPart] = ()) -> PendingResolution:
+                parts: Sequence[ResolutionPart] = (),
+                ends_batch: bool = False) -> PendingResolution:
         """A resolution made here (or several combined: the fire batch, whose ``parts`` are
-        its shots) as the result on screen, waiting for Apply or Discard; everybody is told
-        it is shown."""
+        its shots, and which ``ends_batch``) as the result on screen, waiting for Apply or
+        Discard; everybody is told it is shown."""
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
-                                    initiator, parts)
+                                    initiator, parts, ends_batch)
         self._log_shown(pending)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))

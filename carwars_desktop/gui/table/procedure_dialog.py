@@ -125,6 +125,8 @@ class ProcedureDialog(QDialog):
         cancel = QPushButton("Cancel")
         cancel.setAutoDefault(False)
         self.batch = batch
+        self.batch_refusal = ""
+        """Why the shot just sent to the batch was not kept (set by its receiver)."""
         self.batch_default = batch and batch_default
         self.batch_button = QPushButton("Add to the phase's &batch")
         self.batch_button.setAutoDefault(False)
@@ -358,7 +360,11 @@ class ProcedureDialog(QDialog):
         if self.pending is not None:
             self.pending.discard()  # its roll stays in the log; the batch resolves again
             self.pending = None
+        self.batch_refusal = ""
         self.batched.emit(self.form.values(), self.form.bindings(), self.dice_edit.text())
+        if self.batch_refusal:  # (not kept: the shot stays here, nothing typed is lost)
+            self.error.setText(f"⚠ {self.batch_refusal}")
+            return
         self.accept()
 
     def apply(self) -> None:
