@@ -143,6 +143,18 @@ class ResolutionPart:
     """Its own sheet inputs → vehicles in play (a shot's firer and target)."""
 
 
+class Discarded:
+    """Why a result shown was not applied, as the roll log and the dice history say it
+    (``discarded: input changed``)."""
+
+    INPUT_CHANGED = "input changed"
+    NEW_ROLL = "a new roll"
+    WINDOW_CLOSED = "window closed"
+    BY_THE_GM = "discarded by the GM"
+    INTO_THE_BATCH = "the shot went into the fire batch"
+    BATCH_EMPTIED = "the batch was emptied"
+
+
 class PendingState(Enum):
     PENDING = "pending"
     APPLYING = "applying"
@@ -224,8 +236,9 @@ class PendingResolution:
             self.logged = True
         return changes
 
-    def discard(self, initiator: object = None) -> bool:
-        """Keep only the roll in the log; False when it was not pending any more.
+    def discard(self, initiator: object = None, reason: str = "") -> bool:
+        """Keep only the roll in the log, saying why (``reason``, one of
+        :class:`Discarded`'s); False when it was not pending any more.
 
         A refused write (the storage error) leaves the result pending.
         """
@@ -235,7 +248,8 @@ class PendingResolution:
             self.state = PendingState.DISCARDED
             try:
                 self.table.log(self, applied=False,
-                               initiator=initiator if initiator is not None else self.initiator)
+                               initiator=initiator if initiator is not None else self.initiator,
+                               reason=reason)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -692,10 +706,11 @@ class TableService:
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
 
-    def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
+    def log(self, pending: PendingResolution, applied: bool, initiator: object = None,
+            reason: str = "") -> None:
         """Keep a result in the roll log (with its dice, steps and exact P(success)), each of
         its parts on a line of its own, and tell everybody the roll was applied or
-        discarded."""
+        discarded (``reason``: why it was discarded)."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
         self.roll = notice
         if self.database is None:
@@ -703,19 +718,20 @@ class TableService:
             return
         resolution = pending.resolution
         if pending.log_id is not None:
-            self.database.game_sessions.settle_resolution(pending.log_id, applied)
+            self.database.game_sessions.settle_resolution(pending.log_id, applied,
+                                                          "" if applied else reason)
         else:  # (kept: a retry after a part's refused write settles it, no second line)
             pending.log_id = self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, resolution.procedure_id,
                 _log_body(resolution), resolution.outcome, resolution.success,
-                pending.p_success(), applied)
+                pending.p_success(), applied, note="" if applied else reason)
         for part in pending.parts[pending.parts_logged:]:
             shot = part.resolution
             body = _log_body(shot) | ({"part_of": pending.log_id}
                                       if pending.log_id is not None else {})
             self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, shot.procedure_id, body, shot.outcome,
-                shot.success, part.p_success, applied)
+                shot.success, part.p_success, applied, note="" if applied else reason)
             pending.parts_logged += 1
         self.bus.publish(Changes(initiator, session_id=self.session_id,
                                  resolution_logged=True, roll=notice))
@@ -752,7 +768,8 @@ class TableService:
                 expression=f"{dice_expression(roll)} · {roll.procedure_id}",
                 dice_values=values, sides=tuple(d.sides for d in roll.dice),
                 natural=sum(values), total=sum(values), entered=entered,
-                success=roll.success, seed=None if entered else pending.seed))
+                success=roll.success, seed=None if entered else pending.seed,
+                resolution_id=pending.log_id))
 
     def settle_left_pending(self, session_id: int | None) -> int:
         """Results a previous run showed and never applied (the app was killed): discarded."""

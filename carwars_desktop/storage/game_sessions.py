@@ -120,6 +120,8 @@ class NewVehicle:
 PENDING, APPLIED, DISCARDED = "pending", "applied", "discarded"
 """The states of a result in the roll log (kept first in its body)."""
 _PENDING_PREFIX = '{"state":"pending"'
+APP_STOPPED = "app stopped before it was applied"
+"""Why a result left pending by a run that ended (a kill) reads as discarded."""
 
 
 @dataclass(frozen=True)
@@ -372,13 +374,16 @@ class GameSessions:
 
     def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
                        body: Mapping[str, Any], outcome: str, success: bool | None,
-                       p_success: str | None, applied: bool, pending: bool = False) -> int:
+                       p_success: str | None, applied: bool, pending: bool = False,
+                       note: str = "") -> int:
         """Keep a Resolver result (applied or discarded) in the roll log.
 
         With ``pending`` it is kept as shown, neither applied nor discarded yet: settle it
         with :meth:`settle_resolution`; one left pending when the app stopped reads as
-        discarded (:meth:`settle_pending`)."""
+        discarded (:meth:`settle_pending`). ``note``: why it was discarded."""
         state = PENDING if pending else (APPLIED if applied else DISCARDED)
+        if note and not pending:
+            body = {**body, "note": note}
         with writing(self._sessions, "The roll log") as session:
             row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
                                    procedure_id=procedure_id,
@@ -413,7 +418,7 @@ class GameSessions:
             for row in rows:
                 body = dict(json.loads(row.body))
                 body["state"] = DISCARDED
-                body["note"] = "shown, never applied: the app stopped first"
+                body["note"] = APP_STOPPED
                 row.body = _dumps(body)
                 row.applied = False
             return len(rows)

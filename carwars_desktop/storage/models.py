@@ -108,6 +108,9 @@ class DiceRollRow(Base):
     success: Mapped[bool | None] = mapped_column(Boolean)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     entered: Mapped[bool] = mapped_column(Boolean)
+    resolution_id: Mapped[int | None] = mapped_column(Integer)
+    """The roll-log row of the result these dice were thrown for (revision 0007): the
+    history says whether it was applied or discarded, and why."""
 
 
 class DesignRow(Base):

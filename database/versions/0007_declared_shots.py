@@ -1,6 +1,7 @@
 """The fire batch's declared shots, kept until the batch is resolved or emptied (issue 28).
 
-A new table only (no other table changes).
+A new table, and ``dice_rolls.resolution_id``: the roll-log row a procedure's dice were
+thrown for, so the dice history says whether the result was applied or discarded, and why.
 
 Revision ID: 0007
 Revises: 0006
@@ -44,9 +45,13 @@ def upgrade() -> None:
     with op.batch_alter_table("declared_shots", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_declared_shots_session_id"), ["session_id"],
                               unique=False)
+    with op.batch_alter_table("dice_rolls", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("resolution_id", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("dice_rolls", schema=None) as batch_op:
+        batch_op.drop_column("resolution_id")
     with op.batch_alter_table("declared_shots", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_declared_shots_session_id"))
     op.drop_table("declared_shots")

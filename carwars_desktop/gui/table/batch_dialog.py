@@ -23,7 +23,7 @@ from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.procedures import InputError
-from carwars_desktop.services import PendingResolution, PendingState, ResolveError
+from carwars_desktop.services import Discarded, PendingResolution, PendingState, ResolveError
 from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class BatchDialog(QDialog):
         """The dice typed for ``shot``, committed with every change (a kill keeps them)."""
         from carwars_desktop.gui.table.keyboard import batch_write_errors
 
-        self._forget()
+        self._forget(Discarded.INPUT_CHANGED)
         try:
             self.batch.set_dice(shot, text)
         except batch_write_errors() as error:
@@ -125,9 +125,10 @@ class BatchDialog(QDialog):
             return
         self.error.setText("")
 
-    def _forget(self) -> None:
+    def _forget(self, reason: str) -> None:
+        """The batch's result on screen no longer stands (``reason``: why, for the log)."""
         if self.pending is not None:
-            self.pending.discard()
+            self.pending.discard(reason=reason)
             self.pending = None
         self.result_view.setHtml("")
 
@@ -139,7 +140,7 @@ class BatchDialog(QDialog):
             self.resolve()
 
     def resolve(self) -> PendingResolution | None:
-        self._forget()
+        self._forget(Discarded.NEW_ROLL)
         try:
             self.pending = self.batch.resolve(self.table.context.service, initiator=self)
         except (ResolveError, ValueError) as error:
@@ -163,7 +164,7 @@ class BatchDialog(QDialog):
     def empty(self) -> None:
         from carwars_desktop.gui.table.keyboard import batch_write_errors
 
-        self._forget()
+        self._forget(Discarded.BATCH_EMPTIED)
         try:
             self.batch.clear()
         except batch_write_errors() as error:
@@ -172,7 +173,7 @@ class BatchDialog(QDialog):
         self.fill()
 
     def reject(self) -> None:
-        self._forget()
+        self._forget(Discarded.WINDOW_CLOSED)
         super().reject()
 
 
