@@ -26,7 +26,13 @@ from carwars_desktop.procedures import (
     RulesRefusal,
 )
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
-from carwars_desktop.services.changes import ChangeBus, Changes, RollNotice, RollState
+from carwars_desktop.services.changes import (
+    ChangeBus,
+    Changes,
+    PreparedRoll,
+    RollNotice,
+    RollState,
+)
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import (
     Clock,
@@ -705,6 +711,28 @@ class TableService:
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
+
+    def preparing(self, procedure_id: str, bindings: Mapping[str, str], odds: Odds | None,
+                  initiator: object = None) -> None:
+        """The GM fills ``procedure_id``'s form (``initiator``, its window): everybody is
+        told its need and exact odds before any die is typed (the players' display shows
+        them unless the odds are hidden). A result on screen is not replaced."""
+        if self.roll is not None and self.roll.state is RollState.SHOWN and \
+                self.roll.pending is not None and self.roll.pending.pending:
+            return
+        self.roll = RollNotice(RollState.PREPARING, None,
+                               PreparedRoll(procedure_id, dict(bindings), odds, initiator))
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
+
+    def prepared_gone(self, initiator: object = None) -> None:
+        """The form ``initiator`` prepared is closed (or cannot be resolved): the roll it
+        announced is no longer in progress."""
+        roll = self.roll
+        if roll is None or roll.state is not RollState.PREPARING or roll.prepared is None \
+                or roll.prepared.owner is not initiator:
+            return
+        self.roll = RollNotice(RollState.DISCARDED, None, roll.prepared)
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
 
     def log(self, pending: PendingResolution, applied: bool, initiator: object = None,
             reason: str = "") -> None:

@@ -316,10 +316,20 @@ class ProcedureDialog(QDialog):
         if values is None:
             self.odds_label.setText("")
             self.dice_hint.setText("")
+            self.table.prepared_gone(self)
             return
         self.odds = self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
         self.dice_hint.setText(dice_hint(self.procedure, values))
+        # The players see the need and the odds while the form is filled (#28 §4).
+        self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
+                             initiator=self)
+
+    def done(self, result: int) -> None:
+        """Closed (applied, added to the batch or cancelled): the roll it prepared is no
+        longer in progress unless its result is shown."""
+        self.table.prepared_gone(self)
+        super().done(result)
 
     def resolve_entered(self) -> None:
         self._resolve(roll=False)
