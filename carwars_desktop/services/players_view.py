@@ -136,7 +136,8 @@ def vehicle_view(game: Game, rules: PlayRules, visibility: Visibility, key: str,
         return None
     vehicle = game.vehicle(key)
     sheet = game.sheet(key)
-    flags = tuple(StatusView(f.word, f.symbol, f.level.value) for f in rules.status(sheet))
+    flags = tuple(StatusView(f.word, f.symbol, f.level.value) for f in rules.status(sheet)
+                  if visibility.sheets_open or rules.seen_at_the_table(f))
     return VehicleView(key, vehicle.name, vehicle.player, flags or (IN_PLAY,),
                        tuple(rules.public(sheet, visibility.sheets_open)),
                        rules.out_of_play(sheet), turn)

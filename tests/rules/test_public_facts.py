@@ -42,8 +42,7 @@ def test_mini_car_wars_open_and_secret_sheets() -> None:
     assert open_facts["driver"].value == "unhurt" and open_facts["speed (mph)"].value == "0"
     secret = {f.label: f.value for f in rules.public(sheet, False)}
     assert open_facts["power plant"].value == "12/12 DP" and not open_facts["power plant"].number
-    assert secret == {"speed (mph)": "0", "front hits": "0", "right hits": "0",
-                      "left hits": "15", "back hits": "0", "top hits": "0"}
+    assert secret == {"speed (mph)": "0"}  # §2.15/§9(c): not the hits (armor left follows)
 
 
 def test_mini_car_wars_a_weapon_that_fired_this_turn_is_shown_fired_not_ready() -> None:
