@@ -17,6 +17,16 @@ COLUMNS = ("Time", "Ruleset", "Roll", "Dice", "Total", "Result", "Dice from")
 
 
 def result_text(record: DiceRollRecord) -> str:
+    """The roll's result; a procedure's dice say what became of the result they were
+    thrown for: applied, shown and not applied yet, or discarded and why."""
+    state = record.resolution_state
+    if state == "discarded":
+        return f"discarded: {record.resolution_note or 'not applied'}"
+    if state == "pending":
+        return "shown, not applied yet"
+    if state == "applied":
+        return "applied" if record.success is None else \
+            f"applied: {'success' if record.success else 'failure'}"
     if record.success is None or record.target is None:
         return ""
     verdict = "success" if record.success else "failure"

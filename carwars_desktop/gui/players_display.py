@@ -289,7 +289,9 @@ class RollPanel(QFrame):
                 if roll.success is not None else ""
             self.outcome.setStyleSheet(f"color: {colour};")
         else:
-            self.outcome.setText("… waiting for the dice to be applied")
+            self.outcome.setText("… the GM prepares the roll: waiting for the dice"
+                                 if roll.state == "preparing"
+                                 else "… waiting for the dice to be applied")
             self.outcome.setStyleSheet("")
 
 

@@ -49,6 +49,7 @@ from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import (
+    Discarded,
     PendingResolution,
     PendingState,
     ResolveError,
@@ -245,7 +246,7 @@ class ResolverWorkspace(Workspace):
         self.dice_edit.returnPressed.connect(self.resolve_entered)
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
-        self.discard_button.clicked.connect(self.discard)
+        self.discard_button.clicked.connect(lambda: self.discard())
         self.reference_choice.currentIndexChanged.connect(self._show_reference)
         self._shortcut("resolver.search", self._focus_search)
         self._shortcut("resolver.dice", self.dice_edit.setFocus)
@@ -373,7 +374,7 @@ class ResolverWorkspace(Workspace):
         if self.pending is not None:
             # The sheets it was computed from changed: it can no longer be applied, and
             # like any discarded roll it stays in the log.
-            self.discard()
+            self.discard(Discarded.INPUT_CHANGED)
         self._offer()  # (the house rules may have changed: a variant switched on or off)
         procedure = self.procedure
         if procedure is None:
@@ -511,7 +512,7 @@ class ResolverWorkspace(Workspace):
                 self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
                                           "discards it, or type the next dice.")
                 return
-            self.discard()
+            self.discard(Discarded.NEW_ROLL)
         try:
             pending = self.context.service.resolve(
                 self.procedure, values,
@@ -558,7 +559,7 @@ class ResolverWorkspace(Workspace):
             return
         self._result_inputs = None
         if self.resolution is not None:
-            self.discard()
+            self.discard(Discarded.INPUT_CHANGED)
         else:
             self.result_view.setHtml("")
             self.status_label.setText("")
@@ -600,11 +601,11 @@ class ResolverWorkspace(Workspace):
         self.apply()
         return self.pending is None
 
-    def discard(self) -> None:
+    def discard(self, reason: str = Discarded.BY_THE_GM) -> None:
         pending = self.pending
         if pending is None:
             return
-        if self.banner.attempt(lambda: pending.discard(initiator=self)) is None:
+        if self.banner.attempt(lambda: pending.discard(initiator=self, reason=reason)) is None:
             self.status_label.setText("⚠ Not discarded: the roll could not be logged.")
             return
         self._set_result(None)

@@ -214,6 +214,10 @@ class PlayRules:
     """The sheet as the scenario puts the vehicle on the table (its start speed)."""
     public: PublicFacts = no_public_facts
     """What the players may know of a sheet (see :data:`PublicFacts`)."""
+    seen_at_the_table: Callable[[StatusFlag], bool] = field(default=lambda flag: True)
+    """With secret sheets, whether the players may know a status flag: only what they
+    see happen at the table (a wreck), never what only the sheet says (a wounded
+    driver). Every flag by default."""
     turn_order: TurnOrderOf = no_turn_order
     """Who moves now and next at this clock."""
     start_order: StartOrder = seating_order

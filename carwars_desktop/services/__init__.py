@@ -23,6 +23,7 @@ from carwars_desktop.services.changes import (
 from carwars_desktop.services.design_editing import DesignEdit, DesignEditing, EditHistory
 from carwars_desktop.services.library import LibraryResult, LibraryService, Trash
 from carwars_desktop.services.table import (
+    Discarded,
     Handler,
     OpenedSession,
     PendingResolution,
@@ -53,6 +54,7 @@ __all__ = [
     "DesignChanges",
     "DesignEdit",
     "DesignEditing",
+    "Discarded",
     "EditHistory",
     "Handler",
     "LibraryResult",

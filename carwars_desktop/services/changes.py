@@ -11,7 +11,7 @@ what a :class:`Changes` names. Pure Python: a Qt adapter re-emits it as a signal
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from carwars_desktop.session import Changes as GameChanges
 
 if TYPE_CHECKING:
+    from carwars_desktop.procedures import Odds
     from carwars_desktop.services.table import PendingResolution
 
 _log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ class DesignChanges:
 
 
 class RollState(StrEnum):
+    PREPARING = "preparing"
+    """The GM fills the procedure's form: its need and exact odds, no dice yet."""
     SHOWN = "shown"
     """Resolved, on the GM's screen, not yet applied nor discarded."""
     APPLIED = "applied"
@@ -62,11 +65,25 @@ class RollState(StrEnum):
 
 
 @dataclass(frozen=True)
+class PreparedRoll:
+    """A roll being prepared: the procedure, its vehicles (sheet input → vehicle key) and
+    the exact odds of the form as it stands; ``owner`` the form's window."""
+
+    procedure_id: str
+    bindings: Mapping[str, str]
+    odds: Odds | None
+    owner: object = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class RollNotice:
-    """A roll in progress (the players' display shows it): the result and its state."""
+    """A roll in progress (the players' display shows it): the result and its state; while
+    the GM fills the form (:attr:`RollState.PREPARING`) there is no result yet, only
+    :attr:`prepared`."""
 
     state: RollState
-    pending: PendingResolution
+    pending: PendingResolution | None
+    prepared: PreparedRoll | None = None
 
 
 @dataclass(frozen=True)

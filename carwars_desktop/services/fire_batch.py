@@ -13,13 +13,20 @@ The result is one :class:`~carwars_desktop.services.table.PendingResolution` (th
 Table service's), applied or discarded like any other: one event; the roll log keeps
 the batch's line and one line per shot with its own P(success) (its parts), which the
 luck chart counts.
+
+Nothing declared is lost: with a :class:`BatchStore` (the session's events in the
+database) every shot is committed when it is declared, its dice with every change,
+before the batch shows them; :meth:`FireBatch.restored` reads them back after a restart
+(the same shots, dice and phase). The event that applies the batch forgets them in its own
+transaction (:attr:`~carwars_desktop.session.Event.ends_batch`); emptying the batch
+forgets them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.procedures import (
@@ -71,12 +78,54 @@ class BatchRules:
 
 @dataclass
 class DeclaredShot:
-    """A shot in the batch: its inputs (vehicle inputs as vehicle keys) and the dice."""
+    """A shot in the batch: its inputs (vehicle inputs as vehicle keys) and the dice;
+    ``stored_id`` its row in the :class:`BatchStore`, ``turn`` and ``phase`` when it was
+    declared."""
 
     inputs: dict[str, Any]
     bindings: dict[str, str]
     dice: str = ""
     label: str = ""
+    stored_id: int | None = None
+    turn: int | None = None
+    phase: str = ""
+
+
+class StoredShotRecord(Protocol):
+    """A declared shot as the store gives it back."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def procedure_id(self) -> str: ...
+    @property
+    def inputs(self) -> Mapping[str, Any]: ...
+    @property
+    def bindings(self) -> Mapping[str, str]: ...
+    @property
+    def dice(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def phase(self) -> str: ...
+
+
+class BatchStore(Protocol):
+    """Where the declared shots are committed (the session's events in the database:
+    ``storage.SessionEvents``). Each method is one committed transaction; a refused write
+    raises the storage error and keeps nothing."""
+
+    def declared_shots(self) -> Sequence[StoredShotRecord]: ...
+
+    def declare_shot(self, procedure_id: str, inputs: Mapping[str, Any],
+                     bindings: Mapping[str, str], dice: str, label: str,
+                     turn: int | None, phase: str) -> int: ...
+
+    def set_shot_dice(self, shot_id: int, dice: str) -> None: ...
+
+    def forget_declared(self) -> None: ...
 
 
 @dataclass
@@ -85,21 +134,47 @@ class FireBatch:
 
     rules: BatchRules
     shots: list[DeclaredShot] = field(default_factory=list)
+    store: BatchStore | None = None
+
+    @staticmethod
+    def restored(rules: BatchRules, store: BatchStore) -> FireBatch:
+        """The batch as the store keeps it (after a restart: the same shots and dice)."""
+        shots = [DeclaredShot(dict(s.inputs), dict(s.bindings), s.dice, s.label, s.id,
+                              s.turn, s.phase)
+                 for s in store.declared_shots() if s.procedure_id == rules.fire]
+        return FireBatch(rules, shots, store)
 
     @property
     def procedure(self) -> Procedure:
         return find_procedure(self.rules.fire)
 
     def declare(self, inputs: Mapping[str, Any], bindings: Mapping[str, str], dice: str = "",
-                label: str = "") -> DeclaredShot:
+                label: str = "", turn: int | None = None, phase: str = "") -> DeclaredShot:
         """Add a shot; ``inputs`` are the form's raw values (sheets are read again when the
-        batch resolves, from the vehicles in ``bindings``)."""
+        batch resolves, from the vehicles in ``bindings``). With a store it is committed
+        first: a refused write raises and adds nothing."""
         kept = {k: v for k, v in inputs.items() if k not in bindings}
-        shot = DeclaredShot(kept, dict(bindings), dice, label)
+        shot = DeclaredShot(kept, dict(bindings), dice, label, None, turn, phase)
+        if self.store is not None:
+            shot.stored_id = self.store.declare_shot(self.rules.fire, kept, shot.bindings,
+                                                     dice, label, turn, phase)
         self.shots.append(shot)
         return shot
 
+    def set_dice(self, shot: DeclaredShot, dice: str) -> None:
+        """The dice typed for ``shot`` (committed first with a store)."""
+        if self.store is not None and shot.stored_id is not None and dice != shot.dice:
+            self.store.set_shot_dice(shot.stored_id, dice)
+        shot.dice = dice
+
     def clear(self) -> None:
+        """Empty the batch (its declaration forgotten in the store first)."""
+        if self.store is not None and self.shots:
+            self.store.forget_declared()
+        self.shots.clear()
+
+    def resolved(self) -> None:
+        """The batch was applied: the event forgot its declaration already."""
         self.shots.clear()
 
     def raw(self, shot: DeclaredShot, sheets: Mapping[str, RecordSheet]) -> dict[str, Any]:
@@ -204,11 +279,13 @@ class FireBatch:
             dice=tuple(dice_used), steps=tuple(steps),
             outcome=f"fire batch of {len(self.shots)}: " + "; ".join(outcomes),
             success=None, effects=effects, values={})
-        return service.pending(combined, bindings, None, initiator=initiator, parts=parts)
+        return service.pending(combined, bindings, None, initiator=initiator, parts=parts,
+                               ends_batch=True)
 
 
 def sheet_inputs(procedure: Procedure) -> list[str]:
     return [s.name for s in procedure.inputs if isinstance(s, SheetInput)]
 
 
-__all__ = ["BatchRules", "DeclaredShot", "FireBatch", "sheet_inputs"]
+__all__ = ["BatchRules", "BatchStore", "DeclaredShot", "FireBatch", "StoredShotRecord",
+           "sheet_inputs"]

@@ -136,7 +136,8 @@ def vehicle_view(game: Game, rules: PlayRules, visibility: Visibility, key: str,
         return None
     vehicle = game.vehicle(key)
     sheet = game.sheet(key)
-    flags = tuple(StatusView(f.word, f.symbol, f.level.value) for f in rules.status(sheet))
+    flags = tuple(StatusView(f.word, f.symbol, f.level.value) for f in rules.status(sheet)
+                  if visibility.sheets_open or rules.seen_at_the_table(f))
     return VehicleView(key, vehicle.name, vehicle.player, flags or (IN_PLAY,),
                        tuple(rules.public(sheet, visibility.sheets_open)),
                        rules.out_of_play(sheet), turn)
@@ -174,6 +175,8 @@ def roll_view(game: Game | None, notice: RollNotice | None,
 
     if notice is None or notice.state is RollState.DISCARDED:
         return None
+    if notice.pending is None:
+        return _prepared_view(game, notice, visibility)
     pending = notice.pending
     resolution = pending.resolution
     if any(not visibility.shows(key) for key in pending.bindings.values()):
@@ -209,6 +212,36 @@ def roll_view(game: Game | None, notice: RollNotice | None,
         dice=tuple(d.value for d in resolution.dice) if applied else (),
         outcome=resolution.outcome if applied else "",
         success=resolution.success if applied else None)
+
+
+def _prepared_view(game: Game | None, notice: RollNotice,
+                   visibility: Visibility) -> RollView | None:
+    """The roll the GM is preparing: its vehicles, need and exact odds (unless hidden),
+    before any die; None when it involves a vehicle hidden from the players."""
+    from carwars_desktop.rules import find_procedure
+
+    prepared = notice.prepared
+    if prepared is None or game is None:
+        return None
+    if any(not visibility.shows(key) for key in prepared.bindings.values()):
+        return None
+    try:
+        procedure = find_procedure(prepared.procedure_id)
+        parties = tuple((item.label, game.vehicle(prepared.bindings[item.name]).name)
+                        for item in procedure.inputs
+                        if isinstance(item, SheetInput) and item.name in prepared.bindings)
+    except (LookupError, ValueError):
+        return None
+    hidden = hidden_names(visibility, ((v.key, v.name) for v in game.vehicles))
+    if any(name in hidden for _label, name in parties):
+        return None
+    odds = prepared.odds if visibility.odds_shown else None
+    p = odds.p_success() if odds is not None else None
+    return RollView(state=notice.state.value, title=procedure.title, parties=parties,
+                    modifiers=tuple((m.label, m.value) for m in odds.modifiers)
+                    if odds is not None else (),
+                    need=odds.need if odds is not None else None,
+                    odds=_percent(p) if p is not None else "")
 
 
 def log_line(game: Game, stored: StoredEvent, visibility: Visibility) -> str | None:

@@ -26,7 +26,13 @@ from carwars_desktop.procedures import (
     RulesRefusal,
 )
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
-from carwars_desktop.services.changes import ChangeBus, Changes, RollNotice, RollState
+from carwars_desktop.services.changes import (
+    ChangeBus,
+    Changes,
+    PreparedRoll,
+    RollNotice,
+    RollState,
+)
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import (
     Clock,
@@ -143,6 +149,18 @@ class ResolutionPart:
     """Its own sheet inputs → vehicles in play (a shot's firer and target)."""
 
 
+class Discarded:
+    """Why a result shown was not applied, as the roll log and the dice history say it
+    (``discarded: input changed``)."""
+
+    INPUT_CHANGED = "input changed"
+    NEW_ROLL = "a new roll"
+    WINDOW_CLOSED = "window closed"
+    BY_THE_GM = "discarded by the GM"
+    INTO_THE_BATCH = "the shot went into the fire batch"
+    BATCH_EMPTIED = "the batch was emptied"
+
+
 class PendingState(Enum):
     PENDING = "pending"
     APPLYING = "applying"
@@ -156,11 +174,14 @@ class PendingResolution:
     def __init__(self, table: TableService, resolution: Resolution,
                  bindings: Mapping[str, str], odds: Odds | None, ruleset_id: str,
                  seed: int | None, initiator: object,
-                 parts: Sequence[ResolutionPart] = ()) -> None:
+                 parts: Sequence[ResolutionPart] = (), ends_batch: bool = False) -> None:
         self.table = table
         self.resolution = resolution
         self.parts = tuple(parts)
         """The rolls it combines, each logged on its own line (:class:`ResolutionPart`)."""
+        self.ends_batch = ends_batch
+        """It is the declared fire batch: applied, its declaration is forgotten with the
+        event (:attr:`~carwars_desktop.session.Event.ends_batch`)."""
         self.parts_logged = 0
         """How many of :attr:`parts` are in the roll log (a refused write retries the rest)."""
         self.bindings: dict[str, str] = dict(bindings)
@@ -211,7 +232,7 @@ class PendingResolution:
                     changes = None
                 else:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
-                                                      self.parts)
+                                                          self.parts, self.ends_batch)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -221,8 +242,9 @@ class PendingResolution:
             self.logged = True
         return changes
 
-    def discard(self, initiator: object = None) -> bool:
-        """Keep only the roll in the log; False when it was not pending any more.
+    def discard(self, initiator: object = None, reason: str = "") -> bool:
+        """Keep only the roll in the log, saying why (``reason``, one of
+        :class:`Discarded`'s); False when it was not pending any more.
 
         A refused write (the storage error) leaves the result pending.
         """
@@ -232,7 +254,8 @@ class PendingResolution:
             self.state = PendingState.DISCARDED
             try:
                 self.table.log(self, applied=False,
-                               initiator=initiator if initiator is not None else self.initiator)
+                               initiator=initiator if initiator is not None else self.initiator,
+                               reason=reason)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -561,13 +584,14 @@ class TableService:
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          initiator: object = None,
-                         parts: Sequence[ResolutionPart] = ()) -> GameChanges:
+                         parts: Sequence[ResolutionPart] = (),
+                         ends_batch: bool = False) -> GameChanges:
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
-        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls),
-                            initiator)
+        return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
+                                                          ends_batch), initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:
@@ -674,23 +698,47 @@ class TableService:
     def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
                 ruleset_id: str | None = None, seed: int | None = None,
                 initiator: object = None,
-                parts: Sequence[ResolutionPart] = ()) -> PendingResolution:
+                parts: Sequence[ResolutionPart] = (),
+                ends_batch: bool = False) -> PendingResolution:
         """A resolution made here (or several combined: the fire batch, whose ``parts`` are
-        its shots) as the result on screen, waiting for Apply or Discard; everybody is told
-        it is shown."""
+        its shots, and which ``ends_batch``) as the result on screen, waiting for Apply or
+        Discard; everybody is told it is shown."""
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
-                                    initiator, parts)
+                                    initiator, parts, ends_batch)
         self._log_shown(pending)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
 
-    def log(self, pending: PendingResolution, applied: bool, initiator: object = None) -> None:
+    def preparing(self, procedure_id: str, bindings: Mapping[str, str], odds: Odds | None,
+                  initiator: object = None) -> None:
+        """The GM fills ``procedure_id``'s form (``initiator``, its window): everybody is
+        told its need and exact odds before any die is typed (the players' display shows
+        them unless the odds are hidden). A result on screen is not replaced."""
+        if self.roll is not None and self.roll.state is RollState.SHOWN and \
+                self.roll.pending is not None and self.roll.pending.pending:
+            return
+        self.roll = RollNotice(RollState.PREPARING, None,
+                               PreparedRoll(procedure_id, dict(bindings), odds, initiator))
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
+
+    def prepared_gone(self, initiator: object = None) -> None:
+        """The form ``initiator`` prepared is closed (or cannot be resolved): the roll it
+        announced is no longer in progress."""
+        roll = self.roll
+        if roll is None or roll.state is not RollState.PREPARING or roll.prepared is None \
+                or roll.prepared.owner is not initiator:
+            return
+        self.roll = RollNotice(RollState.DISCARDED, None, roll.prepared)
+        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
+
+    def log(self, pending: PendingResolution, applied: bool, initiator: object = None,
+            reason: str = "") -> None:
         """Keep a result in the roll log (with its dice, steps and exact P(success)), each of
         its parts on a line of its own, and tell everybody the roll was applied or
-        discarded."""
+        discarded (``reason``: why it was discarded)."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
         self.roll = notice
         if self.database is None:
@@ -698,19 +746,20 @@ class TableService:
             return
         resolution = pending.resolution
         if pending.log_id is not None:
-            self.database.game_sessions.settle_resolution(pending.log_id, applied)
+            self.database.game_sessions.settle_resolution(pending.log_id, applied,
+                                                          "" if applied else reason)
         else:  # (kept: a retry after a part's refused write settles it, no second line)
             pending.log_id = self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, resolution.procedure_id,
                 _log_body(resolution), resolution.outcome, resolution.success,
-                pending.p_success(), applied)
+                pending.p_success(), applied, note="" if applied else reason)
         for part in pending.parts[pending.parts_logged:]:
             shot = part.resolution
             body = _log_body(shot) | ({"part_of": pending.log_id}
                                       if pending.log_id is not None else {})
             self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, shot.procedure_id, body, shot.outcome,
-                shot.success, part.p_success, applied)
+                shot.success, part.p_success, applied, note="" if applied else reason)
             pending.parts_logged += 1
         self.bus.publish(Changes(initiator, session_id=self.session_id,
                                  resolution_logged=True, roll=notice))
@@ -747,7 +796,8 @@ class TableService:
                 expression=f"{dice_expression(roll)} · {roll.procedure_id}",
                 dice_values=values, sides=tuple(d.sides for d in roll.dice),
                 natural=sum(values), total=sum(values), entered=entered,
-                success=roll.success, seed=None if entered else pending.seed))
+                success=roll.success, seed=None if entered else pending.seed,
+                resolution_id=pending.log_id))
 
     def settle_left_pending(self, session_id: int | None) -> int:
         """Results a previous run showed and never applied (the app was killed): discarded."""

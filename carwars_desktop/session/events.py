@@ -65,6 +65,9 @@ class Event:
     settings_before: Mapping[str, Any] | None = None
     settings_after: Mapping[str, Any] | None = None
     """The session's whole settings before and after, when the event changed them."""
+    ends_batch: bool = False
+    """It resolves the phase's declared fire batch: the store forgets the declared shots
+    in the same transaction (a restarted app never offers the batch again)."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)
@@ -86,6 +89,7 @@ class Event:
             **({} if self.settings_after is None else {
                 "settings_before": dict(self.settings_before or {}),
                 "settings_after": dict(self.settings_after)}),
+            **({"ends_batch": True} if self.ends_batch else {}),
         }
 
     @staticmethod
@@ -107,6 +111,7 @@ class Event:
                 phase=None if data.get("phase") is None else str(data["phase"]),
                 settings_before=_mapping_or_none(data.get("settings_before")),
                 settings_after=_mapping_or_none(data.get("settings_after")),
+                ends_batch=data.get("ends_batch") is True,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise EventFormatError(f"unreadable session event: {error!r}") from None

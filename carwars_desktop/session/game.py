@@ -116,8 +116,9 @@ class Game:
                steps: Sequence[str] = (), clock: Clock | None = None,
                procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
                dice: Sequence[Mapping[str, Any]] = (),
-               bindings: Mapping[str, str] | None = None) -> Changes:
-        """Commit an event that replaces some sheets (and maybe the clock), then apply it."""
+               bindings: Mapping[str, str] | None = None, ends_batch: bool = False) -> Changes:
+        """Commit an event that replaces some sheets (and maybe the clock), then apply it;
+        ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`)."""
         for key in new_sheets:
             self.sheet(key)
         if clock is not None:
@@ -129,7 +130,7 @@ class Game:
                       clock_after=clock.to_json() if clock else None,
                       procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice),
                       bindings=dict(bindings or {}), turn=self.clock.turn,
-                      phase=self.clock.phase_name)
+                      phase=self.clock.phase_name, ends_batch=ends_batch)
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
                                    new_clock.to_json())
@@ -159,13 +160,15 @@ class Game:
                 [*steps, *moved.steps])
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
-                         parts: Sequence[tuple[Resolution, Mapping[str, str]]] = ()) -> Changes:
+                         parts: Sequence[tuple[Resolution, Mapping[str, str]]] = (),
+                         ends_batch: bool = False) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
 
         The one place a result becomes sheet changes and durations, whatever path it came
         by (a dialog, the Resolver, the quick line, the fire batch). A combined result (the
         fire batch) names its ``parts``, each roll with its own bindings: what each of them
-        starts (a smoke cloud) lasts as it would fired alone.
+        starts (a smoke cloud) lasts as it would fired alone; ``ends_batch``: it is the
+        declared fire batch, whose declaration the store forgets with the event.
         """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
@@ -200,7 +203,7 @@ class Game:
                                    if k not in bindings},
                            dice=[d.to_json() for d in resolution.dice],
                            bindings={name: key for name, key in bindings.items()
-                                     if name in resolution.inputs})
+                                     if name in resolution.inputs}, ends_batch=ends_batch)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:

@@ -2,8 +2,12 @@
 
 Kept in :attr:`Game.settings` under ``visibility``, changed by a settings event (undo
 puts it back). Mini Car Wars leaves it to the scenario whether record sheets are
-secret (MCW §2.15 "scenario decisions"); the GM may also hide the odds, or a vehicle
-the players have not met yet (an ambush).
+secret (MCW §2.15 "scenario decisions", the original's §9(c)): secret, the players know
+of another vehicle only what they see happen at the table (its speed, revealed each
+turn; a wreck), never what only its sheet says (armor left, or the hits per side from
+which a stock design's armor left follows; wounds); each ruleset's ``public`` and
+``seen_at_the_table`` say which. The GM may also hide the odds, or a vehicle the players
+have not met yet (an ambush).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ Plain frozen values go in and come out; the ORM row stays inside this module.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -12,7 +13,7 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DiceRollRow
+from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DiceRollRow, ResolutionLogRow
 from carwars_desktop.storage.writes import writing
 
 _RULESET_ID_MAX = 64
@@ -56,6 +57,8 @@ class NewDiceRoll:
         success: whether the roll reached its target (None without a target).
         seed: the RNG seed that replays a rolled roll; None when the dice were entered.
         created_at: when the roll happened (aware); now, in UTC, if not given.
+        resolution_id: the roll-log row of the result the dice were thrown for (a
+            procedure's), whose state the history shows.
     """
 
     ruleset_id: str
@@ -70,6 +73,7 @@ class NewDiceRoll:
     success: bool | None = None
     seed: int | None = None
     created_at: datetime | None = field(default=None)
+    resolution_id: int | None = None
 
     def __post_init__(self) -> None:
         values = _int_tuple(self.dice_values, "dice_values")
@@ -104,7 +108,8 @@ class NewDiceRoll:
 
 @dataclass(frozen=True)
 class DiceRollRecord:
-    """A stored roll: the values of :class:`NewDiceRoll` plus its id and UTC time."""
+    """A stored roll: the values of :class:`NewDiceRoll` plus its id and UTC time, and the
+    state of the result it was thrown for (read from the roll log)."""
 
     id: int
     created_at: datetime
@@ -119,9 +124,24 @@ class DiceRollRecord:
     natural_two_misses: bool
     success: bool | None
     seed: int | None
+    resolution_id: int | None = None
+    resolution_state: str = ""
+    """The state of the result the dice were thrown for (``pending``, ``applied``,
+    ``discarded``); empty for a roll of the Dice workspace."""
+    resolution_note: str = ""
+    """Why that result was discarded ("input changed", "window closed"…), when it was."""
 
 
-def _record(row: DiceRollRow) -> DiceRollRecord:
+def _record(row: DiceRollRow, log: ResolutionLogRow | None = None) -> DiceRollRecord:
+    state = note = ""
+    if log is not None:
+        try:
+            body = json.loads(log.body)
+        except ValueError:
+            body = {}
+        body = body if isinstance(body, dict) else {}
+        state = str(body.get("state", "applied" if log.applied else "discarded"))
+        note = str(body.get("note", ""))
     return DiceRollRecord(
         id=row.id,
         created_at=row.created_at,
@@ -136,6 +156,9 @@ def _record(row: DiceRollRow) -> DiceRollRecord:
         natural_two_misses=row.natural_two_misses,
         success=row.success,
         seed=row.seed,
+        resolution_id=row.resolution_id,
+        resolution_state=state,
+        resolution_note=note,
     )
 
 
@@ -161,6 +184,7 @@ class DiceHistory:
             success=roll.success,
             seed=roll.seed,
             entered=roll.entered,
+            resolution_id=roll.resolution_id,
         )
         with writing(self._sessions, f"The roll {roll.expression[:40]}") as session:
             session.add(row)
@@ -172,12 +196,13 @@ class DiceHistory:
         if limit < 0:
             raise ValueError(f"limit must be zero or more, not {limit}")
         query = (
-            select(DiceRollRow)
+            select(DiceRollRow, ResolutionLogRow)
+            .outerjoin(ResolutionLogRow, ResolutionLogRow.id == DiceRollRow.resolution_id)
             .order_by(DiceRollRow.created_at.desc(), DiceRollRow.id.desc())
             .limit(limit)
         )
         with self._sessions() as session:
-            return [_record(row) for row in session.scalars(query)]
+            return [_record(row, log) for row, log in session.execute(query)]
 
     def count(self) -> int:
         with self._sessions() as session:

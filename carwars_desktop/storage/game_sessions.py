@@ -49,6 +49,7 @@ from carwars_desktop.storage.leases import (  # the lease rules, here by their n
     this_holder,
 )
 from carwars_desktop.storage.models import (
+    DeclaredShotRow,
     GameSessionRow,
     ResolutionLogRow,
     SessionChartsRow,
@@ -119,6 +120,22 @@ class NewVehicle:
 PENDING, APPLIED, DISCARDED = "pending", "applied", "discarded"
 """The states of a result in the roll log (kept first in its body)."""
 _PENDING_PREFIX = '{"state":"pending"'
+APP_STOPPED = "app stopped before it was applied"
+"""Why a result left pending by a run that ended (a kill) reads as discarded."""
+
+
+@dataclass(frozen=True)
+class StoredShot:
+    """A shot declared in the session's fire batch, as the database keeps it."""
+
+    id: int
+    procedure_id: str
+    inputs: Mapping[str, Any]
+    bindings: Mapping[str, str]
+    dice: str
+    label: str
+    turn: int | None
+    phase: str
 
 
 @dataclass(frozen=True)
@@ -357,13 +374,16 @@ class GameSessions:
 
     def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
                        body: Mapping[str, Any], outcome: str, success: bool | None,
-                       p_success: str | None, applied: bool, pending: bool = False) -> int:
+                       p_success: str | None, applied: bool, pending: bool = False,
+                       note: str = "") -> int:
         """Keep a Resolver result (applied or discarded) in the roll log.
 
         With ``pending`` it is kept as shown, neither applied nor discarded yet: settle it
         with :meth:`settle_resolution`; one left pending when the app stopped reads as
-        discarded (:meth:`settle_pending`)."""
+        discarded (:meth:`settle_pending`). ``note``: why it was discarded."""
         state = PENDING if pending else (APPLIED if applied else DISCARDED)
+        if note and not pending:
+            body = {**body, "note": note}
         with writing(self._sessions, "The roll log") as session:
             row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
                                    procedure_id=procedure_id,
@@ -398,7 +418,7 @@ class GameSessions:
             for row in rows:
                 body = dict(json.loads(row.body))
                 body["state"] = DISCARDED
-                body["note"] = "shown, never applied: the app stopped first"
+                body["note"] = APP_STOPPED
                 row.body = _dumps(body)
                 row.applied = False
             return len(rows)
@@ -545,6 +565,10 @@ class SessionEvents:
                             .execution_options(synchronize_session=False))
             last = session.scalar(select(func.max(SessionEventRow.seq))
                                   .where(SessionEventRow.session_id == self.session_id)) or 0
+            if event.ends_batch:  # the batch resolved: its declaration goes with it
+                session.execute(delete(DeclaredShotRow)
+                                .where(DeclaredShotRow.session_id == self.session_id)
+                                .execution_options(synchronize_session=False))
             row = SessionEventRow(session_id=self.session_id, seq=last + 1, status=ACTIVE,
                                   kind=event.kind.value, summary=event.summary,
                                   body=_dumps(event.to_json()), created_at=now)
@@ -604,3 +628,67 @@ class SessionEvents:
                                    .order_by(SessionEventRow.seq).offset(offset)
                                    .limit(limit)).all()
             return [_stored(row) for row in rows]
+
+    # --- the fire batch's declared shots (issue 28) -----------------------------------------
+    def _hold(self, session: Session) -> None:
+        """A declaration is written only by the copy that plays the session (it moves no
+        version: it is no event, and undo never sees it)."""
+        if self.read_only:
+            raise WriteFailedError(f"Nothing was saved: {self.read_only}.", self.read_only)
+        row = session.get(GameSessionRow, self.session_id)
+        if row is None:
+            raise SessionNotFoundError(f"no session {self.session_id}")
+        if self.lease is not None and row.lease_token != self.lease.token:
+            raise _taken_over(row)
+        if self.lease is None and _lease_info(row, _now()) is not None:
+            raise _taken_over(row)
+
+    def declared_shots(self) -> list[StoredShot]:
+        """The fire batch's shots declared and not yet resolved, in the order declared."""
+        with self._sessions() as session:
+            rows = session.scalars(select(DeclaredShotRow)
+                                   .where(DeclaredShotRow.session_id == self.session_id)
+                                   .order_by(DeclaredShotRow.position)).all()
+            return [StoredShot(row.id, row.procedure_id, dict(json.loads(row.inputs)),
+                               {str(k): str(v) for k, v in json.loads(row.bindings).items()},
+                               row.dice, row.label, row.turn, row.phase) for row in rows]
+
+    def declare_shot(self, procedure_id: str, inputs: Mapping[str, Any],
+                     bindings: Mapping[str, str], dice: str, label: str,
+                     turn: int | None, phase: str) -> int:
+        """Keep a shot declared into the batch (committed before it is shown); its id."""
+        try:
+            inputs_json = _dumps(dict(inputs))
+        except (TypeError, ValueError) as error:
+            raise SessionDataError(f"the shot's inputs cannot be kept: {error}") from None
+        _check_text("shot's dice", dice)
+        with writing(self._sessions, "The declared shot") as session:
+            self._hold(session)
+            last = session.scalar(select(func.max(DeclaredShotRow.position))
+                                  .where(DeclaredShotRow.session_id == self.session_id))
+            row = DeclaredShotRow(session_id=self.session_id,
+                                  position=0 if last is None else last + 1,
+                                  procedure_id=procedure_id, inputs=inputs_json,
+                                  bindings=_dumps(dict(bindings)), dice=dice, label=label,
+                                  turn=turn, phase=phase[:200], declared_at=_now())
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def set_shot_dice(self, shot_id: int, dice: str) -> None:
+        """The dice typed for a declared shot, kept as typed."""
+        _check_text("shot's dice", dice)
+        with writing(self._sessions, "The shot's dice") as session:
+            self._hold(session)
+            session.execute(update(DeclaredShotRow)
+                            .where(DeclaredShotRow.id == shot_id,
+                                   DeclaredShotRow.session_id == self.session_id)
+                            .values(dice=dice).execution_options(synchronize_session=False))
+
+    def forget_declared(self) -> None:
+        """The batch was emptied: its declared shots are gone."""
+        with writing(self._sessions, "Emptying the batch") as session:
+            self._hold(session)
+            session.execute(delete(DeclaredShotRow)
+                            .where(DeclaredShotRow.session_id == self.session_id)
+                            .execution_options(synchronize_session=False))

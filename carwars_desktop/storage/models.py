@@ -108,6 +108,9 @@ class DiceRollRow(Base):
     success: Mapped[bool | None] = mapped_column(Boolean)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     entered: Mapped[bool] = mapped_column(Boolean)
+    resolution_id: Mapped[int | None] = mapped_column(Integer)
+    """The roll-log row of the result these dice were thrown for (revision 0007): the
+    history says whether it was applied or discarded, and why."""
 
 
 class DesignRow(Base):
@@ -275,3 +278,30 @@ class HouseRuleProfileRow(Base):
     rules: Mapped[str] = mapped_column(Text, default="{}")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeclaredShotRow(Base):
+    """A shot declared in a session's fire batch, not yet resolved (revision 0007).
+
+    Committed before the batch shows it, its dice with every keystroke, so a restarted app
+    shows the batch as it was; the event that resolves the batch deletes its rows in its
+    own transaction, and emptying the batch deletes them. ``inputs`` and ``bindings`` are
+    JSON objects (the form's values other than vehicles; sheet input → vehicle key);
+    ``turn`` and ``phase`` say when it was declared.
+    """
+
+    __tablename__ = "declared_shots"
+    __table_args__ = (UniqueConstraint("session_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    procedure_id: Mapped[str] = mapped_column(String(64))
+    inputs: Mapped[str] = mapped_column(Text)
+    bindings: Mapped[str] = mapped_column(Text)
+    dice: Mapped[str] = mapped_column(Text, default="")
+    label: Mapped[str] = mapped_column(Text, default="")
+    turn: Mapped[int | None] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(200), default="")
+    declared_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -58,7 +58,7 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
 }
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
 # The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
-# 0006 (house_rule_profiles).
+# 0006 (house_rule_profiles), 0007 (declared_shots).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
@@ -66,7 +66,12 @@ _ADDED_BY_0004 = {
 _ADDED_BY_0005 = {"game_sessions": frozenset({"settings"})}
 _TABLES_ADDED_BY_0003 = frozenset({"session_charts"})
 _TABLES_ADDED_BY_0006 = frozenset({"house_rule_profiles"})
-_SCHEMA_0004 = {name: columns for name, columns in _HEAD_SCHEMA.items()
+_TABLES_ADDED_BY_0007 = frozenset({"declared_shots"})
+_ADDED_BY_0007 = {"dice_rolls": frozenset({"resolution_id"})}
+_SCHEMA_0006 = {name: columns - _ADDED_BY_0007.get(name, frozenset())
+                for name, columns in _HEAD_SCHEMA.items()
+                if name not in _TABLES_ADDED_BY_0007}
+_SCHEMA_0004 = {name: columns for name, columns in _SCHEMA_0006.items()
                 if name not in _TABLES_ADDED_BY_0006}
 _SCHEMA_0005 = {name: columns - _ADDED_BY_0004.get(name, frozenset())
                 for name, columns in _SCHEMA_0004.items()}
@@ -75,11 +80,12 @@ _SCHEMA_0003 = {name: columns - _ADDED_BY_0005.get(name, frozenset())
 _SCHEMA_0002 = {name: columns for name, columns in _SCHEMA_0003.items()
                 if name not in _TABLES_ADDED_BY_0003}
 _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
-    "0001": {"dice_rolls": _SCHEMA_0002["dice_rolls"]},
+    "0001": {"dice_rolls": _SCHEMA_0002["dice_rolls"]},  # (as 0002-0006 have it)
     "0002": _SCHEMA_0002,
     "0003": _SCHEMA_0003,
     "0005": _SCHEMA_0005,
     "0004": _SCHEMA_0004,
+    "0006": _SCHEMA_0006,
 }
 
 

@@ -270,7 +270,9 @@ def test_hidden_values_are_absent_from_the_page_its_source_and_the_stream(
     source = browser.page_source
     state = _get(url + "/state")[2].decode("utf-8")
     stream = json.dumps(_first_event(url), ensure_ascii=False)
-    assert "hits" in shown  # what secret sheets still tell: the hits announced
+    # What secret sheets still tell: the speed every player reveals each turn; not the
+    # hits per side (with a stock design's armor they give the armor left, #28 §4).
+    assert "speed" in shown and "front hits" not in shown
     for text in (shown, source, state, stream):
         assert "Ambusher" not in text and "Killer Kart" not in text
         for word in SHEET_ONLY:

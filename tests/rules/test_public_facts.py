@@ -9,6 +9,7 @@ from dataclasses import replace
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.battlecars.terms import Block
 from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 from carwars_desktop.rules.play import PlayRules, TurnOrder, no_public_facts
 from carwars_desktop.session.setup import Entry, prepare
 
@@ -41,8 +42,7 @@ def test_mini_car_wars_open_and_secret_sheets() -> None:
     assert open_facts["driver"].value == "unhurt" and open_facts["speed (mph)"].value == "0"
     secret = {f.label: f.value for f in rules.public(sheet, False)}
     assert open_facts["power plant"].value == "12/12 DP" and not open_facts["power plant"].number
-    assert secret == {"speed (mph)": "0", "front hits": "0", "right hits": "0",
-                      "left hits": "15", "back hits": "0", "top hits": "0"}
+    assert secret == {"speed (mph)": "0"}  # §2.15/§9(c): not the hits (armor left follows)
 
 
 def test_mini_car_wars_a_weapon_that_fired_this_turn_is_shown_fired_not_ready() -> None:
@@ -58,6 +58,23 @@ def test_mini_car_wars_a_weapon_that_fired_this_turn_is_shown_fired_not_ready() 
     assert fact.value == "fired" and not fact.lost
     both = set_weapon(fired, 0, destroyed=True).sheet
     assert {f.label: f.value for f in rules.public(both, True)}["RL (F)"] == "lost"
+
+
+def test_mini_car_wars_a_weapon_with_no_shots_left_reads_no_shots_not_ready() -> None:
+    """A spent weapon (MCW-D15: its last shot fired, a new turn begun) cannot fire again:
+    every sheet says so, as the fire procedure refuses it."""
+    from carwars_desktop.rules.mini_car_wars.play.marks import set_weapon
+
+    rules, vehicles, _clock = _table("mini_car_wars", ["Courier"])
+    courier = vehicles["v1"][1]
+    assert isinstance(courier, MiniSheet)
+    sheet = courier.with_weapon(0, replace(courier.weapons[0], shots_left=0))
+    fact = {f.label: f for f in rules.public(sheet, True)}["RL (F)"]
+    assert fact.value == "no shots" and not fact.lost
+    fired_last = set_weapon(sheet, 0, fired=True).sheet
+    assert {f.label: f.value for f in rules.public(fired_last, True)}["RL (F)"] == "no shots"
+    reloaded = set_weapon(sheet, 0, shots_left=2).sheet
+    assert {f.label: f.value for f in rules.public(reloaded, True)}["RL (F)"] == "ready"
 
 
 def test_mini_car_wars_who_moves_now_and_next() -> None:

@@ -95,8 +95,9 @@ def test_mini_car_wars_public_facts_and_hidden_odds(services: Services) -> None:
     table.set_visibility(Visibility(sheets_open=False, odds_shown=False))
     data, _text = _json(services)
     facts = {f["label"]: f["value"] for f in data["vehicles"][1]["facts"]}
-    assert facts == {"speed (mph)": "0", "front hits": "0", "right hits": "0",
-                     "left hits": "17", "back hits": "0", "top hits": "0"}
+    # MCW §2.15 (§9(c) of the original): only the speed, revealed each turn; not the hits
+    # per side, from which the stock design's armor left follows (#28 §4).
+    assert facts == {"speed (mph)": "0"}
 
 
 def test_a_hand_mark_with_secret_sheets_says_only_who_was_marked(services: Services) -> None:
@@ -169,3 +170,31 @@ def test_each_vehicle_s_own_sheet_is_whole_even_when_sheets_are_secret(
         view = own[key]
         assert view is not None and view.facts == shown[key]  # the whole sheet
         assert public[key] != view.facts  # the others see less of it
+
+
+def test_secret_mini_car_wars_sheets_tell_only_what_the_table_sees(
+        services: Services) -> None:
+    """MCW §2.15 (the original's §9(c)): with secret sheets the players "find out the hard
+    way": a vehicle's speed (revealed each turn) and a wreck, never its hits per side
+    (a stock design's armor left follows from them) nor its wounds."""
+    from carwars_desktop.rules.mini_car_wars.play.marks import set_armor, set_crew, wreck
+
+    _start(services, "mini_car_wars")
+    table = services.table
+    game = table.game
+    assert game is not None
+    marked = set_armor(game.sheet("v2"), "L", 3).sheet
+    marked = set_crew(marked, "driver", 1).sheet
+    table.mark("v2", marked, "left armor 20 → 3, driver wounded")
+    data, _text = _json(services)
+    card = data["vehicles"][1]
+    assert "driver wounded" in [s["word"] for s in card["status"]]  # open sheets
+    table.set_visibility(Visibility(sheets_open=False))
+    data, text = _json(services)
+    card = data["vehicles"][1]
+    assert {f["label"]: f["value"] for f in card["facts"]} == {"speed (mph)": "0"}
+    assert [s["word"] for s in card["status"]] == ["in play"]
+    assert "hits" not in text and "wounded" not in text
+    table.mark("v2", wreck(marked).sheet, "wrecked")  # a wreck: everybody sees it
+    data, _text = _json(services)
+    assert [s["word"] for s in data["vehicles"][1]["status"]] == ["wrecked"]

@@ -21,6 +21,7 @@ MakeRoll = Callable[..., NewDiceRoll]
 def _values(record: DiceRollRecord) -> dict[str, object]:
     values = dataclasses.asdict(record)
     del values["id"]
+    del values["resolution_state"], values["resolution_note"]  # (read from the roll log)
     return values
 
 

@@ -23,8 +23,8 @@ from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.procedures import InputError
-from carwars_desktop.services import PendingResolution, PendingState, ResolveError
-from carwars_desktop.services.fire_batch import FireBatch
+from carwars_desktop.services import Discarded, PendingResolution, PendingState, ResolveError
+from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.workspace import TableWorkspace
@@ -96,7 +96,9 @@ class BatchDialog(QDialog):
                 hint = self.batch.dice_hint(shot, game)
             except (InputError, DiceError, ValueError) as error:
                 odds, hint = f"⚠ {error}", ""
-            label = QLabel(f"<b>{row + 1}. {shot.label}</b><br>{odds}<br><small>{hint}</small>")
+            when = _declared_when(shot, game.clock.turn, game.clock.phase_name)
+            label = QLabel(f"<b>{row + 1}. {shot.label}</b>{when}<br>{odds}<br>"
+                           f"<small>{hint}</small>")
             label.setWordWrap(True)
             edit = QLineEdit(shot.dice)
             edit.setAccessibleName(f"Dice of shot {row + 1}")
@@ -111,15 +113,22 @@ class BatchDialog(QDialog):
             first = next((e for e in self.dice_edits if not e.text()), self.dice_edits[0])
             first.setFocus()
 
-    def _typed(self, shot: object, text: str) -> None:
-        for declared in self.batch.shots:
-            if declared is shot:
-                declared.dice = text
-        self._forget()
+    def _typed(self, shot: DeclaredShot, text: str) -> None:
+        """The dice typed for ``shot``, committed with every change (a kill keeps them)."""
+        from carwars_desktop.gui.table.keyboard import batch_write_errors
 
-    def _forget(self) -> None:
+        self._forget(Discarded.INPUT_CHANGED)
+        try:
+            self.batch.set_dice(shot, text)
+        except batch_write_errors() as error:
+            self.error.setText(f"⚠ the dice of {shot.label} were not saved: {error}")
+            return
+        self.error.setText("")
+
+    def _forget(self, reason: str) -> None:
+        """The batch's result on screen no longer stands (``reason``: why, for the log)."""
         if self.pending is not None:
-            self.pending.discard()
+            self.pending.discard(reason=reason)
             self.pending = None
         self.result_view.setHtml("")
 
@@ -131,7 +140,7 @@ class BatchDialog(QDialog):
             self.resolve()
 
     def resolve(self) -> PendingResolution | None:
-        self._forget()
+        self._forget(Discarded.NEW_ROLL)
         try:
             self.pending = self.batch.resolve(self.table.context.service, initiator=self)
         except (ResolveError, ValueError) as error:
@@ -149,14 +158,27 @@ class BatchDialog(QDialog):
         self.pending = None
         self.table.hub.runner.finish(pending, None)
         if pending.state is PendingState.APPLIED:
-            self.batch.clear()
+            self.batch.resolved()  # (its event forgot the declaration in its transaction)
             self.accept()
 
     def empty(self) -> None:
-        self._forget()
-        self.batch.clear()
+        from carwars_desktop.gui.table.keyboard import batch_write_errors
+
+        self._forget(Discarded.BATCH_EMPTIED)
+        try:
+            self.batch.clear()
+        except batch_write_errors() as error:
+            self.error.setText(f"⚠ the batch was not emptied: {error}")
+            return
         self.fill()
 
     def reject(self) -> None:
-        self._forget()
+        self._forget(Discarded.WINDOW_CLOSED)
         super().reject()
+
+
+def _declared_when(shot: DeclaredShot, turn: int, phase: str) -> str:
+    """Said only when the shot was declared in another turn or phase than the clock's."""
+    if shot.turn is None or (shot.turn, shot.phase) == (turn, phase):
+        return ""
+    return f" <small>(declared in turn {shot.turn}, {shot.phase})</small>"

@@ -24,7 +24,7 @@ from carwars_desktop.gui.rulesets import KeyAction, RulesetUI, ruleset_ui
 from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import Procedure, SheetInput
 from carwars_desktop.rules import all_procedures
-from carwars_desktop.services.fire_batch import FireBatch
+from carwars_desktop.services.fire_batch import BatchStore, FireBatch
 from carwars_desktop.services.house_rules import not_offered_in_session
 
 if TYPE_CHECKING:
@@ -47,6 +47,14 @@ def vehicle_procedures(ruleset_id: str, sheet: object | None = None) -> list[Pro
         if sheet is None or isinstance(sheet, first.sheet_type):
             found.append(procedure)
     return found
+
+
+def batch_write_errors() -> tuple[type[BaseException], ...]:
+    """What a refused write of the batch's declaration raises (nothing was kept)."""
+    from carwars_desktop.session import StaleSessionError
+    from carwars_desktop.storage.errors import DatabaseError
+
+    return (DatabaseError, StaleSessionError, ValueError, LookupError)
 
 
 class TableKeys(QObject):
@@ -289,7 +297,14 @@ class TableKeys(QObject):
         target = names.get(bindings.get(action.target_input, ""), "")
         weapon = values.get("weapon") or values.get("mount") or ""
         label = f"{firer} → {target}" + (f" ({weapon})" if weapon else "")
-        self.batch.declare(values, bindings, dice, label)
+        try:  # committed before the batch shows it (a kill then loses nothing)
+            self.batch.declare(values, bindings, dice, label, game.clock.turn,
+                               game.clock.phase_name)
+        except batch_write_errors() as error:
+            dialog = self.table.hub.runner.dialog
+            if dialog is not None:
+                dialog.batch_refusal = f"the shot was not added to the batch: {error}"
+            return
         if action.target_input and bindings.get(action.vehicle_input) and \
                 bindings.get(action.target_input):
             key = self._pair(action.procedure_id, bindings[action.vehicle_input],
@@ -301,6 +316,19 @@ class TableKeys(QObject):
         self.table.play.show_message(
             f"batch: {len(self.batch.shots)} shot(s) declared — B shows them, their odds "
             "and dice; Ctrl+Enter there applies them all", False)
+
+    def restore_batch(self, store: BatchStore) -> None:
+        """The session opened for play: its batch as the database keeps it (a restart
+        shows the shots declared before it, with their dice)."""
+        ui = self.ui()
+        if ui is None or ui.fire_batch is None:
+            self.batch = None
+            return
+        self.batch = FireBatch.restored(ui.fire_batch, store)
+        if self.batch.shots:
+            self.table.play.show_message(
+                f"batch: {len(self.batch.shots)} shot(s) declared before the app stopped "
+                "wait in the fire batch — B shows them", False)
 
     def show_batch(self) -> BatchDialog | None:
         """The phase's fire batch (the B key)."""

@@ -79,7 +79,7 @@ class WeaponButton(QToolButton):
         lines = [f"✖ {name}" if weapon.destroyed else name]
         if weapon.status != "ready":
             lines.append("● fired" if weapon.status == "fired" else weapon.status)
-        if weapon.shots_left is not None:
+        if weapon.shots_left and not weapon.destroyed:  # (spent: the status says "no shots")
             lines.append(f"{weapon.shots_left} shots")
         self.setText("\n".join(lines))
         font = QFont(self.font())

@@ -46,6 +46,7 @@ from carwars_desktop.procedures import (
     TextInput,
 )
 from carwars_desktop.services import (
+    Discarded,
     PendingResolution,
     ResolveError,
     TableService,
@@ -72,10 +73,12 @@ class ProcedureDialog(QDialog):
                  note: str = "", parent: QWidget | None = None,
                  table: TableService | None = None, ask: Collection[str] = (),
                  batch: bool = False, batch_default: bool = False,
-                 discard: Callable[[PendingResolution], object] | None = None) -> None:
+                 discard: Callable[[PendingResolution, str], object] | None = None) -> None:
         super().__init__(parent)
         self.procedure = procedure
-        self._discard = discard if discard is not None else PendingResolution.discard
+        self._discard: Callable[[PendingResolution, str], object] = (
+            discard if discard is not None
+            else lambda pending, reason: pending.discard(reason=reason))
         """Discards a result the inputs no longer stand for (the runner's: a refused write
         goes to the banner with Retry)."""
         self.game = game
@@ -125,6 +128,8 @@ class ProcedureDialog(QDialog):
         cancel = QPushButton("Cancel")
         cancel.setAutoDefault(False)
         self.batch = batch
+        self.batch_refusal = ""
+        """Why the shot just sent to the batch was not kept (set by its receiver)."""
         self.batch_default = batch and batch_default
         self.batch_button = QPushButton("Add to the phase's &batch")
         self.batch_button.setAutoDefault(False)
@@ -304,17 +309,27 @@ class ProcedureDialog(QDialog):
         if dropped is not None and dropped.pending:
             # The inputs changed: that result no longer stands. It is discarded (its roll
             # stays in the log as discarded; the players' display stops showing it).
-            self._discard(dropped)
+            self._discard(dropped, Discarded.INPUT_CHANGED)
         self.apply_button.setEnabled(False)
         self.result_view.setHtml("")
         values = self._values()
         if values is None:
             self.odds_label.setText("")
             self.dice_hint.setText("")
+            self.table.prepared_gone(self)
             return
         self.odds = self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
         self.dice_hint.setText(dice_hint(self.procedure, values))
+        # The players see the need and the odds while the form is filled (#28 §4).
+        self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
+                             initiator=self)
+
+    def done(self, result: int) -> None:
+        """Closed (applied, added to the batch or cancelled): the roll it prepared is no
+        longer in progress unless its result is shown."""
+        self.table.prepared_gone(self)
+        super().done(result)
 
     def resolve_entered(self) -> None:
         self._resolve(roll=False)
@@ -338,7 +353,8 @@ class ProcedureDialog(QDialog):
         self.error.setText("")
         shown, self.pending = self.pending, pending
         if shown is not None and shown.pending:
-            self._discard(shown)  # a new result replaces it on screen: it was not applied
+            # A new result replaces it on screen: it was not applied.
+            self._discard(shown, Discarded.NEW_ROLL)
         self.result_view.setHtml(explanation_html(pending.resolution, pending.seed,
                                                   effect_names=False))
         self.apply_button.setEnabled(True)
@@ -356,9 +372,14 @@ class ProcedureDialog(QDialog):
         if not self.batch or self._values() is None:
             return
         if self.pending is not None:
-            self.pending.discard()  # its roll stays in the log; the batch resolves again
+            # Its roll stays in the log; the batch resolves again.
+            self.pending.discard(reason=Discarded.INTO_THE_BATCH)
             self.pending = None
+        self.batch_refusal = ""
         self.batched.emit(self.form.values(), self.form.bindings(), self.dice_edit.text())
+        if self.batch_refusal:  # (not kept: the shot stays here, nothing typed is lost)
+            self.error.setText(f"⚠ {self.batch_refusal}")
+            return
         self.accept()
 
     def apply(self) -> None:

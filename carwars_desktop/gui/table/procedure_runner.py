@@ -18,7 +18,7 @@ from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
-from carwars_desktop.services import Handler, PendingResolution, PendingState
+from carwars_desktop.services import Discarded, Handler, PendingResolution, PendingState
 from carwars_desktop.services.house_rules import not_offered_in_session
 from carwars_desktop.session import Game, StaleSessionError
 
@@ -121,17 +121,18 @@ class ProcedureRunner(QObject):
     def _discarded(self, dialog: ProcedureDialog) -> None:
         pending = dialog.pending
         if pending is not None:
-            self._discard(pending)
+            self._discard(pending, Discarded.WINDOW_CLOSED)
 
-    def _discard(self, pending: PendingResolution) -> bool:
-        """Discard (the roll is logged); a refused write goes to :attr:`write_failed`."""
+    def _discard(self, pending: PendingResolution, reason: str = "") -> bool:
+        """Discard (the roll is logged, with why); a refused write goes to
+        :attr:`write_failed`."""
         try:
-            pending.discard()
+            pending.discard(reason=reason)
         except Exception as error:
             text = write_failure(error)
             if text is None:
                 raise
-            self.write_failed.emit(text, lambda: self._discard(pending))
+            self.write_failed.emit(text, lambda: self._discard(pending, reason))
             return False
         return True
 

@@ -25,6 +25,7 @@ from carwars_desktop.gui.table.sheet_frame import numbers_font
 from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import (
+    Discarded,
     PendingResolution,
     ResolveError,
     procedure_sides,
@@ -83,7 +84,7 @@ class QuickLine(QWidget):
 
     # --- stages ----------------------------------------------------------------------------
     def _reset(self) -> None:
-        self.discard()
+        self.discard(Discarded.WINDOW_CLOSED)
         self.procedure = None
         self.raw, self.bindings, self.odds = {}, {}, None
         self.prompt.setText("Quick:")
@@ -104,9 +105,9 @@ class QuickLine(QWidget):
         self.hide()
         self.table.focus_default()
 
-    def discard(self) -> None:
+    def discard(self, reason: str = Discarded.NEW_ROLL) -> None:
         if self.pending is not None:
-            self.pending.discard()
+            self.pending.discard(reason=reason)
             self.pending = None
 
     def enter(self, apply: bool = False) -> None:

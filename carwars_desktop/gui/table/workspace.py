@@ -425,6 +425,8 @@ class TableWorkspace(Workspace):
             self.pages.setCurrentWidget(self.play)
             self.keys.session_shown()
             self.focus_default()
+        if not read_only:
+            self.keys.restore_batch(opened.events)  # the shots declared before a restart
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
         return True

@@ -135,9 +135,14 @@ class WeaponState:
 
     @property
     def status(self) -> str:
-        """``destroyed``, ``fired`` (this turn, §1.3) or ``ready``: what every sheet shows
-        of it, the big sheet and the public facts alike."""
-        return "destroyed" if self.destroyed else "fired" if self.fired else "ready"
+        """``destroyed``, ``no shots`` (every shot spent: it cannot fire again, MCW-D15),
+        ``fired`` (this turn, §1.3) or ``ready``: what every sheet shows of it, the big
+        sheet and the public facts alike."""
+        if self.destroyed:
+            return "destroyed"
+        if self.spent:
+            return "no shots"
+        return "fired" if self.fired else "ready"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.kind.value, "mount": self.mount.value, "link": self.link,

@@ -589,7 +589,8 @@ def test_a_result_the_inputs_or_a_new_roll_replace_is_discarded_not_left_pending
     assert service.roll.state is RollState.SHOWN
     dialog.form.set_value("range", "9")  # the inputs change: the result no longer stands
     assert dialog.pending is None
-    assert service.roll.state is RollState.DISCARDED
+    # Its result is over for the players: they see the new form's need and odds (§4).
+    assert service.roll.state is RollState.PREPARING and service.roll.pending is None
     dialog.dice_edit.setText("6 6 3")
     dialog.resolve_entered()
     assert dialog.error.text() == "" and dialog.pending is not None

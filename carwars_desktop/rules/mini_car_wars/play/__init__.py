@@ -70,6 +70,16 @@ def status(record: RecordSheet) -> tuple[StatusFlag, ...]:
     return tuple(flags)
 
 
+SEEN_AT_THE_TABLE = frozenset({"wrecked", "reverse", "skids: skips its next move"})
+"""The status flags the players see happen with secret sheets: a wreck (its counter,
+§2.7), a car backing up, a skid. A wounded crew, a dead power plant or a driver out
+cold are on the sheet only."""
+
+
+def seen_at_the_table(flag: StatusFlag) -> bool:
+    return flag.word in SEEN_AT_THE_TABLE
+
+
 def armor_crossed(sheet: MiniSheet, side: Side) -> int:
     return max(0, sheet.starting_armor.get(side) - sheet.armor.get(side))
 
@@ -131,16 +141,19 @@ SIDE_WORDS = {"F": "front", "R": "right", "L": "left", "B": "back", "T": "top"}
 
 
 def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
-    """Speed, then armor left per side, weapons and crew; with secret sheets (§2.15)
-    only the speed and the hits each side took, as announced when they landed."""
+    """Speed, then armor left per side, weapons and crew.
+
+    With secret sheets (§2.15; the original's §9(c): the players do not see each other's
+    record sheets, they "find out the hard way what their opponents have") only the
+    speed, which every player reveals each turn (§2.3). Not the hits each side took: with
+    a stock design's armor from the Stock Car List they give the armor left, which is
+    the sheet itself; what a shot did stays in the log, as it was rolled at the table.
+    """
     sheet = mini_sheet(record)
     facts = [PublicFact("speed (mph, reverse)" if sheet.reverse else "speed (mph)",
                         str(sheet.speed),
                         number=True)]
     if not sheets_open:
-        facts += [PublicFact(f"{SIDE_WORDS[side.value]} hits", str(armor_crossed(sheet, side)),
-                             number=True)
-                  for side in SIDES]
         return tuple(facts)
     facts += [PublicFact(f"{SIDE_WORDS[side.value]} armor", str(sheet.armor.get(side)),
                          number=True)
@@ -208,6 +221,7 @@ RULES = PlayRules(
                             for s in SCENARIOS.values())),
     start_sheet=start_sheet,
     public=public,
+    seen_at_the_table=seen_at_the_table,
     turn_order=turn_order,
     durations_from=durations_from,
     verdict=verdict,
