@@ -240,3 +240,14 @@ def test_every_key_of_a_damage_report_is_documented(capsys: pytest.CaptureFixtur
     said = text[text.index("`report`/`reports` (`mini.damage`, `mini.fire`)"):]
     said = said[:said.index("- **Battlecars**")]
     assert sorted(key for key in report if f"`{key}`" not in said) == []
+
+
+def test_an_automatically_failed_push_is_in_stages(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "resolve", "autopower.push", "--set", "vehicle=Rhino",
+                         "--set", "vehicle.energy_in_play=[5,4]", "--dice", "6,6", "--json")
+    assert status == 0
+    stages = json.loads(out)["values"]["stages"]
+    assert stages == [
+        {"energy_in_play": [5, 4], "raw_speed": 11, "target": 13, "natural": None,
+         "result": "auto_failed"},
+        {"energy_in_play": [5], "raw_speed": 7, "target": 9, "natural": 12, "result": "held"}]
