@@ -233,7 +233,7 @@ def test_design_check_takes_house_rules_as_resolve_does(capsys: pytest.CaptureFi
 
 def test_every_key_of_a_damage_report_is_documented(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "resolve", "mini.damage", "--set", "vehicle=Courier",
-                         "--set", "damage=9", "--dice", "3", "--json")
+                         "--set", "damage=9", "--json")
     assert status == 0
     report = json.loads(out)["values"]["report"]
     text = DOC.read_text(encoding="utf-8")
@@ -251,3 +251,28 @@ def test_an_automatically_failed_push_is_in_stages(capsys: pytest.CaptureFixture
         {"energy_in_play": [5, 4], "raw_speed": 11, "target": 13, "natural": None,
          "result": "auto_failed"},
         {"energy_in_play": [5], "raw_speed": 7, "target": 9, "natural": 12, "result": "held"}]
+
+
+def test_dice_left_over_are_refused_as_the_resolver_refuses_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from carwars_desktop.dice import EnteredDice
+    from carwars_desktop.rules import find_procedure
+    from carwars_desktop.services.table import ResolveError, resolve_dice
+
+    for extra in (["--dice", "3,4,6"], ["--dice", "3,4,6", "--json"]):
+        status, out, err = run(capsys, "resolve", "dice.roll", "--set", "expression=2d6",
+                               *extra)
+        assert status == 2 and out == ""
+        line = one_line(err, "carwars-desktop resolve")
+        assert line.endswith("1 typed die was not needed: 6 (die 3 of 3 typed; the roll "
+                             "took 2). Nothing was resolved.")
+    with pytest.raises(ResolveError) as service:  # the Resolver's function, word for word
+        resolve_dice(find_procedure("dice.roll"), {"expression": "2d6"}, EnteredDice([3, 4, 6]))
+    assert line == f"carwars-desktop resolve: {service.value}"
+    status, out, err = run(capsys, "resolve", "dice.roll", "--set", "expression=1d6",
+                           "--dice", "3,4,6")
+    assert status == 2 and "2 typed dice were not needed: 4 6 (dice 2–3 of 3 typed; the roll " \
+        "took 1)" in one_line(err, "carwars-desktop resolve")
+    status, out, _ = run(capsys, "resolve", "dice.roll", "--set", "expression=2d6",
+                         "--dice", "3,4", "--json")
+    assert status == 0 and json.loads(out)["unused_dice"] == []
