@@ -276,3 +276,40 @@ def test_dice_left_over_are_refused_as_the_resolver_refuses_them(
     status, out, _ = run(capsys, "resolve", "dice.roll", "--set", "expression=2d6",
                          "--dice", "3,4", "--json")
     assert status == 0 and json.loads(out)["unused_dice"] == []
+
+
+def test_design_export_reaches_the_catalog_and_lists_candidates(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from carwars_desktop.storage import open_database
+    from carwars_desktop.storage.engine import sqlite_url_for_path
+
+    db = str(tmp_path / "library.sqlite3")
+    exported = tmp_path / "courier.carwars.json"
+    assert run(capsys, "design", "export", "Courier", "--db", db, "-o", str(exported))[0] == 0
+    assert run(capsys, "design", "import", str(exported), "--db", db)[0] == 0
+    with open_database(sqlite_url_for_path(db)) as database:
+        (copy,) = [r for r in database.library.all(MCW) if r.name == "Courier (2)"]
+        catalog_id = next(r.id for r in database.library.all(MCW)
+                          if r.is_catalog and r.name == "Courier")
+        with database.engine.begin() as connection:  # a name two designs share (old data)
+            connection.exec_driver_sql("UPDATE designs SET name = 'Courier' WHERE id = ?",
+                                       (copy.id,))
+    status, out, err = run(capsys, "design", "export", "Courier", "--db", db)
+    assert status == 2 and out == ""
+    assert f"'Courier' names 2 designs: catalog:Courier; Courier (library design #{copy.id})" \
+        in one_line(err, "carwars-desktop design")
+    status, out, _ = run(capsys, "design", "export", "catalog:Courier", "--db", db)
+    assert status == 0
+    with open_database(sqlite_url_for_path(db)) as database:
+        (expected,) = database.library.exported([catalog_id])
+    assert json.loads(out)["designs"][0]["design"] == expected.data
+    status, out, err = run(capsys, "design", "export", "Corier", "--db", db)
+    assert status == 2 and out == ""
+    line = one_line(err, "carwars-desktop design")
+    assert line.startswith("carwars-desktop design: no design called 'Corier'; the closest: "
+                           f"catalog:Courier, Courier (library design #{copy.id}), ")
+    status, _, err = run(capsys, "design", "export", "catalog:Corier", "--db", db)
+    assert "; the closest: catalog:Courier, catalog:Courier (" in one_line(
+        err, "carwars-desktop design")
+    status, _, err = run(capsys, "design", "check", "Black Kat", "--db", db)
+    assert status == 2 and "no design called 'Black Kat'; the closest: Black Cat" in err
