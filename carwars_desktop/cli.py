@@ -10,7 +10,8 @@
 JSON form, dotted for nested ones) after the sheet is read. ``--odds`` prints
 the exact odds (modifiers, need, outcomes, expected values, chart) and throws
 no dice. Dice given with ``--dice`` are used in the order the steps ask for them; any
-still needed are rolled from ``--seed``, or refused when no seed is given.
+still needed are rolled from ``--seed``, or refused when no seed is given; dice left over
+are refused (the Resolver's rule), naming the extra die, and nothing is resolved.
 
 Exit status: 0 resolved; 2 bad input (an unknown id or input, a malformed value,
 dice that do not fit) with a one-line reason on stderr; 3 the rules refuse it
@@ -50,6 +51,7 @@ from carwars_desktop.rules import (
     all_procedures,
     find_procedure,
 )
+from carwars_desktop.services.table import ResolveError, resolve_dice
 
 EXIT_BAD_INPUT = 2
 """A malformed command line, an unknown procedure or input, a bad value or dice."""
@@ -191,13 +193,13 @@ def _print_list(ruleset: str | None, as_json: bool, rules: str | None = None,
 
 
 def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: Resolution,
-                      unused: Sequence[int], seed: int | None, as_json: bool) -> None:
+                      seed: int | None, as_json: bool) -> None:
     odds = procedure.odds(values)
     if as_json:
         document = resolution.to_json()
         document["odds"] = odds.to_json()
         document["seed"] = seed
-        document["unused_dice"] = list(unused)
+        document["unused_dice"] = []  # kept for older scripts: dice left over are refused
         print(json.dumps(document, indent=2, ensure_ascii=False))
         return
     print(f"{procedure.title}  ({procedure.id}, {procedure.rule})")
@@ -207,8 +209,6 @@ def _print_resolution(procedure: Procedure, values: dict[str, Any], resolution: 
     print(f"→ {resolution.refusal.text() if resolution.refusal else resolution.outcome}")
     for effect in resolution.effects:
         print(f"  effect on {effect.input_name}: {effect.summary}")
-    if unused:
-        print(f"note: dice not used: {', '.join(map(str, unused))}")
 
 
 def _fraction_json(p: Fraction) -> dict[str, Any]:
@@ -292,10 +292,14 @@ def _resolve(options: argparse.Namespace) -> int:
             return 0
         fallback = SeededDice(options.seed) if options.seed is not None else None
         dice = EnteredDice(parse_dice_values(options.dice), fallback)
-        resolution = procedure.resolve(values, dice)
-        _print_resolution(procedure, values, resolution, dice.unused(),
-                          options.seed, options.json)
+        # The Resolver's own function: dice typed but not needed are refused (naming
+        # the extra die), the same in the window and here.
+        resolution = resolve_dice(procedure, values, dice)
+        _print_resolution(procedure, values, resolution, options.seed, options.json)
         return EXIT_REFUSED if resolution.refusal is not None else 0
+    except ResolveError as error:
+        print(f"carwars-desktop resolve: {error}", file=sys.stderr)
+        return EXIT_REFUSED if error.refused else EXIT_BAD_INPUT
     except RulesRefusal as refused:
         print(f"carwars-desktop resolve: {refused.refusal.text()}", file=sys.stderr)
         return EXIT_REFUSED

@@ -36,6 +36,7 @@ from carwars_desktop.library import (
     UnknownKindError,
     design_kind,
     dumps_designs,
+    make_exchanged,
     read_designs,
     summarize_design,
 )
@@ -157,16 +158,32 @@ def _loaded(item: ExchangedDesign, source: str) -> Found:
 
 
 CATALOG_PREFIX = "catalog:"
+CLOSEST = 5
+"""How many names a "no design called …" message offers at most."""
 
 
-def _by_name(name: str, ruleset: str | None, kind: str | None,
-             database: Database | None) -> Found:
-    """The design called ``name`` in the library (``catalog:Courier``: the rules' catalog
-    design), else in the rules' catalog; a name several designs share is refused with
-    each of them listed."""
+@dataclass(frozen=True)
+class _Match:
+    """A design a name reaches: how to write it unambiguously, and the design."""
+
+    how: str
+    found: Found
+    record_id: int | None = None
+    """The library row (``None``: a catalog design read from the rules, no database)."""
+
+
+def _wanted(name: str) -> tuple[bool, str]:
+    """Whether ``name`` asks for the catalog (``catalog:NAME``), and the name folded."""
     catalog_only = name.casefold().startswith(CATALOG_PREFIX)
-    wanted = (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
-    matches: list[tuple[str, Found]] = []
+    return catalog_only, (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
+
+
+def _matches(name: str, ruleset: str | None, kind: str | None,
+             database: Database | None) -> list[_Match]:
+    """Every design called ``name`` in the library (``catalog:Courier``: only the rules'
+    catalog design), else in the rules' catalog."""
+    catalog_only, wanted = _wanted(name)
+    matches: list[_Match] = []
     if database is not None:
         for record in database.library.all(ruleset, kind=kind):
             if record.name.casefold() != wanted or (catalog_only and not record.is_catalog):
@@ -175,26 +192,77 @@ def _by_name(name: str, ruleset: str | None, kind: str | None,
                                    record.current, ())
             how = f"{CATALOG_PREFIX}{record.name}" if record.is_catalog else \
                 f"{record.name} (library design #{record.id})"
-            matches.append((how, _loaded(item, f"library design #{record.id}")))
+            matches.append(_Match(how, _loaded(item, f"library design #{record.id}"),
+                                  record.id))
     if not matches:
-        for ruleset_id in (ruleset,) if ruleset else ruleset_ids():
-            if kind not in (None, VEHICLE):
-                continue
-            for catalog_name, design in find_ruleset(ruleset_id).catalog().items():
-                if catalog_name.casefold() == wanted:
-                    matches.append((f"{CATALOG_PREFIX}{catalog_name}",
-                                    Found(ruleset_id, VEHICLE, design, "the rules' catalog")))
+        for ruleset_id, catalog_name, design in _catalog(ruleset, kind):
+            if catalog_name.casefold() == wanted:
+                matches.append(_Match(f"{CATALOG_PREFIX}{catalog_name}",
+                                      Found(ruleset_id, VEHICLE, design, "the rules' catalog")))
+    return matches
+
+
+def _catalog(ruleset: str | None, kind: str | None) -> list[tuple[str, str, Design]]:
+    if kind not in (None, VEHICLE):
+        return []
+    return [(ruleset_id, catalog_name, design)
+            for ruleset_id in ((ruleset,) if ruleset else ruleset_ids())
+            for catalog_name, design in find_ruleset(ruleset_id).catalog().items()]
+
+
+def _closest(name: str, ruleset: str | None, kind: str | None,
+             database: Database | None) -> list[str]:
+    """The names nearest ``name``, each written as it reaches its design (``catalog:`` or
+    the library id added only where designs share the name)."""
+    import difflib
+
+    catalog_only, wanted = _wanted(name)
+    designs: dict[str, list[tuple[str, int | None]]] = {}  # folded → (name, id or None)
+    if database is not None:
+        for record in database.library.all(ruleset, kind=kind):
+            if record.is_catalog or not catalog_only:
+                designs.setdefault(record.name.casefold(), []).append(
+                    (record.name, None if record.is_catalog else record.id))
+    else:
+        for _, catalog_name, _design in _catalog(ruleset, kind):
+            designs.setdefault(catalog_name.casefold(), []).append((catalog_name, None))
+    near = difflib.get_close_matches(wanted, list(designs), n=CLOSEST, cutoff=0.5)
+    if not near:  # a part of a name ("cour" for Courier) is a candidate too
+        near = [n for n in sorted(designs) if wanted and wanted in n][:CLOSEST]
+    written: list[str] = []
+    for folded in near:
+        shared = designs[folded]
+        for design_name, design_id in shared:
+            if design_id is None and (catalog_only or len(shared) > 1):
+                written.append(f"{CATALOG_PREFIX}{design_name}")
+            elif design_id is not None and len(shared) > 1:
+                written.append(f"{design_name} (library design #{design_id})")
+            else:
+                written.append(design_name)
+    return written[:CLOSEST]
+
+
+def _by_name(name: str, ruleset: str | None, kind: str | None,
+             database: Database | None) -> _Match:
+    """The design called ``name`` in the library (``catalog:Courier``: the rules' catalog
+    design), else in the rules' catalog. A name no design has is refused with the closest
+    names; a name several designs share is refused with each of them listed."""
+    matches = _matches(name, ruleset, kind, database)
     if not matches:
+        closest = _closest(name, ruleset, kind, database)
         raise UsageError(f"no design called {_shown(name)}"
-                         + (f" in {ruleset}" if ruleset else ""))
-    if len({(m.ruleset_id, m.kind) for _, m in matches}) > 1:
-        where = ", ".join(sorted({f"{m.ruleset_id}/{m.kind}" for _, m in matches}))
-        raise UsageError(f"{_shown(name)} names designs of {where}: add --ruleset (and --kind)")
+                         + (f" in {ruleset}" if ruleset else "")
+                         + (f"; the closest: {', '.join(closest)}" if closest else ""))
+    if len({(m.found.ruleset_id, m.found.kind) for m in matches}) > 1:
+        where = ", ".join(sorted({f"{m.found.ruleset_id}/{m.found.kind}" for m in matches}))
+        listed = "; ".join(f"{m.how} ({m.found.ruleset_id}/{m.found.kind})" for m in matches)
+        raise UsageError(f"{_shown(name)} names designs of {where}: {listed}; add --ruleset "
+                         "(and --kind)")
     if len(matches) > 1:
-        listed = "; ".join(how for how, _ in matches)
+        listed = "; ".join(m.how for m in matches)
         raise UsageError(f"{_shown(name)} names {len(matches)} designs: {listed}; rename one "
                          f"in the Library, or write {CATALOG_PREFIX}NAME for the catalog's")
-    return matches[0][1]
+    return matches[0]
 
 
 def _designs(source: str, ruleset: str | None, kind: str | None,
@@ -205,7 +273,7 @@ def _designs(source: str, ruleset: str | None, kind: str | None,
                  for n, item in enumerate(_read_file(path), start=1)]
         return [f for f in found if (ruleset is None or f.ruleset_id == ruleset)
                 and (kind is None or f.kind == kind)]
-    return [_by_name(source, ruleset, kind, database)]
+    return [_by_name(source, ruleset, kind, database).found]
 
 
 # --- check -------------------------------------------------------------------------------
@@ -337,15 +405,13 @@ def list_designs(options: argparse.Namespace, database: Database) -> int:
 
 
 def export(options: argparse.Namespace, database: Database) -> int:
-    wanted = options.name.casefold()
-    records = [r for r in database.library.all(options.ruleset, kind=options.kind)
-               if r.name.casefold() == wanted]
-    if not records:
-        raise UsageError(f"no design called {options.name!r} in the library")
-    if len({(r.ruleset_id, r.kind) for r in records}) > 1:
-        raise UsageError(f"{options.name!r} names designs of several rulesets or kinds: "
-                         "add --ruleset (and --kind)")
-    text = dumps_designs(database.library.exported([records[0].id]))
+    match = _by_name(options.name, options.ruleset, options.kind, database)
+    if match.record_id is not None:
+        exported = database.library.exported([match.record_id])
+    else:  # a catalog design not in the library (its row is in the trash)
+        found = match.found
+        exported = [make_exchanged(found.ruleset_id, found.kind, found.design.to_json())]
+    text = dumps_designs(exported)
     if options.output:
         try:
             Path(options.output).write_text(text, encoding="utf-8")

@@ -202,7 +202,9 @@ def test_a_name_always_reaches_its_design(capsys: pytest.CaptureFixture[str],
     assert status == 0 and json.loads(out)["designs"][0]["name"] == "Courier"
     with open_database(sqlite_url_for_path(db)) as database:
         (copy,) = [r for r in database.library.all(MCW) if r.name == "Courier (2)"]
-        database.library.rename(copy.id, "Courier")  # two designs called Courier
+        with database.engine.begin() as connection:  # two designs called Courier (old data:
+            connection.exec_driver_sql(  # a rename to a taken name is refused now)
+                "UPDATE designs SET name = 'Courier' WHERE id = ?", (copy.id,))
     status, out, err = run(capsys, "design", "check", "Courier", "--db", db)
     assert status == 2 and out == ""
     line = one_line(err, "carwars-desktop design")
@@ -233,10 +235,83 @@ def test_design_check_takes_house_rules_as_resolve_does(capsys: pytest.CaptureFi
 
 def test_every_key_of_a_damage_report_is_documented(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "resolve", "mini.damage", "--set", "vehicle=Courier",
-                         "--set", "damage=9", "--dice", "3", "--json")
+                         "--set", "damage=9", "--json")
     assert status == 0
     report = json.loads(out)["values"]["report"]
     text = DOC.read_text(encoding="utf-8")
     said = text[text.index("`report`/`reports` (`mini.damage`, `mini.fire`)"):]
     said = said[:said.index("- **Battlecars**")]
     assert sorted(key for key in report if f"`{key}`" not in said) == []
+
+
+def test_an_automatically_failed_push_is_in_stages(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "resolve", "autopower.push", "--set", "vehicle=Rhino",
+                         "--set", "vehicle.energy_in_play=[5,4]", "--dice", "6,6", "--json")
+    assert status == 0
+    stages = json.loads(out)["values"]["stages"]
+    assert stages == [
+        {"energy_in_play": [5, 4], "raw_speed": 11, "target": 13, "natural": None,
+         "result": "auto_failed"},
+        {"energy_in_play": [5], "raw_speed": 7, "target": 9, "natural": 12, "result": "held"}]
+
+
+def test_dice_left_over_are_refused_as_the_resolver_refuses_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from carwars_desktop.dice import EnteredDice
+    from carwars_desktop.rules import find_procedure
+    from carwars_desktop.services.table import ResolveError, resolve_dice
+
+    for extra in (["--dice", "3,4,6"], ["--dice", "3,4,6", "--json"]):
+        status, out, err = run(capsys, "resolve", "dice.roll", "--set", "expression=2d6",
+                               *extra)
+        assert status == 2 and out == ""
+        line = one_line(err, "carwars-desktop resolve")
+        assert line.endswith("1 typed die was not needed: 6 (die 3 of 3 typed; the roll "
+                             "took 2). Nothing was resolved.")
+    with pytest.raises(ResolveError) as service:  # the Resolver's function, word for word
+        resolve_dice(find_procedure("dice.roll"), {"expression": "2d6"}, EnteredDice([3, 4, 6]))
+    assert line == f"carwars-desktop resolve: {service.value}"
+    status, out, err = run(capsys, "resolve", "dice.roll", "--set", "expression=1d6",
+                           "--dice", "3,4,6")
+    assert status == 2 and "2 typed dice were not needed: 4 6 (dice 2–3 of 3 typed; the roll " \
+        "took 1)" in one_line(err, "carwars-desktop resolve")
+    status, out, _ = run(capsys, "resolve", "dice.roll", "--set", "expression=2d6",
+                         "--dice", "3,4", "--json")
+    assert status == 0 and json.loads(out)["unused_dice"] == []
+
+
+def test_design_export_reaches_the_catalog_and_lists_candidates(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from carwars_desktop.storage import open_database
+    from carwars_desktop.storage.engine import sqlite_url_for_path
+
+    db = str(tmp_path / "library.sqlite3")
+    exported = tmp_path / "courier.carwars.json"
+    assert run(capsys, "design", "export", "Courier", "--db", db, "-o", str(exported))[0] == 0
+    assert run(capsys, "design", "import", str(exported), "--db", db)[0] == 0
+    with open_database(sqlite_url_for_path(db)) as database:
+        (copy,) = [r for r in database.library.all(MCW) if r.name == "Courier (2)"]
+        catalog_id = next(r.id for r in database.library.all(MCW)
+                          if r.is_catalog and r.name == "Courier")
+        with database.engine.begin() as connection:  # a name two designs share (old data)
+            connection.exec_driver_sql("UPDATE designs SET name = 'Courier' WHERE id = ?",
+                                       (copy.id,))
+    status, out, err = run(capsys, "design", "export", "Courier", "--db", db)
+    assert status == 2 and out == ""
+    assert f"'Courier' names 2 designs: catalog:Courier; Courier (library design #{copy.id})" \
+        in one_line(err, "carwars-desktop design")
+    status, out, _ = run(capsys, "design", "export", "catalog:Courier", "--db", db)
+    assert status == 0
+    with open_database(sqlite_url_for_path(db)) as database:
+        (expected,) = database.library.exported([catalog_id])
+    assert json.loads(out)["designs"][0]["design"] == expected.data
+    status, out, err = run(capsys, "design", "export", "Corier", "--db", db)
+    assert status == 2 and out == ""
+    line = one_line(err, "carwars-desktop design")
+    assert line.startswith("carwars-desktop design: no design called 'Corier'; the closest: "
+                           f"catalog:Courier, Courier (library design #{copy.id}), ")
+    status, _, err = run(capsys, "design", "export", "catalog:Corier", "--db", db)
+    assert "; the closest: catalog:Courier, catalog:Courier (" in one_line(
+        err, "carwars-desktop design")
+    status, _, err = run(capsys, "design", "check", "Black Kat", "--db", db)
+    assert status == 2 and "no design called 'Black Kat'; the closest: Black Cat" in err

@@ -83,7 +83,7 @@ def test_a_purchase_against_a_scenario_and_budget(capsys: pytest.CaptureFixture[
     (["check", "Courier", "--scenario", "derby"], "has no scenario 'derby'"),
     (["check", "Black Cat", "--budget", "100"], "have no purchase rules"),
     (["check", "Courier", "--scenario", "pack-attack", "--side", "5"], "has no side 5"),
-    (["export", "No Such Car"], "no design called 'No Such Car' in the library"),
+    (["export", "No Such Car"], "no design called 'No Such Car'"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], db: str,
                                          args: list[str], message: str) -> None:

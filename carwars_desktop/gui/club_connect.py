@@ -155,13 +155,11 @@ class ConnectDialog(QDialog):
         self.remember_box = QCheckBox("Remember the password in this computer's keyring")
         self.keyring_note = QLabel()
         self.keyring_note.setWordWrap(True)
-        if passwords.available():
-            self.remember_box.setChecked(True)
-        else:
-            self.remember_box.setChecked(False)
-            self.remember_box.setEnabled(False)
-            self.keyring_note.setText("This computer has no keyring: the password is asked "
-                                      "every time you connect, and never written down.")
+        self._keyring = passwords.keyring_title()
+        self.remember_box.setChecked(self._keyring is not None)
+        self.remember_box.setEnabled(self._keyring is not None)
+        self.remember_box.toggled.connect(self._show_keyring)
+        self._show_keyring()
 
         form = QFormLayout()
         form.addRow("Host:", self.host_edit)
@@ -175,8 +173,7 @@ class ConnectDialog(QDialog):
         form.addRow("", self.older_sign_in_box)
         form.addRow("", self.trust_note)
         form.addRow("", self.remember_box)
-        if self.keyring_note.text():
-            form.addRow("", self.keyring_note)
+        form.addRow("", self.keyring_note)
 
         self.result_label = QLabel(message)
         self.result_label.setWordWrap(True)
@@ -226,6 +223,20 @@ class ConnectDialog(QDialog):
 
     def _tls_clicked(self) -> None:
         self._tls_touched = True
+
+    def _show_keyring(self) -> None:
+        """The note under "Remember" says where the password is kept, or that it is not."""
+        if self._keyring is None:
+            text = ("This computer has no keyring: the password will not be saved. It is "
+                    "asked every time you connect, and never written down.")
+        elif self.remember_box.isChecked():
+            text = (f"The password is kept in {self._keyring} once the connection works, "
+                    "never in the database or the app's settings.")
+        else:
+            text = ("The password will not be saved: it is asked every time you connect "
+                    f"(and removed from {self._keyring} when you connect).")
+        self.keyring_note.setText(text)
+        self._fit_height()
 
     def _show_trust(self) -> None:
         """The verification fields follow the TLS box; the note says what the choice risks."""

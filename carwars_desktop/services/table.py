@@ -88,13 +88,25 @@ def resolve_dice(procedure: Procedure, inputs: Mapping[str, Any],
         raise ResolveError(refused.refusal.text(), refused=True) from None
     except (InputError, DiceError, GameError) as error:
         raise ResolveError(str(error)) from None
-    if isinstance(dice, EnteredDice):
-        unused = dice.unused()
-        if unused:
-            were = "die was" if len(unused) == 1 else "dice were"
-            raise ResolveError(f"{len(unused)} typed {were} not needed: "
-                               f"{' '.join(map(str, unused))}. Nothing was resolved.")
+    if isinstance(dice, EnteredDice) and dice.unused():
+        raise ResolveError(extra_dice_message(dice))
     return resolution
+
+
+def extra_dice_message(dice: EnteredDice) -> str:
+    """Why typed dice left over refuse a resolution, naming each extra die by its place.
+
+    ``'1 typed die was not needed: 1 (die 6 of 6 typed; the roll took 5). Nothing was
+    resolved.'``
+    """
+    unused = dice.unused()
+    typed = len(dice.entered)
+    took = typed - len(unused)
+    were = "die was" if len(unused) == 1 else "dice were"
+    first = took + 1
+    places = f"die {first}" if first == typed else f"dice {first}–{typed}"
+    return (f"{len(unused)} typed {were} not needed: {' '.join(map(str, unused))} "
+            f"({places} of {typed} typed; the roll took {took or 'none'}). Nothing was resolved.")
 
 
 def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> EnteredDice:

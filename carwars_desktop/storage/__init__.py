@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the names below, typed (``X as X``: re-exported)
     from carwars_desktop.storage.game_sessions import SessionEvents as SessionEvents
     from carwars_desktop.storage.game_sessions import SessionNotFoundError as SessionNotFoundError
     from carwars_desktop.storage.library import CatalogDesignError as CatalogDesignError
+    from carwars_desktop.storage.library import DesignNameTakenError as DesignNameTakenError
     from carwars_desktop.storage.library import DesignNotFoundError as DesignNotFoundError
     from carwars_desktop.storage.library import DesignRecord as DesignRecord
     from carwars_desktop.storage.library import ImportChoice as ImportChoice
@@ -57,9 +58,9 @@ _WITH_SQLALCHEMY = {
     "dice_history": ("DiceHistory", "DiceRollRecord", "InvalidDiceRollError", "NewDiceRoll"),
     "engine": ("create_engine_for", "default_url", "resolve_url"),
     "game_sessions": ("GameSessions", "NewVehicle", "SessionEvents", "SessionNotFoundError"),
-    "library": ("CatalogDesignError", "DesignNotFoundError", "DesignRecord", "ImportChoice",
-                "InvalidDesignError", "Library", "LibraryWriteError", "NewDesign",
-                "RevisionRecord"),
+    "library": ("CatalogDesignError", "DesignNameTakenError", "DesignNotFoundError",
+                "DesignRecord", "ImportChoice", "InvalidDesignError", "Library",
+                "LibraryWriteError", "NewDesign", "RevisionRecord"),
 }
 _WITHOUT_SQLALCHEMY = {  # but imported when asked for too: the session core comes with them
     "session_records": ("LoadedSession", "SessionDataError", "SessionInfo"),
@@ -73,6 +74,7 @@ __all__ = [
     "Database",
     "DatabaseError",
     "DesignEntry",
+    "DesignNameTakenError",
     "DesignNotFoundError",
     "DesignRecord",
     "DiceHistory",

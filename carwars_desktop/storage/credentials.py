@@ -51,6 +51,18 @@ class PasswordStore:
         """Whether a keyring exists here (otherwise: ask every time)."""
         return self._backend() is not None
 
+    def keyring_title(self) -> str | None:
+        """The keyring as a GM knows it ("the macOS Keychain"), or None: no keyring here."""
+        backend = self._backend()
+        if backend is None:
+            return None
+        module = type(backend).__module__.rsplit(".", 1)[-1]
+        known = {"macOS": "the macOS Keychain", "Windows": "the Windows Credential Manager",
+                 "SecretService": "the desktop's Secret Service keyring (GNOME Keyring, "
+                                  "KWallet)",
+                 "kwallet": "KWallet", "libsecret": "the desktop's keyring (libsecret)"}
+        return known.get(module, f"the system keyring ({getattr(backend, 'name', module)})")
+
     def backend_name(self) -> str:
         backend = self._backend()
         return "none" if backend is None else type(backend).__name__

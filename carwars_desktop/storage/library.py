@@ -9,7 +9,8 @@ when a design is written, so listing 10,000 designs reads no design JSON.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -42,6 +43,7 @@ from carwars_desktop.library import (
     design_kind,
     summarize,
     summarize_design,
+    unique_name,
 )
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows, tags_of
 from carwars_desktop.storage.errors import WriteFailedError
@@ -55,6 +57,18 @@ class DesignNotFoundError(LookupError):
 
 class InvalidDesignError(ValueError):
     """A design the library refuses to keep (its engine cannot read it, a bad name…)."""
+
+
+class DesignNameTakenError(InvalidDesignError):
+    """Another design of the ruleset and kind has the name (names are unique per ruleset
+    and kind, the catalog's too): nothing was changed. ``name`` is the name asked for,
+    ``free`` the next free one (``Courier (2)``)."""
+
+    def __init__(self, name: str, free: str) -> None:
+        super().__init__(f"another design is already called “{name}”: choose another name, "
+                         f"such as “{free}”")
+        self.name = name
+        self.free = free
 
 
 class CatalogDesignError(ValueError):
@@ -477,7 +491,11 @@ class Library:
         except InvalidNameError as error:
             raise InvalidDesignError(str(error)) from error
         with self._write() as session:
+            self._hold_names(session, design_id)
             row = self._own_row(session, design_id)
+            taken = self._names_in_use(session, row.ruleset_id, row.kind, but=design_id)
+            if name.casefold() in {n.casefold() for n in taken}:
+                raise DesignNameTakenError(name, _free_name(name, taken))
             if row.working_data is not None:
                 working = json.loads(row.working_data)
                 working["name"] = name
@@ -499,14 +517,25 @@ class Library:
         """A new design of the GM's own, copied from any design's saved state.
 
         The copy is called ``… (copy)`` (then ``… (copy) (2)``…), a catalog design's too:
-        the list never shows two rows of one name.
+        no two designs of a ruleset and kind share a name, even when two copies of the
+        app duplicate at once (the name is chosen under the library's name lock).
         """
-        source = self.get(design_id)
-        taken = self.own_names(source.ruleset_id, source.kind)
-        name = copy_name(source.name, {*taken, source.name})
-        data = dict(source.data)
-        data["name"] = name
-        return self.add(NewDesign(source.ruleset_id, data, source.kind, source.tags))
+        with self._write() as session:
+            source = self._hold_names(session, design_id)
+            taken = self._names_in_use(session, source.ruleset_id, source.kind)
+            name = copy_name(source.name, _FoldedNames(taken | {source.name}))
+            data = json.loads(source.data)
+            data["name"] = name
+            normalized = _normalized(source.ruleset_id, source.kind, data)
+            now = _now()
+            row = DesignRow(ruleset_id=source.ruleset_id, kind=source.kind, tags=source.tags,
+                            data=_dumps(normalized), working_data=None, catalog_name=None,
+                            created_at=now, updated_at=now, deleted_at=None)
+            _apply_summary(row, _summary(source.ruleset_id, source.kind, normalized))
+            session.add(row)
+            session.flush()
+            self._add_revision(session, row, now)
+            return _record(row, 1)
 
     def delete(self, design_id: int) -> DesignRecord:
         """Set a design aside: hidden from the lists, restorable until :meth:`purge`."""
@@ -733,6 +762,35 @@ class Library:
             raise DesignNotFoundError(f"{row.name} was deleted: restore it first")
         return row
 
+    def _hold_names(self, session: Session, design_id: int) -> DesignRow:
+        """Design ``design_id``, its ruleset's and kind's names held until the transaction
+        ends, so two writers cannot both take one free name: on SQLite the database's
+        write lock, taken before anything is read (a read first would make the later write
+        fail when the other writer commits in between); on PostgreSQL a transaction
+        advisory lock of the ruleset and kind, before the names are read."""
+        postgres = session.get_bind().dialect.name == "postgresql"
+        if not postgres:
+            session.execute(update(DesignRow).where(DesignRow.id == -1)
+                            .values(id=DesignRow.id)
+                            .execution_options(synchronize_session=False))
+        row = self._row(session, design_id)
+        if postgres:
+            key = zlib.crc32(f"carwars design names {row.ruleset_id}/{row.kind}".encode())
+            session.execute(select(func.pg_advisory_xact_lock(key)))
+        return row
+
+    @staticmethod
+    def _names_in_use(session: Session, ruleset_id: str, kind: str,
+                      but: int | None = None) -> set[str]:
+        """The names designs of ``ruleset_id``/``kind`` have (not deleted; the catalog's
+        too), but design ``but``'s."""
+        query = select(DesignRow.name).where(DesignRow.ruleset_id == ruleset_id,
+                                             DesignRow.kind == kind,
+                                             DesignRow.deleted_at.is_(None))
+        if but is not None:
+            query = query.where(DesignRow.id != but)
+        return set(session.scalars(query))
+
     @staticmethod
     def _last_revision(session: Session, design_id: int) -> int:
         return session.scalar(select(func.max(DesignRevisionRow.number))
@@ -758,6 +816,27 @@ class Library:
         number = self._add_revision(session, row, now)
         session.flush()
         return _record(row, number)
+
+
+class _FoldedNames:
+    """Names compared as the library finds them (``courier`` is ``Courier``)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._folded = {name.casefold() for name in names}
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.casefold() in self._folded
+
+    def __len__(self) -> int:
+        return len(self._folded)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._folded)
+
+
+def _free_name(name: str, taken: Iterable[str]) -> str:
+    """The first of ``name (2)``, ``name (3)``… no design has (compared case-blind)."""
+    return unique_name(name, _FoldedNames(taken))
 
 
 class _WriteTransaction:

@@ -354,3 +354,32 @@ def test_a_refusal_on_retry_is_shown_in_words_and_the_entries_keep_waiting(
     finally:
         club_server.start_if_stopped()
         window.shutdown()
+
+
+@pytest.mark.parametrize("keyring_here", [True, False])
+def test_the_connect_window_says_where_the_password_is_kept(
+        qtbot: Any, settings: QSettings, keyring_here: bool,
+        request: pytest.FixtureRequest) -> None:
+    from ..gui.readable import unreadable
+
+    request.getfixturevalue("fake_keyring" if keyring_here else "no_keyring")
+    dialog = ConnectDialog(ClubSettings(settings), PasswordStore())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    note = dialog.keyring_note
+    assert note.isVisible()
+    if keyring_here:
+        assert note.text() == ("The password is kept in the system keyring (conftest "
+                               "FakeKeyring) once the connection works, never in the database "
+                               "or the app's settings.")
+        dialog.remember_box.click()
+        assert note.text().startswith("The password will not be saved: it is asked every time")
+    else:
+        assert not dialog.remember_box.isEnabled()
+        assert note.text().startswith("This computer has no keyring: the password will not "
+                                      "be saved.")
+    for width in (dialog.width(), dialog.minimumSizeHint().width()):
+        dialog.resize(width, dialog.height())
+        qtbot.waitUntil(lambda w=width: dialog.width() == w)  # type: ignore[misc]
+        assert unreadable(dialog) == []

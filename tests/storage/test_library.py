@@ -243,3 +243,88 @@ def test_unicode_names_survive_both_databases(database_url: str) -> None:
         record = database.library.add(NewDesign("mini_car_wars", _courier(name)))
         assert database.library.get(record.id).name == name
         assert database.library.own_names("mini_car_wars") == {name: record.id}
+
+
+def test_a_rename_to_a_name_another_design_has_is_refused(database_url: str) -> None:
+    from carwars_desktop.storage import DesignNameTakenError
+
+    with open_database(database_url) as database:
+        library = database.library
+        library.install_catalog()
+        mine = library.add(NewDesign("mini_car_wars", _courier("Night Courier")))
+        other = library.add(NewDesign("mini_car_wars", _courier("Day Courier")))
+        library.add(NewDesign("mini_car_wars", _courier("Day Courier (2)")))
+        for taken, free in (("Day Courier", "Day Courier (3)"), ("day courier", "day courier (3)"),
+                            ("Courier", "Courier (2)")):  # another's, case-blind, the catalog's
+            with pytest.raises(DesignNameTakenError) as refused:
+                library.rename(mine.id, taken)
+            assert (refused.value.name, refused.value.free) == (taken, free)
+            assert str(refused.value) == (f"another design is already called “{taken}”: "
+                                          f"choose another name, such as “{free}”")
+        after = library.get(mine.id)
+        assert (after.name, after.revision) == ("Night Courier", 1)  # nothing changed
+        assert library.rename(mine.id, "NIGHT COURIER").name == "NIGHT COURIER"  # its own
+        library.delete(other.id)
+        assert library.rename(mine.id, "Day Courier").name == "Day Courier"  # in the trash
+        car = library.add(NewDesign("autopower", Car("Zoom", 5, 5, 5, 2).to_json()))
+        assert library.rename(car.id, "Day Courier").name == "Day Courier"  # another ruleset
+
+
+def test_a_duplicate_takes_a_name_no_design_has(database_url: str) -> None:
+    with open_database(database_url) as database:
+        library = database.library
+        library.install_catalog()
+        courier = next(r for r in library.all("mini_car_wars") if r.name == "Courier")
+        library.add(NewDesign("mini_car_wars", _courier("courier (copy)")))
+        copy = library.duplicate(courier.id)
+        assert copy.name == "Courier (2)"  # "courier (copy)" is taken, whatever its case
+        names = [r.name.casefold() for r in library.all("mini_car_wars")]
+        assert len(names) == len(set(names))
+
+
+def test_two_writers_racing_never_share_a_name(database_url: str) -> None:
+    """Two copies of the app duplicate one design and rename designs to one name at once:
+    every name stays unique, and the loser of a rename is told."""
+    import threading
+
+    from carwars_desktop.storage import DesignNameTakenError
+
+    rounds = 12
+    with open_database(database_url) as setup:
+        source = setup.library.add(NewDesign("mini_car_wars", _courier("Racer"))).id
+        pairs = [(setup.library.add(NewDesign("mini_car_wars", _courier(f"A{n}"))).id,
+                  setup.library.add(NewDesign("mini_car_wars", _courier(f"B{n}"))).id)
+                 for n in range(rounds)]
+    barrier = threading.Barrier(2)
+    outcomes: dict[int, list[str]] = {0: [], 1: []}
+    errors: list[BaseException] = []
+
+    def writer(which: int) -> None:
+        try:
+            with open_database(database_url) as database:
+                for n, pair in enumerate(pairs):
+                    barrier.wait(timeout=60)
+                    database.library.duplicate(source)
+                    barrier.wait(timeout=60)
+                    try:
+                        database.library.rename(pair[which], f"Winner {n}")
+                        outcomes[which].append("renamed")
+                    except DesignNameTakenError as refused:
+                        assert refused.free == f"Winner {n} (2)"
+                        outcomes[which].append("refused")
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+            barrier.abort()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert errors == []
+    with open_database(database_url) as database:
+        names = [r.name.casefold() for r in database.library.all("mini_car_wars")]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert sum(n.startswith("racer") for n in names) == 1 + 2 * rounds
+    for n in range(rounds):  # one rename won each round, the other was told
+        assert sorted([outcomes[0][n], outcomes[1][n]]) == ["refused", "renamed"]

@@ -60,13 +60,16 @@ def session_job(game: Game, title: str, choice: PrintChoice,
 
     ruleset = game.ruleset
     rules = ruleset.play()
+    # A blank sheet is the sheet a vehicle enters play with under the session's house
+    # rules (MCW-D15 shots, D19 links, D28 the empty turret), as the session made them.
+    options = ruleset.house_options(game.house)
     when = "blank, as they enter play" if choice.blank else f"as it stands, {game.clock}"
     sheets = []
     for vehicle in game.vehicles:
         if choice.vehicle is not None and vehicle.key != choice.vehicle:
             continue
         if choice.blank:
-            sheet = ruleset.sheet_for_design(ruleset.design_from_json(vehicle.design))
+            sheet = ruleset.sheet_under(ruleset.design_from_json(vehicle.design), options)
         else:
             sheet = game.sheet(vehicle.key)
         sheets.append((ruleset.id, SheetToPrint(vehicle.name, vehicle.player, sheet, rules,

@@ -644,21 +644,36 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def rename_selected(self, name: str | None = None) -> bool:
-        from carwars_desktop.storage import CatalogDesignError, InvalidDesignError
+        from carwars_desktop.storage import (
+            CatalogDesignError,
+            DesignNameTakenError,
+            InvalidDesignError,
+        )
 
         entries = self.selected_entries()
         if len(entries) != 1:
             return False
         entry = entries[0]
-        if name is None:
-            name = self.ask_text(self, "Rename", f"New name for “{entry.name}”:", entry.name)
+        asked = name is None
+        prompt, suggested = f"New name for “{entry.name}”:", entry.name
+        while True:
+            if asked:
+                name = self.ask_text(self, "Rename", prompt, suggested)
             if name is None:
                 return False
-        try:
-            record = self.service.rename(entry.id, name, initiator=self).record
-        except (InvalidDesignError, CatalogDesignError) as error:
-            self._say(f"⚠ Not renamed: {error}")
-            return False
+            try:
+                record = self.service.rename(entry.id, name, initiator=self).record
+                break
+            except DesignNameTakenError as taken:
+                if not asked:
+                    self._say(f"⚠ Not renamed: {taken}")
+                    return False
+                # Asked again, the next free name offered (Cancel keeps the old name).
+                prompt = f"Another design is already called “{taken.name}”. New name:"
+                suggested = taken.free
+            except (InvalidDesignError, CatalogDesignError) as error:
+                self._say(f"⚠ Not renamed: {error}")
+                return False
         self.workshop.reload_if_open(record.id)
         self._say(f"Renamed to {record.name} (revision {record.revision}).")
         return True

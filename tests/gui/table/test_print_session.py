@@ -222,3 +222,34 @@ def test_a_page_image_per_page(start_session, per_page: int) -> None:  # type: i
     images = session_images(session_job(game, "Test night", PrintChoice(per_page=per_page)),
                             400)
     assert len(images) == {1: 3, 2: 2, 4: 1}[per_page]
+
+
+def test_blank_sheets_follow_the_sessions_house_rules(start_session) -> None:  # type: ignore[no-untyped-def]
+    """MCW-D15 (shots), D19 (Mini Sherman (b)'s link) and D28 (Rocket Special (b)'s empty
+    turret) are set on the sheets when the session starts: a blank printed sheet is that
+    sheet, not the digest's."""
+    from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+    from carwars_desktop.rules.mini_car_wars.tables import WeaponType
+    from carwars_desktop.session.house_rules import HouseRules
+
+    house = HouseRules("Club", {"MCW-D15": 10, "MCW-D19": True, "MCW-D28": False})
+    table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Mini Sherman (b)"),
+                                            ("Cy", "Rocket Special (b)")], house_rules=house)
+    game = table.context.game
+    assert game is not None
+    blank = {item.name: item.sheet for _r, item in
+             session_job(game, "Test night", PrintChoice(blank=True)).sheets}
+    assert all(isinstance(sheet, MiniSheet) for sheet in blank.values())
+    courier, sherman, rocket = (blank[n] for n in ("Courier", "Mini Sherman (b)",
+                                                   "Rocket Special (b)"))
+    assert {w.shots_left for w in courier.weapons  # type: ignore[attr-defined]
+            if w.kind is not WeaponType.HR} == {10}
+    links = {w.kind: w.link for w in sherman.weapons}  # type: ignore[attr-defined]
+    assert links[WeaponType.MG] is not None and links[WeaponType.MG] == links[WeaponType.HR]
+    assert not rocket.turret  # type: ignore[attr-defined]
+    plain = {item.name: item.sheet for _r, item in session_job(
+        start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Mini Sherman (b)"),
+                                        ("Cy", "Rocket Special (b)")]).context.game,
+        "Test night", PrintChoice(blank=True)).sheets}
+    assert plain["Rocket Special (b)"].turret  # type: ignore[attr-defined]
+    assert {w.link for w in plain["Mini Sherman (b)"].weapons} == {None}  # type: ignore[attr-defined]

@@ -176,3 +176,24 @@ def test_new_design_from_the_library(library: LibraryWorkspace,
     assert workshop.state_label.text().startswith("⚠ draft")
     assert workshop.new_design("battlecars")
     assert workshop.record.name == "New card 2"  # type: ignore[union-attr]
+
+
+def test_a_rename_to_a_taken_name_offers_the_next_free_one(library: LibraryWorkspace) -> None:
+    _show(library, "mini_car_wars")
+    _select(library, "Killer Kart")
+    assert library.duplicate_selected()
+    copy = library.selected_entries()[0]
+    assert not library.rename_selected("Courier")  # the catalog's name
+    assert library.message.text() == ("⚠ Not renamed: another design is already called "
+                                      "“Courier”: choose another name, such as “Courier (2)”")
+    asked: list[tuple[str, str]] = []
+
+    def ask(_parent: object, _title: str, label: str, text: str) -> str | None:
+        asked.append((label, text))
+        return "Courier" if len(asked) == 1 else text
+
+    library.ask_text = ask
+    assert library.rename_selected()
+    assert asked == [("New name for “Killer Kart (copy)”:", "Killer Kart (copy)"),
+                     ("Another design is already called “Courier”. New name:", "Courier (2)")]
+    assert library.library.get(copy.id).name == "Courier (2)"

@@ -80,6 +80,31 @@ def test_target_13_or_more_fails_without_a_roll() -> None:
     assert resolution.values["raw_speed"] == 6
 
 
+def test_an_automatic_push_failure_is_a_stage() -> None:
+    flier = car("Flier", 1, 1, 1, energy_in_play=(5, 5))  # 11: target 13, then 6: 8+
+    resolution = run("autopower.push", [4, 4], vehicle=flier)
+    assert resolution.values["stages"] == [
+        {"energy_in_play": [5, 5], "raw_speed": 11, "target": 13, "natural": None,
+         "result": "auto_failed"},
+        {"energy_in_play": [5], "raw_speed": 6, "target": 8, "natural": 8, "result": "held"},
+    ]
+    json.dumps(resolution.values["stages"])
+
+
+def test_push_stages_list_the_failures_and_stop_at_the_hold() -> None:
+    racer = car("Racer", 2, 3, 3, energy_in_play=(3, 3, 2))
+    stages = run("autopower.push", [1, 1, 6, 4], vehicle=racer).values["stages"]
+    assert [(s["raw_speed"], s["natural"], s["result"]) for s in stages] == [
+        (10, 2, "failed"), (8, 10, "held")]
+
+
+def test_a_push_that_cannot_succeed_at_all_lists_its_auto_failed_stages() -> None:
+    flier = car("Flier", 1, 1, 1, energy_in_play=(10, 10))  # 21 → 11 → safe at 1
+    stages = run("autopower.push", [], vehicle=flier).values["stages"]
+    assert [(s["raw_speed"], s["target"], s["result"]) for s in stages] == [
+        (21, 23, "auto_failed"), (11, 13, "auto_failed")]
+
+
 def test_push_with_no_chance_at_all() -> None:
     flier = car("Flier", 1, 1, 1, energy_in_play=(10, 10))
     odds = PROCEDURES["autopower.push"].odds({"vehicle": flier})

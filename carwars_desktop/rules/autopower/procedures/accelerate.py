@@ -94,12 +94,34 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _stages(plan: SpeedPlan, faces: list[int]) -> list[dict[str, object]]:
-    """Each push stage rolled, in order: its cards, rawSpeed, target and natural 2d6."""
-    rolled = rolled_stages(plan)
-    naturals = [sum(faces[n:n + DICE_COUNT]) for n in range(0, len(faces), DICE_COUNT)]
-    return [{"energy_in_play": list(stage.energy_in_play), "raw_speed": stage.raw_speed,
-             "target": stage.target, "natural": natural}
-            for stage, natural in zip(rolled, naturals, strict=False)]
+    """Each push stage reached, in order: its cards, rawSpeed, target, natural 2d6 and result.
+
+    A stage whose target is 13 or more fails without a roll (§2.4 step 5, §3.1): it is
+    listed with ``natural`` ``null`` and ``result`` ``"auto_failed"``; a rolled stage's
+    result is ``"held"`` or ``"failed"``. The safe speed the chain falls back to is not a
+    stage (it is the state after the chain).
+    """
+    if not plan.rolls or len(plan.stages) == 1:
+        return []
+    naturals = iter(sum(faces[n:n + DICE_COUNT]) for n in range(0, len(faces), DICE_COUNT))
+    reached: list[dict[str, object]] = []
+    for stage in plan.stages:
+        if stage.target is None:
+            break
+        natural = next(naturals, None) if stage.can_succeed else None
+        if stage.can_succeed and natural is None:
+            break  # not reached: an earlier push held
+        if not stage.can_succeed:
+            result = "auto_failed"
+        else:
+            assert natural is not None
+            result = "held" if natural >= stage.target else "failed"
+        reached.append({"energy_in_play": list(stage.energy_in_play),
+                        "raw_speed": stage.raw_speed, "target": stage.target,
+                        "natural": natural, "result": result})
+        if result == "held":
+            break
+    return reached
 
 
 def _odds(values: Values) -> Odds:
