@@ -75,6 +75,9 @@ class MainWindow(QMainWindow):
     database_ready = Signal(bool)
     """After a first screen shown before the database was open (:attr:`opening`): it is
     open and every workspace has it (True), or it could not be opened (False: quit)."""
+    all_built = Signal()
+    """Every workspace is built and has loaded its heavy parts (on idle turns after
+    start-up, or as the GM switched to them): :meth:`everything_built`."""
     workshop: WorkshopWorkspace
     table: TableWorkspace
 
@@ -90,6 +93,7 @@ class MainWindow(QMainWindow):
         self._started = False
         """finish_startup has built the first screen and opened the database."""
         self._opening: _Opening | None = None
+        self._all_built_said = False
         self._first_input = _FirstInput(self)
         self._following_rail = False
         self.setWindowTitle("Carwars Desktop")
@@ -484,6 +488,14 @@ class MainWindow(QMainWindow):
         elif self._unloaded:
             self._load(self._unloaded[0])
             QTimer.singleShot(0, self, self._load_next_hidden)
+        elif self.everything_built() and not self._all_built_said:
+            self._all_built_said = True
+            self.all_built.emit()
+
+    def everything_built(self) -> bool:
+        """Every workspace is built, has the database and has loaded its heavy parts."""
+        return (self._started and len(self.workspaces) == len(WORKSPACE_TITLES)
+                and not self._unloaded)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.gui.club_connect import ClubSettings
