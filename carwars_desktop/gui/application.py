@@ -1,14 +1,17 @@
 """Start the GUI: QApplication, main window, then the deferred start-up work.
 
-Start-up order (start-up time is a feature): the window is shown and painted
-first; the workspaces the first screen needs (Library, Workshop, Table) and the
-database (SQLAlchemy; Alembic only when a migration is due) load on the first turn
-of the event loop after that. When the database is a local file with nothing to
-migrate, the first screen is read from it before SQLAlchemy has loaded — the running
-game the app resumes (its Table alone built), or the Library's list — and the database
-opens on a worker meanwhile (``storage/first_screen.py``; the GM's first key or click
-waits for it). Then the app is fully loaded; the Resolver and the Dice are built, and
-the hidden workspaces' heavy parts (charts: pyqtgraph, numpy) load, on later turns.
+Start-up order (start-up time is a feature): the window is shown and painted first
+(milestone "first paint"); the workspaces the first screen needs and the database
+(SQLAlchemy; Alembic only when a migration is due) load on the first turn of the event
+loop after that ("first screen"). When the database is a local file with nothing to
+migrate, the first screen is read from it before SQLAlchemy has loaded — the running game
+the app resumes (its Table alone built), or the Library's list — and the database opens
+on a worker meanwhile (``storage/first_screen.py``; a key or click before it is open waits
+for it). Once it is open the first screen's workspaces have it and the GM's first key is
+answered at once ("ready", the headline of ``benchmarks/startup.py``); the other
+workspaces are built and load on later turns, one per turn (``gui/deferred.py``), until
+"everything built", where ``--smoke`` exits (and ``--self-check`` serves the phones page
+once first).
 """
 
 from __future__ import annotations
