@@ -1,6 +1,7 @@
 """Start-up time: process start → ready, against a bare PySide6 window in the same run.
 
-    .venv/bin/python benchmarks/startup.py [--runs 7] [--quick] [--cold] [--before CHECKOUT]
+    .venv/bin/python benchmarks/startup.py [--runs 7] [--designs 524] [--events 1000]
+        [--quick] [--cold] [--before CHECKOUT]
 
 The bare window is a ``QMainWindow`` shown, quitting on the first idle turn. The app runs
 ``--smoke`` (start, open the database, build every workspace, exit), offscreen, as
@@ -15,7 +16,10 @@ reports its milestones through CARWARS_TRACE_STARTUP (``gui/application.py``):
 - the **longest turn** of the event loop from the first screen to everything built,
   wall time and the GUI thread's CPU time (goal: none over 100 ms).
 
-Each figure is a median and a ratio to the bare window's. Goals: ready ≤ 4× warm
+The database is a realistic one: the catalog and ``--designs`` more designs (524 in
+all by default), and for the second start a running 4-vehicle Mini Car Wars session of
+``--events`` events (1,000), the sizes of the original goals. Each figure is a median
+and a ratio to the bare window's. Goals: ready ≤ 4× warm
 (byte-compiled, as installed), ≤ 5× cold; everything built ≤ 5×. Both starts are
 measured: on the Library (no game running) and with a Mini Car Wars game running (it
 is resumed at the Table).
@@ -26,7 +30,8 @@ the children run without PYTHONDONTWRITEBYTECODE. ``--cold``: every child runs w
 ``-B`` and its ``__pycache__`` folders removed first (nothing compiled is kept).
 ``--before CHECKOUT``: the app of another checkout (e.g. ``git worktree add /tmp/before
 main``) is measured in the same runs, interleaved, on the same databases.
-``--quick``: one run each (``./dev test`` runs it so the benchmark keeps working).
+``--quick``: one run each, a smaller database (``./dev test`` runs it so the benchmark
+keeps working).
 """
 
 from __future__ import annotations
@@ -102,12 +107,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="one run each (a smoke run)")
+    parser.add_argument("--designs", type=int, default=524,
+                        help="designs in the library in all (the catalog and more)")
+    parser.add_argument("--events", type=int, default=1000,
+                        help="events of the running session")
     parser.add_argument("--cold", action="store_true",
                         help="nothing byte-compiled: every child runs with -B")
     parser.add_argument("--before", type=Path, default=None, metavar="CHECKOUT",
                         help="also measure the app of this checkout, in the same runs")
     arguments = parser.parse_args()
     runs = 1 if arguments.quick else arguments.runs
+    if arguments.quick:
+        arguments.designs, arguments.events = 60, 100
     folder = Path(tempfile.mkdtemp(prefix="carwars-bench-"))
     import carwars_desktop
 
@@ -129,9 +140,10 @@ def main() -> None:
     first_start = Figures()
     run([*python, "-m", "carwars_desktop", "--smoke", "--db", str(library_db)],
         dict(env, PYTHONPATH=str(checkouts["after"])), first_start)  # creates, migrates
+    fill_library(library_db, arguments.designs)
     playing = folder / "playing.sqlite3"
     shutil.copyfile(library_db, playing)
-    start_a_game(playing)
+    start_a_game(playing, arguments.events)
 
     def app(checkout: str, database: Path) -> tuple[list[str], dict[str, str]]:
         return ([*python, "-m", "carwars_desktop", "--smoke", "--db", str(database)],
@@ -179,21 +191,32 @@ def main() -> None:
                   "built, goal ≤ 100 ms)")
 
 
-def start_a_game(path: Path) -> None:
-    """A running Mini Car Wars session in the database at ``path`` (start-up resumes it)."""
-    from carwars_desktop.rules.registry import find_ruleset
-    from carwars_desktop.services.table import TableService
-    from carwars_desktop.session.setup import Entry, prepare
+def fill_library(path: Path, total: int) -> None:
+    """The library at ``path`` with ``total`` designs in all (varied, as benchmarks/library.py
+    makes them)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from library import designs
+
     from carwars_desktop.storage import open_database
 
-    ruleset = find_ruleset("mini_car_wars")
-    catalog = ruleset.catalog()
-    setup = prepare(ruleset, [Entry("Ann", "Courier", catalog["Courier"].to_json()),
-                              Entry("Bo", "Killer Kart", catalog["Killer Kart"].to_json())],
-                    "road_duel")
     with open_database(str(path)) as database:
-        TableService(database=database).start("mini_car_wars", "Benchmark night", "Road Duel",
-                                              setup)
+        database.library.install_catalog()
+        more = total - database.library.count()
+        if more > 0:
+            database.library.add_many(designs(more))
+
+
+def start_a_game(path: Path, events: int) -> None:
+    """A running 4-vehicle Mini Car Wars session of ``events`` events in the database at
+    ``path`` (start-up resumes it), as benchmarks/table.py writes one."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import table
+
+    from carwars_desktop.storage import open_database
+
+    table.VEHICLES = ("Courier", "Killer Kart", "Mini Sherman", "Rocket Special")
+    with open_database(str(path)) as database:
+        table.bulk_session(database, events, "Benchmark night")
 
 
 if __name__ == "__main__":

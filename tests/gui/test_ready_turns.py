@@ -202,3 +202,27 @@ def test_a_game_started_meanwhile_is_resumed_when_the_table_is_built(
     assert window.services.table.game is not None
     assert window._rail.currentRow() == WORKSPACE_TITLES.index("Table")
     window.shutdown()
+
+
+def test_a_library_built_behind_the_game_is_read_on_a_worker(
+        qtbot, sqlite_url: str, tmp_path: Path,  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Library built after ready, behind the game's Table, reads and sorts its list on
+    a worker (``refresh_later``), never in a turn of the GUI thread (``refresh``)."""
+    _game_running(sqlite_url)
+    read: list[str] = []
+    at_once, later = LibraryWorkspace.refresh, LibraryWorkspace.refresh_later
+    monkeypatch.setattr(LibraryWorkspace, "refresh",
+                        lambda self: (read.append("GUI thread"), at_once(self))[1])
+    monkeypatch.setattr(LibraryWorkspace, "refresh_later",
+                        lambda self: (read.append("worker"), later(self))[1])
+    window = _window(qtbot, sqlite_url, tmp_path)
+    qtbot.waitUntil(window.everything_built, timeout=60_000)
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace) and not library.isVisible()
+    assert window.database is not None
+    count = window.database.library.count()
+    library.ruleset_box.setCurrentIndex(0)  # all rulesets
+    qtbot.waitUntil(lambda: library.model.rowCount() == count)
+    assert read == ["worker"]
+    window.shutdown()
