@@ -12,29 +12,43 @@ way they are ever created; this only imports.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject
 
 from carwars_desktop.gui.background import Job, start
 
-WORKSPACE_MODULES = {
-    "Library": ("carwars_desktop.gui.workshop",),
-    "Workshop": ("carwars_desktop.gui.workshop",),
-    "Table": ("carwars_desktop.gui.table",),
-    "Resolver": ("carwars_desktop.gui.resolver_workspace",),
-    "Dice": ("carwars_desktop.gui.dice_workspace",),
+
+def _workshop() -> None:  # (imported by name: the bundle's analysis sees each import)
+    import carwars_desktop.gui.workshop  # noqa: F401
+
+
+def _table() -> None:
+    import carwars_desktop.gui.table  # noqa: F401
+
+
+def _resolver() -> None:
+    import carwars_desktop.gui.resolver_workspace  # noqa: F401
+
+
+def _dice() -> None:
+    import carwars_desktop.gui.dice_workspace  # noqa: F401
+
+
+WORKSPACE_MODULES: dict[str, Callable[[], None]] = {
+    "Library": _workshop, "Workshop": _workshop, "Table": _table, "Resolver": _resolver,
+    "Dice": _dice,
 }
-"""The modules each workspace of the rail is built from."""
+"""What imports the modules each workspace of the rail is built from."""
 
 
-def modules_for(titles: Sequence[str]) -> list[str]:
-    """The modules of the workspaces ``titles``, each once, in order."""
-    names: list[str] = []
+def imports_for(titles: Sequence[str]) -> list[Callable[[], None]]:
+    """The imports of the workspaces ``titles``, each once, in order."""
+    imports: list[Callable[[], None]] = []
     for title in titles:
-        names.extend(name for name in WORKSPACE_MODULES[title] if name not in names)
-    return names
+        if WORKSPACE_MODULES[title] not in imports:
+            imports.append(WORKSPACE_MODULES[title])
+    return imports
 
 
 def import_for_workspaces(titles: Sequence[str], then: Callable[[], None],
@@ -42,9 +56,10 @@ def import_for_workspaces(titles: Sequence[str], then: Callable[[], None],
     """Import the modules of the workspaces ``titles`` on a worker, then call ``then`` on
     the GUI thread. A module that fails to import is not reported here: ``then`` runs
     anyway, and building its workspace on the GUI thread imports it again and shows why."""
+    imports = imports_for(titles)
 
     def work(_job: Job) -> None:
-        for name in modules_for(titles):
-            importlib.import_module(name)
+        for load in imports:
+            load()
 
     return start(work, lambda _: then(), lambda _: then(), parent=parent)
