@@ -1,4 +1,5 @@
-"""Entry point: ``carwars-desktop [--db URL] [--smoke] [--version]`` or ``… resolve``.
+"""Entry point: ``carwars-desktop [--db URL] [--smoke | --self-check] [--version]`` or
+``… resolve``.
 
 Only the standard library is imported here, so ``--version`` and ``resolve``
 start fast and the GUI's imports happen only when the window is wanted.
@@ -45,11 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLAlchemy URL or SQLite file path of the database "
         "(default: $CARWARS_DB, else carwars.sqlite3 in the user data folder)",
     )
-    parser.add_argument(
+    unattended = parser.add_mutually_exclusive_group()
+    unattended.add_argument(
         "--smoke",
         action="store_true",
-        help="open the main window, wait until the event loop is idle, and exit "
+        help="start, open the database, build every workspace, and exit "
         "(non-zero with the reason on stderr if anything failed)",
+    )
+    unattended.add_argument(
+        "--self-check",
+        action="store_true",
+        help="as --smoke, then serve the players' phones page once on loopback "
+        "(127.0.0.1) and read it back, and exit (non-zero with the reason on stderr)",
     )
     parser.add_argument("--version", action=_VersionAction)
     return parser
@@ -107,4 +115,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip_pyside_source_scan()  # before the GUI's modules are imported
     from carwars_desktop.gui.application import run_gui
 
-    return run_gui(db=options.db or os.environ.get("CARWARS_DB"), smoke=options.smoke)
+    return run_gui(db=options.db or os.environ.get("CARWARS_DB"), smoke=options.smoke,
+                   self_check=options.self_check)

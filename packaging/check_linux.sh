@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Run what packaging/build_linux.sh built, as a user would, offscreen:
 #   packaging/check_linux.sh
-# - the bundle: --smoke (exit 0, nothing unexpected on stderr, the default database made in
-#   a throwaway XDG_DATA_HOME), --version from the package metadata, every ruleset's
+# - the bundle: --smoke (start, open the database, build every workspace: exit 0, nothing
+#   unexpected on stderr, the default database made in a throwaway XDG_DATA_HOME), then
+#   --self-check (the same, then the phones page served on loopback), --version from the package metadata, every ruleset's
 #   procedures through `resolve` (they are imported by name at run time);
-# - the .tar.gz unpacked elsewhere: --smoke, and its .desktop file valid;
+# - the .tar.gz unpacked elsewhere: --smoke and --self-check, and its .desktop file valid;
 # - the .deb: installed with dpkg -i (its Depends are installed first when missing), the menu
-#   entry and icons in place, /usr/bin/carwars-desktop --smoke, then removed with dpkg -r.
+#   entry and icons in place, /usr/bin/carwars-desktop --smoke and --self-check, then removed with dpkg -r.
 # - the bundle and a club's database: a throwaway PostgreSQL on loopback (tests/postgres_server.sh),
 #   the bundle's --smoke against it through the bundled psycopg binary driver (PSYCOPG_IMPL=binary:
 #   the system's libpq cannot stand in), and the schema it created there.
@@ -36,21 +37,22 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 
-# smoke NAME PROGRAM: start PROGRAM --smoke offscreen with its own data and config folders.
+# smoke NAME PROGRAM [FLAG]: start PROGRAM FLAG (default --smoke; or --self-check) offscreen
+# with its own data and config folders.
 smoke() {
-  local name=$1 program=$2 home status unexpected
+  local name=$1 program=$2 flag=${3:---smoke} home status unexpected
   home=$(mktemp -d "$WORK/home.XXXX")
   set +e
   env -u CARWARS_DB QT_QPA_PLATFORM=offscreen XDG_DATA_HOME="$home/data" \
-    XDG_CONFIG_HOME="$home/config" timeout 120 "$program" --smoke >"$home/stdout" 2>"$home/stderr"
+    XDG_CONFIG_HOME="$home/config" timeout 120 "$program" "$flag" >"$home/stdout" 2>"$home/stderr"
   status=$?
   set -e
   unexpected=$(grep -v -x -F "$EXPECTED_NOISE" "$home/stderr" || true)
   if [ "$status" = 0 ] && [ -z "$unexpected" ] \
       && [ -s "$home/data/carwars-desktop/carwars.sqlite3" ]; then
-    pass "$name: $program --smoke"
+    pass "$name: $program $flag"
   else
-    fail "$name: $program --smoke exited $status"
+    fail "$name: $program $flag exited $status"
     [ -z "$unexpected" ] || printf 'unexpected stderr:\n%s\n' "$unexpected"
     [ -s "$home/data/carwars-desktop/carwars.sqlite3" ] || echo "no database was created"
   fi
@@ -59,6 +61,7 @@ smoke() {
 check_bundle() {
   local program=dist/carwars-desktop/carwars-desktop reported counts
   smoke bundle "$program"
+  smoke bundle "$program" --self-check
   reported=$("$program" --version 2>&1 || true)
   if [ "$reported" = "carwars-desktop $VERSION" ]; then
     pass "bundle: --version says $VERSION (package metadata is bundled)"
@@ -116,6 +119,7 @@ check_tarball() {
   tar -C "$WORK" -xzf "$TARBALL"
   local unpacked="$WORK/carwars-desktop-$VERSION"
   smoke tarball "$unpacked/carwars-desktop"
+  smoke tarball "$unpacked/carwars-desktop" --self-check
   if desktop-file-validate "$unpacked/carwars-desktop.desktop" \
       && [ -s "$unpacked/carwars-desktop.png" ] && [ -x "$unpacked/install-desktop-entry.sh" ]; then
     pass "tarball: valid .desktop file, icon and install-desktop-entry.sh"
@@ -154,6 +158,7 @@ check_deb() {
     fail "deb: an installed file is missing"
   fi
   smoke deb /usr/bin/carwars-desktop
+  smoke deb /usr/bin/carwars-desktop --self-check
   if $SUDO dpkg -r carwars-desktop >"$WORK/dpkg-remove.log" 2>&1 \
       && ! grep "warning" "$WORK/dpkg-remove.log" | grep -v -q "directory '/opt' not empty" \
       && [ ! -e /opt/carwars-desktop ] \

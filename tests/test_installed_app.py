@@ -1,4 +1,5 @@
-"""The wheel a plain ``pip install .`` makes: its entry point starts with ``--smoke``.
+"""The wheel a plain ``pip install .`` makes: its entry point starts with ``--smoke`` and
+``--self-check``.
 
 The package is built and installed into a folder of its own (dependencies come
 from the test environment), so data folders found only in a checkout would fail here.
@@ -62,6 +63,18 @@ def test_entry_point_smoke_creates_default_database(installed: Path, tmp_path: P
     assert result.returncode == 0, result.stderr
     assert _stderr_lines(result.stderr) == []
     assert (tmp_path / "data" / "carwars-desktop" / "carwars.sqlite3").is_file()
+
+
+def test_entry_point_self_check_serves_the_phones_page_from_the_wheel(
+        installed: Path, tmp_path: Path) -> None:
+    """``--self-check``: as ``--smoke``, then the phones page (aiohttp and the page's files
+    in the wheel) served on loopback and read back."""
+    script = installed / "bin" / "carwars-desktop"
+    result = subprocess.run([sys.executable, str(script), "--self-check"], cwd=tmp_path,
+                            env=_environment(installed, tmp_path), capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert _stderr_lines(result.stderr) == []
 
 
 def test_installed_module_is_the_wheel_not_the_checkout(installed: Path, tmp_path: Path) -> None:

@@ -102,3 +102,20 @@ def test_every_file_a_step_names_is_in_the_repository() -> None:
                     named.add(word)
     assert {".ci/run", "tests/postgres_server.sh", "packaging/carwars-desktop.spec"} <= named
     assert [word for word in sorted(named) if not (ROOT / word).exists()] == []
+
+
+def test_every_bundle_started_with_smoke_is_also_self_checked() -> None:
+    """``--smoke`` starts the app, opens the database and builds every workspace;
+    ``--self-check`` also serves the phones page (aiohttp, the page's files) from the
+    bundle: CI runs both wherever it starts a bundle."""
+    for path in WORKFLOWS:
+        for job in _load(path).get("jobs", {}).values():
+            runs = [str(step.get("run", "")) for step in job.get("steps", [])]
+            smoked = [run.replace(" --smoke", "") for run in runs if run.endswith(" --smoke")]
+            checked = [run.replace(" --self-check", "") for run in runs
+                       if run.endswith(" --self-check")]
+            assert smoked == checked, path.name
+    check = (ROOT / "packaging" / "check_linux.sh").read_text(encoding="utf-8")
+    smoked = re.findall(r"^  smoke (\w+) (\S+)$", check, re.MULTILINE)
+    checked = re.findall(r"^  smoke (\w+) (\S+) --self-check$", check, re.MULTILINE)
+    assert smoked and smoked == checked

@@ -1,14 +1,17 @@
 """Start the GUI: QApplication, main window, then the deferred start-up work.
 
-Start-up order (start-up time is a feature): the window is shown and painted
-first; the workspaces the first screen needs (Library, Workshop, Table) and the
-database (SQLAlchemy; Alembic only when a migration is due) load on the first turn
-of the event loop after that. When the database is a local file with nothing to
-migrate, the first screen is read from it before SQLAlchemy has loaded — the running
-game the app resumes (its Table alone built), or the Library's list — and the database
-opens on a worker meanwhile (``storage/first_screen.py``; the GM's first key or click
-waits for it). Then the app is fully loaded; the Resolver and the Dice are built, and
-the hidden workspaces' heavy parts (charts: pyqtgraph, numpy) load, on later turns.
+Start-up order (start-up time is a feature): the window is shown and painted first
+(milestone "first paint"); the workspaces the first screen needs and the database
+(SQLAlchemy; Alembic only when a migration is due) load on the first turn of the event
+loop after that ("first screen"). When the database is a local file with nothing to
+migrate, the first screen is read from it before SQLAlchemy has loaded — the running game
+the app resumes (its Table alone built), or the Library's list — and the database opens
+on a worker meanwhile (``storage/first_screen.py``; a key or click before it is open waits
+for it). Once it is open the first screen's workspaces have it and the GM's first key is
+answered at once ("ready", the headline of ``benchmarks/startup.py``); the other
+workspaces are built and load on later turns, one per turn (``gui/deferred.py``), until
+"everything built", where ``--smoke`` exits (and ``--self-check`` serves the phones page
+once first).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 import traceback
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -30,27 +33,60 @@ APP_NAME = "carwars-desktop"
 ORGANIZATION = "carwars"
 
 
-def create_application(argv: list[str] | None = None) -> QApplication:
+def create_application(argv: list[str] | None = None, measured: bool = False) -> QApplication:
+    """The one QApplication (``measured``: a :class:`MeasuredApplication`)."""
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APP_NAME)
-    app = QApplication(argv if argv is not None else [sys.argv[0]])
+    kind = MeasuredApplication if measured else QApplication
+    app = kind(argv if argv is not None else [sys.argv[0]])
     app.setApplicationDisplayName("Carwars Desktop")
     app.setDesktopFileName(APP_NAME)
     app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "carwars.svg")))
     return app
 
 
-def _trace(event: str) -> None:
-    """With CARWARS_TRACE_STARTUP set, print when start-up milestones happen (benchmarks)."""
-    if os.environ.get("CARWARS_TRACE_STARTUP"):
-        print(f"carwars-startup {event} {time.time():.6f}", file=sys.stderr, flush=True)
+def _tracing() -> bool:
+    return bool(os.environ.get("CARWARS_TRACE_STARTUP"))
+
+
+def _trace(event: str, *figures: float) -> None:
+    """With CARWARS_TRACE_STARTUP set, print when start-up milestones happen (benchmarks):
+    ``carwars-startup EVENT UNIX-TIME [FIGURES…]``."""
+    if _tracing():
+        extra = "".join(f" {figure:.6f}" for figure in figures)
+        print(f"carwars-startup {event} {time.time():.6f}{extra}", file=sys.stderr, flush=True)
+
+
+class MeasuredApplication(QApplication):
+    """The application with the longest turn of its event loop measured (benchmarks,
+    CARWARS_TRACE_STARTUP): the longest delivery of one event from the loop (a timer, a
+    queued call, an input event, with everything it sent on), in wall time and in the GUI
+    thread's CPU time, while :attr:`measuring`."""
+
+    measuring = False
+    longest_wall = 0.0
+    longest_cpu = 0.0
+    _depth = 0
+
+    def notify(self, receiver: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if not self.measuring or self._depth:
+            return super().notify(receiver, event)
+        self._depth += 1
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return super().notify(receiver, event)
+        finally:
+            self._depth -= 1
+            self.longest_wall = max(self.longest_wall, time.perf_counter() - wall)
+            self.longest_cpu = max(self.longest_cpu, time.thread_time() - cpu)
 
 
 def _install_excepthook(app: QApplication, smoke: bool) -> None:
-    """An exception in a slot is printed; under ``--smoke`` it also fails the run."""
+    """An exception in a slot is printed; under ``--smoke`` (and ``--self-check``) it also
+    fails the run."""
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         traceback.print_exception(kind, error, trace)
@@ -60,8 +96,8 @@ def _install_excepthook(app: QApplication, smoke: bool) -> None:
     sys.excepthook = hook
 
 
-def smoke_phones_page() -> str:
-    """Under ``--smoke``: the phones page's server starts on loopback and serves its page
+def check_phones_page() -> str:
+    """Under ``--self-check``: the phones page's server starts on loopback and serves its page
     and script (aiohttp and ``resources/phones`` are found, in a bundle too); the
     problem in words, or empty."""
     import urllib.request
@@ -76,21 +112,29 @@ def smoke_phones_page() -> str:
             with urllib.request.urlopen(server.url + name, timeout=10) as response:
                 if response.status != 200 or not response.read():
                     return f"the phones page did not serve {name}"
-    except Exception as error:  # reported by the smoke run
+    except Exception as error:  # reported by the self-check
         return f"the phones page failed: {error}"
     finally:
         server.stop()
     return ""
 
 
-def run_gui(db: str | None, smoke: bool) -> int:
-    app = create_application()
-    _install_excepthook(app, smoke)
-    window = MainWindow(db_url_hint=db, interactive=not smoke)
+def run_gui(db: str | None, smoke: bool, self_check: bool = False) -> int:
+    """The app. ``smoke``: start, open the database, build every workspace, exit (what CI
+    and a user's script time); ``self_check``: the same, then the phones page is served
+    from loopback once (aiohttp and the page's files are found, in a bundle too). Both
+    exit non-zero with the reason on stderr when something failed."""
+    unattended = smoke or self_check
+    app = create_application(measured=_tracing())
+    _install_excepthook(app, unattended)
+    turns = app if isinstance(app, MeasuredApplication) else None
+    window = MainWindow(db_url_hint=db, interactive=not unattended)
     window.show()
 
-    def loaded() -> None:
-        _trace("loaded")
+    def first_screen() -> None:
+        _trace("first-screen")
+        if turns is not None:  # from the next turn on (this one is the first screen's)
+            turns.measuring = True
         if window.opening:  # the first screen is shown, the database opens on a worker
             window.database_ready.connect(ready)
         else:
@@ -99,17 +143,22 @@ def run_gui(db: str | None, smoke: bool) -> int:
     def ready(opened: bool) -> None:
         _trace("ready")
         if not opened:  # the GM gave up on the database (or --smoke met a bad one)
-            app.exit(2 if smoke else 0)
+            app.exit(2 if unattended else 0)
             return
         QTimer.singleShot(0, set_version)
-        if smoke:
-            QTimer.singleShot(0, smoke_checks)
+        if window.everything_built():
+            built()
+        else:
+            window.all_built.connect(built)
 
-    def smoke_checks() -> None:
-        # The smoke run also checks the workspaces the first screen did not need
-        # (every module imports, in a bundle too) before it exits.
-        window.build_workspaces()
-        problem = smoke_phones_page()
+    def built() -> None:
+        _trace("built")
+        if turns is not None:
+            turns.measuring = False
+            _trace("longest-turn", turns.longest_wall, turns.longest_cpu)
+        if not unattended:
+            return
+        problem = check_phones_page() if self_check else ""
         if problem:
             print(problem, file=sys.stderr)
         app.exit(4 if problem else 0)
@@ -121,11 +170,11 @@ def run_gui(db: str | None, smoke: bool) -> int:
         QCoreApplication.setApplicationVersion(__version__)
 
     def first_idle() -> None:
-        _trace("window-idle")
+        _trace("window-idle")  # the first paint
         if not window.finish_startup(defer_hidden=True):
-            app.exit(2 if smoke else 0)
+            app.exit(2 if unattended else 0)
             return
-        QTimer.singleShot(0, loaded)
+        QTimer.singleShot(0, first_screen)
 
     QTimer.singleShot(0, first_idle)
     result = app.exec()

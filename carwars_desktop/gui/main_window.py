@@ -75,6 +75,9 @@ class MainWindow(QMainWindow):
     database_ready = Signal(bool)
     """After a first screen shown before the database was open (:attr:`opening`): it is
     open and every workspace has it (True), or it could not be opened (False: quit)."""
+    all_built = Signal()
+    """Every workspace is built and has loaded its heavy parts (on idle turns after
+    start-up, or as the GM switched to them): :meth:`everything_built`."""
     workshop: WorkshopWorkspace
     table: TableWorkspace
 
@@ -90,6 +93,12 @@ class MainWindow(QMainWindow):
         self._started = False
         """finish_startup has built the first screen and opened the database."""
         self._opening: _Opening | None = None
+        self._all_built_said = False
+        self._attached: list[Workspace] = []
+        """The workspaces that have :attr:`database` (attached once each)."""
+        self._resume_with_table = False
+        """The Table, built after the database opened behind the Library's list, still has
+        to resume the last running game (one started meanwhile by another copy)."""
         self._first_input = _FirstInput(self)
         self._following_rail = False
         self.setWindowTitle("Carwars Desktop")
@@ -184,18 +193,26 @@ class MainWindow(QMainWindow):
     def _build_library(self, with_table: bool) -> None:
         """The Library and the Workshop it opens designs in (once); then the Table."""
         if not self.workspaces:
-            from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+            from carwars_desktop.gui.workshop import LibraryWorkspace
+
+            workshop = self._build_workshop()
+            for workspace in (LibraryWorkspace(workshop, self), workshop):
+                self.add_workspace(workspace)
+        if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
+            self.add_workspace(self._build_table())
+
+    def _build_workshop(self) -> WorkshopWorkspace:
+        """The Workshop (once; the Library opens designs in it, so it comes first)."""
+        if not hasattr(self, "workshop"):
+            from carwars_desktop.gui.workshop import WorkshopWorkspace
 
             self.workshop = WorkshopWorkspace(self, services=self.services)
-            for workspace in (LibraryWorkspace(self.workshop, self), self.workshop):
-                self.add_workspace(workspace)
             self.workshop.show_requested.connect(
                 lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
             # the open design's verdict follows the session's house rules as they change
             self.game_context.game_changed.connect(self.workshop.follow_house_rules)
             self.game_context.changed.connect(lambda _: self.workshop.follow_house_rules())
-        if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
-            self.add_workspace(self._build_table())
+        return self.workshop
 
     def _build_table(self) -> TableWorkspace:
         """The Table (once): built before the Library and the Workshop when a running game
@@ -264,9 +281,20 @@ class MainWindow(QMainWindow):
             self._stack.insertWidget(position, workspace)  # before it: it stays current
         workspace.set_ruleset(self.ruleset())
         if self._started:  # built after start-up, in the background or when first shown
-            if self.database is not None:
-                workspace.attach_database(self.database)
-            self._unloaded.append(workspace)
+            self._attach(workspace)
+            if workspace not in self._unloaded:
+                self._unloaded.append(workspace)
+            if workspace is getattr(self, "table", None) and self._resume_with_table:
+                self._resume_with_table = False
+                on_first_screen = self._rail.currentRow() == WORKSPACE_TITLES.index("Library")
+                if self.table.reopen_last_running() and on_first_screen:
+                    self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
+
+    def _attach(self, workspace: Workspace) -> None:
+        """Give ``workspace`` the database (once per database)."""
+        if self.database is not None and workspace not in self._attached:
+            self._attached.append(workspace)
+            workspace.attach_database(self.database)
 
     def current_workspace(self) -> Workspace:
         row = self._rail.currentRow()
@@ -453,8 +481,35 @@ class MainWindow(QMainWindow):
         if database is None:
             self.database_ready.emit(False)
             return
-        self._start_with(database, defer_hidden=True)
+        self._take_over(database)
         self.database_ready.emit(True)
+
+    def _take_over(self, database: Database) -> None:
+        """The database opened behind the first screen. In this turn only the workspaces
+        of the first screen get it (and the game shown is resumed under its lease): from
+        here on the GM's first key is answered at once. The other workspaces' modules are
+        imported on a worker (``gui/deferred.py``); then they are built, get the database
+        and load, one per turn (:meth:`_load_next_hidden`), or at once when the GM
+        switches to one."""
+        from carwars_desktop.gui import deferred
+
+        self.attach_database(database)
+        self._started = True
+        self._unloaded = self._built()
+        table = getattr(self, "table", None)
+        if table is not None:  # a game was shown: it goes on, from the database now
+            if table.reopen_last_running():
+                self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
+        else:
+            self._resume_with_table = True
+        shown = self._stack.currentWidget()
+        if isinstance(shown, Workspace):
+            self._load(shown)
+        self._follow_rail()
+        built = {workspace.title for workspace in self._built()}
+        deferred.import_for_workspaces(
+            [title for title in WORKSPACE_TITLES if title not in built],
+            lambda: QTimer.singleShot(0, self, self._load_next_hidden), parent=self)
 
     def _open_club_at_startup(self, plan: StartupPlan) -> tuple[Database | None, bool]:
         """(the club database to start on, or None; whether to open a local one instead)."""
@@ -478,12 +533,25 @@ class MainWindow(QMainWindow):
             workspace.load_deferred()
 
     def _load_next_hidden(self) -> None:
-        if len(self.workspaces) < len(WORKSPACE_TITLES):
+        """One step per turn: build the next workspace not built yet (the Workshop on a
+        turn of its own before the Library), else load the next one not loaded."""
+        if not self.workspaces and not hasattr(self, "workshop"):
+            self._build_workshop()
+            QTimer.singleShot(0, self, self._load_next_hidden)
+        elif len(self.workspaces) < len(WORKSPACE_TITLES):
             self._build_through(len(self.workspaces))  # the next hidden one, in this turn
             QTimer.singleShot(0, self, self._load_next_hidden)
         elif self._unloaded:
             self._load(self._unloaded[0])
             QTimer.singleShot(0, self, self._load_next_hidden)
+        elif self.everything_built() and not self._all_built_said:
+            self._all_built_said = True
+            self.all_built.emit()
+
+    def everything_built(self) -> bool:
+        """Every workspace is built, has the database and has loaded its heavy parts."""
+        return (self._started and len(self.workspaces) == len(WORKSPACE_TITLES)
+                and not self._unloaded)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.gui.club_connect import ClubSettings
@@ -511,8 +579,15 @@ class MainWindow(QMainWindow):
                             else "Carwars Desktop")
         if not is_server_url(database.url):
             ClubSettings(self._settings).remember_local(database.url)
-        for workspace in self.workspaces:
-            workspace.attach_database(database)
+        self._attached = []
+        for workspace in self._built():
+            self._attach(workspace)
+
+    def _built(self) -> list[Workspace]:
+        """The workspaces built so far: the rail's, and a game's Table built before them."""
+        table = getattr(self, "table", None)
+        return [*self.workspaces, *([table] if table is not None
+                                    and table not in self.workspaces else [])]
 
     def connect_to_club(self, initial: ClubConnection | None = None, message: str = "",
                         attach: bool = True) -> Database | None:

@@ -370,7 +370,10 @@ class LibraryWorkspace(Workspace):
         if attached is not None and added is None and not database.read_only:
             # Checked against the rules after the list is shown.
             QTimer.singleShot(0, lambda: self._tidy_later(database))
-        self.refresh()
+        if self.isVisible():
+            self.refresh()
+        else:  # built behind another screen: read and sorted on a worker, shown after
+            self.refresh_later()
         if added:
             self._say(f"The catalog the rules ship is in your library: {added} designs "
                       "(read-only; Duplicate copies one into your designs).")
@@ -491,11 +494,18 @@ class LibraryWorkspace(Workspace):
             selected = self.selected_ids()
         self.model.install(contents)
         if not self._columns_fitted and self.model.rowCount():
-            self._fit_columns()
+            if self.isVisible():
+                self._fit_columns()
+            else:  # not on screen: measured on a turn of its own
+                QTimer.singleShot(0, self, self._fit_columns_once)
         changes = self._selection_changes
         self.select_ids(selected)
         if changes == self._selection_changes:  # else brought up to date by the change
             self._update_actions()
+
+    def _fit_columns_once(self) -> None:
+        if not self._columns_fitted and self.model.rowCount():
+            self._fit_columns()
 
     def _fit_columns(self) -> None:
         """Columns as wide as what they show (from the first 200 rows), the name wider."""
