@@ -1,11 +1,15 @@
 """A finished session's charts: gauges over the turns, damage dealt and taken, luck.
 
-pyqtgraph (and numpy) load when the charts are first shown. Every series has
-its own marker shape and the legends name them: colour is never the only key.
+No turn of the event loop does more than one chart's work: the aggregates are read
+(or the events replayed) on a worker thread (:meth:`SessionCharts.draw`), pyqtgraph
+and numpy are imported on one (``gui/plotting.py``), then the summary and the four
+charts are drawn one per turn. Every series has its own marker shape and the legends
+name them: colour is never the only key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -13,6 +17,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
+from carwars_desktop.gui import plotting
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.theme import chart_colours, style_plot
 from carwars_desktop.session.history import Luck, SessionHistory
 
@@ -21,6 +27,12 @@ SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
 
 STEP_PAUSE_MS = 20
 """Between two charts drawn stepwise (see :meth:`SessionCharts.show_history`)."""
+
+Charts = tuple[SessionHistory, Luck]
+Reader = Callable[[Job], Charts]
+"""Reads a session's charts (its kept aggregates, or its events replayed): Qt-free, run
+on a worker thread."""
+
 
 class SessionCharts(QWidget):
     """Shows a :class:`SessionHistory` and a :class:`Luck` (see the module docstring)."""
@@ -37,12 +49,42 @@ class SessionCharts(QWidget):
         self._grid.addWidget(self.summary, 2, 0, 1, 2)
         self.plots: dict[str, Any] = {}
         self.drawing = False
-        """A stepwise drawing is under way (some charts are still to come)."""
+        """A drawing is under way (read on a worker, or some charts still to come)."""
+        self._reader: LatestOnly[Charts] = LatestOnly(self)
+        self._generation = 0
+        """Moves on at each :meth:`reset`: a drawing begun for another session stops."""
+
+    def draw(self, read: Reader, on_error: Callable[[BaseException], None]) -> None:
+        """Read the charts with ``read`` on a worker thread, then draw them one per turn
+        (once pyqtgraph is imported); ``on_error`` gets what ``read`` raised."""
+        self.reset()
+        plotting.prepare()
+        self.summary.setText("Drawing the charts…")
+        self.drawing = True
+        generation = self._generation
+
+        def failed(error: BaseException) -> None:
+            if generation == self._generation:
+                self.drawing = False
+                self.summary.setText("")
+                on_error(error)
+
+        def read_done(charts: Charts) -> None:
+            plotting.when_ready(self, partial(self._read, generation, charts))
+
+        self._reader.submit(read, read_done, failed)
+
+    def _read(self, generation: int, charts: Charts) -> None:
+        if generation == self._generation:
+            self.show_history(*charts, stepwise=True)
 
     def reset(self) -> None:
         """Blank until the next :meth:`show_history`: each plot is hidden (its place kept)
         until drawn again, so a session's tab never shows another session's charts, and a
         stepwise drawing paints one plot per turn of the loop, not all four at once."""
+        self._generation += 1
+        self._reader.supersede()
+        self.drawing = False
         for plot in self.plots.values():
             plot.hide()
         self.summary.setText("")
@@ -95,13 +137,17 @@ class SessionCharts(QWidget):
             for step in steps:
                 step()
             return
+        self._generation += 1  # a drawing still under way stops
+        generation = self._generation
 
         def next_step() -> None:
+            if generation != self._generation:
+                return  # another session's (or none) is shown now
             if steps:
                 steps.pop(0)()
                 # A pause longer than one repaint: the chart just drawn is painted in its
                 # own turn of the loop, not together with the next one's work.
-                QTimer.singleShot(STEP_PAUSE_MS, next_step)
+                QTimer.singleShot(STEP_PAUSE_MS, self, next_step)
             else:
                 self.drawing = False
 
