@@ -134,6 +134,8 @@ class TableWorkspace(Workspace):
         self.following = False
         self._followed_version = 0
         self.opening = 0
+        self._at_startup = False
+        """:meth:`reopen_last_running` is opening the last game (in one turn)."""
         """A session is being opened (read on a worker, its sheets built turn by turn)."""
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
@@ -252,10 +254,13 @@ class TableWorkspace(Workspace):
             self._follow_ruleset(self._ruleset_before)
 
     def reopen_last_running(self) -> bool:
-        """Open the most recently played running session, if any (at start-up)."""
+        """Open the most recently played running session, if any (at start-up: in the
+        turn the database became ready, as start-up orders it, not across turns)."""
+        self._at_startup = True
         try:
             return self._reopen_last_running()
         finally:
+            self._at_startup = False
             self.forget_shown()  # (taken over by open_session, or not resumed after all)
 
     def _reopen_last_running(self) -> bool:
@@ -348,12 +353,12 @@ class TableWorkspace(Workspace):
             elif self.lease is not lease:
                 self.release_lease()
                 self.lease = lease
-            # Read on a worker (the window answers meanwhile), unless it is the game shown
-            # from the file at start-up. On a club server a running session's entries
+            # Read on a worker (the window answers meanwhile), unless start-up reopens
+            # the last game. On a club server a running session's entries
             # wait on the laptop while the connection is down (gui/club_link.py);
             # SQLite's events are used as they are.
             lease = None if follow else self.lease
-            read = None if self._shown is not None else self._in_turns(
+            read = None if self._at_startup else self._in_turns(
                 (), lambda _job: service.read(session_id, lease, follow))
             opened = service.open(session_id, initiator=self,
                                   wrap=lambda events: guarded(self, events),
@@ -430,7 +435,11 @@ class TableWorkspace(Workspace):
                 self.focus_default()
                 yield
 
-            self._in_turns(page())
+            if self._at_startup:
+                for _ in page():
+                    pass
+            else:
+                self._in_turns(page())
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
         return True
