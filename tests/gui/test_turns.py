@@ -120,3 +120,20 @@ def test_the_first_chart_waits_for_pyqtgraph_imported_on_a_worker(
     assert (imported.on_gui, imported.on_workers) == ([], [1])
     jobs.assert_answered()
     assert plotting.ready()
+
+
+def test_a_session_asked_for_while_another_opens_is_opened_after_it(
+        window: MainWindow) -> None:
+    """Opening runs its turns in a local event loop: a request that comes meanwhile (a
+    club connection back asks to reopen) waits, then is opened; nothing is left half
+    built."""
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    first, second = _finished_session(window, 10), _finished_session(window, 12)
+    answers: list[bool] = []
+    QTimer.singleShot(0, lambda: answers.append(table.open_session(second)))
+    assert table.open_session(first)  # the second, asked for meanwhile, opened after it
+    assert answers == [False]
+    assert table.session_id == second and window.services.table.session_id == second
+    assert table.play.game is window.services.table.game
+    assert not table.opening

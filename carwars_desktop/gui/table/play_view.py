@@ -180,11 +180,12 @@ class PlayView(QMainWindow):
             pass
 
     def session_steps(self, game: Game, title: str, pages: EventPages, read_only: bool,
-                      charts: Callable[[], None] | None) -> Iterator[None]:
+                      charts: Callable[[], None] | None) -> Iterator[int | None]:
         """:meth:`show_session` in steps, each a turn of the event loop's work (the
         caller runs one per turn): each sheet built, then the grid, then the clock and
         the rest. Until the step that puts them in the grid, the sheets are built off
-        screen and the view shows what it showed."""
+        screen and the view shows what it showed (such a step yields 0: it asked for no
+        repaint, the next may come at once; the others yield None)."""
         rules = game.ruleset.play()
         screens = ruleset_ui(game.ruleset.id)
         sheets: dict[str, SheetFrame] = {}
@@ -195,7 +196,7 @@ class PlayView(QMainWindow):
                 lambda procedure, presets: self.actions_hub.run(procedure, presets))
             widget.set_sheet(game.sheet(vehicle.key), read_only)
             sheets[vehicle.key] = widget
-            yield
+            yield 0
         self.game = game
         self.session_title = title
         self.read_only = read_only
@@ -205,7 +206,7 @@ class PlayView(QMainWindow):
         self.sheets = sheets
         self.clock = None  # (the next step makes this game's)
         self.grid.set_sheets(list(self.sheets.values()))
-        yield
+        yield None
         panel = screens.clock_panel(self.actions_hub)
         old = self.clock_area.takeWidget()
         if old is not None:

@@ -136,6 +136,8 @@ class TableWorkspace(Workspace):
         self.opening = 0
         self._at_startup = False
         """:meth:`reopen_last_running` is opening the last game (in one turn)."""
+        self._open_next: tuple[int, bool] | None = None
+        """A session asked for while another was opening (:meth:`open_session`)."""
         """A session is being opened (read on a worker, its sheets built turn by turn)."""
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
@@ -326,7 +328,21 @@ class TableWorkspace(Workspace):
         cannot be read (the title says why). A session the rules cannot read (a sheet
         from a changed engine, say) stays as it is in the database; the session list
         says why it did not open.
+
+        Asked again while one is opening (its turns run a local event loop: a club
+        connection coming back asks to reopen), the newest request is opened once that
+        one is done, and this returns False.
         """
+        if self.opening:
+            self._open_next = (session_id, follow)
+            return False
+        opened = self._open_session(session_id, follow)
+        while self._open_next is not None:
+            (session_id, follow), self._open_next = self._open_next, None
+            opened = self._open_session(session_id, follow)
+        return opened
+
+    def _open_session(self, session_id: int, follow: bool) -> bool:
         from carwars_desktop.storage.game_sessions import SessionHeldError
 
         assert self.database is not None
@@ -424,16 +440,16 @@ class TableWorkspace(Workspace):
             if read_only:
                 plotting.prepare()  # its charts: pyqtgraph imported ahead of need
 
-            def page() -> Iterator[None]:
+            def page() -> Iterator[int | None]:
                 # Each step a turn of its own: the sheets built one by one, the page
                 # shown, then the keys set up for it and the ruleset followed.
                 yield from self.play.session_steps(opened.game, title, opened.store,
                                                    read_only, charts if read_only else None)
                 self.pages.setCurrentWidget(self.play)
-                yield
+                yield None
                 self.keys.session_shown()
                 self.focus_default()
-                yield
+                yield None
 
             if self._at_startup:
                 for _ in page():
@@ -444,10 +460,12 @@ class TableWorkspace(Workspace):
         self._follow_ruleset(info.ruleset_id)
         return True
 
-    def _in_turns(self, steps: Iterable[None],
+    def _in_turns(self, steps: Iterable[int | None],
                   work: Callable[[Job], T] | None = None) -> T | None:
         """Run ``work`` on a worker thread, then ``steps`` one per turn of the event loop,
-        and return ``work``'s result (or raise its error) once all are done.
+        and return ``work``'s result (or raise its error) once all are done. A step
+        yields the pause before the next in milliseconds (``None``:
+        :data:`OPEN_STEP_PAUSE_MS`; 0 when it painted nothing).
 
         The window repaints and answers between them; the GM's keys and clicks wait
         until the end (they are about what is being opened), and so does a followed
@@ -458,7 +476,7 @@ class TableWorkspace(Workspace):
 
         def step() -> None:
             try:
-                next(pending)
+                pause = next(pending)
             except StopIteration:
                 loop.quit()
                 return
@@ -466,7 +484,7 @@ class TableWorkspace(Workspace):
                 outcome["error"] = error
                 loop.quit()
                 return
-            QTimer.singleShot(OPEN_STEP_PAUSE_MS, self, step)
+            QTimer.singleShot(OPEN_STEP_PAUSE_MS if pause is None else pause, self, step)
 
         def done(result: T) -> None:
             outcome["result"] = result
