@@ -134,11 +134,11 @@ class TableWorkspace(Workspace):
         self.following = False
         self._followed_version = 0
         self.opening = 0
+        """A session is being opened (read on a worker, its sheets built turn by turn)."""
         self._at_startup = False
         """:meth:`reopen_last_running` is opening the last game (in one turn)."""
         self._open_next: tuple[int, bool] | None = None
         """A session asked for while another was opening (:meth:`open_session`)."""
-        """A session is being opened (read on a worker, its sheets built turn by turn)."""
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
         """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
@@ -442,7 +442,7 @@ class TableWorkspace(Workspace):
 
             def page() -> Iterator[int | None]:
                 # Each step a turn of its own: the sheets built one by one, the page
-                # shown, then the keys set up for it and the ruleset followed.
+                # shown, then the keys set up for it (the ruleset followed after).
                 yield from self.play.session_steps(opened.game, title, opened.store,
                                                    read_only, charts if read_only else None)
                 self.pages.setCurrentWidget(self.play)
