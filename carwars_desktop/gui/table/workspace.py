@@ -54,9 +54,6 @@ SYNC_CHART_EVENTS = 300
 without a word (tens of milliseconds); a longer one with progress and Cancel."""
 FOLLOW_MS = 1000
 """How often a followed session is checked for new events."""
-OPEN_STEP_PAUSE_MS = 5
-"""Between two steps of opening a session (:meth:`TableWorkspace._in_turns`): a repaint
-the last one asked for comes in its own turn, not with the next step's work."""
 
 T = TypeVar("T")
 
@@ -464,8 +461,10 @@ class TableWorkspace(Workspace):
                   work: Callable[[Job], T] | None = None) -> T | None:
         """Run ``work`` on a worker thread, then ``steps`` one per turn of the event loop,
         and return ``work``'s result (or raise its error) once all are done. A step
-        yields the pause before the next in milliseconds (``None``:
-        :data:`OPEN_STEP_PAUSE_MS`; 0 when it painted nothing).
+        yields ``None`` when it changed what is on screen: the next comes after the
+        repaint, which takes a turn of its own (the repaint's posted events are
+        delivered in the turn after the step, the next step in the one after that); or
+        a pause in milliseconds (0: it painted nothing, the next may come at once).
 
         The window repaints and answers between them; the GM's keys and clicks wait
         until the end (they are about what is being opened), and so does a followed
@@ -484,7 +483,10 @@ class TableWorkspace(Workspace):
                 outcome["error"] = error
                 loop.quit()
                 return
-            QTimer.singleShot(OPEN_STEP_PAUSE_MS if pause is None else pause, self, step)
+            if pause is None:  # after the repaint it asked for, which takes a turn
+                QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, step))
+            else:
+                QTimer.singleShot(pause, self, step)
 
         def done(result: T) -> None:
             outcome["result"] = result
