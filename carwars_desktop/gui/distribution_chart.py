@@ -1,8 +1,9 @@
 """A bar chart of an exact distribution, success region shaded and named.
 
-pyqtgraph (and numpy) are imported when a chart is first drawn: a chart given its
-distribution while hidden (the Dice and Resolver workspaces behind the first screen)
-keeps it and draws it when it is shown.
+pyqtgraph (and numpy) are imported on a worker thread (``gui/plotting.py``): a chart
+given its distribution while hidden (the Dice and Resolver workspaces behind the first
+screen) keeps it, starts that import, and draws it when it is shown, once pyqtgraph is
+imported (the legend says "drawing the chart…" until then).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from PySide6.QtGui import QBrush, QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import Distribution
+from carwars_desktop.gui import plotting
 from carwars_desktop.gui.theme import chart_colours, style_plot
 
 VISIBLE_FRACTION = 1e-4
@@ -49,7 +51,14 @@ class DistributionChart(QWidget):
         self._marker: Any = None
         self.bars: list[tuple[int, float, bool]] = []
         self._pending: tuple[int | None, str] | None = None
-        """(marker, x label) of a distribution not drawn yet (the chart was hidden)."""
+        """(marker, x label) of a distribution not drawn yet (the chart was hidden, or
+        pyqtgraph is still being imported)."""
+        self._legend_text = ""
+
+    @property
+    def waiting(self) -> bool:
+        """A distribution is given and not drawn yet."""
+        return self._pending is not None
 
     def _ensure_plot(self) -> Any:
         if self._plot is None:
@@ -80,16 +89,20 @@ class DistributionChart(QWidget):
                   x_label: str = "total", success_label: str = "success") -> None:
         """Show bars made by :func:`chart_bars` (drawn now if visible, else when shown)."""
         self.bars = bars
-        self._legend.setText(f"■ filled: {success_label}    □ outlined: not"
-                             if has_success else "")
+        self._legend_text = f"■ filled: {success_label}    □ outlined: not" \
+            if has_success else ""
+        self._legend.setText(self._legend_text)
         self._pending = (marker, x_label)
         if self.isVisible():
-            self._draw()
+            self._draw_when_ready()
+        else:
+            plotting.prepare()  # ahead of need: it is drawn when shown
 
     def clear(self) -> None:
         """No distribution (the form is not valid yet): nothing left from the last one."""
         self.bars = []
         self._pending = None
+        self._legend_text = ""
         self._legend.setText("")
         if self._plot is not None:
             self._plot.clear()
@@ -97,12 +110,20 @@ class DistributionChart(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         if self._pending is not None:
-            self._draw()
+            self._draw_when_ready()
+
+    def _draw_when_ready(self) -> None:
+        """Draw now if pyqtgraph is imported, else once the worker has imported it."""
+        if not plotting.ready() and self._plot is None:
+            self._legend.setText("drawing the chart…")
+        plotting.when_ready(self, self._draw)
 
     def _draw(self) -> None:
+        if self._pending is None or not self.isVisible():
+            return  # drawn already, cleared, or hidden again (drawn when next shown)
         import pyqtgraph as pg
 
-        assert self._pending is not None
+        self._legend.setText(self._legend_text)
         marker, x_label = self._pending
         self._pending = None
         values = [v for v, _, _ in self.bars]

@@ -313,6 +313,19 @@ class OpenedSession:
 
 
 @dataclass(frozen=True)
+class ReadSession:
+    """A session read for opening (:meth:`TableService.read`), not open yet: its game is
+    built on the session's own events; ``follow``: it opens read-only."""
+
+    session_id: int
+    loaded: LoadedSession
+    ruleset: Ruleset
+    events: SessionEvents
+    game: Game
+    follow: bool
+
+
+@dataclass(frozen=True)
 class ShownGame:
     """A running session's game shown before the database was open (start-up read it
     from the file: ``storage/first_screen.py``), and the session as it was read."""
@@ -430,23 +443,12 @@ class TableService:
         self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
         return session_id
 
-    def open(self, session_id: int, initiator: object = None,
-             wrap: StoreWrapper | None = None, lease: Lease | None = None,
-             follow: bool = False, shown: ShownGame | None = None) -> OpenedSession:
-        """Resume a running session, or open a finished one read-only.
-
-        Reads its vehicles, current sheets and clock, never its events, so a long
-        evening opens at once. ``wrap`` wraps a running session's events (the club
-        link's queue). Its events append only under ``lease`` (this copy's hold on it,
-        compare-and-append); ``follow`` opens a running session read-only (another copy
-        plays it); so does one whose stored clock or settings cannot be read
-        (:attr:`LoadedSession.unreadable` says why and which clock is shown: the one
-        after the last event that moved it). ``shown``: this session's game already on
-        screen (start-up); it is kept, writing to the database from now on, when this
-        resumes it and nothing was written since it was read; otherwise the game is
-        built again. Raises :class:`SessionOpenError` and changes nothing when the rules
-        cannot read it.
-        """
+    def read(self, session_id: int, lease: Lease | None = None,
+             follow: bool = False) -> ReadSession:
+        """The reading half of :meth:`open`: the session's vehicles, current sheets and
+        clock (never its events), and its game built on them. Changes nothing and tells
+        nobody, so it is safe on a worker thread. Raises :class:`SessionOpenError` when
+        the rules cannot read it."""
         from carwars_desktop.session.setup import build_game
 
         sessions = self._database().game_sessions
@@ -460,17 +462,44 @@ class TableService:
                                      if loaded.unreadable else "")
             if loaded.unreadable:
                 loaded = _with_last_clock(loaded, ruleset, events)
-            store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
-                                   and not follow else events)
-            if shown is not None and shown.same_as(loaded.info) and loaded.info.running \
-                    and not follow and shown.game.ruleset.id == ruleset.id:
-                game = shown.game  # the same sheets, clock and settings: the same version
-                game.use_store(store)
-            else:
-                game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
-                                  store, loaded.settings)
+            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
+                              events, loaded.settings)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
+        return ReadSession(session_id, loaded, ruleset, events, game, follow)
+
+    def open(self, session_id: int, initiator: object = None,
+             wrap: StoreWrapper | None = None, lease: Lease | None = None,
+             follow: bool = False, shown: ShownGame | None = None,
+             read: ReadSession | None = None) -> OpenedSession:
+        """Resume a running session, or open a finished one read-only.
+
+        Reads its vehicles, current sheets and clock, never its events, so a long
+        evening opens at once (``read``: what :meth:`read` gave for the same session,
+        lease and ``follow``, on a worker thread). ``wrap`` wraps a running session's
+        events (the club link's queue). Its events append only under ``lease`` (this
+        copy's hold on it, compare-and-append); ``follow`` opens a running session
+        read-only (another copy plays it); so does one whose stored clock or settings
+        cannot be read (:attr:`LoadedSession.unreadable` says why and which clock is
+        shown: the one after the last event that moved it). ``shown``: this session's
+        game already on screen (start-up); it is kept, writing to the database from now
+        on, when this resumes it and nothing was written since it was read; otherwise
+        the game is built again. Raises :class:`SessionOpenError` and changes nothing
+        when the rules cannot read it.
+        """
+        if read is None or read.session_id != session_id:
+            read = self.read(session_id, lease, follow)
+        loaded, ruleset, events, follow = read.loaded, read.ruleset, read.events, read.follow
+        store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
+                               and not follow else events)
+        if shown is not None and shown.same_as(loaded.info) and loaded.info.running \
+                and not follow and shown.game.ruleset.id == ruleset.id:
+            game = shown.game  # the same sheets, clock and settings: the same version
+            game.use_store(store)
+        else:
+            game = read.game
+            if store is not events:
+                game.use_store(store)
         read_only = not loaded.info.running or follow
         if not read_only:
             self.settle_left_pending(session_id)

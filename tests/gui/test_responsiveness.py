@@ -125,6 +125,7 @@ def test_opening_a_long_finished_session_never_freezes_the_window(
     # a fixed cost whatever the session's length, paid here on a short one.
     assert table.open_session(_finished_session(window, 10))
     table.play.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: not table.play.charts.drawing, timeout=60_000)  # (on a worker)
     session_id = _finished_session(window, 4000)
     jobs = Jobs(monkeypatch)
     aggregated = watch(monkeypatch, TableService, "aggregate_charts",

@@ -1,18 +1,24 @@
 """A finished session's charts: gauges over the turns, damage dealt and taken, luck.
 
-pyqtgraph (and numpy) load when the charts are first shown. Every series has
-its own marker shape and the legends name them: colour is never the only key.
+No turn of the event loop does more than one chart's work: the aggregates are read
+(or the events replayed) on a worker thread (:meth:`SessionCharts.draw`), pyqtgraph
+and numpy are imported on one (``gui/plotting.py``), then the summary and the four
+charts are drawn one per turn. Every series has its own marker shape and the legends
+name them: colour is never the only key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from carwars_desktop.gui import plotting
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.theme import chart_colours, style_plot
 from carwars_desktop.session.history import Luck, SessionHistory
 
@@ -21,6 +27,16 @@ SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
 
 STEP_PAUSE_MS = 20
 """Between two charts drawn stepwise (see :meth:`SessionCharts.show_history`)."""
+
+DAMAGE = ("damage", "damage taken ■ and dealt ▨", 1, 0)
+LUCK = ("luck", "luck: hits against the odds", 1, 1)
+"""(key, title, row, column) of two of the plots."""
+
+Charts = tuple[SessionHistory, Luck]
+Reader = Callable[[Job], Charts]
+"""Reads a session's charts (its kept aggregates, or its events replayed): Qt-free, run
+on a worker thread."""
+
 
 class SessionCharts(QWidget):
     """Shows a :class:`SessionHistory` and a :class:`Luck` (see the module docstring)."""
@@ -35,19 +51,62 @@ class SessionCharts(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self._grid.addWidget(self.summary, 2, 0, 1, 2)
+        # Each chart's place from the start: a chart drawn later fills its own and moves
+        # (and repaints) none of the others.
+        self._cells: dict[tuple[int, int], QVBoxLayout] = {}
+        for row in range(2):
+            for column in range(2):
+                cell = QWidget()
+                cell.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+                cell.setMinimumSize(280, 200)
+                layout = QVBoxLayout(cell)
+                layout.setContentsMargins(0, 0, 0, 0)
+                self._cells[row, column] = layout
+                self._grid.addWidget(cell, row, column)
         self.plots: dict[str, Any] = {}
         self.drawing = False
-        """A stepwise drawing is under way (some charts are still to come)."""
+        """A drawing is under way (read on a worker, or some charts still to come)."""
+        self._reader: LatestOnly[Charts] = LatestOnly(self)
+        self._generation = 0
+        """Moves on at each :meth:`reset`: a drawing begun for another session stops."""
+
+    def draw(self, read: Reader, on_error: Callable[[BaseException], None]) -> None:
+        """Read the charts with ``read`` on a worker thread, then draw them one per turn
+        (once pyqtgraph is imported); ``on_error`` gets what ``read`` raised."""
+        self.reset()
+        plotting.prepare()
+        self.summary.setText("Drawing the charts…")
+        self.drawing = True
+        generation = self._generation
+
+        def failed(error: BaseException) -> None:
+            if generation == self._generation:
+                self.drawing = False
+                self.summary.setText("")
+                on_error(error)
+
+        def read_done(charts: Charts) -> None:
+            plotting.when_ready(self, partial(self._read, generation, charts))
+
+        self._reader.submit(read, read_done, failed)
+
+    def _read(self, generation: int, charts: Charts) -> None:
+        if generation == self._generation:
+            self.show_history(*charts, stepwise=True)
 
     def reset(self) -> None:
         """Blank until the next :meth:`show_history`: each plot is hidden (its place kept)
         until drawn again, so a session's tab never shows another session's charts, and a
         stepwise drawing paints one plot per turn of the loop, not all four at once."""
+        self._generation += 1
+        self._reader.supersede()
+        self.drawing = False
         for plot in self.plots.values():
             plot.hide()
         self.summary.setText("")
 
-    def _plot(self, key: str, title: str, row: int, column: int) -> Any:
+    def _make(self, key: str, title: str, row: int, column: int) -> Any:
+        """The plot widget of ``key`` in its place, made (hidden) if it is not yet."""
         import pyqtgraph as pg
 
         colours = chart_colours()  # the theme in use now (light or dark)
@@ -66,7 +125,13 @@ class SessionCharts(QWidget):
             policy.setRetainSizeWhenHidden(True)  # a hidden plot keeps its place (reset)
             plot.setSizePolicy(policy)
             self.plots[key] = plot
-            self._grid.addWidget(plot, row, column)
+            plot.hide()
+            self._cells[row, column].addWidget(plot)
+        return plot
+
+    def _plot(self, key: str, title: str, row: int, column: int) -> Any:
+        plot = self._make(key, title, row, column)
+        colours = chart_colours()
         plot.clear()
         if plot.plotItem.legend is None:
             plot.addLegend(offset=(-10, 10))
@@ -87,26 +152,40 @@ class SessionCharts(QWidget):
         event loop (the window answers between them), else all at once."""
         # The summary first: its new height moves the grid's rows once, before any plot is
         # drawn (set last, it made all four plots repaint together in one turn).
-        steps = [partial(self._summary, history, luck)]
-        steps += [partial(self._gauge, history, number, label)
-                  for number, label in enumerate(history.gauge_labels[:2])]
-        steps += [partial(self._damage, history), partial(self._luck, history, luck)]
+        # A plot widget made the first time is a step of its own (its making is as much
+        # work as its drawing).
+        steps: list[Callable[[], Any]] = [partial(self._summary, history, luck)]
+        for number, label in enumerate(history.gauge_labels[:2]):
+            steps += self._unmade(f"gauge:{label}", f"{label} over the turns", 0, number)
+            steps.append(partial(self._gauge, history, number, label))
+        steps += self._unmade(*DAMAGE)
+        steps.append(partial(self._damage, history))
+        steps += self._unmade(*LUCK)
+        steps.append(partial(self._luck, history, luck))
         if not stepwise:
             for step in steps:
                 step()
             return
+        self._generation += 1  # a drawing still under way stops
+        generation = self._generation
 
         def next_step() -> None:
+            if generation != self._generation:
+                return  # another session's (or none) is shown now
             if steps:
                 steps.pop(0)()
                 # A pause longer than one repaint: the chart just drawn is painted in its
                 # own turn of the loop, not together with the next one's work.
-                QTimer.singleShot(STEP_PAUSE_MS, next_step)
+                QTimer.singleShot(STEP_PAUSE_MS, self, next_step)
             else:
                 self.drawing = False
 
         self.drawing = True
         next_step()
+
+    def _unmade(self, key: str, title: str, row: int, column: int) -> list[Callable[[], Any]]:
+        """The step that makes the plot widget of ``key``, if it is not made yet."""
+        return [] if key in self.plots else [partial(self._make, key, title, row, column)]
 
     def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
         import pyqtgraph as pg
@@ -130,8 +209,7 @@ class SessionCharts(QWidget):
 
         colours = chart_colours()
         ink = colours.ink
-        plot = self._plot("damage", "damage taken ■ and dealt ▨",
-                          1, 0)
+        plot = self._plot(*DAMAGE)
         vehicles = list(history.vehicles.values())
         xs = list(range(len(vehicles)))
         taken = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[v.taken for v in vehicles],
@@ -156,7 +234,7 @@ class SessionCharts(QWidget):
 
         colours = chart_colours()
         series, ink = colours.series, colours.ink
-        plot = self._plot("luck", "luck: hits against the odds", 1, 1)
+        plot = self._plot(*LUCK)
         rolls = list(range(1, luck.rolls + 1))
         plot.plot(rolls, list(luck.thrown), name="● successes thrown",
                   pen=pg.mkPen(series[0], width=2), symbol="o", symbolSize=6,

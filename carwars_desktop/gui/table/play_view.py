@@ -7,7 +7,7 @@ of the vehicles it touched, the clock, one row of the log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import cast
 
 from PySide6.QtCore import Qt, QTimer
@@ -176,23 +176,37 @@ class PlayView(QMainWindow):
     def show_session(self, game: Game, title: str, pages: EventPages, read_only: bool,
                      charts: Callable[[], None] | None) -> None:
         """Build the sheets and clock of ``game``; ``charts`` draws them when first shown."""
-        self.game = game
-        self.session_title = title
-        self.read_only = read_only
+        for _ in self.session_steps(game, title, pages, read_only, charts):
+            pass
+
+    def session_steps(self, game: Game, title: str, pages: EventPages, read_only: bool,
+                      charts: Callable[[], None] | None) -> Iterator[int | None]:
+        """:meth:`show_session` in steps, each a turn of the event loop's work (the
+        caller runs one per turn): each sheet built, then the grid, then the clock and
+        the rest. Until the step that puts them in the grid, the sheets are built off
+        screen and the view shows what it showed (such a step yields 0: it asked for no
+        repaint, the next may come at once; the others yield None)."""
         rules = game.ruleset.play()
         screens = ruleset_ui(game.ruleset.id)
-        self.provenance = Provenance(game.ruleset, rules, pages)
-        state = "read-only, finished" if read_only else "running"
-        self.title.setText(f"&nbsp;<b>{title}</b> · {game.ruleset.title} · {state}&nbsp;")
-        self.sheets = {}
+        sheets: dict[str, SheetFrame] = {}
         for vehicle in game.vehicles:
             widget = screens.sheet_widget(vehicle, rules, self._explain)
             widget.mark_requested.connect(self.actions_hub.mark)
             widget.procedure_requested.connect(
                 lambda procedure, presets: self.actions_hub.run(procedure, presets))
             widget.set_sheet(game.sheet(vehicle.key), read_only)
-            self.sheets[vehicle.key] = widget
+            sheets[vehicle.key] = widget
+            yield 0
+        self.game = game
+        self.session_title = title
+        self.read_only = read_only
+        self.provenance = Provenance(game.ruleset, rules, pages)
+        state = "read-only, finished" if read_only else "running"
+        self.title.setText(f"&nbsp;<b>{title}</b> · {game.ruleset.title} · {state}&nbsp;")
+        self.sheets = sheets
+        self.clock = None  # (the next step makes this game's)
         self.grid.set_sheets(list(self.sheets.values()))
+        yield None
         panel = screens.clock_panel(self.actions_hub)
         old = self.clock_area.takeWidget()
         if old is not None:

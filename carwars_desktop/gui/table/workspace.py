@@ -17,16 +17,17 @@ banner with Retry; nothing is shown as done.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from functools import partial
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import shiboken6
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
-from carwars_desktop.gui.background import Cancelled, run_with_progress
+from carwars_desktop.gui import background, plotting
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.rulesets import ACTION_KINDS
@@ -50,10 +51,12 @@ if TYPE_CHECKING:
     from carwars_desktop.storage.leases import Lease, LeaseInfo
 
 SYNC_CHART_EVENTS = 300
-"""A finished session of at most this many events gets its charts aggregated at once
-(tens of milliseconds); a longer one on a worker thread, with progress and Cancel."""
+"""A finished session of at most this many events gets its charts aggregated on a worker
+without a word (tens of milliseconds); a longer one with progress and Cancel."""
 FOLLOW_MS = 1000
 """How often a followed session is checked for new events."""
+
+T = TypeVar("T")
 
 
 class LeaseChoice(Enum):
@@ -128,6 +131,12 @@ class TableWorkspace(Workspace):
         self.lease: Lease | None = None
         self.following = False
         self._followed_version = 0
+        self.opening = 0
+        """A session is being opened (read on a worker, its sheets built turn by turn)."""
+        self._at_startup = False
+        """:meth:`reopen_last_running` is opening the last game (in one turn)."""
+        self._open_next: tuple[int, bool] | None = None
+        """A session asked for while another was opening (:meth:`open_session`)."""
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
         """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
@@ -266,10 +275,13 @@ class TableWorkspace(Workspace):
             self._follow_ruleset(self._ruleset_before)
 
     def reopen_last_running(self) -> bool:
-        """Open the most recently played running session, if any (at start-up)."""
+        """Open the most recently played running session, if any (at start-up: in the
+        turn the database became ready, as start-up orders it, not across turns)."""
+        self._at_startup = True
         try:
             return self._reopen_last_running()
         finally:
+            self._at_startup = False
             self.forget_shown()  # (taken over by open_session, or not resumed after all)
 
     def _reopen_last_running(self) -> bool:
@@ -335,7 +347,21 @@ class TableWorkspace(Workspace):
         cannot be read (the title says why). A session the rules cannot read (a sheet
         from a changed engine, say) stays as it is in the database; the session list
         says why it did not open.
+
+        Asked again while one is opening (its turns run a local event loop: a club
+        connection coming back asks to reopen), the newest request is opened once that
+        one is done, and this returns False.
         """
+        if self.opening:
+            self._open_next = (session_id, follow)
+            return False
+        opened = self._open_session(session_id, follow)
+        while self._open_next is not None:
+            (session_id, follow), self._open_next = self._open_next, None
+            opened = self._open_session(session_id, follow)
+        return opened
+
+    def _open_session(self, session_id: int, follow: bool) -> bool:
         from carwars_desktop.storage.game_sessions import SessionHeldError
 
         assert self.database is not None
@@ -362,12 +388,16 @@ class TableWorkspace(Workspace):
             elif self.lease is not lease:
                 self.release_lease()
                 self.lease = lease
-            # On a club server a running session's entries wait on the laptop while the
-            # connection is down (gui/club_link.py); SQLite's events are used as they are.
+            # Read on a worker (the window answers meanwhile), unless start-up reopens
+            # the last game. On a club server a running session's entries
+            # wait on the laptop while the connection is down (gui/club_link.py);
+            # SQLite's events are used as they are.
+            lease = None if follow else self.lease
+            read = None if self._at_startup else self._in_turns(
+                (), lambda _job: service.read(session_id, lease, follow))
             opened = service.open(session_id, initiator=self,
                                   wrap=lambda events: guarded(self, events),
-                                  lease=None if follow else self.lease, follow=follow,
-                                  shown=self._shown)
+                                  lease=lease, follow=follow, shown=self._shown, read=read)
         except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
@@ -405,10 +435,16 @@ class TableWorkspace(Workspace):
                                                      "open this tab again to draw them.")
                     self.play.set_charts_loader(charts)
                     return
-            history, session_luck = service.history(opened)
-            # A long session's four charts are drawn one per turn of the event loop.
-            self.play.charts.show_history(history, session_luck,
-                                          stepwise=history.events > SYNC_CHART_EVENTS)
+            # Read (or replayed) on a worker, then drawn one chart per turn of the loop.
+            self.play.charts.draw(lambda _job: service.history(opened), charts_failed)
+
+        def charts_failed(error: BaseException) -> None:
+            text = write_failure(error)  # the aggregates could not be kept (read-only)
+            if text is None:
+                raise error
+            self.play.charts.summary.setText(f"The charts were not drawn: {text} Open this "
+                                             "tab again to draw them.")
+            self.play.set_charts_loader(charts)
 
         unreadable = opened.loaded.unreadable
         title = opened.title + (f" (read-only: {unreadable})" if unreadable
@@ -420,16 +456,83 @@ class TableWorkspace(Workspace):
             # stay on screen (and under the GM's first key), now on the database.
             self.play.keep_session(opened.store)  # (its keys were set up for it when shown)
         else:
-            self.play.show_session(opened.game, title, opened.store, read_only,
-                                   charts if read_only else None)
-            self.pages.setCurrentWidget(self.play)
-            self.keys.session_shown()
-            self.focus_default()
+            if read_only:
+                plotting.prepare()  # its charts: pyqtgraph imported ahead of need
+
+            def page() -> Iterator[int | None]:
+                # Each step a turn of its own: the sheets built one by one, the page
+                # shown, then the keys set up for it (the ruleset followed after).
+                yield from self.play.session_steps(opened.game, title, opened.store,
+                                                   read_only, charts if read_only else None)
+                self.pages.setCurrentWidget(self.play)
+                yield None
+                self.keys.session_shown()
+                self.focus_default()
+                yield None
+
+            if self._at_startup:
+                for _ in page():
+                    pass
+            else:
+                self._in_turns(page())
         if not read_only:
             self.keys.restore_batch(opened.events)  # the shots declared before a restart
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
         return True
+
+    def _in_turns(self, steps: Iterable[int | None],
+                  work: Callable[[Job], T] | None = None) -> T | None:
+        """Run ``work`` on a worker thread, then ``steps`` one per turn of the event loop,
+        and return ``work``'s result (or raise its error) once all are done. A step
+        yields ``None`` when it changed what is on screen: the next comes after the
+        repaint, which takes a turn of its own (the repaint's posted events are
+        delivered in the turn after the step, the next step in the one after that); or
+        a pause in milliseconds (0: it painted nothing, the next may come at once).
+
+        The window repaints and answers between them; the GM's keys and clicks wait
+        until the end (they are about what is being opened), and so does a followed
+        session's reload (:attr:`opening`)."""
+        loop = QEventLoop()
+        outcome: dict[str, Any] = {}
+        pending = iter(steps)
+
+        def step() -> None:
+            try:
+                pause = next(pending)
+            except StopIteration:
+                loop.quit()
+                return
+            except BaseException as error:  # noqa: BLE001 (raised after the loop)
+                outcome["error"] = error
+                loop.quit()
+                return
+            if pause is None:  # after the repaint it asked for, which takes a turn
+                QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, step))
+            else:
+                QTimer.singleShot(pause, self, step)
+
+        def done(result: T) -> None:
+            outcome["result"] = result
+            step()
+
+        def failed(error: BaseException) -> None:
+            outcome["error"] = error
+            loop.quit()
+
+        if work is None:
+            QTimer.singleShot(0, self, step)
+        else:
+            background.start(work, done, failed, parent=self)
+        self.opening += 1
+        try:
+            loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        finally:
+            self.opening -= 1
+        if "error" in outcome:
+            raise outcome["error"]
+        result: T | None = outcome.get("result")
+        return result
 
     def _follow_ruleset(self, ruleset_id: str) -> None:
         """The window's ruleset becomes the open session's (the Resolver follows it)."""
@@ -497,6 +600,8 @@ class TableWorkspace(Workspace):
         if not self.following or self.database is None or self.session_id is None:
             self._follow_timer.stop()
             return
+        if self.opening:
+            return  # (checked again on the next tick, once it is open)
         try:
             version = self.context.service.session_version(self.session_id)
         except LookupError:

@@ -92,7 +92,7 @@ def test_new_session_dialog_checks_and_starts(qtbot, window: MainWindow) -> None
 
 
 def test_finished_session_opens_read_only_with_charts(start_session,  # type: ignore[no-untyped-def]
-                                                      window: MainWindow) -> None:
+                                                      window: MainWindow, qtbot) -> None:
     table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Killer Kart")])
     courier = table.play.sheets["v1"]
     courier.mark_armor(Side.FRONT, 10)  # type: ignore[attr-defined]
@@ -103,10 +103,12 @@ def test_finished_session_opens_read_only_with_charts(start_session,  # type: ig
     assert not table.play.undo_action.isVisible()
     assert table.play.tabs.currentIndex() == 1
     charts = table.play.charts
+    # read on a worker, then drawn one chart per turn (tests/gui/test_turns.py)
+    qtbot.waitUntil(lambda: not charts.drawing and len(charts.plots) == 4, timeout=60_000)
     assert set(charts.plots) == {"gauge:armor", "gauge:DP", "damage", "luck"}
     assert "Courier: took 20" in charts.summary.text()
     rows = table.play.log_dock.model.rowCount()
-    courier.mark_armor(Side.FRONT, 0)  # type: ignore[attr-defined]
+    table.play.sheets["v1"].mark_armor(Side.FRONT, 0)  # type: ignore[attr-defined]
     assert table.play.log_dock.model.rowCount() == rows  # read-only: nothing written
     table.show_sessions()
     page = table.sessions_page

@@ -1,0 +1,83 @@
+"""pyqtgraph (and numpy under it) imported on a worker thread, ahead of the first chart.
+
+Importing them takes longer than a turn of the event loop may (about 0.4 s: pyqtgraph
+loads Qt's SVG, OpenGL and test modules and copies every Qt class it uses); on the GUI
+thread it froze the first chart's turn. So a screen that will draw charts asks for them
+early with :func:`prepare` (the Dice and the Resolver when they load, the Table when
+a finished session opens), and a chart draws through :func:`when_ready`, which calls
+back on the GUI thread at once when the import is done, else once the worker is done
+(the chart meanwhile says it is being drawn). The GUI thread never imports pyqtgraph
+itself while the worker does (it would wait on the import's lock for the rest of it).
+
+Only the import runs on the worker: pyqtgraph's import makes no Qt object (its widgets
+are made on the GUI thread, by the charts).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import shiboken6
+from PySide6.QtCore import QObject
+
+from carwars_desktop.gui import background
+
+_Waiting = tuple[QObject, Callable[[], None]]
+
+
+class _Import:
+    """The one import of pyqtgraph in this process (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.done = False
+        self.waiting: list[_Waiting] = []
+
+    def finished(self, _result: object = None) -> None:
+        self.done = True
+        waiting, self.waiting = self.waiting, []
+        for receiver, callback in waiting:
+            if shiboken6.isValid(receiver):  # (a chart closed meanwhile waits no more)
+                callback()
+
+
+_import = _Import()
+
+
+def import_pyqtgraph(_job: background.Job) -> None:
+    """The worker's part: numpy, then pyqtgraph (which imports numpy first anyway)."""
+    import numpy  # noqa: F401
+    import pyqtgraph  # noqa: F401
+
+
+def imported_already() -> bool:
+    return "pyqtgraph" in sys.modules
+
+
+def ready() -> bool:
+    """pyqtgraph is imported: a chart can be drawn in this turn."""
+    if not _import.done and not _import.started and imported_already():
+        _import.done = True  # imported some other way already (a test, a benchmark)
+    return _import.done
+
+
+def prepare() -> None:
+    """Start importing pyqtgraph on a worker, unless it is imported or being imported."""
+    if ready() or _import.started:
+        return
+    _import.started = True
+    # A failed import is done too: the chart's own ``import pyqtgraph`` then raises the
+    # real error on the GUI thread, as it always did.
+    background.start(import_pyqtgraph, _import.finished, _import.finished)
+
+
+def when_ready(receiver: QObject, callback: Callable[[], None]) -> bool:
+    """Call ``callback`` on the GUI thread once pyqtgraph is imported: now (True) when it
+    is, else from a later turn of the event loop (False), unless ``receiver`` is gone."""
+    if ready():
+        callback()
+        return True
+    _import.waiting.append((receiver, callback))
+    prepare()
+    return False
