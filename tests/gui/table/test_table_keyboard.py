@@ -625,6 +625,8 @@ def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
     assert game.clock.phase == 9
     keys.press("Ctrl+.")  # the end of the turn: the new speeds
     assert clock.speeds_open
+    # The GM clicks the button once it is on screen (the form is laid out in a turn).
+    qtbot.waitUntil(lambda: not clock.start_button.visibleRegion().isEmpty())
     QTest.mouseClick(clock.start_button, Qt.MouseButton.LeftButton)
     assert game.clock.turn == 2 and game.clock.phase == 0
 
