@@ -1,6 +1,7 @@
 """Design files through the Library: import, "keep both" renaming, export.
 
-    .venv/bin/python benchmarks/exchange.py [--designs 20000] [--copies 5000] [--quick]
+    .venv/bin/python benchmarks/exchange.py [--designs 20000] [--copies 5000] [--pasted 10000]
+                                            [--quick]
 
 Offscreen, in this process, through the Library workspace (what the GM's click does):
 
@@ -8,7 +9,10 @@ Offscreen, in this process, through the Library workspace (what the GM's click d
    empty library — target ≤ 10 s, with progress shown;
 2. import 1,000 designs all named "Courier" into a library holding ``--copies`` of them,
    "keep both" for every clash (the renaming that used to be quadratic);
-3. export every design of the library to one file.
+3. export every design of the library to one file;
+4. Paste design… of a code holding ``--pasted`` designs (Couriers of distinct names, a few
+   MiB unpacked): the dialog's check (“Checking…” until its verdict), then the import —
+   the same path as a file's, on workers.
 
 While each runs, the watchdog (benchmarks/gui_watchdog.py) records the longest the window
 was frozen and the most the GUI thread itself worked in one turn of its event loop
@@ -42,7 +46,14 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from carwars_desktop.gui.main_window import MainWindow  # noqa: E402
 from carwars_desktop.gui.workshop import LibraryWorkspace  # noqa: E402
 from carwars_desktop.gui.workshop.exchange_actions import Clash  # noqa: E402
-from carwars_desktop.library import FORMAT, VERSION  # noqa: E402
+from carwars_desktop.gui.workshop.share_actions import PasteDesignDialog  # noqa: E402
+from carwars_desktop.library import (  # noqa: E402
+    FORMAT,
+    VERSION,
+    ExchangedDesign,
+    make_exchanged,
+)
+from carwars_desktop.library.text_code import encode_designs  # noqa: E402
 from carwars_desktop.rules.mini_car_wars import MiniDesign  # noqa: E402
 from carwars_desktop.storage import NewDesign  # noqa: E402
 
@@ -59,6 +70,13 @@ def courier_file(path: Path, count: int) -> None:
     path.write_text(json.dumps({"format": FORMAT, "version": VERSION, "designs": items}))
 
 
+def pasted_code(count: int) -> str:
+    data = MiniDesign.stock_design("courier", "b", name="Courier").to_json()
+    return encode_designs([make_exchanged("mini_car_wars", "vehicle",
+                                          {**data, "name": f"Pasted {n:05d}"})
+                           for n in range(count)])
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:8.0f} ms"
 
@@ -68,10 +86,12 @@ def main() -> int:
     parser.add_argument("--designs", type=int, default=20_000)
     parser.add_argument("--copies", type=int, default=5_000)
     parser.add_argument("--incoming", type=int, default=1_000)
+    parser.add_argument("--pasted", type=int, default=10_000)
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.designs, arguments.copies, arguments.incoming = 300, 200, 50
+        arguments.pasted = 100
     app = QApplication(sys.argv[:1])
     folder = Path(_HOME)
     big, couriers = folder / "big.carwars.json", folder / "couriers.carwars.json"
@@ -128,6 +148,32 @@ def main() -> int:
         took = time.perf_counter() - started
     assert written is not None
     report(f"export {len(library.selected_ids()):,} designs", took, dog, "")
+
+    code = pasted_code(arguments.pasted)
+    checked: list[float] = []
+
+    def ask(text: str) -> tuple[ExchangedDesign, ...] | None:
+        """The paste dialog, driven as the GM would: open it on the text, wait for the
+        verdict, press Import."""
+        with watching() as dog:
+            started = time.perf_counter()
+            dialog = PasteDesignDialog(text, window)
+            while dialog.checking:
+                app.processEvents()
+            checked.append(time.perf_counter() - started)
+        report(f"paste: check {arguments.pasted:,} designs ({len(text):,} chars)",
+               checked[-1], dog, "")
+        designs = dialog.designs
+        dialog.deleteLater()
+        return designs or None
+
+    library.share_button.ask_paste = ask
+    with watching() as dog:
+        started = time.perf_counter()
+        imported = library.share_button.paste_design(code)
+        took = time.perf_counter() - started - checked[0]
+    assert imported == arguments.pasted, imported
+    report(f"paste: import {arguments.pasted:,} designs", took, dog, "")
     window.shutdown()
     return 0
 

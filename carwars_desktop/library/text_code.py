@@ -99,10 +99,13 @@ def check_code_length(length: int) -> None:
                             f"most {MAX_CODE_CHARS:,}")
 
 
-def decode_designs(text: str) -> tuple[ExchangedDesign, ...]:
+def decode_designs(text: str,
+                   progress: Callable[[int, int], None] | None = None,
+                   ) -> tuple[ExchangedDesign, ...]:
     """Every design of a text code, or :class:`ExchangeError` with the reason.
 
-    White space anywhere in the code is ignored (chat programs wrap long lines).
+    White space anywhere in the code is ignored (chat programs wrap long lines);
+    ``progress`` is called as the designs are checked (as :func:`read_designs` does).
     """
     check_code_length(len(text))
     code = _WHITESPACE.sub("", text)
@@ -149,7 +152,7 @@ def decode_designs(text: str) -> tuple[ExchangedDesign, ...]:
         raise ExchangeError("the code does not unpack: its compressed data is incomplete")
     if inflater.unused_data:
         raise ExchangeError("the code holds data after its compressed designs")
-    return read_designs(unpacked, subject="the text")
+    return read_designs(unpacked, progress, subject="the text")
 
 
 def read_designs_or_code(content: bytes | str,
@@ -162,12 +165,12 @@ def read_designs_or_code(content: bytes | str,
         if looks_like_code(head):
             check_code_length(len(content))
             try:
-                return decode_designs(content.decode("utf-8-sig"))
+                return decode_designs(content.decode("utf-8-sig"), progress)
             except UnicodeDecodeError:
                 raise ExchangeError("the code is not UTF-8 text") from None
         return read_designs(content, progress, subject)
     if looks_like_code(content.lstrip("\ufeff")):
-        return decode_designs(content.lstrip("\ufeff"))
+        return decode_designs(content.lstrip("\ufeff"), progress)
     return read_designs(content, progress, subject)
 
 

@@ -208,29 +208,41 @@ def import_file(parent: QWidget | None, library: LibraryService, path: str | Non
                 ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
                 initiator: object = None) -> list[DesignRecord] | None:
     """Import a design file: all of its designs, or (refused, cancelled) none."""
-    from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-
     if path is None:
         path, _ = QFileDialog.getOpenFileName(parent, "Import designs", "", FILE_FILTER)
         if not path:
             return None
-    chosen = path
+    chosen, name = path, Path(path).name
+    return import_read(parent, library, lambda job: read_file(chosen, job.progress),
+                       f"Reading {name}…", ask, warn, initiator,
+                       refused=f"{name} was not imported")
 
-    def read(job: Job) -> tuple[tuple[ExchangedDesign, ...], list[ImportChoice] | None]:
-        designs = read_file(chosen, job.progress)
+
+def import_read(parent: QWidget | None, library: LibraryService,
+                read: Callable[[Job], Sequence[ExchangedDesign]], label: str,
+                ask: AskClash = ask_clash_dialog, warn: Warn = warn_dialog,
+                initiator: object = None,
+                refused: str = "Nothing was imported") -> list[DesignRecord] | None:
+    """The one import path (a design file, a pasted code or text): ``read`` (the designs,
+    or :class:`ExchangeError`) and the plan run on a worker, then the designs are written
+    on a worker in one transaction; only the name-clash questions are asked on the GUI
+    thread. All of the designs, or (refused, cancelled) none. ``refused`` begins the
+    warning of a refused read (“club.carwars.json was not imported”)."""
+    from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+
+    def plan(job: Job) -> tuple[Sequence[ExchangedDesign], list[ImportChoice] | None]:
+        designs = read(job)
         try:  # no name clash: nothing to ask, so the plan is made here, off the GUI thread
             return designs, plan_import(library, designs, _no_questions)
         except _Clashes:
             return designs, None
 
     try:
-        designs, choices = run_with_progress(parent, "Importing designs", read,
-                                             f"Reading {Path(path).name}…")
+        designs, choices = run_with_progress(parent, "Importing designs", plan, label)
     except Cancelled:
         return None
     except ExchangeError as error:
-        warn(parent, "Not imported", f"{Path(path).name} was not imported: {error}. "
-             "Nothing was changed.")
+        warn(parent, "Not imported", f"{refused}: {error}. Nothing was changed.")
         return None
     if choices is None:  # the GM answers the clashes
         try:

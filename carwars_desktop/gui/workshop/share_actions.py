@@ -1,13 +1,16 @@
 """Hand a design to a friend: "Copy as text" (a ``CWD1:…`` line for a chat), "Paste design…"
-(a code or a design file's text, checked as it is typed; refused with the reason, nothing
-written), and "Show QR code…" (the same line for a phone's camera, drawn by segno).
+(a code or a design file's text, checked on a worker as it is typed — “Checking…”, a newer
+text superseding an older check; refused with the reason, nothing written), and "Show QR
+code…" (the same line for a phone's camera, drawn by segno).
 
-The Library's "Share ▾" button holds the three; imports go through the same name-clash
-questions and the one transaction as a file's.
+The Library's "Share ▾" button holds the three; a paste is imported through the file
+import's own path (:func:`~carwars_desktop.gui.workshop.exchange_actions.import_read`):
+planned and written on workers, the same name-clash questions, one transaction.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Job, LatestOnly, collection_paused
 from carwars_desktop.library import ExchangedDesign, ExchangeError, design_kind
 from carwars_desktop.library.text_code import (
     check_code_length,
@@ -38,6 +42,8 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.exchange_actions import AskClash, Warn
     from carwars_desktop.services import LibraryService
     from carwars_desktop.storage import DesignRecord
+
+Designs = tuple[ExchangedDesign, ...]
 
 QR_SCALE = 6
 """Pixels per QR module on screen."""
@@ -80,23 +86,6 @@ def qr_png(code: str, scale: int = QR_SCALE) -> bytes:
     return out.getvalue()
 
 
-def import_exchanged(parent: QWidget | None, library: LibraryService,
-                     designs: Sequence[ExchangedDesign], ask: AskClash,
-                     warn: Warn) -> list[DesignRecord] | None:
-    """Write the designs as an import does (clashes asked, one transaction), or none."""
-    from carwars_desktop.gui.workshop.exchange_actions import plan_import
-    from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
-
-    choices = plan_import(library, designs, ask, parent)
-    if choices is None:
-        return None
-    try:
-        return list(library.import_designs(choices, initiator=parent).records)
-    except (InvalidDesignError, LibraryWriteError) as error:
-        warn(parent, "Not imported", f"Nothing was imported: {error}")
-        return None
-
-
 class CodeEdit(QPlainTextEdit):
     """The paste box: a text too long to be a design code is refused before it goes in.
 
@@ -117,12 +106,15 @@ class CodeEdit(QPlainTextEdit):
 
 
 class PasteDesignDialog(QDialog):
-    """A text box for a design code (or a design file's text), read as it changes."""
+    """A text box for a design code (or a design file's text), read on a worker as it
+    changes (:class:`~carwars_desktop.gui.background.LatestOnly`: a newer text supersedes
+    the check of an older one)."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Paste design")
-        self.designs: tuple[ExchangedDesign, ...] = ()
+        self.designs: Designs = ()
+        self._checks: LatestOnly[Designs] = LatestOnly(self)
         intro = QLabel("Paste a design code (CWD1:…) from a chat, or the text of a design "
                        "file. It is checked before anything is written.")
         intro.setWordWrap(True)
@@ -151,11 +143,19 @@ class PasteDesignDialog(QDialog):
         except ExchangeError as error:
             self._refuse(str(error))
         else:
+            self.edit.blockSignals(True)  # read once, below
             self.edit.setPlainText(text)
+            self.edit.blockSignals(False)
             self._check()
+
+    @property
+    def checking(self) -> bool:
+        """Whether the box's text is still being read (the verdict says “Checking…”)."""
+        return self._checks.busy
 
     def _refuse(self, reason: str) -> None:
         """A paste refused unread (by its length): the box keeps what it held."""
+        self._checks.supersede()
         self.designs = ()
         self.import_button.setEnabled(False)
         self.verdict.setText(f"⚠ Refused: {reason} (a design file is imported with "
@@ -164,16 +164,44 @@ class PasteDesignDialog(QDialog):
     def _check(self) -> None:
         text = self.edit.toPlainText()
         self.designs = ()
+        self.import_button.setEnabled(False)
         if not text.strip():
+            self._checks.supersede()
             self.verdict.setText("Nothing pasted yet.")
-        else:
-            try:
-                self.designs = read_designs_or_code(text, subject="the text")
-            except ExchangeError as error:
-                self.verdict.setText(f"⚠ Refused: {error}. Nothing will be written.")
-            else:
-                self.verdict.setText(f"✔ {designs_text(self.designs)}")
-        self.import_button.setEnabled(bool(self.designs))
+            return
+        self.verdict.setText("Checking…")
+
+        def read(job: Job) -> Designs:
+            return read_designs_or_code(text, job.progress, subject="the text")
+
+        # The callbacks hold the dialog weakly: a job's callbacks live as long as its
+        # signals object, a child of the dialog, which a strong reference would make the
+        # last owner of a parentless dialog (deleted, then, from within its own child).
+        me = weakref.ref(self)
+
+        def checked(designs: Designs) -> None:
+            if (dialog := me()) is not None:
+                dialog._checked(designs)
+
+        def not_read(error: BaseException) -> None:
+            if (dialog := me()) is not None:
+                dialog._not_read(error)
+
+        self._checks.submit(read, checked, not_read)
+
+    def _checked(self, designs: Designs) -> None:
+        self.designs = designs
+        self.verdict.setText(f"✔ {designs_text(designs)}")
+        self.import_button.setEnabled(bool(designs))
+
+    def _not_read(self, error: BaseException) -> None:
+        if not isinstance(error, ExchangeError):
+            raise error
+        self.verdict.setText(f"⚠ Refused: {error}. Nothing will be written.")
+
+    def done(self, result: int) -> None:
+        self._checks.supersede()  # a check still running is dropped
+        super().done(result)
 
 
 class QrDialog(QDialog):
@@ -234,7 +262,7 @@ class ShareButton(QToolButton):
         self.setMenu(menu)
         self.dialog: QDialog | None = None
         # Tests replace it (the paste dialog is modal): text → the designs to import, or None.
-        self.ask_paste: Callable[[str], tuple[ExchangedDesign, ...] | None] = self._ask_paste
+        self.ask_paste: Callable[[str], Designs | None] = self._ask_paste
 
     def set_selection(self, any_selected: bool) -> None:
         self.copy_action.setEnabled(any_selected)
@@ -273,7 +301,7 @@ class ShareButton(QToolButton):
         dialog.open()
         return dialog
 
-    def _ask_paste(self, text: str) -> tuple[ExchangedDesign, ...] | None:
+    def _ask_paste(self, text: str) -> Designs | None:
         dialog = PasteDesignDialog(text, self.window())
         self.dialog = dialog
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
@@ -282,16 +310,25 @@ class ShareButton(QToolButton):
         return designs if accepted and designs else None
 
     def paste_design(self, text: str | None = None) -> int:
-        """Import pasted designs (the clipboard's code is offered); return how many."""
+        """Import pasted designs (the clipboard's code is offered); return how many.
+
+        The dialog read them on a worker; they are planned and written as a file's are
+        (:func:`~carwars_desktop.gui.workshop.exchange_actions.import_read`)."""
+        from carwars_desktop.gui.workshop.exchange_actions import import_read
+
         if text is None:
             clipboard = QGuiApplication.clipboard().text()
             text = clipboard if looks_like_code(clipboard) else ""
         designs = self.ask_paste(text)
         if not designs:
             return 0
-        records = import_exchanged(self.window(), self.host.service, designs,
-                                   self.host.ask_clash, self.host.warn)
-        if not records:
-            return 0
-        self.host.show_imported(records)
-        return len(records)
+        pasted: Designs = designs
+        with collection_paused():  # many designs, as a file's: see gui/background.py
+            records = import_read(self.window(), self.host.service, lambda _job: pasted,
+                                  f"Naming {len(pasted):,} designs…", self.host.ask_clash,
+                                  self.host.warn, initiator=self.host,
+                                  refused="The text was not imported")
+            if not records:
+                return 0
+            self.host.show_imported(records)
+            return len(records)

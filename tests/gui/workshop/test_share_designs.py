@@ -1,5 +1,6 @@
 """Hand a design to a friend through the Library: copy as text, paste (or import a file holding
-the code), the QR code; a hostile paste is refused with the reason and writes nothing."""
+the code), the QR code; a hostile paste is refused with the reason and writes nothing; a paste
+is read, planned and written on workers, as a file's import is."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from carwars_desktop.gui.workshop import LibraryWorkspace
 from carwars_desktop.gui.workshop.share_actions import PasteDesignDialog, QrDialog, qr_png
 from carwars_desktop.library import ExchangedDesign
 from carwars_desktop.library.text_code import decode_designs, encode_designs
+
+from ..offload import Jobs, watch
+
+CHECKING = "Checking…"
 
 
 def _mine(library: LibraryWorkspace) -> list[tuple[str, str]]:
@@ -24,14 +29,24 @@ def _select_catalog(library: LibraryWorkspace, *names: str) -> list[int]:
     return library.selected_ids()  # in the list's order
 
 
-def _paste_through_the_dialog(library: LibraryWorkspace, qtbot) -> list[str]:  # type: ignore[no-untyped-def]
-    """The paste hook answered by the real dialog, driven as the GM would (no exec loop)."""
+def _checked(dialog: PasteDesignDialog, qtbot) -> str:  # type: ignore[no-untyped-def]
+    """The dialog's verdict once its text has been read (on a worker: “Checking…” till then)."""
+    qtbot.waitUntil(lambda: dialog.verdict.text() != CHECKING, timeout=120_000)
+    return dialog.verdict.text()
+
+
+def _paste_through_the_dialog(library: LibraryWorkspace, qtbot,  # type: ignore[no-untyped-def]
+                              first: list[str] | None = None) -> list[str]:
+    """The paste hook answered by the real dialog, driven as the GM would (no exec loop):
+    the verdicts once checked (and in ``first`` the verdict shown as the dialog opened)."""
     verdicts: list[str] = []
 
     def ask(text: str) -> tuple[ExchangedDesign, ...] | None:
         dialog = PasteDesignDialog(text)
         qtbot.addWidget(dialog)
-        verdicts.append(dialog.verdict.text())
+        if first is not None:
+            first.append(dialog.verdict.text())
+        verdicts.append(_checked(dialog, qtbot))
         return dialog.designs if dialog.import_button.isEnabled() else None
 
     library.share_button.ask_paste = ask
@@ -87,7 +102,36 @@ def test_the_paste_dialog_reads_as_it_is_typed(qtbot) -> None:  # type: ignore[n
     qtbot.addWidget(dialog)
     assert not dialog.import_button.isEnabled() and dialog.verdict.text() == "Nothing pasted yet."
     dialog.edit.setPlainText("CWD1:abc")
-    assert not dialog.import_button.isEnabled() and "Refused" in dialog.verdict.text()
+    assert not dialog.import_button.isEnabled()
+    assert "Refused" in _checked(dialog, qtbot) and not dialog.import_button.isEnabled()
+
+
+def test_the_paste_dialog_checks_on_a_worker_and_a_newer_text_supersedes_the_check(
+        qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.workshop import share_actions
+
+    many = encode_designs(_many_designs(3000))
+    one = encode_designs(_some_designs()[:1])
+    read = watch(monkeypatch, share_actions, "read_designs_or_code",
+                 lambda content, *_a, **_k: len(content))
+    dialog = PasteDesignDialog()
+    qtbot.addWidget(dialog)
+    dialog.edit.setPlainText(many)
+    assert dialog.verdict.text() == CHECKING and not dialog.import_button.isEnabled()
+    assert dialog.checking
+    dialog.edit.setPlainText(one)  # typed over before the first check ended
+    assert dialog.verdict.text() == CHECKING and not dialog.import_button.isEnabled()
+    assert _checked(dialog, qtbot).startswith("✔ ") and dialog.import_button.isEnabled()
+    assert not dialog.checking
+    assert [d.name for d in dialog.designs] == [_some_designs()[0].name]
+    # Both texts were read on workers (the older one dropped, or skipped unread).
+    assert read.on_gui == [] and read.on_workers[-1] == len(one)
+    assert set(read.on_workers) <= {len(many), len(one)}
+    dialog.edit.setPlainText("CWD1:" + one[5:-1] + ("0" if one[-1] != "0" else "1"))
+    assert _checked(dialog, qtbot).startswith("⚠ Refused: the checksum does not match")
+    assert dialog.designs == () and not dialog.import_button.isEnabled()
+    dialog.edit.setPlainText("  ")
+    assert dialog.verdict.text() == "Nothing pasted yet." and not dialog.checking
 
 
 def test_the_import_dialog_accepts_a_file_holding_a_code(library: LibraryWorkspace,
@@ -137,6 +181,15 @@ def _some_designs() -> list[ExchangedDesign]:
     return [make_exchanged("battlecars", "vehicle", d.to_json()) for d in catalog.values()]
 
 
+def _many_designs(count: int) -> list[ExchangedDesign]:
+    from carwars_desktop.library import make_exchanged
+    from carwars_desktop.rules.mini_car_wars import MiniDesign
+
+    design = MiniDesign.stock_design("courier", "b", name="Courier").to_json()
+    return [make_exchanged("mini_car_wars", "vehicle", {**design, "name": f"Pasted {n:05d}"})
+            for n in range(count)]
+
+
 def test_a_qr_reader_reads_the_designs_back(qtbot) -> None:  # type: ignore[no-untyped-def]
     import numpy as np
     import zxingcpp
@@ -170,3 +223,41 @@ def test_an_over_long_paste_is_refused_by_its_length_before_it_enters_the_box(
     assert dialog.edit.toPlainText() == "CWD1:"
     assert dialog.verdict.text().startswith("⚠ Refused: the text is 250,019 characters long")
     assert not dialog.import_button.isEnabled()
+
+
+def test_pasting_thousands_of_designs_never_freezes_the_window(
+        library: LibraryWorkspace, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Paste design spent seconds reading and importing 10,000 designs on the GUI thread,
+    while a file of the same designs was imported on workers: both take the same path."""
+    from carwars_desktop.gui.workshop import exchange_actions, library_workspace, share_actions
+    from carwars_desktop.library.text_code import _compact_document
+
+    designs = _many_designs(6000)
+    code = encode_designs(designs)
+    assert len(_compact_document(designs).encode()) > 2_000_000  # 2 MB of designs
+    jobs = Jobs(monkeypatch)
+    read = watch(monkeypatch, share_actions, "read_designs_or_code",
+                 lambda content, *_a, **_k: len(content))
+    planned = watch(monkeypatch, exchange_actions, "plan_import",
+                    lambda _library, designs, *_: len(designs))
+    written = watch(monkeypatch, type(library.service.store), "import_designs",
+                    lambda _store, choices, *_: len(choices))
+    listed = watch(monkeypatch, library_workspace, "prepare_contents",
+                   lambda entries, *_: len(entries))
+    first: list[str] = []
+    verdicts = _paste_through_the_dialog(library, qtbot, first)
+    before = _mine(library)
+    assert library.share_button.paste_design(code) == 6000
+    assert first == [CHECKING]
+    shown = ", ".join(f"{d.name} (Mini Car Wars vehicle)" for d in designs[:4])
+    assert verdicts == [f"✔ 6000 designs: {shown}…"]
+    library.wait_for_rows()
+    assert len(library.selected_ids()) == 6000
+    assert _mine(library) == sorted(before + [("mini_car_wars", d.name) for d in designs])
+    # Reading the text, planning and writing the 6,000 designs, and the list read again
+    # and sorted: all on workers, while the window answered; the GUI thread did none.
+    assert (read.on_gui, read.on_workers) == ([], [len(code)])
+    assert (planned.on_gui, planned.on_workers) == ([], [6000])
+    assert (written.on_gui, written.on_workers) == ([], [6000])
+    assert listed.on_gui == [] and listed.on_workers and min(listed.on_workers) >= 6000
+    jobs.assert_answered()
