@@ -733,7 +733,10 @@ class TableService:
             ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
         # The seed is shown and kept only when a die was rolled in the app.
         rolled = seeded is not None and any(not d.entered for d in resolution.dice)
-        return self.pending(resolution, bindings or {}, odds, ruleset_id,
+        # Bound by an input's old name too (``car`` for ``vehicle``): the effects name the
+        # current one, and a binding under the old name left the sheet unchanged.
+        bound = procedure.canonical_values(bindings or {})
+        return self.pending(resolution, bound, odds, ruleset_id,
                             seeded.seed if rolled and seeded is not None else None, initiator)
 
     def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,
