@@ -442,7 +442,11 @@ class LibraryWorkspace(Workspace):
         ids = designs.ids
         entries = self.service.entries(deleted=self._showing_deleted, ids=ids)
         if self._house and not self._showing_deleted:  # a few designs: checked here
+            picked = dict(self._house)
             house = self._house_options()
+            if self._house != picked:  # a profile edited or deleted since: all again
+                self.refresh_later()
+                return
             for entry in entries:
                 if entry.ruleset_id in house:
                     self._verdicts.update(verdicts_under([self.library.get(entry.id)],
@@ -590,7 +594,21 @@ class LibraryWorkspace(Workspace):
         return found
 
     def _house_options(self) -> dict[str, Any]:
-        """Ruleset id → the options value of the profile picked for it."""
+        """Ruleset id → the options value of the profile picked for it, as saved now (a
+        profile edited since it was picked counts as edited; one deleted, as the digest's
+        defaults)."""
+        if self._database is not None and self._house:
+            service = HouseRulesService(self._database)
+            current: dict[str, Profile] = {}
+            for ruleset_id, profile in self._house.items():
+                try:
+                    current[ruleset_id] = service.find(ruleset_id, profile.name)
+                except ProfileRefused:
+                    continue
+            if current != self._house:
+                self._house = current
+                self._verdicts = {}
+                self._fill_rules_box()
         return {ruleset_id: find_ruleset(ruleset_id).house_options(profile.rules)
                 for ruleset_id, profile in self._house.items()}
 

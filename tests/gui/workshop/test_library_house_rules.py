@@ -5,6 +5,8 @@ the digest's defaults until then (its header says so), then the profile's verdic
 from __future__ import annotations
 
 import json
+import threading
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
@@ -116,3 +118,33 @@ def test_the_pick_is_remembered(window: MainWindow, library: LibraryWorkspace,
     library.set_ruleset(AP)
     assert _header(library) == "Status (Division 15)"
     assert _status(library, "Darkseid") == "⚠ draft · 1 problem"
+
+
+def test_the_verdicts_are_computed_on_a_worker_and_follow_an_edited_profile(
+        window: MainWindow, library: LibraryWorkspace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from carwars_desktop.gui.workshop import library_workspace
+
+    assert window.database is not None
+    threads: list[threading.Thread] = []
+    real = library_workspace.verdicts_under
+
+    def spying(records: Any, options: Any) -> Any:
+        threads.append(threading.current_thread())
+        return real(records, options)
+
+    monkeypatch.setattr(library_workspace, "verdicts_under", spying)
+    service = HouseRulesService(window.database)
+    profile = service.create(AP, "Division 15", {"AP-division": 15})
+    library.set_ruleset(AP)
+    library.pick_house_rules(AP, "Division 15")
+    assert _status(library, "Darkseid") == "✔ legal"  # not yet: the worker computes it
+    library.wait_for_rows()
+    assert _status(library, "Darkseid") == "⚠ draft · 1 problem"
+    assert threads and threading.main_thread() not in threads
+    # The profile edited (division 20): the next list follows what it says now.
+    service.save(profile, {"AP-division": 20})
+    library.refresh_later()
+    library.wait_for_rows()
+    assert _status(library, "Darkseid") == "✔ legal"
+    assert _header(library) == "Status (Division 15)"
