@@ -1,7 +1,7 @@
-"""The AUTOpower ram, laser and control roll variants at the Table and in the Resolver: off (the digest's
-defaults) they are not offered — a key says why, the menus grey them, the quick line refuses
-them, the Resolver lists them greyed with the reason — and once the session's house rules
-switch them on (an undoable event) they are offered at once and resolve as ever."""
+"""The AUTOpower ram, laser and control roll variants at the Table and in the Resolver: off
+(the digest's defaults) they are not offered — a key says why, the menus grey them, the quick
+line refuses them, the Resolver lists them greyed with the reason — and once the session's
+house rules switch them on (an undoable event) they are offered at once and resolve as ever."""
 
 from __future__ import annotations
 
