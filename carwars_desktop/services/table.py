@@ -12,6 +12,7 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -590,6 +591,7 @@ class TableService:
         thread: it only reads the events and writes the aggregates)."""
         from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import charts_to_json, luck, replay_history
+        from carwars_desktop.storage.errors import WriteFailedError
 
         total = opened.events.count()
 
@@ -603,7 +605,11 @@ class TableService:
         history = replay_history(opened.ruleset, play_rules(opened.ruleset.id),
                                  opened.loaded.vehicles, opened.loaded.initial_sheets, counted())
         aggregates = charts_to_json(history, luck(sessions.resolutions(opened.session_id)))
-        sessions.store_charts(opened.session_id, aggregates)
+        # Kept only to spare the next replay: a database that refuses the write now (locked
+        # a moment by a write of the GUI thread, read-only) still gets its charts, made
+        # again next time.
+        with suppress(WriteFailedError):
+            sessions.store_charts(opened.session_id, aggregates)
         return aggregates
 
     # --- events ----------------------------------------------------------------------------

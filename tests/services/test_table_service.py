@@ -254,3 +254,25 @@ def test_a_sheet_bound_by_an_input_s_old_name_is_applied(services: Services) -> 
     assert changes is not None and changes.vehicles == {"v1", "v2"}
     assert game.sheet("v2") == next(e.sheet for e in pending.resolution.effects
                                     if e.input_name == "target")
+
+
+def test_the_charts_are_drawn_when_they_cannot_be_kept(services: Services, database: Database,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The aggregates kept with a finished session spare the next replay: a database that
+    refuses the write a moment (locked by the GUI thread's write) still gives the charts
+    (the worker's error was raised out of the charts' callback)."""
+    session_id = _start(services)
+    table = services.table
+    _pending_fire(table).apply()
+    assert table.finish(initiator=ME) == session_id
+    opened = table.open(session_id)
+
+    def locked(_session_id: int, _charts: Mapping[str, Any]) -> None:
+        raise WriteFailedError("The session's charts was not saved: the database is locked "
+                               "by another program.", "the database is locked by another "
+                               "program")
+
+    monkeypatch.setattr(database.game_sessions, "store_charts", locked)
+    history, luck = table.history(opened)
+    assert history is not None and luck is not None
+    assert table.stored_charts(opened) is None  # made again next time
