@@ -148,3 +148,27 @@ def test_the_verdicts_are_computed_on_a_worker_and_follow_an_edited_profile(
     library.wait_for_rows()
     assert _status(library, "Darkseid") == "✔ legal"
     assert _header(library) == "Status (Division 15)"
+
+
+@pytest.mark.parametrize("width", [1366, 1920])
+def test_the_library_with_a_profile_picked_reads_whole(window: MainWindow,
+                                                      library: LibraryWorkspace, qtbot: Any,
+                                                      width: int) -> None:
+    """The House rules box and the Status header naming the profile fit a 1366×768 screen
+    (less a 48-px panel): no text cut, no literal "&", nothing scrolled sideways."""
+    from ..readable import unreadable
+
+    assert window.database is not None
+    HouseRulesService(window.database).create(AP, "Division 15 with IQ cards off",
+                                              {"AP-division": 15, "AP-iq-cards": False})
+    window.show()
+    qtbot.waitExposed(window)
+    window.resize(width, 768 - 48)
+    qtbot.waitUntil(lambda: window.width() == width)
+    library.set_ruleset(AP)
+    library.pick_house_rules(AP, "Division 15 with IQ cards off")
+    library.wait_for_rows()
+    qtbot.wait(1)
+    assert _header(library) == "Status (Division 15 with IQ cards off)"
+    assert window.width() == width and window.minimumSizeHint().width() <= width
+    assert unreadable(window) == []
