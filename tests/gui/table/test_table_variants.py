@@ -202,6 +202,11 @@ def test_the_control_roll_is_gated_behind_its_variant_like_the_ram(  # type: ign
     assert table.play.message.text().endswith(CONTROL_OFF)
     control = _by_id(_menu_items(table), "autopower.control")
     assert not control.isEnabled() and control.toolTip() == f"{CONTROL_OFF} (autopower.control)"
+    marks = table.play.sheets["v2"].marks_menu
+    marks.aboutToShow.emit()  # as the Mark button's menu opening does
+    on_sheet = _by_id({a.text(): a for a in marks.actions()}, "autopower.control")
+    assert on_sheet.text() == "Control roll…" and not on_sheet.isEnabled()
+    assert on_sheet.toolTip() == f"{CONTROL_OFF} (autopower.control)"
     resolver = _resolver(window)
     row = resolver.procedure_model.index(_row(resolver, "autopower.control"), 0)
     assert not row.flags() & Qt.ItemFlag.ItemIsEnabled
@@ -213,6 +218,8 @@ def test_the_control_roll_is_gated_behind_its_variant_like_the_ram(  # type: ign
         Qt.ItemFlag.ItemIsEnabled
     window._rail.setCurrentRow(window.workspaces.index(table))
     assert _by_id(_menu_items(table), "autopower.control").isEnabled()
+    marks.aboutToShow.emit()
+    assert on_sheet.isEnabled() and on_sheet.toolTip() == "autopower.control"
     _key(qtbot, table, "2")
     _key(qtbot, table, "C")
     dialog = table.hub.runner.dialog
