@@ -72,9 +72,9 @@ def battlecars(services: Any) -> None:
     card = next(iter(find_ruleset("battlecars").catalog()))
     session(services, "battlecars", [card] * 4, CARS)
     roll(services, "battlecars.damage", {"area": "front", "amount": 3}, "",
-         {"car": "v2"}, apply=True)
+         {"vehicle": "v2"}, apply=True)
     roll(services, "battlecars.skid", {"speed": 5, "corner_excess": 1}, "",
-         {"car": "v3"}, apply=False)
+         {"vehicle": "v3"}, apply=False)
 
 
 def autopower(services: Any) -> None:
@@ -82,9 +82,9 @@ def autopower(services: Any) -> None:
 
     names = list(find_ruleset("autopower").catalog())[:4]
     session(services, "autopower", names)
-    roll(services, "autopower.attack", {"cards": "5 3"}, "", {"attacker": "v1", "target": "v2"},
+    roll(services, "autopower.attack", {"cards": "5 3"}, "", {"firer": "v1", "target": "v2"},
          apply=True)
-    roll(services, "autopower.attack", {"cards": "5 3"}, "", {"attacker": "v3", "target": "v4"},
+    roll(services, "autopower.attack", {"cards": "5 3"}, "", {"firer": "v3", "target": "v4"},
          apply=False)
 
 

@@ -8,7 +8,8 @@ application a dark palette (as a dark system theme does) and names each file
 
 ``--layout=NAME`` shows only the Table maximized with a 4-vehicle session of each ruleset,
 saved as ``table-4-<ruleset>-NAME.png`` (issue #13). Run it under a window manager so the
-window is really maximized, at each screen the Table must fit::
+window is really maximized, at each screen the Table must fit (without one, the window takes
+the screen's whole available area, as maximized)::
 
     xvfb-run -a -s "-screen 0 1366x768x24" sh -c "openbox & sleep 1; \
         .venv/bin/python docs/make_screenshots.py docs/images --layout=1366x768"
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -70,6 +72,30 @@ def save(pixmap: QPixmap, path: Path) -> None:
 
 def settle(app: QApplication) -> None:
     for _ in range(20):
+        app.processEvents()
+    charts_drawn(app)
+
+
+def charts_drawn(app: QApplication, seconds: float = 20.0) -> None:
+    """Wait until every chart shown is drawn (pyqtgraph is imported on a worker: a grab
+    taken before showed "drawing the chart…" instead of the chart)."""
+    from carwars_desktop.gui import plotting
+    from carwars_desktop.gui.distribution_chart import DistributionChart
+    from carwars_desktop.gui.table.charts import SessionCharts
+
+    def waiting() -> bool:
+        shown = [chart for widget in app.topLevelWidgets()
+                 for kind in (DistributionChart, SessionCharts)
+                 for chart in widget.findChildren(kind) if chart.isVisible()]
+        return bool(shown) and not plotting.ready() or any(
+            chart.waiting if isinstance(chart, DistributionChart) else chart.drawing
+            for chart in shown)
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and waiting():
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(20):  # what the last callbacks drew, painted
         app.processEvents()
 
 
@@ -548,6 +574,10 @@ def layout_screens(app: QApplication, out: Path, name: str) -> int:
                         settings=settings)
     window.showMaximized()
     settle(app)
+    screen = window.screen().availableGeometry()
+    if window.size() != screen.size():  # no window manager to maximize it: as one would
+        window.setGeometry(screen)
+        settle(app)
     if not window.finish_startup():
         return 1
     for ruleset_id, (title, key, scenario, players, names) in FOUR.items():

@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
             from carwars_desktop.gui.workshop import LibraryWorkspace
 
             workshop = self._build_workshop()
-            for workspace in (LibraryWorkspace(workshop, self), workshop):
+            for workspace in (LibraryWorkspace(workshop, self, self._settings), workshop):
                 self.add_workspace(workspace)
         if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
             self.add_workspace(self._build_table())

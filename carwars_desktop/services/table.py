@@ -12,6 +12,7 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -590,6 +591,7 @@ class TableService:
         thread: it only reads the events and writes the aggregates)."""
         from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import charts_to_json, luck, replay_history
+        from carwars_desktop.storage.errors import WriteFailedError
 
         total = opened.events.count()
 
@@ -603,7 +605,11 @@ class TableService:
         history = replay_history(opened.ruleset, play_rules(opened.ruleset.id),
                                  opened.loaded.vehicles, opened.loaded.initial_sheets, counted())
         aggregates = charts_to_json(history, luck(sessions.resolutions(opened.session_id)))
-        sessions.store_charts(opened.session_id, aggregates)
+        # Kept only to spare the next replay: a database that refuses the write now (locked
+        # a moment by a write of the GUI thread, read-only) still gets its charts, made
+        # again next time.
+        with suppress(WriteFailedError):
+            sessions.store_charts(opened.session_id, aggregates)
         return aggregates
 
     # --- events ----------------------------------------------------------------------------
@@ -733,7 +739,10 @@ class TableService:
             ruleset_id = self.game.ruleset.id if self.game is not None else procedure.ruleset
         # The seed is shown and kept only when a die was rolled in the app.
         rolled = seeded is not None and any(not d.entered for d in resolution.dice)
-        return self.pending(resolution, bindings or {}, odds, ruleset_id,
+        # Bound by an input's old name too (``car`` for ``vehicle``): the effects name the
+        # current one, and a binding under the old name left the sheet unchanged.
+        bound = procedure.canonical_values(bindings or {})
+        return self.pending(resolution, bound, odds, ruleset_id,
                             seeded.seed if rolled and seeded is not None else None, initiator)
 
     def pending(self, resolution: Resolution, bindings: Mapping[str, str], odds: Odds | None,

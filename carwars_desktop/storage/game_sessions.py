@@ -459,9 +459,10 @@ class GameSessions:
     def store_charts(self, session_id: int, charts: Mapping[str, Any]) -> None:
         """Keep a finished session's chart aggregates (computed once from its events).
 
-        Refused for a running session: its events still change.
+        Refused for a running session: its events still change. A database that refuses
+        the write (locked by another program, read-only) raises ``WriteFailedError``.
         """
-        with self._sessions.begin() as session:
+        with writing(self._sessions, "The session's charts") as session:
             row = session.get(GameSessionRow, session_id)
             if row is None:
                 raise SessionNotFoundError(f"no session {session_id}")

@@ -383,3 +383,39 @@ def test_the_connect_window_says_where_the_password_is_kept(
         dialog.resize(width, dialog.height())
         qtbot.waitUntil(lambda w=width: dialog.width() == w)  # type: ignore[misc]
         assert unreadable(dialog) == []
+
+
+@pytest.mark.parametrize("keyring_here", [True, False])
+@pytest.mark.parametrize("remember", [True, False])
+def test_the_keyring_note_reads_whole_on_a_1366x768_screen_and_at_the_least_size(
+        qtbot: Any, settings: QSettings, keyring_here: bool, remember: bool,
+        request: pytest.FixtureRequest) -> None:
+    """Issue 34 §4: the connect window's keyring note, with every other note it can show
+    (recent connections, the TLS and older sign-in warning), is never cut: at its own size
+    on a 1366×768 screen (less a 48-px panel), maximized there, and at its least size."""
+    from ..gui.readable import unreadable
+
+    request.getfixturevalue("fake_keyring" if keyring_here else "no_keyring")
+    club_settings = ClubSettings(settings)
+    for n in range(3):
+        club_settings.remember(ClubConnection(host=f"club{n}.example.org", database="carwars",
+                                              user=f"gm{n}"))
+    dialog = ConnectDialog(club_settings, PasswordStore())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.tls_box.setChecked(False)
+    dialog.older_sign_in_box.setChecked(True)
+    if keyring_here and not remember:
+        dialog.remember_box.click()
+    assert dialog.trust_note.isVisible() and dialog.keyring_note.isVisible()
+    assert dialog.height() <= 768 - 48 and dialog.width() <= 1366
+    least = dialog.minimumSizeHint()
+    for width, height in ((dialog.width(), dialog.height()), (1366, 768 - 48),
+                          (least.width(), 0)):
+        dialog.resize(width, max(height, dialog.minimumHeight()))
+        qtbot.waitUntil(lambda w=width: dialog.width() == max(w, dialog.minimumWidth()))  # type: ignore[misc]
+        assert dialog.height() <= 768 - 48, (width, "taller than the screen")
+        assert unreadable(dialog) == [], (width, dialog.keyring_note.text())
+        note = dialog.keyring_note
+        assert note.heightForWidth(note.width()) <= note.height() + 1

@@ -1,5 +1,6 @@
-"""The AUTOpower ram and laser variants on the command line and in the quick entry: off (the
-digest's defaults) the roll is refused and the message names ``--option``; on, it resolves."""
+"""The AUTOpower control roll, ram and laser variants on the command line and in the quick
+entry: off (the digest's defaults) the roll is refused and the message names ``--option``;
+on, it resolves."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ RAM = ["autopower.ram", "--set", "rammer=Darkseid at Speed 9", "--set",
        "target=Nightwing at Speed 4", "--set", "cards=5, 7", "--dice", "1,2", "--json"]
 LASER = ["autopower.laser", "--set", "firer=Booster Gold", "--set",
          "target=Nightwing at Speed 4", "--set", "cards=5, 6", "--dice", "6,6", "--json"]
+CONTROL = ["autopower.control", "--set", "vehicle=Bishop at Speed 10", "--set", "damage=8",
+           "--dice", "4,4", "--json"]
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -31,13 +34,14 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 @pytest.mark.parametrize(("args", "option", "label"), [
     (RAM, "AP-ramming=on", "Ramming variant (§2.9)"),
     (LASER, "AP-lasers=on", "Lasers variant (§2.10)"),
+    (CONTROL, "AP-control-rolls=on", "Control roll variant (§2.8)"),
 ])
 def test_off_the_roll_is_refused_and_names_the_option(capsys: pytest.CaptureFixture[str],
                                                       args: list[str], option: str,
                                                       label: str) -> None:
     for extra in ([], ["--odds"], ["--option", f"{option.split('=')[0]}=off"]):
-        given = [a for a in args if a not in ("--dice", "1,2", "6,6")] if extra == ["--odds"] \
-            else args
+        dice = ("--dice", "1,2", "6,6", "4,4")
+        given = [a for a in args if a not in dice] if extra == ["--odds"] else args
         status, out, err = _run(capsys, *given, *extra)
         assert status == EXIT_REFUSED and out == ""
         assert err.startswith(f"carwars-desktop resolve: not allowed: {args[0]} is not "
@@ -54,6 +58,14 @@ def test_on_the_ram_resolves_as_ever(capsys: pytest.CaptureFixture[str]) -> None
     assert document["odds"]["need"] == -1 and document["success"] is True
     status, out, _ = _run(capsys, *LASER, "--option", "AP-lasers=on")
     assert status == 0 and json.loads(out)["values"]["damage"] == 8
+
+
+def test_on_the_control_roll_resolves_as_ever(capsys: pytest.CaptureFixture[str]) -> None:
+    """AP-E9: Bishop, 8 damage, target 9; 4 + 4 is short by 1 (§2.8)."""
+    status, out, _ = _run(capsys, *CONTROL, "--option", "AP-control-rolls=on")
+    assert status == 0
+    document = json.loads(out)
+    assert document["values"]["target"] == 9 and document["values"]["penalty"] == -3
 
 
 def test_a_profile_with_the_variant_on_offers_it(capsys: pytest.CaptureFixture[str],
@@ -83,8 +95,11 @@ def test_list_marks_what_is_offered_under_the_rules(capsys: pytest.CaptureFixtur
     assert listed["autopower.ram"]["requires"] == [
         {"decision": "AP-ramming", "label": "Ramming variant (§2.9)", "value": True}]
     assert listed["autopower.laser"]["offered"] is False
+    assert listed["autopower.control"]["offered"] is False  # §2.8, the Control Rolls variant
+    assert listed["autopower.control"]["not_offered"] == ("Control roll variant (§2.8) is off "
+                                                          "in these house rules")
     assert all(p["offered"] and p["not_offered"] is None for i, p in listed.items()
-               if i not in ("autopower.ram", "autopower.laser"))
+               if i not in ("autopower.ram", "autopower.laser", "autopower.control"))
     status, out, _ = _run(capsys, "--list", "--ruleset", AP, "--json", "--option",
                           "AP-ramming=on")
     listed = {p["id"]: p for p in json.loads(out)}

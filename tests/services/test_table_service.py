@@ -230,3 +230,49 @@ def test_a_session_whose_stored_state_cannot_be_read_opens_read_only_with_the_re
     with database.engine.begin() as connection:
         assert connection.execute(text(f"SELECT {column} FROM game_sessions WHERE id = :id"),
                                   {"id": session_id}).scalar() == "not JSON"
+
+
+def test_a_sheet_bound_by_an_input_s_old_name_is_applied(services: Services) -> None:
+    """``attacker`` is the old name of ``autopower.attack``'s ``firer``: bound by it, the
+    result went nowhere ("the result changes 'firer', which is not a vehicle in play")."""
+    ruleset = find_ruleset("autopower")
+    catalog = ruleset.catalog()
+    entries = [Entry(f"Player {n}", name, catalog[name].to_json())
+               for n, name in enumerate(("Longshot", "Bishop"), start=1)]
+    session_id = services.table.start("autopower", "Test night", "",
+                                      prepare(ruleset, entries), initiator=ME)
+    services.table.open(session_id, initiator=ME)
+    table = services.table
+    game = table.running()
+    attack = find_procedure("autopower.attack")
+    values = attack.bind({"attacker": game.sheet("v1"), "target": game.sheet("v2"),
+                          "cards": "4"})
+    pending = table.resolve(attack, values, typed_dice("6 5"),
+                            bindings={"attacker": "v1", "target": "v2"}, initiator=ME)
+    assert pending.bindings == {"firer": "v1", "target": "v2"}
+    changes = pending.apply()
+    assert changes is not None and changes.vehicles == {"v1", "v2"}
+    assert game.sheet("v2") == next(e.sheet for e in pending.resolution.effects
+                                    if e.input_name == "target")
+
+
+def test_the_charts_are_drawn_when_they_cannot_be_kept(services: Services, database: Database,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The aggregates kept with a finished session spare the next replay: a database that
+    refuses the write a moment (locked by the GUI thread's write) still gives the charts
+    (the worker's error was raised out of the charts' callback)."""
+    session_id = _start(services)
+    table = services.table
+    _pending_fire(table).apply()
+    assert table.finish(initiator=ME) == session_id
+    opened = table.open(session_id)
+
+    def locked(_session_id: int, _charts: Mapping[str, Any]) -> None:
+        raise WriteFailedError("The session's charts was not saved: the database is locked "
+                               "by another program.", "the database is locked by another "
+                               "program")
+
+    monkeypatch.setattr(database.game_sessions, "store_charts", locked)
+    history, luck = table.history(opened)
+    assert history is not None and luck is not None
+    assert table.stored_charts(opened) is None  # made again next time

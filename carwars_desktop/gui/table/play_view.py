@@ -194,6 +194,7 @@ class PlayView(QMainWindow):
             widget.mark_requested.connect(self.actions_hub.mark)
             widget.procedure_requested.connect(
                 lambda procedure, presets: self.actions_hub.run(procedure, presets))
+            widget.house = lambda: game.house
             widget.set_sheet(game.sheet(vehicle.key), read_only)
             sheets[vehicle.key] = widget
             yield 0

@@ -75,6 +75,10 @@ class SheetFrame(QFrame):
         self._explain = explain
         self.sheet: RecordSheet | None = None
         self.read_only = False
+        self.house: Callable[[], Mapping[str, Any] | None] = lambda: None
+        """The session's house rules now (the Table sets it): a procedure they do not offer
+        (a variant left off) is greyed in the marks menu, with the reason."""
+        self._procedure_actions: list[tuple[QAction, str]] = []
         self.setObjectName("record-sheet")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -93,6 +97,7 @@ class SheetFrame(QFrame):
         self.marks_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.marks_menu = QMenu(self)
         self.marks_menu.setToolTipsVisible(True)
+        self.marks_menu.aboutToShow.connect(self.offer_procedures)
         self.marks_button.setMenu(self.marks_menu)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -136,7 +141,21 @@ class SheetFrame(QFrame):
         menu.setToolTipsVisible(True)
         action = menu.addAction(title, lambda: self.request_procedure(procedure_id, presets))
         action.setToolTip(procedure_id)
+        self._procedure_actions.append((action, procedure_id))
         return action
+
+    def offer_procedures(self) -> None:
+        """Grey the menu items of the procedures the session's house rules do not offer
+        (the AUTOpower control roll with its variant off, §2.8), the reason in the tooltip;
+        run each time the menu opens (the house rules may have changed)."""
+        from carwars_desktop.rules import find_procedure
+        from carwars_desktop.services.house_rules import not_offered_in_session
+
+        house = self.house()
+        for action, procedure_id in self._procedure_actions:
+            refused = not_offered_in_session(find_procedure(procedure_id), house)
+            action.setEnabled(not refused)
+            action.setToolTip(f"{refused} ({procedure_id})" if refused else procedure_id)
 
     def set_sheet(self, sheet: RecordSheet, read_only: bool = False) -> None:
         self.sheet = sheet

@@ -9,20 +9,27 @@ few designs (what the change bus names) updates their rows alone:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
-from carwars_desktop.library import class_text, cost_text, design_kind, status_text
+from carwars_desktop.library import (
+    DesignDataError,
+    class_text,
+    cost_text,
+    design_kind,
+    status_text,
+    summarize_design,
+)
 from carwars_desktop.library.search import fold, haystack, matcher, query_words
 from carwars_desktop.rules import ruleset_ids, ruleset_title
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignEntry
+    from carwars_desktop.storage import DesignEntry, DesignRecord
 
 _Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Name", "Ruleset", "Kind", "Class", "Cost", "Status", "Tags", "Changed")
@@ -30,6 +37,10 @@ NAME, RULESET, KIND, CLASS, COST, STATUS, TAGS, CHANGED = range(len(COLUMNS))
 ID_ROLE = Qt.ItemDataRole.UserRole
 ALL, MINE, CATALOG = "all", "mine", "catalog"
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+DIGEST_STATUS = "Status (digest's defaults)"
+"""The Status column's header until the GM picks house rules for it."""
+Verdict = tuple[bool, int]
+"""A design's verdict as the list shows it: legal, and how many problems."""
 
 
 def changed_text(when: datetime, now: datetime | None = None) -> str:
@@ -71,6 +82,18 @@ class LibraryModel(QAbstractTableModel):
         self._source = ALL
         self._sort_column = NAME
         self._sort_order = Qt.SortOrder.AscendingOrder
+        self._status_header = DIGEST_STATUS
+
+    def set_status_header(self, text: str) -> None:
+        """What the Status column's header says: whose verdict it shows (the digest's
+        defaults, or the house-rules profile the GM picked)."""
+        if text != self._status_header:
+            self._status_header = text
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, STATUS, STATUS)
+
+    @property
+    def status_header(self) -> str:
+        return self._status_header
 
     # --- Qt's model interface --------------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
@@ -84,7 +107,7 @@ class LibraryModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return self._status_header if section == STATUS else COLUMNS[section]
         if role == Qt.ItemDataRole.TextAlignmentRole and section in (CLASS, COST):
             return _RIGHT
         return None
@@ -425,6 +448,35 @@ class LibraryModel(QAbstractTableModel):
         test = matcher(" ".join(self._words))
         haystacks = self._haystacks
         return [i for i in among if test(haystacks[i])]
+
+
+def verdicts_under(records: Iterable[DesignRecord], options: Any) -> dict[int, Verdict]:
+    """Each design's verdict under the house rules ``options`` (the ruleset's options value),
+    by the one verdict function the Workshop, New Session and ``design check --rules`` use
+    (:func:`summarize_design`). Qt-free: a worker thread computes it for a whole library. A
+    design its engine refuses keeps the verdict stored with it (left out here)."""
+    verdicts: dict[int, Verdict] = {}
+    for record in records:
+        try:
+            kind = design_kind(record.ruleset_id, record.kind)
+            summary = summarize_design(record.ruleset_id, record.kind, kind.load(record.data),
+                                       options)
+        except DesignDataError:
+            continue
+        verdicts[record.id] = (summary.legal, len(summary.problems))
+    return verdicts
+
+
+def with_verdicts(entries: Iterable[DesignEntry],
+                  verdicts: Mapping[int, Verdict]) -> list[DesignEntry]:
+    """``entries`` with the verdicts ``verdicts`` names instead of the stored ones."""
+    result = []
+    for entry in entries:
+        found = verdicts.get(entry.id)
+        if found is not None and found != (entry.legal, entry.problem_count):
+            entry = replace(entry, legal=found[0], problem_count=found[1])
+        result.append(entry)
+    return result
 
 
 @dataclass(frozen=True)

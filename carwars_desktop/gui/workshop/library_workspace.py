@@ -11,13 +11,14 @@ designs it names — whoever made the change (this list, the Workshop).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
     QEventLoop,
     QItemSelection,
     QItemSelectionModel,
+    QSettings,
     Qt,
     QTimer,
 )
@@ -53,13 +54,17 @@ from carwars_desktop.gui.workshop.library_model import (
     ALL,
     CATALOG,
     COLUMNS,
+    DIGEST_STATUS,
     MINE,
     NAME,
     STATUS,
     TAGS,
     Contents,
     LibraryModel,
+    Verdict,
     prepare_contents,
+    verdicts_under,
+    with_verdicts,
 )
 from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
@@ -75,14 +80,18 @@ from carwars_desktop.library import (
     status_text,
     tags_text,
 )
-from carwars_desktop.rules import ruleset_ids, ruleset_title
+from carwars_desktop.rules import find_ruleset, ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
+from carwars_desktop.services.house_rules import HouseRulesService, Profile, ProfileRefused
+from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.printing import PrintItem
     from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
 
 DELETED = "deleted"
+HOUSE_RULES_KEY = "library/house_rules/{}"
+"""The settings key of the house-rules profile the Status column follows, per ruleset."""
 
 
 def confirm_dialog(parent: QWidget, title: str, text: str) -> bool:
@@ -133,9 +142,16 @@ class LibraryWorkspace(Workspace):
     title = "Library"
     shortcut_context = LIBRARY
 
-    def __init__(self, workshop: WorkshopWorkspace, parent: QWidget | None = None) -> None:
+    def __init__(self, workshop: WorkshopWorkspace, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.workshop = workshop
+        self._settings = settings
+        self._house: dict[str, Profile] = {}
+        """The house-rules profile the Status column follows, per ruleset (picked by the
+        GM, remembered in the settings); a ruleset not named: the digest's defaults."""
+        self._verdicts: dict[int, Verdict] = {}
+        """The verdicts under those profiles, by design id (computed on a worker)."""
         self._database: Database | None = None
         self._ruleset = ruleset_ids()[0]
         self._showing_deleted = False
@@ -163,6 +179,11 @@ class LibraryWorkspace(Workspace):
         for text, data in (("All designs", ALL), ("My designs", MINE),
                            ("Catalog (shipped)", CATALOG), ("Deleted", DELETED)):
             self.source_box.addItem(text, data)
+        self.rules_box = ElidedComboBox()
+        self.rules_box.setAccessibleName("House rules of the Status column")
+        self.rules_box.setToolTip("The house rules the Status column checks the designs "
+                                  "against (New Session and design check --rules give "
+                                  "the same verdict)")
         self.search = QLineEdit()
         self.search.setAccessibleName("Search designs")
         self.search.setPlaceholderText("Search names and tags as you type (Ctrl+F)")
@@ -172,6 +193,7 @@ class LibraryWorkspace(Workspace):
         filters = QHBoxLayout()
         filters.addWidget(self.ruleset_box)
         filters.addWidget(self.source_box)
+        filters.addWidget(self.rules_box)
         filters.addWidget(self.search, 1)
         filters.addWidget(self.count_label)
 
@@ -302,6 +324,7 @@ class LibraryWorkspace(Workspace):
         self.search.textChanged.connect(self._search_changed)
         self.ruleset_box.currentIndexChanged.connect(self._scope_changed)
         self.source_box.currentIndexChanged.connect(self._scope_changed)
+        self.rules_box.activated.connect(lambda _row: self._rules_picked())
         self.view.activated.connect(lambda _index: self.open_selected())
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.model.modelReset.connect(self._update_count)
@@ -363,6 +386,9 @@ class LibraryWorkspace(Workspace):
         worker thread afterwards: off the start-up path, the list refreshed if they changed.
         """
         self._database = database
+        self._house = self._remembered_profiles(database)
+        self._verdicts = {}
+        self._fill_rules_box()
         # A read-only database lists as it is (a refused write shows the banner).
         attached = self.write_banner.attempt(
             lambda: (self.service.attach(database, defer_check=True),))
@@ -415,6 +441,17 @@ class LibraryWorkspace(Workspace):
         selected = self.selected_ids()
         ids = designs.ids
         entries = self.service.entries(deleted=self._showing_deleted, ids=ids)
+        if self._house and not self._showing_deleted:  # a few designs: checked here
+            picked = dict(self._house)
+            house = self._house_options()
+            if self._house != picked:  # a profile edited or deleted since: all again
+                self.refresh_later()
+                return
+            for entry in entries:
+                if entry.ruleset_id in house:
+                    self._verdicts.update(verdicts_under([self.library.get(entry.id)],
+                                                         house[entry.ruleset_id]))
+            entries = with_verdicts(entries, self._verdicts)
         self.model.update_entries(entries, ids - {e.id for e in entries})
         # The count once the update is whole: its rowsRemoved come before the new total
         # (a delete left "2 designs" over the one row still there).
@@ -433,6 +470,17 @@ class LibraryWorkspace(Workspace):
         deleted = self.source_box.currentData() == DELETED
         self._showing_deleted = deleted
         entries = self.library.entries(deleted=deleted)
+        if self._house and not deleted:
+            if any(e.ruleset_id in self._house and e.id not in self._verdicts
+                   for e in entries):
+                # Verdicts under the house rules picked: computed on a worker, the rows
+                # swapped in when ready (with those known meanwhile).
+                self._install(prepare_contents(with_verdicts(entries, self._verdicts),
+                                               *self.model.sort_state()))
+                self._first_screen = None
+                self.refresh_later()
+                return
+            entries = with_verdicts(entries, self._verdicts)
         first, self._first_screen = self._first_screen, None
         if first is not None and not deleted and entries == first:
             # The list shown before the database was open is right: kept as it is, the
@@ -458,12 +506,21 @@ class LibraryWorkspace(Workspace):
         deleted = self.source_box.currentData() == DELETED
         self._showing_deleted = deleted
         column, order = self.model.sort_state()
+        house = {} if deleted else self._house_options()
 
-        def read(_job: object) -> Contents:  # no Qt object is made or touched here
-            return prepare_contents(database.library.entries(deleted=deleted), column, order)
+        def read(_job: object) -> tuple[Contents, dict[int, Verdict]]:  # no Qt object here
+            entries = database.library.entries(deleted=deleted)
+            verdicts: dict[int, Verdict] = {}
+            for ruleset_id, options in house.items():
+                verdicts.update(verdicts_under(database.library.all(ruleset_id, kind=None),
+                                               options))
+            return prepare_contents(with_verdicts(entries, verdicts), column, order), verdicts
 
-        def done(contents: Contents) -> None:
+        def done(read: tuple[Contents, dict[int, Verdict]]) -> None:
             if generation == self._refresh_generation and self._database is database:
+                contents, verdicts = read
+                if house:
+                    self._verdicts = verdicts
                 self._install(contents)
                 self._refreshed()
 
@@ -517,7 +574,110 @@ class LibraryWorkspace(Workspace):
         self.view.horizontalHeader().setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         self._columns_fitted = True
 
+    # --- the house rules the Status column follows ------------------------------------------
+    def _remembered_profiles(self, database: Database) -> dict[str, Profile]:
+        """The profiles remembered in the settings that are still there."""
+        if self._settings is None:
+            return {}
+        service = HouseRulesService(database)
+        found: dict[str, Profile] = {}
+        for ruleset_id in ruleset_ids():
+            name = self._settings.value(HOUSE_RULES_KEY.format(ruleset_id))
+            if not name:
+                continue
+            try:
+                profile = service.find(ruleset_id, str(name))
+            except ProfileRefused:  # deleted or renamed since: the digest's defaults
+                continue
+            if not profile.built_in:
+                found[ruleset_id] = profile
+        return found
+
+    def _house_options(self) -> dict[str, Any]:
+        """Ruleset id → the options value of the profile picked for it, as saved now (a
+        profile edited since it was picked counts as edited; one deleted, as the digest's
+        defaults)."""
+        if self._database is not None and self._house:
+            service = HouseRulesService(self._database)
+            current: dict[str, Profile] = {}
+            for ruleset_id, profile in self._house.items():
+                try:
+                    current[ruleset_id] = service.find(ruleset_id, profile.name)
+                except ProfileRefused:
+                    continue
+            if current != self._house:
+                self._house = current
+                self._verdicts = {}
+                self._fill_rules_box()
+        return {ruleset_id: find_ruleset(ruleset_id).house_options(profile.rules)
+                for ruleset_id, profile in self._house.items()}
+
+    def house_profile(self, ruleset_id: str) -> Profile | None:
+        """The profile the Status column follows for ``ruleset_id`` (None: the digest's)."""
+        return self._house.get(ruleset_id)
+
+    def _fill_rules_box(self) -> None:
+        """The profiles of the ruleset shown (the digest's defaults first); with every
+        ruleset shown each follows its own pick, and the box says so."""
+        ruleset_id = self.ruleset_box.currentData()
+        box = self.rules_box
+        box.blockSignals(True)
+        box.clear()
+        if ruleset_id is None or self._database is None:
+            box.addItem("House rules: per ruleset" if self._house
+                        else "House rules: the digest's defaults", "")
+            box.setEnabled(False)
+        else:
+            box.addItem(f"House rules: {DIGEST_DEFAULTS}", "")
+            for profile in HouseRulesService(self._database).profiles(ruleset_id):
+                if not profile.built_in:
+                    box.addItem(f"House rules: {profile.name}", profile.name)
+            picked = self._house.get(ruleset_id)
+            box.setCurrentIndex(max(0, box.findData(picked.name)) if picked else 0)
+            box.setEnabled(True)
+        box.blockSignals(False)
+        self._update_status_header()
+
+    def _update_status_header(self) -> None:
+        ruleset_id = self.ruleset_box.currentData()
+        if ruleset_id is None:
+            names = sorted({p.name for p in self._house.values()})
+            text = DIGEST_STATUS if not names else (
+                f"Status ({names[0]})" if len(self._house) == len(ruleset_ids())
+                and len(names) == 1 else "Status (house rules per ruleset)")
+        else:
+            picked = self._house.get(ruleset_id)
+            text = DIGEST_STATUS if picked is None else f"Status ({picked.name})"
+        self.model.set_status_header(text)
+
+    def pick_house_rules(self, ruleset_id: str, name: str | None) -> None:
+        """The Status column of ``ruleset_id``'s designs follows the profile ``name`` (None
+        or the digest's defaults: the digest's verdict), remembered in the settings; the
+        verdicts are computed on a worker (:meth:`wait_for_rows` waits for them)."""
+        if self._database is None:
+            return
+        profile = None
+        if name and " ".join(name.split()).casefold() != DIGEST_DEFAULTS.casefold():
+            profile = HouseRulesService(self._database).find(ruleset_id, name)
+        if profile is None:
+            self._house.pop(ruleset_id, None)
+        else:
+            self._house[ruleset_id] = profile
+        self._verdicts = {}  # all computed again on the worker
+        if self._settings is not None:
+            self._settings.setValue(HOUSE_RULES_KEY.format(ruleset_id),
+                                    profile.name if profile else "")
+            self._settings.sync()
+        self._fill_rules_box()
+        self.refresh_later()
+
+    def _rules_picked(self) -> None:
+        ruleset_id = self.ruleset_box.currentData()
+        if ruleset_id is not None:
+            self.pick_house_rules(str(ruleset_id), self.rules_box.currentData() or None)
+
     def _scope_changed(self) -> None:
+        self._fill_rules_box()
         source = str(self.source_box.currentData())
         deleted = source == DELETED
         self.model.set_scope(self.ruleset_box.currentData(), ALL if deleted else source)

@@ -144,7 +144,7 @@ DECISIONS: DecisionSet[Options] = DecisionSet(Options, (
     _p("one-big-deck", "one_big_deck", "One Big Deck (§2.1)",
        "with one shared deck the draw order matters; with own decks everybody draws at once"),
     _p("control-rolls", "control_rolls", "Control roll variant (§2.8)",
-       "a car that takes damage then rolls for control (autopower.control)"),
+       "a car that takes damage then rolls for control; off: autopower.control is not offered"),
     _p("ramming", "ramming", "Ramming variant (§2.9)",
        "off: autopower.ram is not offered", input_name=""),
     _p("lasers", "lasers", "Lasers variant (§2.10)",

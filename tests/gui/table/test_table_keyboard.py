@@ -173,8 +173,9 @@ def test_no_table_dialog_rolls_dice_on_enter(window: MainWindow, start_session, 
              "autopower": [("A", "Rhino"), ("B", "Longshot")]}
     keys = Keys(qtbot)
     opened = 0
-    # The AUTOpower ram and laser variants on: every procedure is offered.
-    variants = {"autopower": HouseRules("Variants", {"AP-ramming": True, "AP-lasers": True})}
+    # The AUTOpower control roll, ram and laser variants on: every procedure is offered.
+    variants = {"autopower": HouseRules("Variants", {"AP-ramming": True, "AP-lasers": True,
+                                                     "AP-control-rolls": True})}
     for ruleset, players in games.items():
         table = _start(window, start_session, ruleset, players, variants.get(ruleset))
         game = table.context.game

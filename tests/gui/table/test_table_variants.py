@@ -1,7 +1,7 @@
-"""The AUTOpower ram and laser variants at the Table and in the Resolver: off (the digest's
-defaults) they are not offered — a key says why, the menus grey them, the quick line refuses
-them, the Resolver lists them greyed with the reason — and once the session's house rules
-switch them on (an undoable event) they are offered at once and resolve as ever."""
+"""The AUTOpower ram, laser and control roll variants at the Table and in the Resolver: off
+(the digest's defaults) they are not offered — a key says why, the menus grey them, the quick
+line refuses them, the Resolver lists them greyed with the reason — and once the session's
+house rules switch them on (an undoable event) they are offered at once and resolve as ever."""
 
 from __future__ import annotations
 
@@ -184,3 +184,44 @@ def test_the_resolver_lists_them_greyed_with_the_reason_until_switched_on(  # ty
     assert resolver.form_error.text().startswith(
         "⚠ Ram (Strength cards, both cars damaged) is not offered: Ramming variant (§2.9)")
     assert resolver.odds is None
+
+
+CONTROL_OFF = ("Control roll variant (§2.8) is off in this session's house rules: switch it "
+               "on with Change house rules… in the Resolver's House rules panel")
+
+
+def test_the_control_roll_is_gated_behind_its_variant_like_the_ram(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """AUTOpower §2.8 is a variant (§2.1 step 4): off, C says why, the menu greys it, the
+    Resolver lists it greyed; switched on, C opens the control roll."""
+    table = start_session(AP, PLAYERS)
+    window.activateWindow()
+    _key(qtbot, table, "2")
+    _key(qtbot, table, "C")
+    assert table.hub.runner.dialog is None
+    assert table.play.message.text().endswith(CONTROL_OFF)
+    control = _by_id(_menu_items(table), "autopower.control")
+    assert not control.isEnabled() and control.toolTip() == f"{CONTROL_OFF} (autopower.control)"
+    marks = table.play.sheets["v2"].marks_menu
+    marks.aboutToShow.emit()  # as the Mark button's menu opening does
+    on_sheet = _by_id({a.text(): a for a in marks.actions()}, "autopower.control")
+    assert on_sheet.text() == "Control roll…" and not on_sheet.isEnabled()
+    assert on_sheet.toolTip() == f"{CONTROL_OFF} (autopower.control)"
+    resolver = _resolver(window)
+    row = resolver.procedure_model.index(_row(resolver, "autopower.control"), 0)
+    assert not row.flags() & Qt.ItemFlag.ItemIsEnabled
+    assert str(row.data()).endswith("Control roll variant (§2.8) is off in this session's "
+                                    "house rules")
+    window.game_context.service.change_house_rules(
+        HouseRules(DIGEST_DEFAULTS, {"AP-control-rolls": True}))
+    assert resolver.procedure_model.index(_row(resolver, "autopower.control"), 0).flags() & \
+        Qt.ItemFlag.ItemIsEnabled
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    assert _by_id(_menu_items(table), "autopower.control").isEnabled()
+    marks.aboutToShow.emit()
+    assert on_sheet.isEnabled() and on_sheet.toolTip() == "autopower.control"
+    _key(qtbot, table, "2")
+    _key(qtbot, table, "C")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.procedure.id == "autopower.control"
+    dialog.reject()

@@ -14,6 +14,8 @@ from carwars_desktop.rules.autopower.speed import plan_speed, speed_outcomes
 
 PROCEDURES = {p.id: p for p in RULESET.procedures}
 RAMMING_ON = {"AP-ramming": True}
+CONTROL_ON = {"AP-control-rolls": True}
+"""§2.8: autopower.control is offered only with the Control Rolls variant on."""
 """The examples' ram is the §2.9 variant: played under house rules with it switched on."""
 
 
@@ -121,10 +123,11 @@ def test_ap_e9_bishop_control_target_9() -> None:
     assert control_target(8, bishop.energy_in_play, bishop.car.iq) == 9
     plan = plan_control(bishop, 8)
     assert plan.target == 9 and "(base E6 not added)" in plan.steps[0].text
-    odds = PROCEDURES["autopower.control"].odds({"vehicle": "Bishop at Speed 10", "damage": 8})
+    odds = PROCEDURES["autopower.control"].odds({"vehicle": "Bishop at Speed 10", "damage": 8},
+                                                CONTROL_ON)
     assert odds.need == 9 and odds.probability("in control") == Fraction(10, 36)
     with_iq = PROCEDURES["autopower.control"].odds(
-        {"vehicle": "Bishop at Speed 10", "damage": 8, "iq_cards": "3"})
+        {"vehicle": "Bishop at Speed 10", "damage": 8, "iq_cards": "3"}, CONTROL_ON)
     assert with_iq.need == 6 and with_iq.probability("in control") == Fraction(26, 36)
 
 

@@ -15,10 +15,14 @@ from carwars_desktop.rules.autopower import sheet_catalog as catalog
 PROCEDURES = {p.id: p for p in RULESET.procedures}
 VARIANTS_ON = {"AP-ramming": True, "AP-lasers": True}
 """House rules with the ram and laser variants switched on (off, neither is offered)."""
+CONTROL_ON = {"AP-control-rolls": True}
+"""The Control Rolls variant switched on (§2.8; off, autopower.control is not offered). Only
+the control roll's own tests take it: with it on, attacks and rams chain a control roll."""
 
 
 def run(procedure_id: str, dice: list[int], **values: Any) -> Resolution:
-    resolution = PROCEDURES[procedure_id].resolve(values, EnteredDice(dice), VARIANTS_ON)
+    house = CONTROL_ON if procedure_id == "autopower.control" else VARIANTS_ON
+    resolution = PROCEDURES[procedure_id].resolve(values, EnteredDice(dice), house)
     assert len(resolution.dice) == len(dice), "every entered die is used"
     return resolution
 
@@ -357,12 +361,12 @@ def test_control_keeps_the_worse_pending_penalty() -> None:
 def test_control_target_two_or_less_needs_no_roll_and_ap_d15() -> None:
     calm = car("Calm", 3, 3, 9, 5)
     values: dict[str, Any] = {"vehicle": calm, "damage": 4}
-    assert PROCEDURES["autopower.control"].dice_needed(values) == ()
-    odds = PROCEDURES["autopower.control"].odds(values)
+    assert PROCEDURES["autopower.control"].dice_needed(values, CONTROL_ON) == ()
+    odds = PROCEDURES["autopower.control"].odds(values, CONTROL_ON)
     assert odds.probability("in control") == 1
     assert "kept without a roll" in run("autopower.control", [], **values).explain()
     values["ap_d15_natural_two_fails_control"] = True
-    strict = PROCEDURES["autopower.control"].odds(values)
+    strict = PROCEDURES["autopower.control"].odds(values, CONTROL_ON)
     assert strict.probability("in control") == Fraction(35, 36)
     assert strict.probability("attacks at −3 next turn") == Fraction(1, 36)
     lost = run("autopower.control", [1, 1], **values)
@@ -482,7 +486,7 @@ def test_killed_cars_take_no_turns() -> None:
             ("autopower.control", {"vehicle": dead, "damage": 1}),
             ("autopower.attack", {"firer": dead, "target": "Rhino", "cards": "1"})):
         with pytest.raises(InputError, match="is killed"):
-            PROCEDURES[procedure_id].odds(values)
+            PROCEDURES[procedure_id].odds(values, CONTROL_ON)
 
 
 # --- command-line style values ------------------------------------------------------------
@@ -502,5 +506,5 @@ def test_values_parse_from_text_like_the_command_line() -> None:
 def test_sheet_json_goes_through_a_sheet_input() -> None:
     sheet = catalog()["Bishop at Speed 10"]
     values = PROCEDURES["autopower.control"].parse(
-        {"vehicle": json.dumps(sheet.to_json()), "damage": "8"})
+        {"vehicle": json.dumps(sheet.to_json()), "damage": "8"}, CONTROL_ON)
     assert values["vehicle"] == sheet

@@ -1,5 +1,6 @@
-"""The §2.9 ram and §2.10 laser variants (digest §2.1 step 4): off, their procedures are not
-offered and every way of rolling them is refused; on, they resolve exactly as before."""
+"""The §2.8 control roll, §2.9 ram and §2.10 laser variants (digest §2.1 step 4): off, their
+procedures are not offered and every way of rolling them is refused; on, they resolve exactly
+as before."""
 
 from __future__ import annotations
 
@@ -15,17 +16,24 @@ from carwars_desktop.rules.kernel.decisions import DecisionError
 
 PROCEDURES = {p.id: p for p in RULESET.procedures}
 RAM, LASER = PROCEDURES["autopower.ram"], PROCEDURES["autopower.laser"]
+CONTROL = PROCEDURES["autopower.control"]
 SAMPLES: dict[str, dict[str, Any]] = {
     "autopower.ram": {"rammer": "Darkseid at Speed 9", "target": "Nightwing at Speed 4",
                       "cards": "5, 7"},
     "autopower.laser": {"firer": "Booster Gold", "target": "Nightwing at Speed 4",
                         "cards": "5, 6"},
+    "autopower.control": {"vehicle": "Bishop at Speed 10", "damage": 8},
 }
-VARIANT = {"autopower.ram": ("AP-ramming", "Ramming variant (§2.9)", "AUTOpower §2.9"),
+VARIANT = {"autopower.control": ("AP-control-rolls", "Control roll variant (§2.8)",
+                                  "AUTOpower §2.8"),
+           "autopower.ram": ("AP-ramming", "Ramming variant (§2.9)", "AUTOpower §2.9"),
            "autopower.laser": ("AP-lasers", "Lasers variant (§2.10)", "AUTOpower §2.10")}
 
 
-def test_ram_and_laser_require_their_variant_and_nothing_else_does() -> None:
+def test_control_ram_and_laser_require_their_variant_and_nothing_else_does() -> None:
+    assert CONTROL.requires == (Requirement("AP-control-rolls", "Control roll variant (§2.8)",
+                                            True, False),)
+    assert DECISIONS.defaults()["AP-control-rolls"] is False
     assert RAM.requires == (Requirement("AP-ramming", "Ramming variant (§2.9)", True, False),)
     assert LASER.requires == (Requirement("AP-lasers", "Lasers variant (§2.10)", True, False),)
     assert {p.id for p in RULESET.procedures if p.requires} == set(VARIANT)
@@ -34,7 +42,8 @@ def test_ram_and_laser_require_their_variant_and_nothing_else_does() -> None:
 
 
 @pytest.mark.parametrize("procedure_id", sorted(VARIANT))
-@pytest.mark.parametrize("house", [None, {}, {"AP-ramming": False, "AP-lasers": False},
+@pytest.mark.parametrize("house", [None, {}, {"AP-ramming": False, "AP-lasers": False,
+                                              "AP-control-rolls": False},
                                    DECISIONS.defaults()], ids=["none", "empty", "off",
                                                                "defaults"])
 def test_off_the_procedure_is_not_offered_and_refused(procedure_id: str,
@@ -115,5 +124,5 @@ def test_procedures_for_the_pre_game_options_agree_with_what_is_offered() -> Non
                     Options(ramming=True, lasers=True, control_rolls=True)):
         house = DECISIONS.values_of(options)
         listed = {p.id for p in procedures_for(options)}
-        for procedure in (RAM, LASER):
+        for procedure in (RAM, LASER, CONTROL):
             assert (procedure.id in listed) == procedure.offered(house)

@@ -63,6 +63,9 @@ RAMMING = DECISIONS.requirement("AP-ramming")
 """autopower.ram is offered only with the Ramming variant on (§2.1 step 4, §2.9)."""
 LASERS = DECISIONS.requirement("AP-lasers")
 """autopower.laser is offered only with the Lasers variant on (§2.1 step 4, §2.10)."""
+CONTROL_ROLLS_ON = DECISIONS.requirement("AP-control-rolls")
+"""autopower.control is offered only with the Control Rolls variant on (§2.1 step 4, §2.8:
+"Variant: Control rolls"); attacks and rams read the same decision to chain the roll."""
 
 
 def options_of(values: Values) -> Options:

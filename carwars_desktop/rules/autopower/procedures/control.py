@@ -1,7 +1,8 @@
 """autopower.control: the control roll after damage (variant).
 
-AUTOpower §2.8; AP-D12 (the penalty lasts the car's next own turn), AP-D15,
-AP-D22, AP-D25.
+AUTOpower §2.8 ("Variant: Control rolls"): offered only with the Control Rolls variant on
+(§2.1 step 4), as the ram (§2.9) and the laser (§2.10) are; AP-D12 (the penalty lasts the
+car's next own turn), AP-D15, AP-D22, AP-D25.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from carwars_desktop.rules.autopower.control import (
 from carwars_desktop.rules.autopower.odds import chance
 from carwars_desktop.rules.autopower.procedures.common import (
     AP_D15,
+    CONTROL_ROLLS_ON,
     IQ_CARDS_IN_USE,
     RULESET,
     car_input,
@@ -120,6 +122,7 @@ CONTROL = Procedure(
         IQ_CARDS_IN_USE,
         AP_D15,
     ),
+    requires=(CONTROL_ROLLS_ON,),
     resolve_fn=_resolve,
     odds_fn=_odds,
     dice_fn=_dice,
