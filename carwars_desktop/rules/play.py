@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.durations import Duration, ShownDuration, shown
@@ -196,6 +196,38 @@ def seating_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...
 
 
 @dataclass(frozen=True)
+class Done:
+    """A result applied earlier in the clock's current phase, as the Table's checks read
+    it: its procedure, each sheet input's vehicle by name, its other inputs."""
+
+    procedure_id: str
+    names: Mapping[str, str]
+    inputs: Mapping[str, Any]
+
+
+TableDefaults = Callable[[str, Mapping[str, str], Clock], Mapping[str, Any]]
+"""(procedure id, each sheet input preset → the vehicle's name, clock) → the inputs the
+rules set by default at this moment of play (Battlecars return fire outside the firer's
+Turn, §2.9 step 2)."""
+
+TableProblems = Callable[[str, Mapping[str, str], Mapping[str, Any], Clock, Sequence[Done]],
+                         tuple[str, ...]]
+"""(procedure id, each sheet input → the vehicle's name, the other inputs, clock, what was
+done earlier in this phase) → every reason the rules refuse the roll at this moment of
+play (empty: allowed)."""
+
+
+def no_table_defaults(procedure_id: str, names: Mapping[str, str],
+                      clock: Clock) -> Mapping[str, Any]:
+    return {}
+
+
+def no_table_problems(procedure_id: str, names: Mapping[str, str], inputs: Mapping[str, Any],
+                      clock: Clock, done: Sequence[Done]) -> tuple[str, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """The Table's view of one ruleset (see the module docstring)."""
 
@@ -230,6 +262,10 @@ class PlayRules:
     """What runs now and what is left of it (see :data:`ShownDurations`)."""
     verdict: Verdict = no_verdict
     """The victory check on the sheets (see :data:`Verdict`)."""
+    table_defaults: TableDefaults = no_table_defaults
+    """Inputs set by the moment of play (see :data:`TableDefaults`)."""
+    table_problems: TableProblems = no_table_problems
+    """What the moment of play refuses (see :data:`TableProblems`)."""
 
 
 class TurnError(ValueError):

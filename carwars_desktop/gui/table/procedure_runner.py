@@ -89,6 +89,10 @@ class ProcedureRunner(QObject):
             self.failed.emit(f"{procedure.title}: {refused}")
             return
         service = self.context.service
+        vehicles = {name: value for name, value in presets.items()
+                    if isinstance(procedure.input(name), SheetInput) and isinstance(value, str)}
+        # The moment of play's defaults (Battlecars return fire, §2.9); the presets win.
+        presets = {**game.table_defaults(procedure_id, vehicles), **presets}
         if quick:
             raw, bindings = self._raw(procedure, game, presets)
             try:

@@ -191,3 +191,56 @@ def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ign
     assert lasting().count("Smoke marker") == 1
     press(table, "Ctrl+Z")
     assert lasting().count("Smoke marker") == 2
+
+
+def test_return_fire_is_the_default_outside_the_firers_turn(  # type: ignore[no-untyped-def]
+        start_session, press: Press) -> None:
+    """§2.9 step 2 (BC-D26): outside its Turn a car fires only when fired at, one round,
+    only at the attacker. The quick line and the fire dialog default to return fire then,
+    and refuse what §2.9 refuses, with the reason."""
+    table = start_session("battlecars", [("Ann", CARD, "Interceptor"), ("Bo", CARD, "Wasp"),
+                                         ("Cy", CARD, "Hammer")], "street")
+    game = table.context.game
+    press(table, "Ctrl+.")
+    assert str(game.clock) == "Round 1, Interceptor's turn"
+    line = table.quick
+    line.open()
+    line.read("2 rk 1 f 2")  # the Wasp has not been fired at
+    assert line.procedure is None
+    assert "Interceptor has not fired at Wasp this Turn" in line.info.text()
+    line.read("2 rk 1 f 2 own")
+    assert "it is Interceptor's Turn: outside its own Turn Wasp may only return fire" \
+        in line.info.text()
+    line.read("1 rk 2 f 2 : 76853")  # the Interceptor's own shot at the Wasp
+    assert line.pending is not None, line.info.text()
+    assert line.raw["mode"] == "own-turn"
+    line.enter()
+    line.open()
+    line.read("2 sh 3 f 2")  # not at its attacker
+    assert "Wasp may return fire only at its attacker, Interceptor, not at Hammer" \
+        in line.info.text()
+    line.read("2 sh 1 f 2 : 7 6")  # return fire, the default
+    assert line.pending is not None, line.info.text()
+    assert line.raw["mode"] == "return-fire"
+    line.enter()
+    assert "return fire: one round, only at the attacker" in " ".join(
+        table.play.log_dock.model.event_at(table.play.log_dock.model.rowCount() - 1)
+        .event.steps)
+    line.open()
+    line.read("2 sh 1 f 2 ret")  # once only
+    assert "Wasp has already returned fire at Interceptor this Turn" in line.info.text()
+    line.close_line()
+    # The fire dialog opened for the Wasp defaults to return fire too, and refuses the
+    # second round at its resolve.
+    table.hub.runner.run("battlecars.fire", {"firer": "v2"})
+    dialog = _dialog(table)
+    assert dialog.form.values()["mode"] == "return-fire"
+    dialog.form.set_value("mount", "Pod D")
+    dialog.form.set_value("target", "v1")
+    dialog.form.set_value("area", "front")
+    dialog.form.set_value("points_between", 2)
+    dialog.dice_edit.setText("7 6")
+    dialog.resolve_entered()
+    assert dialog.resolution is None
+    assert "already returned fire" in dialog.error.text()
+    dialog.reject()

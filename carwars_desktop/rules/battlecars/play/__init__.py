@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.cite import bc
+from carwars_desktop.rules.battlecars.play import return_fire
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
 from carwars_desktop.rules.clock import Clock
@@ -238,4 +239,6 @@ RULES = PlayRules(
     durations_from=durations_from,
     durations=durations,
     verdict=verdict,
+    table_defaults=return_fire.table_defaults,
+    table_problems=return_fire.table_problems,
 )
