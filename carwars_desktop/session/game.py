@@ -131,10 +131,19 @@ class Game:
                     continue
                 if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
                     return tuple(reversed(found))
-                if event.procedure_id:
-                    found.append(Done(event.procedure_id,
-                                      {i: names.get(k, k) for i, k in event.bindings.items()},
-                                      dict(event.inputs)))
+                if not event.procedure_id:
+                    continue
+                shots = event.inputs.get("batch")
+                if isinstance(shots, list):  # a fire batch: each of its shots, last first
+                    for shot in reversed(shots):
+                        found.append(Done(event.procedure_id,
+                                          {str(i): names.get(str(k), str(k))
+                                           for i, k in dict(shot.get("bindings", {})).items()},
+                                          dict(shot.get("inputs", {}))))
+                    continue
+                found.append(Done(event.procedure_id,
+                                  {i: names.get(k, k) for i, k in event.bindings.items()},
+                                  dict(event.inputs)))
             end = start
         return tuple(reversed(found))
 
@@ -150,13 +159,18 @@ class Game:
                                                   self.clock)
 
     def table_problems(self, procedure_id: str, bindings: Mapping[str, str],
-                       inputs: Mapping[str, Any]) -> tuple[str, ...]:
-        """Why the rules refuse this roll at this moment of play (empty: allowed)."""
+                       inputs: Mapping[str, Any],
+                       earlier: Sequence[tuple[str, Mapping[str, str], Mapping[str, Any]]] = ()
+                       ) -> tuple[str, ...]:
+        """Why the rules refuse this roll at this moment of play (empty: allowed);
+        ``earlier``: rolls not applied yet that come before it (a fire batch's shots, as
+        procedure id, bindings and other inputs)."""
         rules = self.ruleset.play()
         if rules.table_problems is no_table_problems:
             return ()
+        pending = tuple(Done(p, self._names(b), dict(i)) for p, b, i in earlier)
         return rules.table_problems(procedure_id, self._names(bindings), inputs, self.clock,
-                                    self.done_this_phase())
+                                    self.done_this_phase() + pending)
 
     # --- changing ------------------------------------------------------
     def record(self, kind: EventKind, summary: str, new_sheets: Mapping[str, RecordSheet],
