@@ -205,10 +205,11 @@ class Done:
     inputs: Mapping[str, Any]
 
 
-TableDefaults = Callable[[str, Mapping[str, str], Clock], Mapping[str, Any]]
-"""(procedure id, each sheet input preset → the vehicle's name, clock) → the inputs the
-rules set by default at this moment of play (Battlecars return fire outside the firer's
-Turn, §2.9 step 2)."""
+TableDefaults = Callable[[str, Mapping[str, tuple[str, RecordSheet]], Clock],
+                         Mapping[str, Any]]
+"""(procedure id, each sheet input preset → the vehicle's name and sheet, clock) → the
+inputs the rules set by default at this moment of play (Battlecars return fire outside
+the firer's Turn, §2.9 step 2; the damage of an AUTOpower control roll due, §2.8)."""
 
 TableProblems = Callable[[str, Mapping[str, str], Mapping[str, Any], Clock, Sequence[Done]],
                          tuple[str, ...]]
@@ -217,7 +218,29 @@ done earlier in this phase) → every reason the rules refuse the roll at this m
 play (empty: allowed)."""
 
 
-def no_table_defaults(procedure_id: str, names: Mapping[str, str],
+@dataclass(frozen=True)
+class DueRoll:
+    """A roll the rules call for that has not been made: the Table offers it at once
+    (its dialog filled in) and shows it until it is made (AUTOpower §2.8 control)."""
+
+    vehicle: str
+    """The key of the vehicle in play that rolls."""
+    procedure_id: str
+    vehicle_input: str
+    presets: Mapping[str, Any]
+    label: str
+    rule: str
+
+
+DueRolls = Callable[[Vehicles], tuple[DueRoll, ...]]
+"""The vehicles in play (key → name and sheet) → the rolls due on their sheets."""
+
+
+def no_due_rolls(vehicles: Vehicles) -> tuple[DueRoll, ...]:
+    return ()
+
+
+def no_table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSheet]],
                       clock: Clock) -> Mapping[str, Any]:
     return {}
 
@@ -266,6 +289,8 @@ class PlayRules:
     """Inputs set by the moment of play (see :data:`TableDefaults`)."""
     table_problems: TableProblems = no_table_problems
     """What the moment of play refuses (see :data:`TableProblems`)."""
+    due_rolls: DueRolls = no_due_rolls
+    """The rolls the rules call for now and nobody has made (see :data:`DueRolls`)."""
 
 
 class TurnError(ValueError):

@@ -14,7 +14,7 @@ from typing import Any
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet, Ruleset
 from carwars_desktop.rules.clock import Clock
-from carwars_desktop.rules.play import Done, no_table_problems
+from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.store import EventStore
 
@@ -155,8 +155,13 @@ class Game:
                        bindings: Mapping[str, str]) -> Mapping[str, Any]:
         """The inputs the rules set by the moment of play (``bindings``: each sheet input
         preset → its vehicle key), e.g. Battlecars return fire (§2.9 step 2)."""
-        return self.ruleset.play().table_defaults(procedure_id, self._names(bindings),
-                                                  self.clock)
+        vehicles = {i: (self.vehicle(k).name, self.sheet(k)) for i, k in bindings.items()
+                    if k in self._sheets}
+        return self.ruleset.play().table_defaults(procedure_id, vehicles, self.clock)
+
+    def due_rolls(self) -> tuple[DueRoll, ...]:
+        """The rolls the rules call for now that nobody has made (AUTOpower §2.8)."""
+        return self.ruleset.play().due_rolls(self.vehicles_view())
 
     def table_problems(self, procedure_id: str, bindings: Mapping[str, str],
                        inputs: Mapping[str, Any],

@@ -99,10 +99,12 @@ def test_battlecars_return_fire_defaults_and_refusals() -> None:
     clock = Clock.start("battlecars", ["Wasp", "Hammer", "Kart"]).advanced()
     assert rf.turn_of(clock) == "Wasp"
     fire = "battlecars.fire"
-    assert BC.table_defaults(fire, {"firer": "Wasp"}, clock) == {"mode": "own-turn"}
-    assert BC.table_defaults(fire, {"firer": "Hammer"}, clock) == {"mode": "return-fire"}
+    sheet = BattleSheet.fresh(example_card())
+    wasp, hammer = {"firer": ("Wasp", sheet)}, {"firer": ("Hammer", sheet)}
+    assert BC.table_defaults(fire, wasp, clock) == {"mode": "own-turn"}
+    assert BC.table_defaults(fire, hammer, clock) == {"mode": "return-fire"}
     speeds = Clock.start("battlecars", ["Wasp", "Hammer"])
-    assert BC.table_defaults(fire, {"firer": "Hammer"}, speeds) == {}
+    assert BC.table_defaults(fire, hammer, speeds) == {}
 
     def problems(firer: str, target: str, mode: str, done: tuple[Done, ...]) -> str:
         return " ".join(BC.table_problems(fire, {"firer": firer, "target": target},

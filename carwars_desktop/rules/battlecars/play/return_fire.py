@@ -18,6 +18,7 @@ from carwars_desktop.rules.battlecars.fire import FireMode
 from carwars_desktop.rules.battlecars.play.clock import car_of
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import Done
+from carwars_desktop.rules.ruleset import RecordSheet
 
 FIRE = "battlecars.fire"
 RULE = bc("§2.9 step 2", "BC-D26")
@@ -28,11 +29,11 @@ def turn_of(clock: Clock) -> str | None:
     return car_of(clock.phase_name)
 
 
-def table_defaults(procedure_id: str, names: Mapping[str, str],
+def table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSheet]],
                    clock: Clock) -> Mapping[str, Any]:
     """A shot fired by a car outside its own Turn is return fire, at the car whose Turn
     it is (§2.9 step 2); in its own Turn it is an own-Turn shot (§2.9 step 1)."""
-    firer = names.get("firer")
+    firer = vehicles["firer"][0] if "firer" in vehicles else None
     moving = turn_of(clock)
     if procedure_id != FIRE or firer is None or moving is None:
         return {}
