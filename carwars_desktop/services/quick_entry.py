@@ -6,7 +6,8 @@ the vehicle). The grammar (the user guide has it with examples)::
 
     line    := (shot | damage) [":" DICE]
     shot    := VEHICLE WEAPON VEHICLE [SIDE] [NUMBER…]   (FLAG words anywhere after
-               the target: Battlecars ``ret`` return fire, ``own`` own Turn)
+               the target: Battlecars ``ret`` return fire, ``own`` own Turn; Mini Car
+               Wars ``g``/``gunner``, ``d``/``driver``: who fires)
     damage  := [VEHICLE] AMOUNT SIDE
     VEHICLE := the number on the vehicle's sheet (1, 2, …)
     WEAPON  := a word naming the firer's weapon (mg, rl, rocket…) or the attack itself
@@ -249,7 +250,7 @@ def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRul
                  line: str = "") -> str:
     """The value of the one choice whose label names ``word`` (``mg`` → ``1: MG (F)``);
     the first of several that are still usable (a label without "destroyed", "spent",
-    "empty"). Raises :class:`QuickEntryError` when none does."""
+    "empty", "fired this turn"). Raises :class:`QuickEntryError` when none does."""
     wanted = rules.weapon_words.get(word.text.lower(), word.text.lower())
     pattern = re.compile(rf"(?<![a-z]){re.escape(wanted)}(?![a-z])", re.IGNORECASE)
     named = [(value, label) for value, label in choices if pattern.search(label)]
@@ -258,7 +259,7 @@ def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRul
         raise QuickEntryError(f"{word.text!r} is not one of the firer's weapons ({listed})",
                               word, line)
     usable = [v for v, label in named
-              if not re.search(r"destroyed|spent|empty", label, re.IGNORECASE)]
+              if not re.search(r"destroyed|spent|empty|fired", label, re.IGNORECASE)]
     return (usable or [named[0][0]])[0]
 
 
