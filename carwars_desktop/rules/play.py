@@ -240,6 +240,24 @@ def no_due_rolls(vehicles: Vehicles) -> tuple[DueRoll, ...]:
     return ()
 
 
+@dataclass(frozen=True)
+class OpeningRoll:
+    """The roll a new session starts with (the Battlecars order of play, §2.1 step 7):
+    its procedure, its presets and what the dialog says of it."""
+
+    procedure_id: str
+    presets: Mapping[str, Any]
+    note: str
+
+
+OpeningRollOf = Callable[[str, Sequence[str]], "OpeningRoll | None"]
+"""(scenario key, the vehicles' names in seating order) → the roll play starts with."""
+
+
+def no_opening_roll(scenario: str, names: Sequence[str]) -> OpeningRoll | None:
+    return None
+
+
 def no_table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSheet]],
                       clock: Clock) -> Mapping[str, Any]:
     return {}
@@ -291,6 +309,8 @@ class PlayRules:
     """What the moment of play refuses (see :data:`TableProblems`)."""
     due_rolls: DueRolls = no_due_rolls
     """The rolls the rules call for now and nobody has made (see :data:`DueRolls`)."""
+    opening_roll: OpeningRollOf = no_opening_roll
+    """The roll a new session is offered when play starts (see :data:`OpeningRollOf`)."""
 
 
 class TurnError(ValueError):

@@ -244,3 +244,33 @@ def test_return_fire_is_the_default_outside_the_firers_turn(  # type: ignore[no-
     assert dialog.resolution is None
     assert "already returned fire" in dialog.error.text()
     dialog.reject()
+
+
+def test_play_starts_with_the_order_of_play_roll(window: MainWindow) -> None:
+    """§2.1 step 7 / BC-D6 (arena: §2.19, BC-D40): a Battlecars session started from New
+    Session offers the 1d8 order roll at once, filled in; its result sets the play order."""
+    from carwars_desktop.gui.table.new_session import NewSessionDialog
+
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    table.new_session()
+    dialog = table.new_dialog
+    assert isinstance(dialog, NewSessionDialog)
+    dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("battlecars"))
+    dialog.scenario_box.setCurrentIndex(dialog.scenario_box.findData("arena"))
+    dialog.set_player(0, "Ann", CARD, "Interceptor")
+    dialog.set_player(1, "Bo", CARD, "Wasp")
+    dialog.name_edit.setText("Arena night")
+    dialog.accept()
+    game = table.context.game
+    assert game is not None and game.ruleset.id == "battlecars"
+    order = _dialog(table)
+    assert order.procedure.id == "battlecars.entry_order"
+    assert order.form.values()["players"] == "Interceptor, Wasp"
+    assert order.form.values()["scenario"] == "arena"
+    assert "arena entry order (§2.19, BC-D40)" in order.note.text()
+    order.dice_edit.setText("3 7")
+    order.resolve_entered()
+    assert order.resolution is not None, order.error.text()
+    order.apply()
+    assert _clock(table).order_label.text() == "Play order: Wasp → Interceptor"
