@@ -175,6 +175,8 @@ def test_a_hit_offers_the_control_roll_due(start_session, qtbot) -> None:  # typ
     assert "control roll due (damage 8)" in darkseid.status_text()
     durations = game.ruleset.play().durations(game.clock, game.vehicles_view())
     assert any(d.label == "Darkseid: control roll due (damage 8)" for d in durations)
+    assert "Darkseid: control roll due (damage 8): until it is rolled (C)" in \
+        table.play.durations_label.text()  # on the Clock
     control.reject()  # not rolled yet: it stays due
     assert _car(table, "v1").control_due == 8
     table.hub.runner.run("autopower.control", {"vehicle": "v1"})  # as C opens it
@@ -186,3 +188,4 @@ def test_a_hit_offers_the_control_roll_due(start_session, qtbot) -> None:  # typ
     control.apply()
     assert _car(table, "v1").control_due is None
     assert "control roll due" not in darkseid.status_text()
+    assert "control roll due" not in table.play.durations_label.text()
