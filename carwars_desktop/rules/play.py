@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.durations import Duration, ShownDuration, shown
@@ -196,6 +196,79 @@ def seating_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...
 
 
 @dataclass(frozen=True)
+class Done:
+    """A result applied earlier in the clock's current phase, as the Table's checks read
+    it: its procedure, each sheet input's vehicle by name, its other inputs."""
+
+    procedure_id: str
+    names: Mapping[str, str]
+    inputs: Mapping[str, Any]
+
+
+TableDefaults = Callable[[str, Mapping[str, tuple[str, RecordSheet]], Clock],
+                         Mapping[str, Any]]
+"""(procedure id, each sheet input preset → the vehicle's name and sheet, clock) → the
+inputs the rules set by default at this moment of play (Battlecars return fire outside
+the firer's Turn, §2.9 step 2; the damage of an AUTOpower control roll due, §2.8)."""
+
+TableProblems = Callable[[str, Mapping[str, str], Mapping[str, Any], Clock, Sequence[Done]],
+                         tuple[str, ...]]
+"""(procedure id, each sheet input → the vehicle's name, the other inputs, clock, what was
+done earlier in this phase) → every reason the rules refuse the roll at this moment of
+play (empty: allowed)."""
+
+
+@dataclass(frozen=True)
+class DueRoll:
+    """A roll the rules call for that has not been made: the Table offers it at once
+    (its dialog filled in) and shows it until it is made (AUTOpower §2.8 control)."""
+
+    vehicle: str
+    """The key of the vehicle in play that rolls."""
+    procedure_id: str
+    vehicle_input: str
+    presets: Mapping[str, Any]
+    label: str
+    rule: str
+
+
+DueRolls = Callable[[Vehicles], tuple[DueRoll, ...]]
+"""The vehicles in play (key → name and sheet) → the rolls due on their sheets."""
+
+
+def no_due_rolls(vehicles: Vehicles) -> tuple[DueRoll, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class OpeningRoll:
+    """The roll a new session starts with (the Battlecars order of play, §2.1 step 7):
+    its procedure, its presets and what the dialog says of it."""
+
+    procedure_id: str
+    presets: Mapping[str, Any]
+    note: str
+
+
+OpeningRollOf = Callable[[str, Sequence[str]], "OpeningRoll | None"]
+"""(scenario key, the vehicles' names in seating order) → the roll play starts with."""
+
+
+def no_opening_roll(scenario: str, names: Sequence[str]) -> OpeningRoll | None:
+    return None
+
+
+def no_table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSheet]],
+                      clock: Clock) -> Mapping[str, Any]:
+    return {}
+
+
+def no_table_problems(procedure_id: str, names: Mapping[str, str], inputs: Mapping[str, Any],
+                      clock: Clock, done: Sequence[Done]) -> tuple[str, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
 class PlayRules:
     """The Table's view of one ruleset (see the module docstring)."""
 
@@ -230,6 +303,14 @@ class PlayRules:
     """What runs now and what is left of it (see :data:`ShownDurations`)."""
     verdict: Verdict = no_verdict
     """The victory check on the sheets (see :data:`Verdict`)."""
+    table_defaults: TableDefaults = no_table_defaults
+    """Inputs set by the moment of play (see :data:`TableDefaults`)."""
+    table_problems: TableProblems = no_table_problems
+    """What the moment of play refuses (see :data:`TableProblems`)."""
+    due_rolls: DueRolls = no_due_rolls
+    """The rolls the rules call for now and nobody has made (see :data:`DueRolls`)."""
+    opening_roll: OpeningRollOf = no_opening_roll
+    """The roll a new session is offered when play starts (see :data:`OpeningRollOf`)."""
 
 
 class TurnError(ValueError):

@@ -124,6 +124,10 @@ class DesignKind(Generic[D]):
         house_problems: the design's problems under an options value of the ruleset's
             house rules (MCW-D22, AP-D2); ``None``: house rules change nothing here.
         house_purchase: ``purchase`` under an options value (MCW-D26, the budget).
+        entry_problems: the problems that keep the design out of a session under an
+            options value (``None``: the rules refuse none at the Table; a Battlecars
+            card's own problems are refused by its sheet, AUTOpower refuses a car above
+            the duel's division, §2.2 step 1 and AP-D2).
     """
 
     ruleset_id: str
@@ -142,6 +146,14 @@ class DesignKind(Generic[D]):
     house_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
     house_purchase: Callable[[Sequence[D], str | None, int, int | None, Any],
                              tuple[Problem, ...]] | None = None
+    entry_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
+
+    def refused_entry(self, design: object, options: Any) -> tuple[Problem, ...]:
+        """Why ``design`` may not enter a session played under ``options`` (``()``: it
+        may); the design's other problems are shown, not refused."""
+        if self.entry_problems is None:
+            return ()
+        return self.entry_problems(self.own(design), options)
 
     def problems_under(self, design: object, options: Any) -> tuple[Problem, ...]:
         """``design``'s problems under the house rules ``options`` (its own otherwise)."""

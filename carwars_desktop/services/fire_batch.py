@@ -209,7 +209,13 @@ class FireBatch:
         held: list[tuple[int, DeclaredShot, Resolution, list[int]]] = []
         parts: list[ResolutionPart] = []
         hold = bool(self.rules.hold_input)
+        earlier: list[tuple[str, Mapping[str, str], Mapping[str, Any]]] = []
         for number, shot in enumerate(self.shots, start=1):
+            # What the moment of play refuses (Battlecars §2.9 return fire), shot by shot.
+            refused = game.table_problems(procedure.id, shot.bindings, shot.inputs, earlier)
+            if refused:
+                raise ResolveError(f"shot {number} ({shot.label}): {'; '.join(refused)}")
+            earlier.append((procedure.id, shot.bindings, shot.inputs))
             raw = self.raw(shot, sheets)
             if hold:
                 raw[self.rules.hold_input] = True
@@ -274,8 +280,8 @@ class FireBatch:
         bindings = {f"vehicle_{key}": key for key in changed}
         combined = Resolution(
             procedure_id=procedure.id,
-            inputs={"batch": [{"bindings": s.bindings, "dice": s.dice, "label": s.label}
-                              for s in self.shots]},
+            inputs={"batch": [{"bindings": s.bindings, "dice": s.dice, "label": s.label,
+                               "inputs": dict(s.inputs)} for s in self.shots]},
             dice=tuple(dice_used), steps=tuple(steps),
             outcome=f"fire batch of {len(self.shots)}: " + "; ".join(outcomes),
             success=None, effects=effects, values={})

@@ -5,7 +5,9 @@
 the vehicle). The grammar (the user guide has it with examples)::
 
     line    := (shot | damage) [":" DICE]
-    shot    := VEHICLE WEAPON VEHICLE [SIDE] [NUMBER…]
+    shot    := VEHICLE WEAPON VEHICLE [SIDE] [NUMBER…]   (FLAG words anywhere after
+               the target: Battlecars ``ret`` return fire, ``own`` own Turn; Mini Car
+               Wars ``g``/``gunner``, ``d``/``driver``: who fires)
     damage  := [VEHICLE] AMOUNT SIDE
     VEHICLE := the number on the vehicle's sheet (1, 2, …)
     WEAPON  := a word naming the firer's weapon (mg, rl, rocket…) or the attack itself
@@ -79,6 +81,8 @@ class QuickRules:
         procedures: WEAPON words that are procedures of their own (AUTOpower's laser,
             ram), with their firer and target inputs.
         damage: the damage procedure ("" when none), its vehicle, amount and side inputs.
+        flags: FLAG words → the input they set and its value (Battlecars ``ret``: return
+            fire, §2.9 step 2; Mini Car Wars ``gunner``: the gunner fires).
     """
 
     shot: str
@@ -95,6 +99,7 @@ class QuickRules:
     damage_vehicle: str = ""
     damage_amount: str = ""
     damage_side: str = ""
+    flags: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -212,8 +217,15 @@ def _shot(found: list[Word], is_number: list[bool], rules: QuickRules, count: in
         raise QuickEntryError(f"vehicle {firer} cannot be its own target", found[2], line)
     values: dict[str, Any] = {}
     numbers: list[str] = []
+    flagged: set[str] = set()
     for word, number in zip(found[3:], is_number[3:], strict=True):
-        if number:
+        flag = rules.flags.get(word.text.lower())
+        if flag is not None:
+            if flag[0] in flagged:
+                raise QuickEntryError(f"{word.text!r}: {flag[0]} is already given", word, line)
+            flagged.add(flag[0])
+            values[flag[0]] = flag[1]
+        elif number:
             if not rules.number_input:
                 raise QuickEntryError(f"{word.text!r}: this ruleset takes no range here",
                                       word, line)
@@ -238,7 +250,7 @@ def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRul
                  line: str = "") -> str:
     """The value of the one choice whose label names ``word`` (``mg`` → ``1: MG (F)``);
     the first of several that are still usable (a label without "destroyed", "spent",
-    "empty"). Raises :class:`QuickEntryError` when none does."""
+    "empty", "fired this turn"). Raises :class:`QuickEntryError` when none does."""
     wanted = rules.weapon_words.get(word.text.lower(), word.text.lower())
     pattern = re.compile(rf"(?<![a-z]){re.escape(wanted)}(?![a-z])", re.IGNORECASE)
     named = [(value, label) for value, label in choices if pattern.search(label)]
@@ -247,7 +259,7 @@ def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRul
         raise QuickEntryError(f"{word.text!r} is not one of the firer's weapons ({listed})",
                               word, line)
     usable = [v for v, label in named
-              if not re.search(r"destroyed|spent|empty", label, re.IGNORECASE)]
+              if not re.search(r"destroyed|spent|empty|fired", label, re.IGNORECASE)]
     return (usable or [named[0][0]])[0]
 
 

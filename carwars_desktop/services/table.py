@@ -728,6 +728,12 @@ class TableService:
         """
         if house is None:
             house = self.house_for(procedure.ruleset)
+        if self.game is not None and bindings:
+            # What the moment of play refuses (Battlecars §2.9 return fire), whatever path.
+            refused = self.game.table_problems(
+                procedure.id, bindings, {k: v for k, v in inputs.items() if k not in bindings})
+            if refused:
+                raise ResolveError("; ".join(refused), refused=True)
         resolution = resolve_dice(procedure, inputs, dice, house)
         if odds is None:
             try:

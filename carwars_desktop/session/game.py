@@ -14,6 +14,7 @@ from typing import Any
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet, Ruleset
 from carwars_desktop.rules.clock import Clock
+from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
 from carwars_desktop.session.store import EventStore
 
@@ -110,6 +111,71 @@ class Game:
         if self._redoable is None:
             self._redoable = self.store.first_undone() is not None
         return self._redoable
+
+    def done_this_phase(self) -> tuple[Done, ...]:
+        """The results in force applied in the clock's current phase (oldest first), each
+        with its vehicles by name: what the rules' Table checks read (Battlecars §2.9).
+        Undone events are skipped; a store that cannot be read back gives none."""
+        count = getattr(self.store, "count", None)
+        page = getattr(self.store, "page", None)
+        if count is None or page is None:
+            return ()
+        names = {v.key: v.name for v in self.vehicles}
+        found: list[Done] = []
+        end = int(count(True))
+        while end > 0:
+            start = max(0, end - 32)
+            for stored in reversed(page(start, end - start)):
+                event = stored.event
+                if stored.undone:
+                    continue
+                if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
+                    return tuple(reversed(found))
+                if not event.procedure_id:
+                    continue
+                shots = event.inputs.get("batch")
+                if isinstance(shots, list):  # a fire batch: each of its shots, last first
+                    for shot in reversed(shots):
+                        found.append(Done(event.procedure_id,
+                                          {str(i): names.get(str(k), str(k))
+                                           for i, k in dict(shot.get("bindings", {})).items()},
+                                          dict(shot.get("inputs", {}))))
+                    continue
+                found.append(Done(event.procedure_id,
+                                  {i: names.get(k, k) for i, k in event.bindings.items()},
+                                  dict(event.inputs)))
+            end = start
+        return tuple(reversed(found))
+
+    def _names(self, bindings: Mapping[str, str]) -> dict[str, str]:
+        names = {v.key: v.name for v in self.vehicles}
+        return {i: names[k] for i, k in bindings.items() if k in names}
+
+    def table_defaults(self, procedure_id: str,
+                       bindings: Mapping[str, str]) -> Mapping[str, Any]:
+        """The inputs the rules set by the moment of play (``bindings``: each sheet input
+        preset → its vehicle key), e.g. Battlecars return fire (§2.9 step 2)."""
+        vehicles = {i: (self.vehicle(k).name, self.sheet(k)) for i, k in bindings.items()
+                    if k in self._sheets}
+        return self.ruleset.play().table_defaults(procedure_id, vehicles, self.clock)
+
+    def due_rolls(self) -> tuple[DueRoll, ...]:
+        """The rolls the rules call for now that nobody has made (AUTOpower §2.8)."""
+        return self.ruleset.play().due_rolls(self.vehicles_view())
+
+    def table_problems(self, procedure_id: str, bindings: Mapping[str, str],
+                       inputs: Mapping[str, Any],
+                       earlier: Sequence[tuple[str, Mapping[str, str], Mapping[str, Any]]] = ()
+                       ) -> tuple[str, ...]:
+        """Why the rules refuse this roll at this moment of play (empty: allowed);
+        ``earlier``: rolls not applied yet that come before it (a fire batch's shots, as
+        procedure id, bindings and other inputs)."""
+        rules = self.ruleset.play()
+        if rules.table_problems is no_table_problems:
+            return ()
+        pending = tuple(Done(p, self._names(b), dict(i)) for p, b, i in earlier)
+        return rules.table_problems(procedure_id, self._names(bindings), inputs, self.clock,
+                                    self.done_this_phase() + pending)
 
     # --- changing ------------------------------------------------------
     def record(self, kind: EventKind, summary: str, new_sheets: Mapping[str, RecordSheet],

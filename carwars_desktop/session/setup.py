@@ -80,6 +80,13 @@ def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "",
             design_json["name"] = name
         try:
             design = ruleset.design_from_json(design_json)
+        except (ValueError, TypeError, KeyError) as error:
+            raise SetupError(f"{name}: {error}") from None
+        refused = ruleset.vehicle.refused_entry(design, options)
+        if refused:  # AUTOpower §2.2 step 1 / AP-D2: the car must fit the duel's division
+            raise SetupError(f"{name} cannot enter play: "
+                             + "; ".join(p.message for p in refused))
+        try:
             sheet = rules.start_sheet(ruleset.sheet_under(design, options), scenario)
         except (ValueError, TypeError, KeyError) as error:
             raise SetupError(f"{name}: {error}") from None

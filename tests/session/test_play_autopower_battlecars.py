@@ -89,3 +89,37 @@ def test_battlecars_speeds_and_turns() -> None:
     assert first is not None and first.phase_name == "Wasp's turn"
     assert bc_clock.next_phase(first, out={"Hammer"}) is None
     assert bc_clock.fire_allowance(cars["a"]) == "targets fired at this turn: 0 of 3"
+
+
+def test_battlecars_return_fire_defaults_and_refusals() -> None:
+    """§2.9 step 2 / BC-D26, read off the clock and the phase's results (Qt-free)."""
+    from carwars_desktop.rules.battlecars.play import return_fire as rf
+    from carwars_desktop.rules.play import Done
+
+    clock = Clock.start("battlecars", ["Wasp", "Hammer", "Kart"]).advanced()
+    assert rf.turn_of(clock) == "Wasp"
+    fire = "battlecars.fire"
+    sheet = BattleSheet.fresh(example_card())
+    wasp, hammer = {"firer": ("Wasp", sheet)}, {"firer": ("Hammer", sheet)}
+    assert BC.table_defaults(fire, wasp, clock) == {"mode": "own-turn"}
+    assert BC.table_defaults(fire, hammer, clock) == {"mode": "return-fire"}
+    speeds = Clock.start("battlecars", ["Wasp", "Hammer"])
+    assert BC.table_defaults(fire, hammer, speeds) == {}
+
+    def problems(firer: str, target: str, mode: str, done: tuple[Done, ...]) -> str:
+        return " ".join(BC.table_problems(fire, {"firer": firer, "target": target},
+                                          {"mode": mode}, clock, done))
+
+    attack = Done(fire, {"firer": "Wasp", "target": "Hammer"}, {"mode": "own-turn"})
+    returned = Done(fire, {"firer": "Hammer", "target": "Wasp"}, {"mode": "return-fire"})
+    assert problems("Wasp", "Hammer", "own-turn", ()) == ""
+    assert "may only return fire" in problems("Hammer", "Wasp", "own-turn", (attack,))
+    assert "return fire is fired outside it" in problems("Wasp", "Hammer", "return-fire", ())
+    assert "has not fired at Hammer" in problems("Hammer", "Wasp", "return-fire", ())
+    assert problems("Hammer", "Wasp", "return-fire", (attack,)) == ""
+    assert "only at its attacker, Wasp, not at Kart" in problems(
+        "Hammer", "Kart", "return-fire", (attack,))
+    assert "has not fired at Kart" in problems("Kart", "Wasp", "return-fire", (attack,))
+    assert "already returned fire" in problems("Hammer", "Wasp", "return-fire",
+                                               (attack, returned))
+    assert problems("Hammer", "Wasp", "detonation", ()) == ""

@@ -110,3 +110,32 @@ def test_who_moves_in_each_phase_fastest_first() -> None:
     step = finish_phase(sheets, 1, {"slow": "Courier", "fast": "Kart"})
     assert set(step.sheets) == {"fast", "slow"}
     assert all(s.phases_used == 1 for s in step.sheets.values())  # type: ignore[attr-defined]
+
+
+def test_a_shot_defaults_to_who_and_what_can_still_fire() -> None:
+    """§1.2/§1.3: the driver, else the gunner; the first weapon not fired, destroyed, spent."""
+    from dataclasses import replace as changed
+
+    from carwars_desktop.rules import find_ruleset as ruleset_of
+    from carwars_desktop.rules.clock import Clock as TurnClock
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+    from carwars_desktop.rules.mini_car_wars.model import Role
+    from carwars_desktop.rules.play import play_rules as rules_of
+
+    mini = ruleset_of("mini_car_wars")
+    rules = rules_of("mini_car_wars")
+    clock = TurnClock.start("mini_car_wars", ["Courier"])
+    courier = mini.sheet_for_design(mini.catalog()["Courier"])
+    assert isinstance(courier, MiniSheet)
+
+    def defaults(sheet: MiniSheet) -> object:
+        return rules.table_defaults("mini.fire", {"firer": ("Courier", sheet)}, clock)
+
+    assert defaults(courier) == {"person": "driver", "weapon": "1"}
+    fired = courier.with_weapon(0, changed(courier.weapons[0], fired=True))
+    assert defaults(fired) == {"person": "driver", "weapon": "2"}
+    driver = fired.person(Role.DRIVER)
+    assert driver is not None
+    done = fired.with_person(changed(driver, fired=True))
+    assert defaults(done) == {"person": "gunner", "weapon": "2"}
+    assert rules.table_defaults("mini.damage", {"vehicle": ("Courier", done)}, clock) == {}

@@ -133,3 +133,23 @@ def test_hover_explanations_are_worked_out_once_per_event() -> None:
     assert {getattr(provenance.explain("v1", f"armor:F:{box}"), "seq", 0)
             for box in range(1, 31)} >= {39}
     assert len(reads) == 1 and provenance.builds == 40
+
+
+def test_setup_refuses_an_autopower_car_above_the_division() -> None:
+    """AUTOpower §2.2 step 1 / AP-D2: a car enters Division N only if its total ≤ N; a
+    duel of Division 15 refuses Darkseid (total 18) as Battlecars refuses a bad card."""
+    autopower = find_ruleset("autopower")
+    darkseid = autopower.catalog()["Darkseid"]
+    assert darkseid.total == 18  # type: ignore[attr-defined]
+    entries = [Entry("Ann", "Darkseid", darkseid.to_json())]
+    with pytest.raises(SetupError, match=r"Darkseid cannot enter play: Total 18 is above 15"):
+        prepare(autopower, entries, options=autopower.house_options({"AP-division": 15}))
+    # Division 20 takes it; a duel of no fixed division takes any car (by agreement).
+    assert prepare(autopower, entries, options=autopower.house_options({"AP-division": 20}))
+    assert prepare(autopower, entries)
+    big = {**darkseid.to_json(), "name": "Big", "energy": 20}
+    assert prepare(autopower, [Entry("Bo", "Big", big)])
+    # AP-D2 off: the class must equal the division, so Division 25 refuses a total of 18.
+    with pytest.raises(SetupError, match="not Division 25"):
+        prepare(autopower, entries, options=autopower.house_options(
+            {"AP-division": 25, "AP-D2": False}))

@@ -81,7 +81,8 @@ QUICK = QuickRules("battlecars.fire", "firer", "target", weapon_input="mount",
                    side_input="area", sides=SIDES, number_input="points_between",
                    weapon_words={"rk": "rocket", "rl": "rocket", "sh": "shell", "fl": "flame"},
                    damage="battlecars.damage", damage_vehicle="vehicle",
-                   damage_amount="amount", damage_side="area")
+                   damage_amount="amount", damage_side="area",
+                   flags={"ret": ("mode", "return-fire"), "own": ("mode", "own-turn")})
 
 UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
                print_sheet=_print_live, sheet_layouts=(1, 2), key_actions=KEY_ACTIONS,

@@ -82,7 +82,9 @@ QUICK = QuickRules("mini.fire", "firer", "target", weapon_input="weapon", side_i
                    sides=SIDES, number_input="range",
                    weapon_words={"rl": "RL", "hr": "HR", "mg": "MG"},
                    damage="mini.damage", damage_vehicle="vehicle", damage_amount="damage",
-                   damage_side="side")
+                   damage_side="side",
+                   flags={"gunner": ("person", "gunner"), "g": ("person", "gunner"),
+                          "driver": ("person", "driver"), "d": ("person", "driver")})
 
 UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
                print_sheet=_print_live, sheet_layouts=(1, 2, 4), small_sheet=_small,

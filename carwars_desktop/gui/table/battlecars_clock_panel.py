@@ -319,6 +319,16 @@ class BattlecarsClockPanel(QWidget):
         self.hub.clock(following, f"Round {clock.turn} over: {outcome}", sheets,
                        [str(step) for step in resolution.steps])
 
+    def offer_opening(self, scenario: str) -> None:
+        """Play starts: the rules' opening roll (the order of play, §2.1 step 7; the arena
+        entry order, BC-D40), filled in."""
+        if self.game is None or self.read_only:
+            return
+        roll = self.game.ruleset.play().opening_roll(scenario, order(self.game.clock))
+        if roll is not None:
+            self.hub.run(roll.procedure_id, roll.presets, handler=self._record_order,
+                         note=roll.note)
+
     def settle_order(self) -> None:
         if self.game is None or self.read_only:
             return

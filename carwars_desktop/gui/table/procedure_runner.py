@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.dice import DiceError, EnteredDice
@@ -89,6 +89,10 @@ class ProcedureRunner(QObject):
             self.failed.emit(f"{procedure.title}: {refused}")
             return
         service = self.context.service
+        vehicles = {name: value for name, value in presets.items()
+                    if isinstance(procedure.input(name), SheetInput) and isinstance(value, str)}
+        # The moment of play's defaults (Battlecars return fire, §2.9); the presets win.
+        presets = {**game.table_defaults(procedure_id, vehicles), **presets}
         if quick:
             raw, bindings = self._raw(procedure, game, presets)
             try:
@@ -165,7 +169,23 @@ class ProcedureRunner(QObject):
             self.write_failed.emit(text, lambda: self.finish(pending, handler))
             return False
         self.done.emit(pending.resolution)
+        self._offer_due(pending)
         return True
+
+    def _offer_due(self, pending: PendingResolution) -> None:
+        """A roll the applied result made due (AUTOpower §2.8: the hit car rolls for
+        control) opens at once, filled in, once the dialog that applied it has closed."""
+        game = self.context.game
+        if game is None:
+            return
+        touched = set(pending.bindings.values())
+        due = [d for d in game.due_rolls() if d.vehicle in touched
+               and d.procedure_id != pending.resolution.procedure_id]
+        if due:
+            roll = due[0]
+            QTimer.singleShot(0, lambda: self.run(
+                roll.procedure_id, {roll.vehicle_input: roll.vehicle, **roll.presets},
+                note=f"{roll.label} ({roll.rule})"))
 
     @staticmethod
     def _retry_log(pending: PendingResolution) -> bool:

@@ -138,6 +138,10 @@ class QuickLine(QWidget):
             given = presets(command, keys, ui.quick,
                             lambda name, vehicles: self._choices(procedure, name, vehicles),
                             text)
+            # The moment of play's defaults (Battlecars return fire, §2.9); the line wins.
+            given = {**game.table_defaults(command.procedure_id,
+                                           {n: keys[i - 1] for n, i in command.vehicles.items()}),
+                     **given}
         except QuickEntryError as error:
             self.pointer.setText(f"{text}\n{error.pointer()}")
             self.pointer.show()
@@ -154,6 +158,12 @@ class QuickLine(QWidget):
             self.info.setText(f"⚠ {error}")
             return
         raw, bindings = ProcedureRunner._raw(procedure, game, given)
+        refused = game.table_problems(procedure.id, bindings,
+                                      {k: v for k, v in given.items() if k not in bindings})
+        if refused:  # what the moment of play refuses (Battlecars §2.9 return fire)
+            self.pointer.setText("")
+            self.info.setText(f"⚠ {'; '.join(refused)}")
+            return
         try:
             raw = procedure.bind(raw, game.house)  # under the session's house rules
             self.odds = procedure.odds(raw)

@@ -328,6 +328,12 @@ class TableWorkspace(Workspace):
             except SessionDataError as error:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
+                return
+            offer = getattr(self.play.clock, "offer_opening", None)
+            game = self.context.game
+            if game is not None and game.ruleset.id == ruleset_id and callable(offer) \
+                    and game.last_active_seq() == 0:
+                offer(str(dialog.scenario_box.currentData() or ""))  # the rules' first roll
 
     def start_session(self, ruleset_id: str, name: str, scenario: str, setup: Setup,
                       house_rules: HouseRules | None = None) -> int:

@@ -211,6 +211,7 @@ def resolve_attack(plan: AttackPlan, dice: DiceSource) -> AttackResult:
         target, kill_step = take_damage(target, plan.damage, section)
         steps.append(kill_step)
         if plan.control_rolls and not target.killed:
+            target = replace(target, control_due=plan.damage)  # due until rolled
             steps.append(Step(f"control roll variant: {target.name} now rolls for control "
                               f"(autopower.control, damage {plan.damage})", rule("2.8")))
     else:

@@ -114,7 +114,7 @@ def resolve_control(plan: ControlPlan, dice: DiceSource) -> tuple[CarSheet, tupl
                                                                     ControlPenalty]:
     """§2.8 steps 3–4: roll, read the table, carry the penalty to the next own turn."""
     steps = list(plan.steps)
-    sheet = plan.sheet
+    sheet = replace(plan.sheet, control_due=None)  # the roll due is made (§2.8)
     if plan.automatic:
         steps.append(Step(f"target {plan.target} ≤ 2: control kept without a roll",
                           rule("2.8", "AP-D15")))

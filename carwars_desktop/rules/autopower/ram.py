@@ -139,6 +139,10 @@ def resolve_ram(plan: RamPlan, dice: DiceSource) -> RamResult:
             steps.append(Step("both cars are killed (AP-D19: if no car is left, a draw)",
                               rule("2.12", "AP-D19")))
         if plan.control_rolls:
+            if not target.killed:  # each roll due until made (§2.8)
+                target = replace(target, control_due=plan.damage)
+            if plan.both_control and not attacker.killed:
+                attacker = replace(attacker, control_due=plan.damage)
             rolling = [target] + ([attacker] if plan.both_control else [])
             for car in rolling:
                 if car.killed:

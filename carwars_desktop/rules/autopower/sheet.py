@@ -65,6 +65,8 @@ class CarSheet:
         next_turn_penalty: from a control failure, for the car's next own turn (AP-D12).
         penalty_this_turn: the control penalty in force during the current own turn.
         attacked_this_turn: the turn's one attack is spent (§2.3 step 4).
+        control_due: with the Control Rolls variant, the damage of the hit whose control
+            roll (§2.8, ``autopower.control``) is still to be made; ``None``: none is due.
     """
 
     car: Car
@@ -77,6 +79,7 @@ class CarSheet:
     next_turn_penalty: ControlPenalty = ControlPenalty.NONE
     penalty_this_turn: ControlPenalty = ControlPenalty.NONE
     attacked_this_turn: bool = False
+    control_due: int | None = None
 
     def __post_init__(self) -> None:
         car = self.car
@@ -95,6 +98,9 @@ class CarSheet:
             for value in cards:
                 if not 1 <= value <= MAX_CARD_VALUE:
                     raise SheetStateError(f"{car.name}: {what} card {value} is not a card value")
+        if self.control_due is not None and self.control_due < 0:
+            raise SheetStateError(f"{car.name}: a control roll due for {self.control_due} "
+                                  "damage")
         if any(amount < 0 for amount in self.damage_taken):
             raise SheetStateError(f"{car.name}: negative damage in {self.damage_taken}")
         if self.added_armor > self.armor_cap:
@@ -197,7 +203,7 @@ class CarSheet:
             "next_turn_penalty": self.next_turn_penalty.value,
             "penalty_this_turn": self.penalty_this_turn.value,
             "attacked_this_turn": self.attacked_this_turn,
-        }
+        } | ({} if self.control_due is None else {"control_due": self.control_due})
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> CarSheet:
@@ -206,7 +212,7 @@ class CarSheet:
         if not isinstance(data, Mapping):
             raise SheetFormatError(f"a car sheet must be an object, not {data!r}")
         read = Reader(data, "car sheet", SheetFormatError, _WORDING)
-        read.keys(frozenset(SHEET_FIELDS))
+        read.keys(frozenset(SHEET_FIELDS), ("control_due",))
         try:
             car = Car.from_json(data["car"])
         except CarFormatError as error:
@@ -222,6 +228,7 @@ class CarSheet:
             next_turn_penalty=read.enum("next_turn_penalty", ControlPenalty),
             penalty_this_turn=read.enum("penalty_this_turn", ControlPenalty),
             attacked_this_turn=read.flag("attacked_this_turn"),
+            control_due=read.optional_integer("control_due", 0),
         )
 
 

@@ -80,11 +80,16 @@ def modifiers(shot: Shot, rules: MiniRules = DEFAULT_RULES) -> tuple[Modifier, .
         stack.append(Modifier("turret (top)", TO_HIT.turret, MODIFIERS_RULE.more("", "MCW-D14")))
     if shot.target_size in TO_HIT.small_body_sizes and (
             not turret or not rules.d14_turret_only_minus_two):
-        stack.append(Modifier(f"{shot.target_size.value.lower()} body", TO_HIT.small_body,
-                              MODIFIERS_RULE))
+        # A house rule that changes a step says so where it does (issue 28 §2).
+        off = " (house rule MCW-D14 off)" if turret else ""
+        stack.append(Modifier(f"{shot.target_size.value.lower()} body{off}", TO_HIT.small_body,
+                              MODIFIERS_RULE.more("", "MCW-D14") if turret else MODIFIERS_RULE))
     if shot.target_side.is_front_or_rear and (not cycle or rules.d13_cycle_front_rear):
         stack.append(Modifier(shot.target_side.label, TO_HIT.front_or_rear,
                               MODIFIERS_RULE.more("", "MCW-D13") if cycle else MODIFIERS_RULE))
+    elif shot.target_side.is_front_or_rear:
+        stack.append(Modifier(f"{shot.target_side.label}: no −1 on a cycle (house rule MCW-D13 "
+                              "off)", 0, MODIFIERS_RULE.more("", "MCW-D13")))
     if cycle:
         stack.append(Modifier("cycle", TO_HIT.cycle, MODIFIERS_RULE))
     firer_still, target_still = shot.firer_speed == 0, shot.target_speed == 0

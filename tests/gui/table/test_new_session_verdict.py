@@ -36,3 +36,19 @@ def test_new_session_judges_designs_under_the_profile_chosen(
     assert "Darkseid (rules)" in _labels(dialog)
     dialog.choose_profile("Division 15")
     assert "Darkseid (rules — has problems)" in _labels(dialog)
+
+
+def test_new_session_refuses_a_car_above_the_duels_division(
+        window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """AUTOpower §2.2 step 1 / AP-D2: a Division 15 duel does not start with Darkseid
+    (total 18); the dialog stays open and says why, as for an illegal Battlecars card."""
+    assert window.database is not None
+    HouseRulesService(window.database).create("autopower", "Division 15", {"AP-division": 15})
+    dialog = NewSessionDialog(window.database, "autopower")
+    qtbot.addWidget(dialog)
+    dialog.choose_profile("Division 15")
+    dialog.set_player(0, "Ann", "Darkseid")
+    dialog.set_player(1, "Bo", "Darkseid")
+    dialog.accept()
+    assert dialog.result() != NewSessionDialog.DialogCode.Accepted
+    assert "Darkseid cannot enter play: Total 18 is above 15" in dialog.error.text()

@@ -139,3 +139,53 @@ def test_resume_after_reopening(qtbot, window: MainWindow, start_session,  # typ
         assert again.table.play.log_dock.model.rowCount() == 2
     finally:
         again.shutdown()
+
+
+def test_a_hit_offers_the_control_roll_due(start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """AP §2.8 (Control Rolls variant on): a hit makes the control roll due; the Table
+    offers it at once with the damage taken filled in, the sheet and the Clock show it due
+    until it is made, and C opens it filled in too."""
+    from carwars_desktop.session.house_rules import HouseRules
+
+    table = start_session("autopower", [("Bo", "Darkseid"), ("Ann", "Longshot")],
+                          house_rules=HouseRules("Control", {"AP-control-rolls": True}))
+    game = table.context.game
+    assert game.house["AP-control-rolls"] is True
+    clock = _clock(table)
+    clock.settle_order()
+    dialog = _dialog(table)
+    dialog.resolve_entered()
+    dialog.apply()
+    while game.clock.phase_name != "Longshot: combat":
+        game.set_clock(game.clock.advanced(), "on")
+    table.hub.runner.run("autopower.attack", {"firer": "v2", "target": "v1"})
+    attack = _dialog(table)
+    attack.form.set_value("cards", "4, 4")
+    attack.dice_edit.setText("6 5")
+    attack.resolve_entered()
+    assert attack.resolution is not None, attack.error.text()
+    attack.apply()
+    assert _car(table, "v1").total_damage == 8 and _car(table, "v1").control_due == 8
+    qtbot.waitUntil(lambda: table.hub.runner.dialog is not None
+                    and table.hub.runner.dialog.procedure.id == "autopower.control")
+    control = _dialog(table)
+    assert control.form.values()["damage"] == 8
+    darkseid = table.play.sheets["v1"]
+    assert isinstance(darkseid, AutopowerSheetWidget)
+    assert "control roll due (damage 8)" in darkseid.status_text()
+    durations = game.ruleset.play().durations(game.clock, game.vehicles_view())
+    assert any(d.label == "Darkseid: control roll due (damage 8)" for d in durations)
+    assert "Darkseid: control roll due (damage 8): until it is rolled (C)" in \
+        table.play.durations_label.text()  # on the Clock
+    control.reject()  # not rolled yet: it stays due
+    assert _car(table, "v1").control_due == 8
+    table.hub.runner.run("autopower.control", {"vehicle": "v1"})  # as C opens it
+    control = _dialog(table)
+    assert control.form.values()["damage"] == 8
+    control.dice_edit.setText("6 6")
+    control.resolve_entered()
+    assert control.resolution is not None, control.error.text()
+    control.apply()
+    assert _car(table, "v1").control_due is None
+    assert "control roll due" not in darkseid.status_text()
+    assert "control roll due" not in table.play.durations_label.text()

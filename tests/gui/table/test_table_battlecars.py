@@ -191,3 +191,86 @@ def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ign
     assert lasting().count("Smoke marker") == 1
     press(table, "Ctrl+Z")
     assert lasting().count("Smoke marker") == 2
+
+
+def test_return_fire_is_the_default_outside_the_firers_turn(  # type: ignore[no-untyped-def]
+        start_session, press: Press) -> None:
+    """§2.9 step 2 (BC-D26): outside its Turn a car fires only when fired at, one round,
+    only at the attacker. The quick line and the fire dialog default to return fire then,
+    and refuse what §2.9 refuses, with the reason."""
+    table = start_session("battlecars", [("Ann", CARD, "Interceptor"), ("Bo", CARD, "Wasp"),
+                                         ("Cy", CARD, "Hammer")], "street")
+    game = table.context.game
+    press(table, "Ctrl+.")
+    assert str(game.clock) == "Round 1, Interceptor's turn"
+    line = table.quick
+    line.open()
+    line.read("2 rk 1 f 2")  # the Wasp has not been fired at
+    assert line.procedure is None
+    assert "Interceptor has not fired at Wasp this Turn" in line.info.text()
+    line.read("2 rk 1 f 2 own")
+    assert "it is Interceptor's Turn: outside its own Turn Wasp may only return fire" \
+        in line.info.text()
+    line.read("1 rk 2 f 2 : 76853")  # the Interceptor's own shot at the Wasp
+    assert line.pending is not None, line.info.text()
+    assert line.raw["mode"] == "own-turn"
+    line.enter()
+    line.open()
+    line.read("2 sh 3 f 2")  # not at its attacker
+    assert "Wasp may return fire only at its attacker, Interceptor, not at Hammer" \
+        in line.info.text()
+    line.read("2 sh 1 f 2 : 7 6")  # return fire, the default
+    assert line.pending is not None, line.info.text()
+    assert line.raw["mode"] == "return-fire"
+    line.enter()
+    assert "return fire: one round, only at the attacker" in " ".join(
+        table.play.log_dock.model.event_at(table.play.log_dock.model.rowCount() - 1)
+        .event.steps)
+    line.open()
+    line.read("2 sh 1 f 2 ret")  # once only
+    assert "Wasp has already returned fire at Interceptor this Turn" in line.info.text()
+    line.close_line()
+    # The fire dialog opened for the Wasp defaults to return fire too, and refuses the
+    # second round at its resolve.
+    table.hub.runner.run("battlecars.fire", {"firer": "v2"})
+    dialog = _dialog(table)
+    assert dialog.form.values()["mode"] == "return-fire"
+    dialog.form.set_value("mount", "Pod D")
+    dialog.form.set_value("target", "v1")
+    dialog.form.set_value("area", "front")
+    dialog.form.set_value("points_between", 2)
+    dialog.dice_edit.setText("7 6")
+    dialog.resolve_entered()
+    assert dialog.resolution is None
+    assert "already returned fire" in dialog.error.text()
+    dialog.reject()
+
+
+def test_play_starts_with_the_order_of_play_roll(window: MainWindow) -> None:
+    """§2.1 step 7 / BC-D6 (arena: §2.19, BC-D40): a Battlecars session started from New
+    Session offers the 1d8 order roll at once, filled in; its result sets the play order."""
+    from carwars_desktop.gui.table.new_session import NewSessionDialog
+
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    table.new_session()
+    dialog = table.new_dialog
+    assert isinstance(dialog, NewSessionDialog)
+    dialog.ruleset_box.setCurrentIndex(dialog.ruleset_box.findData("battlecars"))
+    dialog.scenario_box.setCurrentIndex(dialog.scenario_box.findData("arena"))
+    dialog.set_player(0, "Ann", CARD, "Interceptor")
+    dialog.set_player(1, "Bo", CARD, "Wasp")
+    dialog.name_edit.setText("Arena night")
+    dialog.accept()
+    game = table.context.game
+    assert game is not None and game.ruleset.id == "battlecars"
+    order = _dialog(table)
+    assert order.procedure.id == "battlecars.entry_order"
+    assert order.form.values()["players"] == "Interceptor, Wasp"
+    assert order.form.values()["scenario"] == "arena"
+    assert "arena entry order (§2.19, BC-D40)" in order.note.text()
+    order.dice_edit.setText("3 7")
+    order.resolve_entered()
+    assert order.resolution is not None, order.error.text()
+    order.apply()
+    assert _clock(table).order_label.text() == "Play order: Wasp → Interceptor"

@@ -645,3 +645,44 @@ def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: not dialog.isVisible())
     keys.press("q")  # the quick line opens from the sheets too
     assert table.quick.isVisible() and keys.focused() is table.quick.edit
+
+
+def test_the_shot_defaults_to_a_crew_member_and_weapon_that_can_still_fire(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """Mini Car Wars §1.2/§1.3: each person and each weapon fires once a turn. Once the
+    driver has fired, the quick line fires with the gunner (or names him: ``g``), and the
+    dialog defaults to the gunner and a weapon not fired this turn."""
+    from carwars_desktop.rules.mini_car_wars import MiniSheet
+
+    table = _start(window, start_session, "mini_car_wars",
+                   [("Ann", "Courier"), ("Bo", "Killer Kart")])
+    game = table.context.game
+    assert game is not None
+    line = table.quick
+    line.open()
+    line.read("1 rl 2 f 5 : 11")  # the driver fires the RL: a natural 2 misses
+    assert line.pending is not None, line.info.text()
+    assert line.raw["person"] == "driver"
+    line.enter()
+    courier = game.sheet("v1")
+    assert isinstance(courier, MiniSheet) and courier.weapons[0].fired
+    line.open()
+    line.read("1 mg 2 f 3")
+    assert line.procedure is not None, line.info.text()
+    assert line.raw["person"] == "gunner" and line.raw["weapon"] == "2"
+    line.close_line()
+    line.open()
+    line.read("1 mg 2 f 3 g : 11")  # the gunner named
+    assert line.pending is not None and line.raw["person"] == "gunner", line.info.text()
+    line.discard()
+    line.close_line()
+    line.open()
+    line.read("1 mg 2 f 3 d")  # the driver named: the rules refuse him
+    assert "the driver has already fired this turn" in line.info.text()
+    line.close_line()
+    table.hub.runner.run("mini.fire", {"firer": "v1", "target": "v2"})
+    dialog = table.hub.runner.dialog
+    assert dialog is not None
+    values = dialog.form.values()
+    assert values["person"] == "gunner" and values["weapon"] == "2"
+    dialog.reject()

@@ -111,3 +111,28 @@ def test_options_round_trip_and_refusals() -> None:
         Options.from_json({"ap_d7_discard": "random"})
     with pytest.raises(OptionsFormatError, match="ramming must be true or false"):
         Options.from_json({"ramming": "yes"})
+
+
+def test_a_hit_leaves_the_control_roll_due_until_it_is_rolled() -> None:
+    """§2.8 (variant on): the hit car's control roll is due on its sheet (kept in its JSON)
+    until autopower.control is resolved; without the variant nothing is due."""
+    from carwars_desktop.dice import EnteredDice
+    from carwars_desktop.rules import find_procedure
+    from carwars_desktop.rules.autopower import new_sheet, sample_cars
+    from carwars_desktop.rules.autopower.sheet import CarSheet as Sheet
+
+    cars = sample_cars()
+    attack = find_procedure("autopower.attack")
+    inputs = {"firer": new_sheet(cars["Longshot"]), "target": new_sheet(cars["Darkseid"]),
+              "cards": "4, 4"}
+    off = attack.resolve(inputs, EnteredDice([6, 5]))
+    hit = attack.resolve(inputs, EnteredDice([6, 5]), {"AP-control-rolls": True})
+    [before] = [e.sheet for e in off.effects if e.input_name == "target"]
+    [after] = [e.sheet for e in hit.effects if e.input_name == "target"]
+    assert isinstance(after, Sheet) and isinstance(before, Sheet)
+    assert before.control_due is None and "control_due" not in before.to_json()
+    assert after.control_due == 8 and Sheet.from_json(after.to_json()) == after
+    control = find_procedure("autopower.control")
+    rolled = control.resolve({"vehicle": after, "damage": 8}, EnteredDice([6, 6]),
+                             {"AP-control-rolls": True})
+    assert rolled.effects[0].sheet.control_due is None  # type: ignore[attr-defined]

@@ -85,3 +85,18 @@ def test_stationary_smoke_computer_and_point_blank() -> None:
 def test_natural_two_always_misses() -> None:
     assert not is_hit(2, -10)
     assert is_hit(3, -10)
+
+
+def test_a_house_rule_that_changes_a_step_says_so() -> None:
+    """Issue 28 §2: with MCW-D13 off the explanation does not just omit the cycle's front
+    −1, it says the house rule took it away; MCW-D14 off names itself on the small-body
+    line it adds to a turret shot. The digest's defaults read as before."""
+    back = Shot(WeaponType.MG, Fraction(2), Size.CYCLE, Side.BACK, 50, 50)
+    off = modifiers(back, MiniRules(d13_cycle_front_rear=False))
+    assert 'back: no −1 on a cycle (house rule MCW-D13 off) ±0' in modifier_text(off)
+    assert any(m.rule.endswith("MCW-D13") and m.value == 0 for m in off)
+    assert "house rule" not in modifier_text(modifiers(back))
+    turret = Shot(WeaponType.RL, Fraction(2), Size.COMPACT, Side.TOP, 50, 50)
+    assert "compact body (house rule MCW-D14 off) −1" in modifier_text(
+        modifiers(turret, MiniRules(d14_turret_only_minus_two=False)))
+    assert "house rule" not in modifier_text(modifiers(turret))

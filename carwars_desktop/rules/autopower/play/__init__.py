@@ -7,12 +7,14 @@ penalties); nothing here decides a rule.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
 from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     ClockMove,
+    DueRoll,
     Gauge,
     Level,
     PlayRules,
@@ -52,6 +54,9 @@ def status(record: RecordSheet) -> tuple[StatusFlag, ...]:
     if sheet.next_turn_penalty is not ControlPenalty.NONE:
         flags.append(StatusFlag(sheet.next_turn_penalty.next_turn_label, "⚠", Level.WARNING,
                                 "a control failure (§2.8, AP-D12)"))
+    if sheet.control_due is not None:
+        flags.append(StatusFlag(f"control roll due (damage {sheet.control_due})", "⟳",
+                                Level.WARNING, f"it took damage: {CONTROL_RULE}"))
     if sheet.attacked_this_turn:
         flags.append(StatusFlag("attacked this turn", "●", Level.INFO, "one attack a turn (§2.3)"))
     if sheet.total_damage and sheet.total_damage == sheet.armor:
@@ -177,11 +182,41 @@ def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
             found.append(ShownDuration(f"{name}: {sheet.penalty_this_turn.label}",
                                        f"until the end of {name}'s turn" if name == current
                                        else "this own turn", PENALTY_RULE, key))
+        if sheet.control_due is not None:
+            found.append(ShownDuration(f"{name}: control roll due (damage {sheet.control_due})",
+                                       "until it is rolled (C)", CONTROL_RULE, key))
         if sheet.next_turn_penalty is not ControlPenalty.NONE:
             found.append(ShownDuration(f"{name}: {sheet.next_turn_penalty.label}",
                                        f"in {name}'s next own turn (turn "
                                        f"{_next_own_turn(clock, name)})", PENALTY_RULE, key))
     return tuple(found)
+
+
+CONTROL = "autopower.control"
+CONTROL_RULE = "AUTOpower §2.8 (control roll variant), autopower.control"
+
+
+def due_rolls(vehicles: Vehicles) -> tuple[DueRoll, ...]:
+    """§2.8: each car that took damage from an attack with the Control Rolls variant on
+    rolls for control; the roll stays due on its sheet until it is made."""
+    found = []
+    for key, (name, record) in vehicles.items():
+        sheet = car_sheet(record)
+        if sheet.control_due is not None and not sheet.killed:
+            found.append(DueRoll(key, CONTROL, "vehicle", {"damage": sheet.control_due},
+                                 f"{name}: control roll due (damage {sheet.control_due})",
+                                 CONTROL_RULE))
+    return tuple(found)
+
+
+def table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSheet]],
+                   clock: Clock) -> Mapping[str, Any]:
+    """A control roll opened for a car with one due takes the damage of the hit (§2.8
+    step 1: target = damage just taken + Energy cards in play − I)."""
+    if procedure_id != CONTROL or "vehicle" not in vehicles:
+        return {}
+    sheet = car_sheet(vehicles["vehicle"][1])
+    return {} if sheet.control_due is None else {"damage": sheet.control_due}
 
 
 def _next_own_turn(clock: Clock, name: str) -> int:
@@ -212,4 +247,6 @@ RULES = PlayRules(
     clock_moved=clock_moved,
     durations=durations,
     verdict=verdict,
+    table_defaults=table_defaults,
+    due_rolls=due_rolls,
 )

@@ -6,11 +6,12 @@ Read off the engine's :class:`CarSheet` (``is_wreck``, ``driver_dead``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.cite import bc
+from carwars_desktop.rules.battlecars.play import return_fire
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
 from carwars_desktop.rules.clock import Clock
@@ -20,6 +21,7 @@ from carwars_desktop.rules.play import (
     Duration,
     Gauge,
     Level,
+    OpeningRoll,
     PlayRules,
     PublicFact,
     Scenario,
@@ -224,6 +226,21 @@ def verdict(vehicles: Vehicles) -> str:
     return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
 
 
+def opening_roll(scenario: str, names: Sequence[str]) -> OpeningRoll | None:
+    """Before the first round each player rolls 1d8, ties re-rolled, highest first; play
+    passes to the left (§2.1 step 7, BC-D6); in the arena the same roll is the entry order
+    (§2.19, BC-D40). ``battlecars.entry_order`` takes 2–4 players."""
+    if not 2 <= len(names) <= 4:
+        return None
+    arena = scenario == "arena"
+    what = "the arena entry order (§2.19, BC-D40)" if arena else \
+        "the order of play (§2.1 step 7, BC-D6)"
+    return OpeningRoll("battlecars.entry_order",
+                       {"players": ", ".join(names), "scenario": "arena" if arena else "street"},
+                       f"Play starts: each player rolls 1d8 for {what}, highest first, ties "
+                       "re-rolled; type the dice in the listed order.")
+
+
 RULES = PlayRules(
     ruleset_id=RULESET_ID,
     status=status,
@@ -238,4 +255,7 @@ RULES = PlayRules(
     durations_from=durations_from,
     durations=durations,
     verdict=verdict,
+    table_defaults=return_fire.table_defaults,
+    table_problems=return_fire.table_problems,
+    opening_roll=opening_roll,
 )

@@ -13,6 +13,7 @@ from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
+from carwars_desktop.rules.mini_car_wars.play import crew
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
 from carwars_desktop.rules.play import (
     FREE_PLAY,
@@ -225,4 +226,5 @@ RULES = PlayRules(
     turn_order=turn_order,
     durations_from=durations_from,
     verdict=verdict,
+    table_defaults=crew.table_defaults,
 )
