@@ -138,3 +138,7 @@ class StoredEvent:
     created_at: datetime
     undone: bool = False
     abandoned: bool = False
+    roll_log_id: int | None = field(default=None, compare=False)
+    """The roll-log line of the result this event applied, when the store wrote it in the
+    event's own transaction (:class:`~carwars_desktop.session.store.RollRecord`); None when
+    it keeps no roll log (memory, the club queue offline) or none was given."""

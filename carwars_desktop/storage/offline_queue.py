@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from carwars_desktop.session import Event, StaleSessionError, StoredEvent
+from carwars_desktop.session import Event, RollRecord, StaleSessionError, StoredEvent
 
 QUEUE_FILE_NAME = "offline-queue.sqlite3"
 APPEND, UNDO, REDO = "append", "undo", "redo"
@@ -156,6 +156,7 @@ class ServerEvents(Protocol):
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None,
                made_at: datetime | None = None) -> StoredEvent: ...
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
@@ -313,10 +314,13 @@ class QueuedEventStore:
     # --- EventStore -----------------------------------------------------------------------
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
-               settings: Mapping[str, Any] | None = None) -> StoredEvent:
+               settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None) -> StoredEvent:
         # Queued, a settings event's settings travel in its body (``settings_after``).
+        # Sent, the roll it applies is settled on the server in the event's transaction;
+        # queued, it is not (the event's ``roll_log_id`` is None): its owner writes it.
         done, stored = self._try_server(lambda: self.server.append(event, sheets, clock,
-                                                                   settings))
+                                                                   settings, roll=roll))
         if done:
             self._known = {s: e for s, e in self._known.items() if s < stored.seq}
             self._abandon_undone()
