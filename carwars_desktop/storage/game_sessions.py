@@ -405,11 +405,6 @@ class GameSessions:
         with writing(self._sessions, "The roll log") as session:
             return write_roll(session, session_id, roll, applied, note)
 
-    def settle_resolution(self, log_id: int, applied: bool, note: str = "") -> None:
-        """A pending result was applied or discarded (its row says so from now on)."""
-        with writing(self._sessions, "The roll log") as session:
-            _settle(session, log_id, applied, note)
-
     def settle_pending(self, session_id: int | None) -> int:
         """Results still pending in the log (shown, then the app stopped before Apply or
         Discard) become discarded; how many."""
