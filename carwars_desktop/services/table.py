@@ -254,13 +254,15 @@ class PendingResolution:
                 raise
             self.state = PendingState.APPLIED
             stored = changes.event if changes is not None else None
-            if stored is not None and stored.roll_log_id is not None:
-                # Settled in the roll log by the event's own transaction (issue 29 §3).
-                self.log_id = stored.roll_log_id
+            if stored is not None and stored.roll_kept:
+                # Settled in the roll log by the event's own transaction (issue 29 §3), or
+                # queued with the event to be (the club server away).
+                if stored.roll_log_id is not None:
+                    self.log_id = stored.roll_log_id
                 self.parts_logged = len(self.parts)
                 self.logged = True
                 self.table.logged(self, applied=True, initiator=who)
-            else:  # (no roll log with the event: a handler, the club queue offline)
+            else:  # (no roll log with the event: a handler, a store in memory)
                 self.logged = False
                 self.table.log(self, applied=True, initiator=who)
                 self.logged = True

@@ -478,10 +478,12 @@ def roll_note(body: str) -> str:
 def _settle_row(row: ResolutionLogRow, applied: bool, note: str) -> None:
     row.state = APPLIED if applied else DISCARDED
     row.applied = applied
+    body = dict(json.loads(row.body))
     if note:
-        body = dict(json.loads(row.body))
         body["note"] = note
-        row.body = _dumps(body)
+    elif applied:  # (read as discarded meanwhile: a queued apply sent after a restart)
+        body.pop("note", None)
+    row.body = _dumps(body)
 
 
 def _settle(session: Session, log_id: int, applied: bool, note: str) -> bool:
@@ -634,7 +636,8 @@ class SessionEvents:
             log_id = None if roll is None else write_roll(session, self.session_id, roll,
                                                           applied=True)
         self.version += 1
-        return StoredEvent(row.seq, event, now, roll_log_id=log_id)
+        return StoredEvent(row.seq, event, now, roll_kept=log_id is not None,
+                           roll_log_id=log_id)
 
     def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:
