@@ -42,8 +42,11 @@ from carwars_desktop.session import (
     EventStore,
     Game,
     GameError,
+    RollLine,
+    RollRecord,
     StaleSessionError,
     StoredEvent,
+    ThrownDice,
 )
 from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
 from carwars_desktop.session.visibility import Visibility
@@ -245,14 +248,25 @@ class PendingResolution:
                     changes = None
                 else:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
-                                                          self.parts, self.ends_batch)
+                                                          self.parts, self.ends_batch,
+                                                          roll=self.table.roll_record(self))
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
             self.state = PendingState.APPLIED
-            self.logged = False
-            self.table.log(self, applied=True, initiator=who)
-            self.logged = True
+            stored = changes.event if changes is not None else None
+            if stored is not None and stored.roll_kept:
+                # Settled in the roll log by the event's own transaction (issue 29 §3), or
+                # queued with the event to be (the club server away).
+                if stored.roll_log_id is not None:
+                    self.log_id = stored.roll_log_id
+                self.parts_logged = len(self.parts)
+                self.logged = True
+                self.table.logged(self, applied=True, initiator=who)
+            else:  # (no roll log with the event: a handler, a store in memory)
+                self.logged = False
+                self.table.log(self, applied=True, initiator=who)
+                self.logged = True
         return changes
 
     def discard(self, initiator: object = None, reason: str = "") -> bool:
@@ -632,13 +646,16 @@ class TableService:
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          initiator: object = None,
                          parts: Sequence[ResolutionPart] = (),
-                         ends_batch: bool = False) -> GameChanges:
+                         ends_batch: bool = False,
+                         roll: RollRecord | None = None) -> GameChanges:
+        """Apply a result as one event; ``roll``: its roll-log record, settled in the
+        event's transaction by a store that keeps the roll log."""
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
         return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
-                                                          ends_batch), initiator)
+                                                          ends_batch, roll), initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:
@@ -790,76 +807,90 @@ class TableService:
         self.roll = RollNotice(RollState.DISCARDED, None, roll.prepared)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
 
+    def roll_record(self, pending: PendingResolution) -> RollRecord | None:
+        """What the roll log keeps of ``pending`` when it is applied or discarded: its line
+        shown (or, when that write was refused, a new one with its dice) and the lines of
+        its parts not logged yet; None without a database."""
+        if self.database is None:
+            return None
+        resolution = pending.resolution
+        return RollRecord(
+            RollLine(pending.ruleset_id, resolution.procedure_id, _log_body(resolution),
+                     resolution.outcome, resolution.success, pending.p_success()),
+            pending.log_id,
+            tuple(RollLine(pending.ruleset_id, part.resolution.procedure_id,
+                           _log_body(part.resolution), part.resolution.outcome,
+                           part.resolution.success, part.p_success)
+                  for part in pending.parts[pending.parts_logged:]),
+            () if pending.log_id is not None else _thrown(pending))
+
     def log(self, pending: PendingResolution, applied: bool, initiator: object = None,
             reason: str = "") -> None:
         """Keep a result in the roll log (with its dice, steps and exact P(success)), each of
-        its parts on a line of its own, and tell everybody the roll was applied or
-        discarded (``reason``: why it was discarded)."""
+        its parts on a line of its own, in one transaction, and tell everybody the roll was
+        applied or discarded (``reason``: why it was discarded)."""
+        record = self.roll_record(pending)
+        if record is not None:
+            assert self.database is not None
+            # (kept: a retry after a refused write settles the same line, no second one)
+            pending.log_id = self.database.game_sessions.settle_roll(
+                self.session_id, record, applied, "" if applied else reason)
+            pending.parts_logged = len(pending.parts)
+        self.logged(pending, applied, initiator)
+
+    def logged(self, pending: PendingResolution, applied: bool,
+               initiator: object = None) -> None:
+        """Tell everybody ``pending`` was applied or discarded (and logged, with a
+        database)."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
         self.roll = notice
-        if self.database is None:
-            self.bus.publish(Changes(initiator, session_id=self.session_id, roll=notice))
-            return
-        resolution = pending.resolution
-        if pending.log_id is not None:
-            self.database.game_sessions.settle_resolution(pending.log_id, applied,
-                                                          "" if applied else reason)
-        else:  # (kept: a retry after a part's refused write settles it, no second line)
-            pending.log_id = self.database.game_sessions.log_resolution(
-                self.session_id, pending.ruleset_id, resolution.procedure_id,
-                _log_body(resolution), resolution.outcome, resolution.success,
-                pending.p_success(), applied, note="" if applied else reason)
-        for part in pending.parts[pending.parts_logged:]:
-            shot = part.resolution
-            body = _log_body(shot) | ({"part_of": pending.log_id}
-                                      if pending.log_id is not None else {})
-            self.database.game_sessions.log_resolution(
-                self.session_id, pending.ruleset_id, shot.procedure_id, body, shot.outcome,
-                shot.success, part.p_success, applied, note="" if applied else reason)
-            pending.parts_logged += 1
         self.bus.publish(Changes(initiator, session_id=self.session_id,
-                                 resolution_logged=True, roll=notice))
+                                 resolution_logged=self.database is not None, roll=notice))
 
     def _log_shown(self, pending: PendingResolution) -> None:
         """Nothing shown is lost: the result goes into the roll log as pending (a kill before
         Apply leaves it there, read as discarded at the next start), and its dice into the
-        dice history, marked with their procedure."""
+        dice history, marked with their procedure, in one transaction."""
         if self.database is None:
             return
-        from carwars_desktop.storage import DatabaseError, NewDiceRoll
+        from carwars_desktop.storage import DatabaseError
 
         resolution = pending.resolution
         try:
             pending.log_id = self.database.game_sessions.log_resolution(
                 self.session_id, pending.ruleset_id, resolution.procedure_id,
                 _log_body(resolution), resolution.outcome, resolution.success,
-                pending.p_success(), applied=False, pending=True)
+                pending.p_success(), applied=False, pending=True, dice=_thrown(pending))
         except DatabaseError:
             # A refused write (locked, gone): the result is still shown, and Apply or Discard
-            # writes its whole line (with the banner and Retry when that is refused too).
+            # writes its whole line and its dice (with the banner and Retry when that is
+            # refused too).
             pending.log_id = None
-            return
-        # A combined result (the fire batch) gives each of its rolls its own line: its
-        # dice summed into one "11d6" would be a throw nobody made.
-        rolls = [part.resolution for part in pending.parts] or [resolution]
-        for roll in rolls:
-            if not roll.dice:
-                continue
-            values = tuple(d.value for d in roll.dice)
-            entered = all(d.entered for d in roll.dice)
-            self.database.dice_history.add(NewDiceRoll(
-                ruleset_id=pending.ruleset_id,
-                expression=f"{dice_expression(roll)} · {roll.procedure_id}",
-                dice_values=values, sides=tuple(d.sides for d in roll.dice),
-                natural=sum(values), total=sum(values), entered=entered,
-                success=roll.success, seed=None if entered else pending.seed,
-                resolution_id=pending.log_id))
 
     def settle_left_pending(self, session_id: int | None) -> int:
         """Results a previous run showed and never applied (the app was killed): discarded."""
         if self.database is None:
             return 0
         return self.database.game_sessions.settle_pending(session_id)
+
+
+def _thrown(pending: PendingResolution) -> tuple[ThrownDice, ...]:
+    """The dice of ``pending`` as the dice history keeps them, marked with their procedure.
+
+    A combined result (the fire batch) gives each of its rolls its own line: its dice
+    summed into one "11d6" would be a throw nobody made."""
+    rolls = [part.resolution for part in pending.parts] or [pending.resolution]
+    thrown = []
+    for roll in rolls:
+        if not roll.dice:
+            continue
+        entered = all(d.entered for d in roll.dice)
+        thrown.append(ThrownDice(pending.ruleset_id,
+                                 f"{dice_expression(roll)} · {roll.procedure_id}",
+                                 tuple(d.value for d in roll.dice),
+                                 tuple(d.sides for d in roll.dice), entered, roll.success,
+                                 None if entered else pending.seed))
+    return tuple(thrown)
 
 
 def _log_body(resolution: Resolution) -> dict[str, Any]:

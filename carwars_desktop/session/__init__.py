@@ -12,7 +12,10 @@ from carwars_desktop.session.store import (
     EventPages,
     EventStore,
     MemoryEventStore,
+    RollLine,
+    RollRecord,
     StaleSessionError,
+    ThrownDice,
 )
 
 __all__ = [
@@ -25,8 +28,11 @@ __all__ = [
     "Game",
     "GameError",
     "MemoryEventStore",
+    "RollLine",
+    "RollRecord",
     "SheetUpdate",
     "StaleSessionError",
     "StoredEvent",
+    "ThrownDice",
     "VehicleInPlay",
 ]

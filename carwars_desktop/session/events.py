@@ -138,3 +138,10 @@ class StoredEvent:
     created_at: datetime
     undone: bool = False
     abandoned: bool = False
+    roll_kept: bool = field(default=False, compare=False)
+    """The store took the roll this event applies
+    (:class:`~carwars_desktop.session.store.RollRecord`) with it: written in the event's
+    own transaction, or queued with it (the club queue offline); False when it keeps no
+    roll log (memory) or none was given."""
+    roll_log_id: int | None = field(default=None, compare=False)
+    """That roll's line in the roll log, when known (queued, its line shown, if any)."""

@@ -16,7 +16,7 @@ from carwars_desktop.rules import RecordSheet, Ruleset
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
-from carwars_desktop.session.store import EventStore
+from carwars_desktop.session.store import EventStore, RollRecord
 
 
 class GameError(ValueError):
@@ -182,9 +182,11 @@ class Game:
                steps: Sequence[str] = (), clock: Clock | None = None,
                procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
                dice: Sequence[Mapping[str, Any]] = (),
-               bindings: Mapping[str, str] | None = None, ends_batch: bool = False) -> Changes:
+               bindings: Mapping[str, str] | None = None, ends_batch: bool = False,
+               roll: RollRecord | None = None) -> Changes:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it;
-        ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`)."""
+        ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`);
+        ``roll``: the result it applies, for the roll log (:meth:`EventStore.append`)."""
         for key in new_sheets:
             self.sheet(key)
         if clock is not None:
@@ -199,7 +201,7 @@ class Game:
                       phase=self.clock.phase_name, ends_batch=ends_batch)
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
-                                   new_clock.to_json())
+                                   new_clock.to_json(), roll=roll)
         self._sheets.update(new_sheets)
         self.clock = new_clock
         self._last_active, self._redoable = stored.seq, False
@@ -227,14 +229,15 @@ class Game:
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          parts: Sequence[tuple[Resolution, Mapping[str, str]]] = (),
-                         ends_batch: bool = False) -> Changes:
+                         ends_batch: bool = False, roll: RollRecord | None = None) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
 
         The one place a result becomes sheet changes and durations, whatever path it came
         by (a dialog, the Resolver, the quick line, the fire batch). A combined result (the
         fire batch) names its ``parts``, each roll with its own bindings: what each of them
         starts (a smoke cloud) lasts as it would fired alone; ``ends_batch``: it is the
-        declared fire batch, whose declaration the store forgets with the event.
+        declared fire batch, whose declaration the store forgets with the event; ``roll``:
+        what the roll log keeps of it, written with the event (:meth:`EventStore.append`).
         """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
@@ -269,7 +272,8 @@ class Game:
                                    if k not in bindings},
                            dice=[d.to_json() for d in resolution.dice],
                            bindings={name: key for name, key in bindings.items()
-                                     if name in resolution.inputs}, ends_batch=ends_batch)
+                                     if name in resolution.inputs}, ends_batch=ends_batch,
+                           roll=roll)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:

@@ -1,12 +1,16 @@
 """Where a game's events are kept: the database in the app, memory in tests.
 
 Every method is one committed transaction: when it returns, the event (and
-the sheets and clock it leaves) survive a crash.
+the sheets and clock it leaves) survive a crash. An event that applies a rolled result
+carries its :class:`RollRecord`: a store that keeps the roll log (the database's) writes
+it in the event's own transaction, so a kill leaves the roll applied with its event, or
+still pending, never one without the other (issue 29 §3).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -32,14 +36,58 @@ class StaleSessionError(Exception):
 SettingsJson = Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class RollLine:
+    """One line of the roll log: a result, with its exact P(success) for the luck chart."""
+
+    ruleset_id: str
+    procedure_id: str
+    body: Mapping[str, Any]
+    """Its dice and steps (JSON)."""
+    outcome: str
+    success: bool | None
+    p_success: str | None
+
+
+@dataclass(frozen=True)
+class ThrownDice:
+    """Dice thrown for a result, as the dice history keeps them."""
+
+    ruleset_id: str
+    expression: str
+    values: tuple[int, ...]
+    sides: tuple[int, ...]
+    entered: bool
+    success: bool | None
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """What the roll log keeps of a result applied or discarded, written in one transaction
+    (with the event that applies it, by a store that keeps the roll log)."""
+
+    line: RollLine
+    log_id: int | None = None
+    """Its line written as pending when it was shown (settled now); None: that write was
+    refused, and the line is written now, with its :attr:`dice`."""
+    parts: tuple[RollLine, ...] = ()
+    """The rolls it combines (a fire batch's shots), each on a line of its own."""
+    dice: tuple[ThrownDice, ...] = ()
+    """Its dice, written with a new line (those of a line shown were written then)."""
+
+
 class EventStore(Protocol):
     """Each write may raise :class:`StaleSessionError` (nothing written: reload)."""
 
     def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
-               settings: SettingsJson | None = None) -> StoredEvent:
+               settings: SettingsJson | None = None,
+               roll: RollRecord | None = None) -> StoredEvent:
         """Add ``event`` after every other (any undone events stay, no longer redoable) and
         save the resulting ``sheets`` (only those it changed), ``clock`` and, when
-        given, the session's whole ``settings``."""
+        given, the session's whole ``settings``. ``roll``: the result it applies, settled
+        in the roll log in the same transaction by a store that keeps one (the returned
+        event's ``roll_log_id`` says it did); another store leaves it to its caller."""
         ...
 
     def mark_undone(self, seq: int, sheets: SheetsJson, clock: Mapping[str, Any],
@@ -87,7 +135,8 @@ class MemoryEventStore:
             self.settings = dict(settings)
 
     def append(self, event: Event, sheets: SheetsJson, clock: Mapping[str, Any],
-               settings: SettingsJson | None = None) -> StoredEvent:
+               settings: SettingsJson | None = None,
+               roll: RollRecord | None = None) -> StoredEvent:
         self.events = [StoredEvent(e.seq, e.event, e.created_at, True, True) if e.undone else e
                        for e in self.events]
         seq = self.events[-1].seq + 1 if self.events else 1

@@ -140,7 +140,7 @@ def _record(row: DiceRollRow, log: ResolutionLogRow | None = None) -> DiceRollRe
         except ValueError:
             body = {}
         body = body if isinstance(body, dict) else {}
-        state = str(body.get("state", "applied" if log.applied else "discarded"))
+        state = log.state
         note = str(body.get("note", ""))
     return DiceRollRecord(
         id=row.id,
@@ -162,6 +162,26 @@ def _record(row: DiceRollRow, log: ResolutionLogRow | None = None) -> DiceRollRe
     )
 
 
+def dice_row(roll: NewDiceRoll) -> DiceRollRow:
+    """The row that keeps ``roll`` (added to a transaction by its caller)."""
+    created_at = roll.created_at or datetime.now(UTC)
+    return DiceRollRow(
+        created_at=created_at.astimezone(UTC),
+        ruleset_id=roll.ruleset_id,
+        expression=roll.expression,
+        target=roll.target,
+        natural_two_misses=roll.natural_two_misses,
+        dice_values=roll.dice_values,
+        sides=roll.sides,
+        natural=roll.natural,
+        total=roll.total,
+        success=roll.success,
+        seed=roll.seed,
+        entered=roll.entered,
+        resolution_id=roll.resolution_id,
+    )
+
+
 class DiceHistory:
     """Add, list and clear dice rolls; every write is committed before it returns."""
 
@@ -170,22 +190,7 @@ class DiceHistory:
 
     def add(self, roll: NewDiceRoll) -> DiceRollRecord:
         """Store ``roll`` in its own committed transaction and return it with its id."""
-        created_at = roll.created_at or datetime.now(UTC)
-        row = DiceRollRow(
-            created_at=created_at.astimezone(UTC),
-            ruleset_id=roll.ruleset_id,
-            expression=roll.expression,
-            target=roll.target,
-            natural_two_misses=roll.natural_two_misses,
-            dice_values=roll.dice_values,
-            sides=roll.sides,
-            natural=roll.natural,
-            total=roll.total,
-            success=roll.success,
-            seed=roll.seed,
-            entered=roll.entered,
-            resolution_id=roll.resolution_id,
-        )
+        row = dice_row(roll)
         with writing(self._sessions, f"The roll {roll.expression[:40]}") as session:
             session.add(row)
         # The session factory does not expire on commit: the row keeps its values and id.

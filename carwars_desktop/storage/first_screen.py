@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from carwars_desktop.session import Event, StoredEvent
+from carwars_desktop.session import Event, RollRecord, StoredEvent
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows
 from carwars_desktop.storage.errors import MigrationHeadsError
 from carwars_desktop.storage.leases import lease_info
@@ -208,7 +208,8 @@ class FileEvents:
 
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
-               settings: Mapping[str, Any] | None = None) -> StoredEvent:
+               settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None) -> StoredEvent:
         raise RuntimeError(_READS_ONLY)
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],

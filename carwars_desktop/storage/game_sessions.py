@@ -35,7 +35,16 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from carwars_desktop.session import Event, StaleSessionError, StoredEvent, VehicleInPlay
+from carwars_desktop.session import (
+    Event,
+    RollLine,
+    RollRecord,
+    StaleSessionError,
+    StoredEvent,
+    ThrownDice,
+    VehicleInPlay,
+)
+from carwars_desktop.storage.dice_history import NewDiceRoll, dice_row
 from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.leases import (  # the lease rules, here by their names too
     LEASE_TIMEOUT,
@@ -118,8 +127,7 @@ class NewVehicle:
 
 
 PENDING, APPLIED, DISCARDED = "pending", "applied", "discarded"
-"""The states of a result in the roll log (kept first in its body)."""
-_PENDING_PREFIX = '{"state":"pending"'
+"""The states of a result in the roll log (its ``state`` column, revision 0008)."""
 APP_STOPPED = "app stopped before it was applied"
 """Why a result left pending by a run that ended (a kill) reads as discarded."""
 
@@ -375,37 +383,27 @@ class GameSessions:
     def log_resolution(self, session_id: int | None, ruleset_id: str, procedure_id: str,
                        body: Mapping[str, Any], outcome: str, success: bool | None,
                        p_success: str | None, applied: bool, pending: bool = False,
-                       note: str = "") -> int:
-        """Keep a Resolver result (applied or discarded) in the roll log.
+                       note: str = "", dice: Sequence[ThrownDice] = ()) -> int:
+        """Keep a Resolver result (applied or discarded) in the roll log, with ``dice`` in
+        the dice history, in one transaction.
 
         With ``pending`` it is kept as shown, neither applied nor discarded yet: settle it
-        with :meth:`settle_resolution`; one left pending when the app stopped reads as
+        with :meth:`settle_roll` (or with the event that applies it,
+        :meth:`SessionEvents.append`); one left pending when the app stopped reads as
         discarded (:meth:`settle_pending`). ``note``: why it was discarded."""
         state = PENDING if pending else (APPLIED if applied else DISCARDED)
-        if note and not pending:
-            body = {**body, "note": note}
+        line = RollLine(ruleset_id, procedure_id, body, outcome, success, p_success)
         with writing(self._sessions, "The roll log") as session:
-            row = ResolutionLogRow(session_id=session_id, ruleset_id=ruleset_id,
-                                   procedure_id=procedure_id,
-                                   body=_dumps({"state": state, **body}), outcome=outcome,
-                                   success=success, p_success=p_success,
-                                   applied=applied and not pending, created_at=_now())
-            session.add(row)
-            session.flush()
-            return row.id
+            return _new_line(session, session_id, line, state, note, dice)
 
-    def settle_resolution(self, log_id: int, applied: bool, note: str = "") -> None:
-        """A pending result was applied or discarded (its row says so from now on)."""
+    def settle_roll(self, session_id: int | None, roll: RollRecord, applied: bool,
+                    note: str = "") -> int:
+        """A result shown was applied (with no event of this database: the club queue
+        offline, a clock move) or discarded (``note``: why): its line settled (written,
+        when its pending one never was), each of its parts on a line of its own, in one
+        transaction; its line's id."""
         with writing(self._sessions, "The roll log") as session:
-            row = session.get(ResolutionLogRow, log_id)
-            if row is None:
-                return
-            body = dict(json.loads(row.body))
-            body["state"] = APPLIED if applied else DISCARDED
-            if note:
-                body["note"] = note
-            row.body = _dumps(body)
-            row.applied = applied
+            return write_roll(session, session_id, roll, applied, note)
 
     def settle_pending(self, session_id: int | None) -> int:
         """Results still pending in the log (shown, then the app stopped before Apply or
@@ -414,13 +412,9 @@ class GameSessions:
             rows = session.scalars(select(ResolutionLogRow).where(
                 ResolutionLogRow.session_id.is_(None) if session_id is None
                 else ResolutionLogRow.session_id == session_id,
-                ResolutionLogRow.body.like(_PENDING_PREFIX + "%"))).all()
+                ResolutionLogRow.state == PENDING)).all()
             for row in rows:
-                body = dict(json.loads(row.body))
-                body["state"] = DISCARDED
-                body["note"] = APP_STOPPED
-                row.body = _dumps(body)
-                row.applied = False
+                _settle_row(row, False, APP_STOPPED)
             return len(rows)
 
     def roll_log(self, session_id: int | None) -> list[LoggedResolution]:
@@ -430,13 +424,8 @@ class GameSessions:
                 ResolutionLogRow.session_id.is_(None) if session_id is None
                 else ResolutionLogRow.session_id == session_id)
                 .order_by(ResolutionLogRow.id)).all()
-            logged = []
-            for row in rows:
-                body = dict(json.loads(row.body))
-                state = str(body.get("state", APPLIED if row.applied else DISCARDED))
-                logged.append(LoggedResolution(row.id, row.procedure_id, row.outcome, state,
-                                               str(body.get("note", "")), row.created_at))
-            return logged
+            return [LoggedResolution(row.id, row.procedure_id, row.outcome, row.state,
+                                     roll_note(row.body), row.created_at) for row in rows]
 
     def resolutions(self, session_id: int) -> list[tuple[str, bool | None, str | None, bool]]:
         """(procedure, success, exact P(success), applied) of each logged resolution, in order
@@ -445,7 +434,7 @@ class GameSessions:
             rows = session.execute(select(ResolutionLogRow.procedure_id, ResolutionLogRow.success,
                                           ResolutionLogRow.p_success, ResolutionLogRow.applied)
                                    .where(ResolutionLogRow.session_id == session_id,
-                                          ResolutionLogRow.body.not_like(_PENDING_PREFIX + "%"))
+                                          ResolutionLogRow.state != PENDING)
                                    .order_by(ResolutionLogRow.id)).all()
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
@@ -476,6 +465,73 @@ class GameSessions:
             else:
                 existing.body = _dumps(charts)
                 existing.computed_at = _now()
+
+
+def roll_note(body: str) -> str:
+    """Why a logged result was discarded (its body's ``note``), or nothing."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return ""
+    return str(value.get("note", "")) if isinstance(value, dict) else ""
+
+
+def _settle_row(row: ResolutionLogRow, applied: bool, note: str) -> None:
+    row.state = APPLIED if applied else DISCARDED
+    row.applied = applied
+    body = dict(json.loads(row.body))
+    if note:
+        body["note"] = note
+    elif applied:  # (read as discarded meanwhile: a queued apply sent after a restart)
+        body.pop("note", None)
+    row.body = _dumps(body)
+
+
+def _settle(session: Session, log_id: int, applied: bool, note: str) -> bool:
+    """Settle the line ``log_id``; False when there is none (deleted meanwhile)."""
+    row = session.get(ResolutionLogRow, log_id)
+    if row is None:
+        return False
+    _settle_row(row, applied, note)
+    return True
+
+
+def _new_line(session: Session, session_id: int | None, line: RollLine, state: str,
+              note: str, dice: Sequence[ThrownDice] = (),
+              extra: Mapping[str, Any] | None = None) -> int:
+    body = {**line.body, **(extra or {})}
+    if note and state != PENDING:
+        body["note"] = note
+    row = ResolutionLogRow(session_id=session_id, ruleset_id=line.ruleset_id,
+                           procedure_id=line.procedure_id, body=_dumps(body),
+                           outcome=line.outcome, success=line.success,
+                           p_success=line.p_success, applied=state == APPLIED, state=state,
+                           created_at=_now())
+    session.add(row)
+    session.flush()
+    for thrown in dice:
+        session.add(dice_row(NewDiceRoll(
+            ruleset_id=thrown.ruleset_id, expression=thrown.expression,
+            dice_values=thrown.values, sides=thrown.sides, natural=sum(thrown.values),
+            total=sum(thrown.values), entered=thrown.entered, success=thrown.success,
+            seed=thrown.seed, resolution_id=row.id)))
+    return row.id
+
+
+def write_roll(session: Session, session_id: int | None, roll: RollRecord, applied: bool,
+               note: str = "") -> int:
+    """Settle ``roll`` in the roll log inside ``session``'s transaction: its pending line
+    (or a new one, with its dice, when that was never written), and a line for each of
+    its parts; the line's id."""
+    note = "" if applied else note
+    log_id = roll.log_id
+    if log_id is None or not _settle(session, log_id, applied, note):
+        log_id = _new_line(session, session_id, roll.line, APPLIED if applied else DISCARDED,
+                           note, roll.dice)
+    for part in roll.parts:
+        _new_line(session, session_id, part, APPLIED if applied else DISCARDED, note,
+                  extra={"part_of": log_id})
+    return log_id
 
 
 def _stored(row: SessionEventRow) -> StoredEvent:
@@ -552,9 +608,12 @@ class SessionEvents:
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None,
                made_at: datetime | None = None) -> StoredEvent:
         """Add ``event`` after the last one; ``made_at`` is when it was made at the table
-        (an event replayed from the offline queue keeps its own time, not the replay's)."""
+        (an event replayed from the offline queue keeps its own time, not the replay's);
+        ``roll``: the result it applies, settled in the roll log in the same transaction
+        (:func:`write_roll`; the returned event's ``roll_log_id`` is its line)."""
         now = made_at or _now()
         with writing(self._sessions, f"“{event.summary[:60]}”") as session:
             self._claim(session)
@@ -575,8 +634,11 @@ class SessionEvents:
                                   body=_dumps(event.to_json()), created_at=now)
             session.add(row)
             self._save_state(session, sheets, clock, settings)
+            log_id = None if roll is None else write_roll(session, self.session_id, roll,
+                                                          applied=True)
         self.version += 1
-        return StoredEvent(row.seq, event, now)
+        return StoredEvent(row.seq, event, now, roll_kept=log_id is not None,
+                           roll_log_id=log_id)
 
     def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:

@@ -226,9 +226,11 @@ class SessionEventRow(Base):
 
 
 class ResolutionLogRow(Base):
-    """Every Resolver resolution, applied or discarded (revision 0003)."""
+    """Every Resolver resolution, applied or discarded (revision 0003); ``state`` is
+    pending, applied or discarded (revision 0008: before, it led the JSON ``body``)."""
 
     __tablename__ = "resolution_log"
+    __table_args__ = (Index("ix_resolution_log_session_id_state", "session_id", "state"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     session_id: Mapped[int | None] = mapped_column(
@@ -241,6 +243,7 @@ class ResolutionLogRow(Base):
     # An exact fraction: 44d6 odds already need more than 64 characters.
     p_success: Mapped[str | None] = mapped_column(Text)
     applied: Mapped[bool] = mapped_column(Boolean)
+    state: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 

@@ -27,12 +27,19 @@ import json
 import sqlite3
 from collections.abc import Callable, Mapping
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from carwars_desktop.session import Event, StaleSessionError, StoredEvent
+from carwars_desktop.session import (
+    Event,
+    RollLine,
+    RollRecord,
+    StaleSessionError,
+    StoredEvent,
+    ThrownDice,
+)
 
 QUEUE_FILE_NAME = "offline-queue.sqlite3"
 APPEND, UNDO, REDO = "append", "undo", "redo"
@@ -51,9 +58,33 @@ CREATE TABLE IF NOT EXISTS entries (
     clock TEXT NOT NULL,
     created_at TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'queued',
-    conflict TEXT
+    conflict TEXT,
+    roll TEXT
 )
 """
+_ROLL_COLUMN = "ALTER TABLE entries ADD COLUMN roll TEXT"
+"""A queue file of an older version has no ``roll`` (the roll an appended event applies)."""
+
+
+def _roll_json(roll: RollRecord | None) -> str | None:
+    return None if roll is None else json.dumps(asdict(roll))
+
+
+def _line(value: Mapping[str, Any]) -> RollLine:
+    return RollLine(str(value["ruleset_id"]), str(value["procedure_id"]),
+                    dict(value["body"]), str(value["outcome"]), value["success"],
+                    value["p_success"])
+
+
+def _roll_from_json(text: str | None) -> RollRecord | None:
+    if text is None:
+        return None
+    value = json.loads(text)
+    return RollRecord(_line(value["line"]), value["log_id"],
+                      tuple(_line(part) for part in value["parts"]),
+                      tuple(ThrownDice(d["ruleset_id"], d["expression"], tuple(d["values"]),
+                                       tuple(d["sides"]), d["entered"], d["success"],
+                                       d["seed"]) for d in value["dice"]))
 
 
 def default_queue_path() -> Path:
@@ -80,6 +111,8 @@ class QueuedEntry:
     sheets: Mapping[str, Mapping[str, Any]]
     clock: Mapping[str, Any]
     created_at: datetime
+    roll: RollRecord | None = None
+    """The roll an appended event applies: settled on the server with it, when it is sent."""
 
 
 class OfflineQueue:
@@ -89,6 +122,9 @@ class OfflineQueue:
         self.path = path
         with closing(self._connect()) as db, db:
             db.execute(_SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            if "roll" not in columns:
+                db.execute(_ROLL_COLUMN)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path)
@@ -97,28 +133,30 @@ class OfflineQueue:
 
     def put(self, target: str, session_id: int, op: str, seq: int, expected_last: int,
             event: Event | None, sheets: Mapping[str, Mapping[str, Any]],
-            clock: Mapping[str, Any], created_at: datetime) -> QueuedEntry:
+            clock: Mapping[str, Any], created_at: datetime,
+            roll: RollRecord | None = None) -> QueuedEntry:
         body = None if event is None else json.dumps(event.to_json())
         with closing(self._connect()) as db, db:
             cursor = db.execute(
                 "INSERT INTO entries (target, session_id, op, seq, expected_last, body, sheets,"
-                " clock, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " clock, created_at, roll) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (target, session_id, op, seq, expected_last, body, json.dumps(sheets),
-                 json.dumps(clock), created_at.isoformat()))
+                 json.dumps(clock), created_at.isoformat(), _roll_json(roll)))
             entry_id = int(cursor.lastrowid or 0)
         return QueuedEntry(entry_id, target, session_id, op, seq, expected_last, event,
-                           sheets, clock, created_at)
+                           sheets, clock, created_at, roll)
 
     def entries(self, target: str, session_id: int) -> list[QueuedEntry]:
         """The queued (not set-aside) entries of one session, oldest first."""
         with closing(self._connect()) as db:
             rows = db.execute(
                 "SELECT id, target, session_id, op, seq, expected_last, body, sheets, clock,"
-                " created_at FROM entries WHERE target = ? AND session_id = ? AND state = ?"
+                " created_at, roll FROM entries WHERE target = ? AND session_id = ? AND state = ?"
                 " ORDER BY id", (target, session_id, QUEUED)).fetchall()
         return [QueuedEntry(int(r[0]), str(r[1]), int(r[2]), str(r[3]), int(r[4]), int(r[5]),
                             None if r[6] is None else Event.from_json(json.loads(r[6])),
-                            json.loads(r[7]), json.loads(r[8]), datetime.fromisoformat(r[9]))
+                            json.loads(r[7]), json.loads(r[8]), datetime.fromisoformat(r[9]),
+                            _roll_from_json(r[10]))
                 for r in rows]
 
     def count(self, target: str | None = None) -> int:
@@ -156,6 +194,7 @@ class ServerEvents(Protocol):
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None,
                made_at: datetime | None = None) -> StoredEvent: ...
 
     def mark_undone(self, seq: int, sheets: Mapping[str, Mapping[str, Any]],
@@ -285,9 +324,10 @@ class QueuedEventStore:
             self._known[stored.seq] = stored
 
     def _enqueue(self, op: str, seq: int, event: Event | None,
-                 sheets: Mapping[str, Mapping[str, Any]], clock: Mapping[str, Any]) -> QueuedEntry:
+                 sheets: Mapping[str, Mapping[str, Any]], clock: Mapping[str, Any],
+                 roll: RollRecord | None = None) -> QueuedEntry:
         entry = self.queue.put(self.target, self.session_id, op, seq, self._last_seq(), event,
-                               sheets, clock, datetime.now(UTC))
+                               sheets, clock, datetime.now(UTC), roll)
         self._pending.append(entry)
         self._apply_locally(entry)
         self._notify()
@@ -313,18 +353,23 @@ class QueuedEventStore:
     # --- EventStore -----------------------------------------------------------------------
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],
                clock: Mapping[str, Any],
-               settings: Mapping[str, Any] | None = None) -> StoredEvent:
+               settings: Mapping[str, Any] | None = None,
+               roll: RollRecord | None = None) -> StoredEvent:
         # Queued, a settings event's settings travel in its body (``settings_after``).
+        # The roll it applies is settled on the server in the event's transaction: now, or
+        # queued with it, when it is sent (its line is then the one shown, if any).
         done, stored = self._try_server(lambda: self.server.append(event, sheets, clock,
-                                                                   settings))
+                                                                   settings, roll=roll))
         if done:
             self._known = {s: e for s, e in self._known.items() if s < stored.seq}
             self._abandon_undone()
             self._remember(stored)
             self._last = self._top = stored.seq
             return stored  # type: ignore[no-any-return]
-        entry = self._enqueue(APPEND, self._top_seq() + 1, event, sheets, clock)
-        return StoredEvent(entry.seq, event, entry.created_at)
+        entry = self._enqueue(APPEND, self._top_seq() + 1, event, sheets, clock, roll)
+        return StoredEvent(entry.seq, event, entry.created_at,
+                           roll_log_id=None if roll is None else roll.log_id,
+                           roll_kept=roll is not None)
 
     def _mark(self, op: str, seq: int, sheets: Mapping[str, Mapping[str, Any]],
               clock: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:
@@ -453,7 +498,8 @@ class QueuedEventStore:
             assert entry.event is not None
             # The event keeps the time it was made at the table, not the replay's.
             stored = self.server.append(entry.event, entry.sheets, entry.clock,
-                                        entry.event.settings_after, made_at=entry.created_at)
+                                        entry.event.settings_after, roll=entry.roll,
+                                        made_at=entry.created_at)
             self._known[stored.seq] = stored
             return
         # A settings event undone or redone puts its settings before or after back.

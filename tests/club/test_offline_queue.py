@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -183,3 +184,67 @@ def test_a_replayed_event_keeps_the_time_it_was_made_at_the_table(
         [_, stored] = database.game_sessions.events(session_id).page(0, 10)
     assert stored.event.summary == "Courier: hit 2"
     assert stored.created_at == made_at
+
+
+def test_a_roll_applied_offline_is_settled_with_its_event_when_it_is_sent(
+        club: ClubConnection, club_password: str, club_server: Any, tmp_path: Path) -> None:
+    """Issue 29 §3: online, the event and its roll-log line settled are one transaction on
+    the server; offline, the roll waits in the queue with its event and is written with it
+    when the queue is replayed, even after a restart read its line as discarded."""
+    from carwars_desktop.session import RollLine, RollRecord
+
+    session_id = _session(club, club_password)
+    queue_path = tmp_path / "offline-queue.sqlite3"
+    line = RollLine("mini_car_wars", "mini.fire", {"dice": [], "steps": []}, "hit", True,
+                    "5/6")
+    database = open_club_database(club, club_password)
+    try:
+        sessions = database.game_sessions
+        store = QueuedEventStore(sessions.events(session_id), OfflineQueue(queue_path),
+                                 club.key, is_connection_lost)
+        online = sessions.log_resolution(session_id, "mini_car_wars", "mini.fire", {}, "hit",
+                                         True, "5/6", applied=False, pending=True)
+        stored = store.append(_mark(1), {"v1": {"hits": 1}}, CLOCK,
+                              roll=RollRecord(line, online))
+        assert stored.roll_kept and stored.roll_log_id == online
+        assert [r.state for r in sessions.roll_log(session_id)] == ["applied"]
+        offline = sessions.log_resolution(session_id, "mini_car_wars", "mini.fire", {}, "hit",
+                                          True, "5/6", applied=False, pending=True)
+        club_server.stop()
+        stored = store.append(_mark(2), {"v1": {"hits": 2}}, CLOCK,
+                              roll=RollRecord(line, offline, parts=(line,)))
+        assert stored.roll_kept and store.offline
+        [entry] = OfflineQueue(queue_path).entries(club.key, session_id)
+        assert entry.roll == RollRecord(line, offline, parts=(line,))
+    finally:
+        club_server.start_if_stopped()
+        database.close()
+    # The laptop restarts: the shown line reads as discarded, then the queue is sent.
+    database = open_club_database(club, club_password)
+    try:
+        sessions = database.game_sessions
+        assert sessions.settle_pending(session_id) == 1
+        store = QueuedEventStore(sessions.events(session_id), OfflineQueue(queue_path),
+                                 club.key, is_connection_lost)
+        assert store.replay().sent == 1
+        assert [(r.state, r.note) for r in sessions.roll_log(session_id)] == [
+            ("applied", ""), ("applied", ""), ("applied", "")]
+    finally:
+        database.close()
+
+
+def test_a_queue_file_of_the_previous_version_gains_the_roll_column(tmp_path: Path) -> None:
+    path = tmp_path / "offline-queue.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT"
+                    " NOT NULL, session_id INTEGER NOT NULL, op TEXT NOT NULL, seq INTEGER NOT"
+                    " NULL, expected_last INTEGER NOT NULL, body TEXT, sheets TEXT NOT NULL,"
+                    " clock TEXT NOT NULL, created_at TEXT NOT NULL, state TEXT NOT NULL"
+                    " DEFAULT 'queued', conflict TEXT)")
+        old.execute("INSERT INTO entries (target, session_id, op, seq, expected_last, body,"
+                    " sheets, clock, created_at) VALUES ('club', 1, 'append', 1, 0, ?, '{}',"
+                    " ?, ?)", (json.dumps(_mark(1).to_json()), json.dumps(CLOCK),
+                               datetime(2026, 12, 1, tzinfo=UTC).isoformat()))
+    old.close()
+    [entry] = OfflineQueue(path).entries("club", 1)
+    assert entry.roll is None and entry.event is not None
