@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
+from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.session.house_rules import HouseRules
 
@@ -644,3 +645,281 @@ def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: not dialog.isVisible())
     keys.press("q")  # the quick line opens from the sheets too
     assert table.quick.isVisible() and keys.focused() is table.quick.edit
+
+
+# --- #28 §3: the keyboard path at a real table (4 vehicles) -----------------------------
+# Each sequence typed below is quoted in docs/user-guide.md (Keyboard, "By keyboard",
+# "Quick entry", "The clock by keyboard"): test_keys_the_guide_quotes_the_sequences_typed
+# checks that the guide shows each one exactly, key by key.
+
+MCW_SHOT = ("F1", "2", "2", "5", "f", "5", "4", "3", "Ctrl+Shift+Enter")
+"""Vehicle 1 fires its weapon 2 (the MG) at vehicle 2's front at 5", to hit 5+4, damage 3,
+applied at once."""
+MCW_REPEAT = ("1", "Shift+F", "5", "4", "3", "Ctrl+Shift+Enter")
+MCW_QUICK = ("Q", *"1mg2f5:543", "Enter")
+MCW_QUICK_ALONE = ("Q", *"1mg2f5:543", "Ctrl+Shift+Enter")
+BC_SHOT = ("F1", "2", "f", "Enter", "7", "6", "1", "1", "Ctrl+Enter")
+AP_ATTACK = ("F2", "1", "4", "Enter", "6", "5", "Ctrl+Enter")
+
+MCW_FOUR = [("Ann", "Rocket Special"), ("Bo", "Courier"), ("Cy", "Killer Kart"),
+            ("Di", "Mini Sherman")]
+"""The Rocket Special's MG is its second weapon (its first is the RL)."""
+
+
+def _last_summary(table: TableWorkspace) -> str:
+    model = table.play.log_dock.model
+    return model.event_at(model.rowCount() - 1).event.summary
+
+
+def _sequence_text(sequence: tuple[str, ...]) -> str:
+    """A sequence as the user guide writes it: each key in backticks, one space between."""
+    return " ".join(f"`{key}`" for key in sequence)
+
+
+def test_keys_mini_car_wars_mg_shot_four_cars_in_nine_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    assert game is not None
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("F1")  # vehicle 1 fires: the first field is its weapon, whatever the count
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    form = dialog.form
+    assert keys.focused() is form.editors["weapon"]
+    # Nothing the GM did not choose: the weapon, target, range and side start empty.
+    assert dialog.unchosen == {"weapon", "target", "range", "side"}
+    assert form.editors["range"].text() == ""  # type: ignore[attr-defined]
+    assert form.editors["target"].currentIndex() == -1  # type: ignore[attr-defined]
+    assert form.editors["weapon"].styleSheet().endswith(
+        "{ border: 2px solid palette(highlight); }")  # its focus frame
+    keys.press("2")  # weapon 2, the MG: on to the target
+    assert form.values()["weapon"] == "2"
+    assert keys.focused() is form.editors["target"]
+    keys.press("2")  # vehicle 2: on to the range
+    assert form.bindings() == {"firer": "v1", "target": "v2"}
+    assert keys.focused() is form.editors["range"]
+    keys.press("5")
+    keys.press("f")  # a letter ends the range: the side, then the dice
+    assert form.values()["range"] == "5" and form.values()["side"] == "F"
+    assert keys.focused() is dialog.dice_edit and dialog.pending is None
+    keys.type("543")
+    keys.press("Ctrl+Shift+Enter")  # this shot alone, now
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(MCW_SHOT) <= 9, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert _last_summary(table) == "hit: 3 damage to Courier's front"
+    firer = mini_sheet(game.sheet("v1"))
+    assert [w.fired for w in firer.weapons] == [False, True]  # the MG, not the RL
+
+    # The next turn (all speeds 0: nobody moves), the same firer's last shot again.
+    clock = table.play.clock
+    assert isinstance(clock, MiniClockPanel)
+    keys.press("Ctrl+J")  # phases 1→10 as one event (nobody moves)
+    assert game.clock.phase == 9
+    keys.press("Ctrl+J")  # the end of the turn: the new speeds
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == 2)
+    table.focus_default()
+    keys.count = 0
+    before = game.sheet("v2").to_json()
+    keys.press("1", "Shift+F")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.dice_edit
+    assert dialog.form.values()["weapon"] == "2" and dialog.form.values()["range"] == "5"
+    keys.type("543")
+    keys.press("Ctrl+Shift+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(MCW_REPEAT) <= 6, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert _last_summary(table) == "hit: 3 damage to Courier's front"
+    assert [w.fired for w in mini_sheet(game.sheet("v1")).weapons] == [False, True]
+
+
+def test_keys_mini_car_wars_remembered_pair_and_a_wrong_key(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """A key a field does not take is refused in words (nothing moves on); the pair's
+    range and side come back once the target is typed."""
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    keys = Keys(qtbot)
+    keys.press("F1")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    keys.press("9")  # there is no weapon 9
+    assert "nothing here for '9'" in dialog.error.text()
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("2", "3", "4")  # the MG at vehicle 3, 4"
+    keys.press("Enter")  # the side not typed: the dice say what is missing
+    keys.press("Enter")
+    assert dialog.pending is None and "side" in dialog.error.text()
+    dialog.form.editors["side"].setFocus()
+    keys.press("l")  # the left side
+    assert keys.focused() is dialog.dice_edit and dialog.error.text() == ""
+    keys.type("4")
+    keys.type("3")
+    keys.type("2")
+    keys.press("Ctrl+Enter")  # into the phase's batch (fire is simultaneous)
+    assert not dialog.isVisible()
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 1
+    keys.press("F1", "1", "3")  # the same pair: its range and side this turn come back
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    assert dialog.form.values()["range"] == "4" and dialog.form.values()["side"] == "L"
+    assert keys.focused() is dialog.form.editors["range"]
+    assert "Remembered this turn" in dialog.note.text()
+    dialog.reject()
+
+
+def test_keys_mini_car_wars_quick_line_into_the_batch_in_twelve_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    assert game is not None
+    before = game.sheet("v2").to_json()
+    events = table.play.log_dock.model.rowCount()
+    keys = Keys(qtbot)
+    keys.press(*MCW_QUICK)  # the shot goes into the phase's batch (§2.2), with its dice
+    assert keys.count == len(MCW_QUICK) <= 12, keys.count
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 1
+    shot = batch.shots[0]
+    assert shot.dice == "543" and shot.bindings == {"firer": "v1", "target": "v2"}
+    assert shot.inputs["weapon"] == "2" and shot.inputs["range"] == "5"
+    assert game.sheet("v2").to_json() == before  # not applied yet
+    assert table.play.log_dock.model.rowCount() == events
+    assert not table.quick.isVisible()
+    keys.press("b")
+    dialog = table.keys.batch_dialog
+    assert dialog is not None and dialog.isVisible()
+    keys.press("Ctrl+Enter")  # the phase's fire, as one event
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert game.sheet("v2").to_json() != before
+    summary = _last_summary(table)
+    assert "Courier" in summary and "hit" in summary
+
+    # Ctrl+Shift+Enter: this shot alone, now.
+    keys.count = 0
+    before = game.sheet("v4").to_json()
+    keys.press("Q", *"3mg4f2:543", "Ctrl+Shift+Enter")
+    assert keys.count == len(MCW_QUICK_ALONE) <= 12
+    assert not batch.shots
+    assert game.sheet("v4").to_json() != before
+    assert "Mini Sherman" in _last_summary(table)
+
+
+def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """At 10 mph a car moves once a turn: Ctrl+J goes to its phase, then to the end of the
+    turn (Ctrl+. would take a press per phase)."""
+    from carwars_desktop.rules.mini_car_wars.play.clock import phase_movers
+    from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    clock = table.play.clock
+    assert game is not None and isinstance(clock, MiniClockPanel)
+    keys = Keys(qtbot)
+    keys.press("Ctrl+J")
+    keys.press("Ctrl+J")  # the new speeds
+    assert clock.speeds_open
+    for edit in clock.speed_edits.values():
+        edit.setCurrentText("10")
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == 2)
+    table.focus_default()
+    sheets = {v.key: mini_sheet(game.sheet(v.key)) for v in game.vehicles}
+    eventful = [p for p in range(1, 11) if phase_movers(sheets, p)]
+    assert eventful and len(eventful) < 10
+    keys.count = 0
+    events = table.play.log_dock.model.rowCount()
+    shown = []
+    while not clock.speeds_open:
+        keys.press("Ctrl+J")
+        shown.append(game.clock.phase + 1)
+    assert keys.count <= len(eventful) + 2, (keys.count, eventful)
+    assert [p for p in shown[:-1]] == [p for p in eventful if p > 1] + \
+        ([10] if 10 not in eventful else [])
+    # One event per press, each saying the phases passed; every car moved once.
+    assert table.play.log_dock.model.rowCount() == events + keys.count - 1
+    assert all(mini_sheet(game.sheet(v.key)).phases_used >= eventful[-1]
+               for v in game.vehicles)
+
+
+def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp"),
+                    ("Cy", card, "Hornet"), ("Di", card, "Viper")])
+    clock = table.play.clock
+    assert isinstance(clock, BattlecarsClockPanel)
+    for row in clock.speed_rows.values():
+        row.speed.setValue(3)
+    clock.reveal_speeds()
+    game = table.context.game
+    assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
+    table.focus_default()
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("F1")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]  # the same first field as of two
+    keys.press("2", "f")  # the Wasp's front
+    assert dialog.form.bindings()["target"] == "v2"
+    assert dialog.form.values()["area"] == "front"
+    keys.press("Enter")
+    assert keys.focused() is dialog.dice_edit
+    keys.type("7611")
+    keys.press("Ctrl+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(BC_SHOT) <= 9, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert "Wasp" in _last_summary(table)
+
+
+def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    table = _start(window, start_session, "autopower",
+                   [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
+                    ("Di", "Longshot", "Longshot II")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("F2")  # Longshot attacks
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("1")  # the Rhino: on to the cards
+    assert keys.focused() is dialog.form.editors["cards"]
+    keys.press("4", "Enter")
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(AP_ATTACK) <= 9, keys.count
+    rhino = game.sheet("v1")
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+    assert "Rhino" in _last_summary(table)
+
+
+def test_keys_the_guide_quotes_the_sequences_typed() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[3] / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    for sequence in (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK):
+        assert _sequence_text(sequence) in guide, _sequence_text(sequence)
+    assert "`Q` `1mg2f5:543` `Enter`" in guide
