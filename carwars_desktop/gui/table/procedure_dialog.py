@@ -110,12 +110,10 @@ class ProcedureDialog(QDialog):
         self._choose_needed(presets)
         self.order = [name for name in order if name in self.form.editors]
         """The fields the GM types, in this order (see the module docstring)."""
-        self.unchosen = {name for name in self.order if name not in presets
-                         and isinstance(self.form.editors[name], QComboBox | QLineEdit)}
-        """Fields of the order still empty: nothing the GM chose is in them yet."""
+        # Fields of the order the Table did not fill from the GM's choices: empty.
+        self.form.keep_blank([name for name in self.order if name not in presets])
         self._typed: dict[str, str] = {}
         """The letters typed so far in each list of the order (``l`` then ``f``)."""
-        self._blank()
         self.odds_label = QLabel()
         self.odds_label.setWordWrap(True)
         odds_font = QFont(self.odds_label.font())
@@ -204,10 +202,6 @@ class ProcedureDialog(QDialog):
             # Its focus frame, whatever the style draws (a list's frame is faint).
             editor.setStyleSheet(f"{type(editor).__name__}:focus "
                                  "{ border: 2px solid palette(highlight); }")
-            if isinstance(editor, QComboBox):
-                editor.activated.connect(lambda _i, n=name: self.chose(n))
-            elif isinstance(editor, QLineEdit):
-                editor.textEdited.connect(lambda _t, n=name: self.chose(n))
         self.refresh()
         self.first_field = self._first_field(presets, ask)
         # Tab's reason: a line edit selects its text, so the value typed replaces it.
@@ -242,27 +236,13 @@ class ProcedureDialog(QDialog):
             return str(error)
         return None
 
-    def _blank(self) -> None:
-        """The fields of the order not chosen yet show nothing (a list's preset is not
-        the GM's choice)."""
-        for name in self.unchosen:
-            editor = self.form.editors[name]
-            editor.blockSignals(True)
-            if isinstance(editor, QComboBox):
-                editor.setCurrentIndex(-1)
-            elif isinstance(editor, QLineEdit):
-                editor.setText("")
-            editor.blockSignals(False)
-
-    def chose(self, name: str) -> None:
-        """The GM typed or chose ``name``'s value."""
-        if name in self.unchosen:
-            self.unchosen.discard(name)
-            self.refresh()
+    @property
+    def unchosen(self) -> set[str]:
+        """Fields of the order still empty: nothing the GM chose is in them yet."""
+        return self.form.blank
 
     def recall(self, name: str, value: Any) -> None:
         """A value the GM chose before (remembered this turn for the pair) fills ``name``."""
-        self.unchosen.discard(name)
         self.form.set_value(name, value)
 
     def _advance(self, name: str) -> QWidget:
@@ -300,13 +280,9 @@ class ProcedureDialog(QDialog):
                 self.error.setText(f"⚠ {self.procedure.input(vehicle).label}: type a vehicle's "
                                    f"number (1–{len(self.game.vehicles)})")
                 return True
-            was_unchosen = name in self.unchosen
-            self.unchosen.discard(name)  # (before the change: the refresh keeps it)
             try:
                 self.form.choose(vehicle, self.game.vehicles[int(text) - 1].key)
             except ValueError:
-                if was_unchosen:
-                    self.unchosen.add(name)
                 self.error.setText(f"⚠ vehicle {text} cannot be chosen here")
                 return True
             self._chosen_by_key(name)
@@ -320,19 +296,14 @@ class ProcedureDialog(QDialog):
                                f"{text!r}")
             return True
         self._typed[name] = typed
-        self.unchosen.discard(name)  # (before the change: the refresh keeps it)
         editor.setCurrentIndex(found[0])
         if len(found) == 1 or editor.itemData(found[0]) is not None and \
                 str(editor.itemData(found[0])).lower() == typed:
             self._typed.pop(name, None)
             self._chosen_by_key(name)
-        else:  # several start so: the next letter says which (Enter takes this one)
-            self.refresh()
-        return True
+        return True  # (several start so: the next letter says which; Enter takes this one)
 
     def _chosen_by_key(self, name: str) -> None:
-        self.unchosen.discard(name)
-        self.refresh()
         self._advance(name)
 
     def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
@@ -435,7 +406,6 @@ class ProcedureDialog(QDialog):
         return values
 
     def refresh(self) -> None:
-        self._blank()  # (a list refilled from a vehicle takes its first entry)
         dropped, self.pending = self.pending, None
         if dropped is not None and dropped.pending:
             # The inputs changed: that result no longer stands. It is discarded (its roll

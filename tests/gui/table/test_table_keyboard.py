@@ -71,6 +71,25 @@ class Keys:
         self.press(*text)
 
 
+def _as_before(dialog: ProcedureDialog) -> ProcedureDialog:
+    """The fields a fire dialog leaves empty for the GM to type (#28 §3) given what the form
+    used to preset: each list's first entry (a vehicle other than the firer), range 2"."""
+    from PySide6.QtWidgets import QComboBox
+
+    form = dialog.form
+    held = set(form.bindings().values())
+    for name in sorted(dialog.unchosen):
+        editor = form.editors[name]
+        if isinstance(editor, QComboBox):
+            rows = [r for r in range(editor.count()) if editor.itemData(r) is not None
+                    and str(editor.itemData(r)).partition(":")[2] not in held]
+            editor.setCurrentIndex(rows[0])
+        else:
+            form.set_value(name, "2")
+    assert not dialog.unchosen
+    return dialog
+
+
 def _start(window: MainWindow, start_session: Any, ruleset: str,
            players: list[tuple[str, ...]], house_rules: Any = None) -> TableWorkspace:
     table: TableWorkspace = start_session(ruleset, players, house_rules=house_rules)
@@ -79,7 +98,9 @@ def _start(window: MainWindow, start_session: Any, ruleset: str,
     return table
 
 
-def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """Two cars or four, the same keys in the same order (#28 §3)."""
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
     game = table.context.game
@@ -89,13 +110,15 @@ def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session
     keys.press("1", "f")  # Killer Kart fires (its MG is weapon 1) at the other car
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["weapon"]  # the first field of the order
+    keys.press("1", "2")  # weapon 1 at vehicle 2
     assert keys.focused() is dialog.form.editors["range"]  # no range measured yet
     keys.type("5")
-    keys.press("Enter")  # to the dice, never a roll
+    keys.press("f")  # the front, then the dice (never a roll)
     assert keys.focused() is dialog.dice_edit and dialog.pending is None
     keys.type("543")  # to hit 5+4, damage 3
     keys.press("Ctrl+Shift+Enter")  # this shot alone, now
-    assert keys.count <= 8, keys.count
+    assert keys.count <= 10, keys.count
     assert dialog.error.text() == ""
     assert not dialog.isVisible()
     assert game.sheet("v2").to_json() != before
@@ -103,7 +126,7 @@ def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session
     assert "hit" in last.event.summary and "3 damage" in last.event.summary
 
 
-def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_battlecars_rocket_shot_in_nine_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
     from carwars_desktop.rules import find_ruleset
 
@@ -124,13 +147,15 @@ def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_sessio
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
     assert dialog.form.values()["mount"] == "Pod A"  # its first pod, two rockets
+    assert keys.focused() is dialog.form.editors["target"]  # of two cars as of four
+    keys.press("2")  # the Wasp
     assert keys.focused() is dialog.form.editors["area"]  # the area aimed at: asked
     keys.press("f")  # front
     keys.press("Enter")
     assert keys.focused() is dialog.dice_edit and dialog.pending is None
     keys.type("7611")  # to hit 7+6, damage 1+1
     keys.press("Ctrl+Enter")
-    assert keys.count <= 8, keys.count
+    assert keys.count <= 9, keys.count
     assert dialog.error.text() == ""
     assert not dialog.isVisible()
     assert game.sheet("v2").to_json() != before
@@ -138,14 +163,16 @@ def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_sessio
     assert "Wasp" in model.event_at(model.rowCount() - 1).event.summary
 
 
-def test_an_autopower_attack_in_six_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_autopower_attack_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
     game = table.context.game
     assert game is not None
     keys = Keys(qtbot)
-    keys.press("2", "f")  # Longshot attacks Rhino
+    keys.press("2", "f")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("1")  # the Rhino
     assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
     assert keys.focused() is dialog.form.editors["cards"]
     keys.type("4")  # a Fighting 4
@@ -206,6 +233,7 @@ def test_rolled_with_seed_only_when_a_die_was_rolled(window: MainWindow, start_s
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.dice_edit.setText("54")  # the to-hit dice typed, the damage die rolled
     dialog.roll()
     assert dialog.pending is not None and dialog.pending.seed is not None
@@ -224,7 +252,10 @@ def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_sessi
     dialog = table.keys.act("fire")
     assert dialog is not None
     keys = Keys(qtbot)
-    # Three cars: the target is asked first; its number chooses it, as on the sheets.
+    # Three cars: the weapon is asked first, then the target; its number chooses it, as
+    # on the sheets.
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("1")
     assert keys.focused() is dialog.form.editors["target"]
     keys.press("3")
     assert dialog.form.bindings() == {"firer": "v1", "target": "v3"}
@@ -242,6 +273,7 @@ def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  
                    [("Ann", "Courier"), ("Bo", "Killer Kart")])
     dialog = table.keys.act("fire")
     assert dialog is not None and "Not measured yet" in dialog.note.text()
+    _as_before(dialog)
     dialog.form.set_value("range", "7")
     dialog.form.set_value("side", "L")
     dialog.form.set_value("weapon", "2")
@@ -251,7 +283,7 @@ def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  
     assert again is not None
     assert again.form.values()["range"] == "7" and again.form.values()["side"] == "L"
     assert "Remembered this turn for this pair: range 7, side L" in again.note.text()
-    assert QApplication.focusWidget() is again.dice_edit or again.first_field is None
+    assert again.first_field is again.form.editors["weapon"]  # the order's first field
     again.reject()
     keys = Keys(qtbot)
     table.focus_default()
@@ -277,9 +309,9 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     events = table.play.log_dock.model.rowCount()
     keys = Keys(qtbot)
     # Killer Kart's MG at the Courier's front (1 point left): Ctrl+Enter adds it to the batch.
-    keys.press("1", "f")
+    keys.press("1", "f", "1", "2")  # the weapon, the target
     keys.type("3")
-    keys.press("Enter")
+    keys.press("f")  # the front
     keys.type("5434")  # hit, 3 damage, past the armor: interior location 4
     keys.press("Ctrl+Enter")
     assert table.keys.batch is not None and len(table.keys.batch.shots) == 1
@@ -288,7 +320,7 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     keys.press("2", "f")
     first = table.hub.runner.dialog
     assert first is not None
-    first.form.set_value("weapon", "1")  # RL (F)
+    _as_before(first)  # RL (F) at the Kart's front, 2"
     keys.press("Ctrl+Enter")
     assert len(table.keys.batch.shots) == 2
     keys.press("b")
@@ -381,12 +413,12 @@ def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type
     assert "need" in line.info.text()  # the odds before the dice
     assert line.raw["range"] == "5" and line.raw["side"] == "F"
     before = game.sheet("v2").to_json()
+    assert "Enter adds the shot to the phase's batch" in line.info.text()  # §2.2
     keys.type("543")
-    keys.press("Enter")  # resolves (never rolls) and shows the outcome
-    assert line.pending is not None and all(d.entered for d in line.pending.resolution.dice)
-    keys.press("Enter")  # applies
+    keys.press("Ctrl+Shift+Enter")  # resolves (never rolls) and applies this shot alone
     assert not line.isVisible()
     assert game.sheet("v2").to_json() != before
+    assert table.keys.batch is not None and not table.keys.batch.shots
     # Fast damage by hand: the selected vehicle, an amount and a side, through the engine.
     keys.press("2")
     keys.press("q")
@@ -445,6 +477,7 @@ def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot)
     assert game is not None
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.add_to_batch()
     phase = game.clock.phase
     table.next_phase()
@@ -466,9 +499,13 @@ def test_choosing_the_firer_as_target_swaps_them(window: MainWindow, start_sessi
     dialog = table.keys.act("fire")
     assert dialog is not None
     keys = Keys(qtbot)
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("1")
     assert keys.focused() is dialog.form.editors["target"]
+    keys.press("2", "5", "f")  # vehicle 2, 5", its front
     target = dialog.form.bindings()["target"]
-    assert target != "v1"
+    assert target == "v2"
+    dialog.form.editors["target"].setFocus()
     keys.press("1")  # the firer's own number in the target's list
     assert dialog.form.bindings() == {"firer": target, "target": "v1"}
     assert "same vehicle" not in dialog.error.text() and dialog.odds_label.text()
@@ -498,6 +535,7 @@ def test_changing_the_target_in_the_dialog_brings_its_remembered_range_and_side(
     for target, range_, side in (("v2", "7", "L"), ("v3", "4", "R")):
         dialog = table.keys.act("fire")
         assert dialog is not None
+        _as_before(dialog)
         dialog.form.set_value("target", target)
         dialog.form.set_value("range", range_)
         dialog.form.set_value("side", side)
@@ -533,6 +571,7 @@ def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type
         table.keys.select(table.keys.number_of(firer))
         dialog = table.keys.act("fire")
         assert dialog is not None
+        _as_before(dialog)
         dialog.form.set_value("side", side)
         if weapon is not None:
             dialog.form.set_value("weapon", weapon)
@@ -584,6 +623,7 @@ def test_a_result_the_inputs_or_a_new_roll_replace_is_discarded_not_left_pending
     service = table.context.service
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.dice_edit.setText("5 4 3")
     dialog.resolve_entered()
     assert dialog.pending is not None and service.roll is not None
@@ -818,8 +858,8 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
         window: MainWindow, start_session, qtbot) -> None:
     """At 10 mph a car moves once a turn: Ctrl+J goes to its phase, then to the end of the
     turn (Ctrl+. would take a press per phase)."""
-    from carwars_desktop.rules.mini_car_wars.play.clock import phase_movers
     from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+    from carwars_desktop.rules.mini_car_wars.play.clock import phase_movers
 
     table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
     game = table.context.game
@@ -843,7 +883,8 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
     while not clock.speeds_open:
         keys.press("Ctrl+J")
         shown.append(game.clock.phase + 1)
-    assert keys.count <= len(eventful) + 2, (keys.count, eventful)
+    assert eventful == [1]  # 10 mph: every car moves in phase 1 only (§2.2.1)
+    assert keys.count == 2, keys.count  # phase 10 (2–9 passed), then the new speeds
     assert [p for p in shown[:-1]] == [p for p in eventful if p > 1] + \
         ([10] if 10 not in eventful else [])
     # One event per press, each saying the phases passed; every car moved once.
