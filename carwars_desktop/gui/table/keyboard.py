@@ -4,10 +4,13 @@ Each sheet shows its number (``[1]``); the number key selects that vehicle (its 
 is outlined). An action key (``table.fire``, ``table.damage``… in
 :mod:`carwars_desktop.gui.shortcuts`) opens the ruleset's procedure for it
 (:class:`~carwars_desktop.gui.rulesets.KeyAction`) with the selected vehicle preset.
+``table.fire_1``…``table.fire_9`` (F1…F9): vehicle n fires. The dialog's fields are
+typed in the action's fixed order (:meth:`KeyAction.typing_order`), whatever the number
+of vehicles, each starting empty unless the GM chose its value before (#28 §3).
 Within a turn the range and side of each firer → target pair are remembered and
 offered next time (shown in the dialog's note, never silently); ``table.repeat`` opens
-the last shot again. ``table.actions`` lists every procedure of the ruleset that acts
-on vehicles, ``table.mark`` opens the selected sheet's mark menu.
+the selected vehicle's last shot again. ``table.actions`` lists every procedure of the
+ruleset that acts on vehicles, ``table.mark`` opens the selected sheet's mark menu.
 """
 
 from __future__ import annotations

@@ -91,12 +91,15 @@ class QuickLine(QWidget):
         self.pending: PendingResolution | None = None
         self.given: dict[str, Any] = {}
         """The line's inputs as typed (a declared shot keeps these, as the dialog's form)."""
+        self.alone = False
+        """Ctrl+Shift+Enter read the line: this shot is applied alone, not batched."""
         self._reset()
 
     # --- stages ----------------------------------------------------------------------------
     def _reset(self) -> None:
         self.discard(Discarded.WINDOW_CLOSED)
         self.procedure = None
+        self.alone = False
         self.raw, self.bindings, self.odds = {}, {}, None
         self.prompt.setText("Quick:")
         self.edit.clear()
@@ -128,7 +131,7 @@ class QuickLine(QWidget):
             self.read(self.edit.text(), apply or alone, alone)
         elif self.pending is not None and not self.edit.text().strip():
             self.apply()
-        elif self._batch_action() is not None and not alone:
+        elif self._batch_action() is not None and not (alone or self.alone):
             self.declare(self.edit.text())
         else:
             self.resolve(self.edit.text(), apply or alone)
@@ -208,6 +211,7 @@ class QuickLine(QWidget):
             return
         self.procedure, self.raw, self.bindings = procedure, raw, bindings
         self.given = typed_inputs
+        self.alone = alone
         batched = self._batch_action() is not None and not alone
         self.pointer.setText("")
         self.prompt.setText("Dice:")

@@ -853,6 +853,20 @@ def test_keys_mini_car_wars_quick_line_into_the_batch_in_twelve_keys(  # type: i
     assert game.sheet("v4").to_json() != before
     assert "Mini Sherman" in _last_summary(table)
 
+    # Without the dice: Enter reads the line (the odds), Enter on the dice declares it.
+    keys.press("Q", *"4mg1f3", "Enter")
+    assert "Enter adds the shot to the phase's batch" in table.quick.info.text()
+    keys.press(*"65", "Enter")
+    assert len(batch.shots) == 1 and batch.shots[0].dice == "65"
+    assert batch.shots[0].bindings == {"firer": "v4", "target": "v1"}
+    batch.clear()
+    # Ctrl+Shift+Enter on the line: that shot is applied alone, its dice typed next.
+    before = game.sheet("v1").to_json()
+    keys.press("Q", *"4mg1f3", "Ctrl+Shift+Enter", *"543", "Enter")
+    assert not batch.shots and table.quick.pending is not None
+    keys.press("Enter")
+    assert game.sheet("v1").to_json() != before and not table.quick.isVisible()
+
 
 def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
