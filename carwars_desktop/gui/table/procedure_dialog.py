@@ -200,8 +200,9 @@ class ProcedureDialog(QDialog):
         for name in self.order:
             editor = self.form.editors[name]
             # Its focus frame, whatever the style draws (a list's frame is faint).
-            editor.setStyleSheet(f"{type(editor).__name__}:focus "
-                                 "{ border: 2px solid palette(highlight); }")
+            kind = next((base.__name__ for base in type(editor).__mro__
+                         if base.__module__.startswith("PySide6")), "QWidget")
+            editor.setStyleSheet(f"{kind}:focus {{ border: 2px solid palette(highlight); }}")
         self.refresh()
         self.first_field = self._first_field(presets, ask)
         # Tab's reason: a line edit selects its text, so the value typed replaces it.

@@ -734,8 +734,10 @@ def test_keys_mini_car_wars_mg_shot_four_cars_in_nine_keys(  # type: ignore[no-u
     assert dialog.unchosen == {"weapon", "target", "range", "side"}
     assert form.editors["range"].text() == ""  # type: ignore[attr-defined]
     assert form.editors["target"].currentIndex() == -1  # type: ignore[attr-defined]
-    assert form.editors["weapon"].styleSheet().endswith(
-        "{ border: 2px solid palette(highlight); }")  # its focus frame
+    for name in ("weapon", "target", "range", "side"):  # each shows its focus frame
+        assert form.editors[name].styleSheet() in (
+            "QComboBox:focus { border: 2px solid palette(highlight); }",
+            "QLineEdit:focus { border: 2px solid palette(highlight); }"), name
     keys.press("2")  # weapon 2, the MG: on to the target
     assert form.values()["weapon"] == "2"
     assert keys.focused() is form.editors["target"]
