@@ -944,6 +944,15 @@ def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
     assert keys.count == len(BC_SHOT) <= 9, keys.count
     assert game.sheet("v2").to_json() != before
     assert "Wasp" in _last_summary(table)
+    # An area of two letters: the first leaves the choice open, the second makes it.
+    keys.press("F1", "3", "l")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    assert keys.focused() is dialog.form.editors["area"]
+    keys.press("f")
+    assert dialog.form.values()["area"] == "left-front"
+    assert keys.focused() is dialog.dice_edit
+    dialog.reject()
 
 
 def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
