@@ -6,6 +6,7 @@ them; :class:`Keys` counts them (QTest key events, never time).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -986,6 +987,12 @@ def test_keys_the_guide_quotes_the_sequences_typed() -> None:
     from pathlib import Path
 
     guide = (Path(__file__).parents[3] / "docs" / "user-guide.md").read_text(encoding="utf-8")
-    for sequence in (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK):
+    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK)
+    for sequence in typed:
         assert _sequence_text(sequence) in guide, _sequence_text(sequence)
     assert "`Q` `1mg2f5:543` `Enter`" in guide
+    # Both ways: every sequence the guide's list shows is one these tests type.
+    listed = guide.split("The key sequences below", 1)[1].split("**The clock by keyboard", 1)[0]
+    runs = [tuple(re.findall(r"`([^`]+)`", run))
+            for run in re.findall(r"`[^`\n]+`(?:\s+`[^`\n]+`){2,}", listed)]
+    assert set(runs) == set(typed) - {MCW_QUICK_ALONE}, runs  # (the quick line's below)
