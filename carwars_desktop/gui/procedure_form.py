@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -71,6 +72,9 @@ class ProcedureForm(QWidget):
         """Each vehicle input's vehicle now (its vehicle before a change, to swap with)."""
         self._before: dict[str, Any] = {}
         """Each vehicle input's vehicle before its last change (a choice by the GM swaps)."""
+        self.blank: set[str] = set()
+        """Inputs shown empty until a value is set (by the GM or :meth:`set_value`): a list's
+        first entry is not the GM's choice (see :meth:`keep_blank`)."""
         self.house: dict[str, Any] = {}
         """The house rules the form's procedure is resolved under (its decision inputs are
         not asked: they come from here, shown in the House rules panel)."""
@@ -164,7 +168,29 @@ class ProcedureForm(QWidget):
         self._refresh_sheet_choices()
         self.choose_needed_vehicles()
 
+    def _taken(self, name: str, filled: object) -> None:
+        """An editor got a value: it is no longer blank (first, before :attr:`changed`)."""
+        if filled not in (-1, ""):
+            self.blank.discard(name)
+
+    def keep_blank(self, names: Collection[str]) -> None:
+        """Show ``names`` (lists and text fields) empty until they are given a value."""
+        for name in names:
+            editor = self.editors.get(name)
+            if not isinstance(editor, QComboBox | QLineEdit):
+                continue
+            self.blank.add(name)
+            editor.blockSignals(True)
+            if isinstance(editor, QComboBox):
+                editor.setCurrentIndex(-1)
+            else:
+                editor.setText("")
+            editor.blockSignals(False)
+            if name in self._held:
+                self._held[name] = None
+
     def _editor(self, spec: Input) -> QWidget:
+        taken = partial(self._taken, spec.name)
         if isinstance(spec, IntInput):
             spin = QSpinBox()
             low = spec.minimum - 1 if spec.optional else spec.minimum
@@ -182,6 +208,7 @@ class ProcedureForm(QWidget):
                 combo.addItem(choice.replace("_", " "), choice)
             if spec.default is not None:
                 combo.setCurrentIndex(combo.findData(spec.default))
+            combo.currentIndexChanged.connect(taken)
             combo.currentIndexChanged.connect(self.changed)
             return combo
         if isinstance(spec, BoolInput):
@@ -192,10 +219,12 @@ class ProcedureForm(QWidget):
         if isinstance(spec, TextInput) and spec.choices_from is not None:
             # Filled from the chosen vehicles (see _refresh_sheet_choices).
             listed = _combo()
+            listed.currentIndexChanged.connect(taken)
             listed.currentIndexChanged.connect(self.changed)
             return listed
         if isinstance(spec, TextInput):
             edit = QLineEdit(spec.default or "")
+            edit.textChanged.connect(taken)
             edit.textChanged.connect(self.changed)
             return edit
         combo = _combo()
@@ -204,6 +233,7 @@ class ProcedureForm(QWidget):
         # Firer and target stay apart: choosing the other's vehicle swaps them. Then the
         # lists that depend on this vehicle, then the odds. (``activated`` comes only from
         # the GM's choice, after the change.)
+        combo.currentIndexChanged.connect(taken)
         combo.currentIndexChanged.connect(lambda _index, name=spec.name: self._swap(name))
         combo.currentIndexChanged.connect(self._refresh_sheet_choices)
         combo.currentIndexChanged.connect(self.changed)
@@ -235,7 +265,8 @@ class ProcedureForm(QWidget):
             index = editor.findData(current) if current is not None else -1
             if index < 0:
                 index = editor.findData(spec.default) if spec.default is not None else -1
-            editor.setCurrentIndex(max(index, 0))
+            # (a blank list stays blank: its first entry is not the GM's choice)
+            editor.setCurrentIndex(-1 if spec.name in self.blank else max(index, 0))
             editor.blockSignals(False)
 
     def _fill_sheets(self, spec: SheetInput, combo: QComboBox) -> None:

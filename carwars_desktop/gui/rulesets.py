@@ -77,6 +77,9 @@ class KeyAction:
         remembered: inputs kept per vehicle → target pair for the turn (range, side).
         ask: inputs with no sensible default: the dialog's first field unless remembered.
         batch: the phase's fire is one batch by default (Mini Car Wars §8).
+        order: the fields the GM types, always in this order whatever the number of
+            vehicles (each one key or a number; a field the Table did not fill from the
+            GM's own choices starts empty); default: the target, then ``ask``.
     """
 
     kind: str
@@ -86,6 +89,13 @@ class KeyAction:
     remembered: tuple[str, ...] = ()
     ask: tuple[str, ...] = ()
     batch: bool = False
+    order: tuple[str, ...] = ()
+
+    def typing_order(self) -> tuple[str, ...]:
+        """The fields typed, in order (see ``order``)."""
+        if self.order:
+            return self.order
+        return ((self.target_input,) if self.target_input else ()) + self.ask
 
 
 @dataclass(frozen=True)

@@ -113,12 +113,16 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("table.sessions", "Ctrl+O", TABLE, "All sessions"),
     _s("table.log", "Ctrl+L", TABLE, "Show or hide the session log"),
     _s("table.next_phase", "Ctrl+.", TABLE, "Next phase"),
+    _s("table.next_event", "Ctrl+J", TABLE,
+       "Jump to the next phase in which something happens (a vehicle moves)"),
     _s("table.play_phase", "Ctrl+P", TABLE, "Play the phase (movement, fire)"),
     _s("table.print_session", "Ctrl+Shift+P", TABLE,
        "Print the session: every sheet as it stands, or blank"),
     *(_s(f"table.select_{n}", str(n), TABLE, f"Select vehicle {n} (its sheet shows [{n}])")
       for n in range(1, 10)),
     _s("table.fire", "F", TABLE, "Fire: the selected vehicle is the firer"),
+    *(_s(f"table.fire_{n}", f"F{n}", TABLE, f"Vehicle {n} fires (selected, then F)")
+      for n in range(1, 10)),
     _s("table.damage", "D", TABLE, "Damage to a side of the selected vehicle"),
     _s("table.control", "C", TABLE, "Control roll (skid test) of the selected vehicle"),
     _s("table.collision", "R", TABLE, "Collision or ram: the selected vehicle is the mover"),
@@ -127,7 +131,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("table.speed", "S", TABLE, "Speed of the selected vehicle"),
     _s("table.mark", "M", TABLE, "The selected sheet's mark menu"),
     _s("table.actions", "A", TABLE, "Every action on the selected vehicle (a menu)"),
-    _s("table.repeat", "Shift+F", TABLE, "Repeat the last shot (everything preset)"),
+    _s("table.repeat", "Shift+F", TABLE,
+       "Repeat the selected vehicle's last shot (everything preset)"),
     _s("table.quick", ("Q", "/"), TABLE, "Quick entry: 2 mg 1 f 5, or 7 f"),
     _s("table.batch", "B", TABLE, "The phase's fire batch: its shots, odds, dice, Apply"),
     # The Resolver.

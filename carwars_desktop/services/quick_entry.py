@@ -61,8 +61,10 @@ class QuickEntryError(ValueError):
 
 
 def words(line: str) -> list[Word]:
-    """The words of ``line``, with their places."""
-    return [Word(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", line)]
+    """The words of ``line``, with their places. A number and a word need no space
+    between them (``1mg2f5`` reads as ``1 mg 2 f 5``); two numbers do (``5 3``)."""
+    return [Word(m.group(), m.start(), m.end())
+            for m in re.finditer(r"[0-9][0-9./]*|[^\s0-9]+", line)]
 
 
 @dataclass(frozen=True)

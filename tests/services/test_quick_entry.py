@@ -164,3 +164,15 @@ def test_compact_dice_when_every_die_is_single_digit() -> None:
 def test_digits_of_other_scripts_are_not_read_as_numbers(line: str) -> None:
     """Python's int() reads Arabic-Indic digits; the quick entry takes 0–9 only."""
     _error(line)
+
+
+def test_a_number_and_a_word_need_no_space_between_them() -> None:
+    """#28 §3: ``1mg2f5:543`` is ``1 mg 2 f 5 : 543`` (the quick line in 12 keys)."""
+    compact, spaced = parse("1mg2f5:543", MCW, 4), parse("1 mg 2 f 5 : 543", MCW, 4)
+    assert compact == spaced or (compact.vehicles, compact.values, compact.dice) == (
+        spaced.vehicles, spaced.values, spaced.dice)
+    assert compact.weapon == Word("mg", 1, 3)  # its place in the line, for the pointer
+    assert parse("2mg1f7.5", MCW, 4).values == {"side": "F", "range": "7.5"}
+    assert parse("1rk2lf3", BC, 4).values["area"] == "left-front"
+    assert [w.text for w in words("2ram1 5 3")] == ["2", "ram", "1", "5", "3"]
+    assert _error("1mg9f5").pointer() == "   ^"  # vehicle 9, under the 9

@@ -38,13 +38,15 @@ def main() -> None:
     table.keys.select(1)
     dialog = table.keys.act("fire")  # 1 F: the Killer Kart's MG at the Courier
     assert isinstance(dialog, ProcedureDialog)
-    dialog.form.set_value("range", "3")
+    for name, value in (("weapon", "1"), ("target", "v2"), ("range", "3"), ("side", "F")):
+        dialog.form.set_value(name, value)  # typed in this order (#28 §3)
     dialog.dice_edit.setText("543")
     dialog.apply_default()  # Ctrl+Enter: into the batch (MCW fire is simultaneous)
     table.keys.select(2)
     dialog = table.keys.act("fire")  # 2 F: the Courier's rocket launcher at the Kart
     assert isinstance(dialog, ProcedureDialog)
-    dialog.form.set_value("weapon", "1")
+    for name, value in (("weapon", "1"), ("target", "v1"), ("range", "2"), ("side", "F")):
+        dialog.form.set_value(name, value)
     dialog.apply_default()
     batch = table.keys.show_batch()  # B, and the second shot's dice typed there
     assert batch is not None

@@ -70,8 +70,10 @@ SIDES = {"f": "F", "front": "F", "b": "B", "back": "B", "l": "L", "left": "L", "
 
 KEY_ACTIONS = (
     # §2.2/§8: the phase's fire resolves together, the damage after everyone has fired.
+    # Typed as the quick line reads a shot (firer, weapon, target), then the range; a side
+    # letter ends the range (5 f), and the dice are next.
     KeyAction(FIRE, "mini.fire", "firer", "target", remembered=("range", "side"),
-              ask=("range",), batch=True),
+              ask=("range",), batch=True, order=("weapon", "target", "range", "side")),
     KeyAction(DAMAGE, "mini.damage", "vehicle", ask=("damage",)),
     KeyAction(CONTROL, "mini.control", "vehicle"),
     KeyAction(COLLISION, "mini.collision", "mover", "other"),

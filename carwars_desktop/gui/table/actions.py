@@ -90,9 +90,9 @@ class TableActions(QObject):
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
             handler: Handler | None = None, note: str = "",
             ask: Collection[str] = (), batch: Callable[[Any, Any, str], None] | None = None,
-            batch_default: bool = False) -> None:
+            batch_default: bool = False, order: Sequence[str] = ()) -> None:
         self.runner.run(procedure_id, presets, quick=quick, handler=handler, note=note,
-                        ask=ask, batch=batch, batch_default=batch_default)
+                        ask=ask, batch=batch, batch_default=batch_default, order=order)
 
     def undo(self) -> Changes | None:
         return self._guard(self.context.undo, lambda changes: self._said(changes, "undone: "))

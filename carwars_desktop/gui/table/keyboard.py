@@ -4,15 +4,18 @@ Each sheet shows its number (``[1]``); the number key selects that vehicle (its 
 is outlined). An action key (``table.fire``, ``table.damage``… in
 :mod:`carwars_desktop.gui.shortcuts`) opens the ruleset's procedure for it
 (:class:`~carwars_desktop.gui.rulesets.KeyAction`) with the selected vehicle preset.
+``table.fire_1``…``table.fire_9`` (F1…F9): vehicle n fires. The dialog's fields are
+typed in the action's fixed order (:meth:`KeyAction.typing_order`), whatever the number
+of vehicles, each starting empty unless the GM chose its value before (#28 §3).
 Within a turn the range and side of each firer → target pair are remembered and
 offered next time (shown in the dialog's note, never silently); ``table.repeat`` opens
-the last shot again. ``table.actions`` lists every procedure of the ruleset that acts
-on vehicles, ``table.mark`` opens the selected sheet's mark menu.
+the selected vehicle's last shot again. ``table.actions`` lists every procedure of the
+ruleset that acts on vehicles, ``table.mark`` opens the selected sheet's mark menu.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -67,6 +70,8 @@ class TableKeys(QObject):
         self.memory: dict[tuple[int, str, str, str], dict[str, Any]] = {}
         """(turn, procedure, firer key, target key) → remembered inputs."""
         self.last_shot: tuple[str, dict[str, Any]] | None = None
+        self.last_shots: dict[str, tuple[str, dict[str, Any]]] = {}
+        """Firer key → its last shot (procedure, every input): Shift+F repeats it."""
         self.actions_menu: QMenu | None = None
         self.batch: FireBatch | None = None
         """The phase's declared shots (a ruleset with a fire batch)."""
@@ -93,6 +98,7 @@ class TableKeys(QObject):
         from the file before the database is open): it looks as it will once it is."""
         self.memory = {}
         self.last_shot = None
+        self.last_shots = {}
         game = shown if shown is not None else self.game
         ui = ruleset_ui(game.ruleset.id) if game is not None else None
         self.batch = FireBatch(ui.fire_batch) if ui is not None and ui.fire_batch else None
@@ -197,9 +203,10 @@ class TableKeys(QObject):
         def noted(line: str) -> str:
             return "\n".join(n for n in [*notes, line, *after] if n)
 
+        order = tuple(name for name in action.typing_order() if name not in presets)
         dialog = self.run(action.procedure_id, given, noted(memory_line), ask,
                           batch=batched if batch is not None else None,
-                          batch_default=action.batch)
+                          batch_default=action.batch, order=order)
         if dialog is not None and action.remembered and action.target_input:
             dialog.accepted_result.connect(
                 lambda _pending, d=dialog, a=action: self._remember(a, d))
@@ -240,7 +247,7 @@ class TableKeys(QObject):
         remembered, line = self._recalled(action, *now)
         for name, value in (remembered or {}).items():
             with suppress(ValueError):  # (a value the new pair's lists do not offer)
-                dialog.form.set_value(name, value)
+                dialog.recall(name, value)
         text = noted(line)
         dialog.note.setText(text)
         dialog.note.setVisible(bool(text))
@@ -273,14 +280,15 @@ class TableKeys(QObject):
         self.last_shot = (action.procedure_id, {
             name: value for name, value in snapshot.items()
             if name not in bindings and value is not None} | dict(bindings))
+        self.last_shots[firer] = self.last_shot
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], note: str = "",
             ask: set[str] | None = None,
             batch: Callable[[Any, Any, str], None] | None = None,
-            batch_default: bool = False) -> ProcedureDialog | None:
+            batch_default: bool = False, order: Sequence[str] = ()) -> ProcedureDialog | None:
         hub = self.table.hub
         hub.run(procedure_id, presets, note=note, ask=ask or set(), batch=batch,
-                batch_default=batch_default)
+                batch_default=batch_default, order=order)
         dialog = hub.runner.dialog
         if dialog is not None and dialog.isVisible():
             return dialog
@@ -288,9 +296,19 @@ class TableKeys(QObject):
 
     def _batched(self, action: KeyAction, values: Mapping[str, Any],
                  bindings: Mapping[str, str], dice: str) -> None:
-        """A shot added to the phase's batch (and remembered like one applied)."""
+        """A shot added to the phase's batch from the dialog (and remembered like one
+        applied)."""
+        refused = self.declare(action, values, bindings, dice)
+        dialog = self.table.hub.runner.dialog
+        if refused and dialog is not None:
+            dialog.batch_refusal = refused
+
+    def declare(self, action: KeyAction, values: Mapping[str, Any],
+                bindings: Mapping[str, str], dice: str) -> str:
+        """A shot (the form's raw values, its vehicles, the dice typed) added to the phase's
+        batch, committed before the batch shows it; why not, or "" when it was."""
         if self.batch is None or self.game is None:
-            return
+            return "this ruleset has no fire batch"
         game = self.game
         names = {v.key: v.name for v in game.vehicles}
         firer = names.get(bindings.get(action.vehicle_input, ""), "?")
@@ -301,10 +319,7 @@ class TableKeys(QObject):
             self.batch.declare(values, bindings, dice, label, game.clock.turn,
                                game.clock.phase_name)
         except batch_write_errors() as error:
-            dialog = self.table.hub.runner.dialog
-            if dialog is not None:
-                dialog.batch_refusal = f"the shot was not added to the batch: {error}"
-            return
+            return f"the shot was not added to the batch: {error}"
         if action.target_input and bindings.get(action.vehicle_input) and \
                 bindings.get(action.target_input):
             key = self._pair(action.procedure_id, bindings[action.vehicle_input],
@@ -313,9 +328,11 @@ class TableKeys(QObject):
             self.last_shot = (action.procedure_id, {
                 n: v for n, v in values.items() if n not in bindings and v is not None
                 and not hasattr(v, "to_json")} | dict(bindings))
+            self.last_shots[bindings[action.vehicle_input]] = self.last_shot
         self.table.play.show_message(
             f"batch: {len(self.batch.shots)} shot(s) declared — B shows them, their odds "
             "and dice; Ctrl+Enter there applies them all", False)
+        return ""
 
     def restore_batch(self, store: BatchStore) -> None:
         """The session opened for play: its batch as the database keeps it (a restart
@@ -346,12 +363,37 @@ class TableKeys(QObject):
         return dialog
 
     def repeat_last(self) -> ProcedureDialog | None:
-        """The last shot again, everything preset: the dice are next."""
-        if self.last_shot is None or self.game is None:
-            self.table.play.show_message("⚠ no shot yet to repeat", True)
+        """The selected vehicle's last shot again (same weapon, target, range, side),
+        everything preset: the dice are next. Where fire is a batch by default the shot
+        offers the batch as the fire key does."""
+        game = self.game
+        shot = self.last_shots.get(self.selected or "")
+        if shot is None or game is None:
+            name = (self.table.play.sheets[self.selected].vehicle.name
+                    if self.selected in self.table.play.sheets else "the selected vehicle")
+            self.table.play.show_message(f"⚠ {name} has no shot yet to repeat", True)
             return None
-        procedure_id, presets = self.last_shot
-        return self.run(procedure_id, presets, "The last shot again")
+        procedure_id, presets = shot
+        ui = ruleset_ui(game.ruleset.id)
+        action = next((a for a in ui.key_actions if a.procedure_id == procedure_id), None)
+        batched: Callable[[Any, Any, str], None] | None = None
+        if action is not None and self.batch is not None and \
+                self.batch.rules.fire == procedure_id:
+            batched = partial(self._batched, action)
+        dialog = self.run(procedure_id, presets, "The last shot again", batch=batched,
+                          batch_default=action is not None and action.batch)
+        if dialog is not None and action is not None and action.remembered:
+            dialog.accepted_result.connect(
+                lambda _pending, d=dialog, a=action: self._remember(a, d))
+        return dialog
+
+    def fire_with(self, number: int) -> ProcedureDialog | None:
+        """F1…F9: vehicle ``number`` fires (selected, then its fire dialog)."""
+        if not 1 <= number <= len(self.table.play.sheets):
+            self.table.play.show_message(f"⚠ there is no vehicle {number}", True)
+            return None
+        self.select(number)
+        return self.act("fire")
 
     def mark_menu(self) -> None:
         """The selected sheet's mark menu, under its button."""

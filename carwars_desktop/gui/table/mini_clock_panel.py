@@ -208,6 +208,35 @@ class MiniClockPanel(QWidget):
         self.hub.clock(clock.advanced(), f"Turn {clock.turn}: phase {phase} → {phase + 1}",
                            step.sheets, step.steps)
 
+    def next_eventful_phase(self) -> None:
+        """Ctrl+J: on to the next phase in which a vehicle moves (MCW §2.2.1: nothing else
+        happens in a phase nobody moves in), or to the end of the turn, as one event; the
+        phases passed are finished as Ctrl+. finishes them (MCW-D1)."""
+        if self.game is None or self.read_only:
+            return
+        phase = self.phase_number()
+        if phase == PHASES:
+            self.show_speeds()
+            return
+        names, house = self._names(), self._house()
+        sheets = self._sheets()
+        clock = self.game.clock
+        changed: dict[str, MiniSheet] = {}
+        steps: list[str] = []
+        now = phase
+        while True:
+            step = finish_phase(sheets, now, names, house)
+            for key, sheet in step.sheets.items():
+                sheets[key] = changed[key] = mini_sheet(sheet)
+            steps += step.steps
+            clock = clock.advanced()
+            now += 1
+            if now == PHASES or phase_movers(sheets, now):
+                break
+        skipped = f" (nobody moves in {_phases(phase + 1, now - 1)})" if now > phase + 1 else ""
+        self.hub.clock(clock, f"Turn {clock.turn}: phase {phase} → {now}{skipped}", changed,
+                       steps)
+
     def show_speeds(self) -> None:
         """The new speeds form, each offering the legal changes the engine allows."""
         assert self.game is not None
@@ -281,3 +310,7 @@ class MiniClockPanel(QWidget):
         self.speeds_box.setVisible(False)
         self.movers_box.setVisible(True)
         self.idle.setVisible(True)
+
+
+def _phases(first: int, last: int) -> str:
+    return f"phase {first}" if first == last else f"phases {first}–{last}"

@@ -6,15 +6,22 @@ the result, and applies it (Ctrl+Enter).
 
 Enter never rolls: in a field of the form it moves to the dice entry; in the dice
 entry it resolves the dice typed (compact ``543`` when every die is single-digit);
-Ctrl+Enter there resolves and applies at once. The first field focused is the
-first one without a sensible preset (a vehicle not chosen when there are more
-than two, an input the Table asks for such as a range not measured yet), else
-the dice entry.
+Ctrl+Enter there resolves and applies at once.
+
+Opened from the Table's keys, a procedure's fields are typed in one fixed order
+(``order``, the :class:`~carwars_desktop.gui.rulesets.KeyAction`'s), whatever the
+number of vehicles: the first field focused is the first of that order, each list
+takes one key (a vehicle's number, a weapon's number, a side's letter) and moves on to
+the next field, a letter ends a number (``5 f``: the range, then the side), the last
+field moves on to the dice. A field of the order the Table did not fill from the GM's
+own choices (a pair remembered this turn) starts empty: the dice are not resolved
+until it is typed. Without an order the first field is the first of ``ask``, else the
+dice entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -73,7 +80,8 @@ class ProcedureDialog(QDialog):
                  note: str = "", parent: QWidget | None = None,
                  table: TableService | None = None, ask: Collection[str] = (),
                  batch: bool = False, batch_default: bool = False,
-                 discard: Callable[[PendingResolution, str], object] | None = None) -> None:
+                 discard: Callable[[PendingResolution, str], object] | None = None,
+                 order: Sequence[str] = ()) -> None:
         super().__init__(parent)
         self.procedure = procedure
         self._discard: Callable[[PendingResolution, str], object] = (
@@ -100,6 +108,12 @@ class ProcedureDialog(QDialog):
             self.form.set_value(name, value)
         self.form.separate_vehicles(fixed=presets)
         self._choose_needed(presets)
+        self.order = [name for name in order if name in self.form.editors]
+        """The fields the GM types, in this order (see the module docstring)."""
+        # Fields of the order the Table did not fill from the GM's choices: empty.
+        self.form.keep_blank([name for name in self.order if name not in presets])
+        self._typed: dict[str, str] = {}
+        """The letters typed so far in each list of the order (``l`` then ``f``)."""
         self.odds_label = QLabel()
         self.odds_label.setWordWrap(True)
         odds_font = QFont(self.odds_label.font())
@@ -183,6 +197,12 @@ class ProcedureDialog(QDialog):
         if self.batch_default:
             self.apply_button.setText("&Apply alone now")
             self.apply_button.setToolTip("This shot alone, now (Ctrl+Shift+Enter)")
+        for name in self.order:
+            editor = self.form.editors[name]
+            # Its focus frame, whatever the style draws (a list's frame is faint).
+            kind = next((base.__name__ for base in type(editor).__mro__
+                         if base.__module__.startswith("PySide6")), "QWidget")
+            editor.setStyleSheet(f"{kind}:focus {{ border: 2px solid palette(highlight); }}")
         self.refresh()
         self.first_field = self._first_field(presets, ask)
         # Tab's reason: a line edit selects its text, so the value typed replaces it.
@@ -217,10 +237,83 @@ class ProcedureDialog(QDialog):
             return str(error)
         return None
 
+    @property
+    def unchosen(self) -> set[str]:
+        """Fields of the order still empty: nothing the GM chose is in them yet."""
+        return self.form.blank
+
+    def recall(self, name: str, value: Any) -> None:
+        """A value the GM chose before (remembered this turn for the pair) fills ``name``."""
+        self.form.set_value(name, value)
+
+    def _advance(self, name: str) -> QWidget:
+        """The field after ``name`` in the order (the dice after the last) takes the focus."""
+        later = self.order[self.order.index(name) + 1:] if name in self.order else []
+        widget = self.form.editors[later[0]] if later else self.dice_edit
+        widget.setFocus(Qt.FocusReason.TabFocusReason)
+        if isinstance(widget, QLineEdit):
+            widget.selectAll()
+        return widget
+
+    def _typed_in_order(self, watched: QObject, event: QKeyEvent) -> bool:
+        """A key in a field of the order: a list takes its choice and moves on; a letter
+        in a text field ends it and goes to the next field. True when the key was taken."""
+        name = next((n for n in self.order if self.form.editors[n] is watched), None)
+        text = event.text()
+        if name is None or len(text) != 1 or not text.isprintable() or text.isspace() or \
+                event.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
+                                      | Qt.KeyboardModifier.KeypadModifier):
+            return False
+        editor = self.form.editors[name]
+        if isinstance(editor, QLineEdit):
+            if not text.isalpha() or self.order[-1] == name:
+                return False
+            following = self._advance(name)
+            return self._typed_in_order(following, event) or True
+        if not isinstance(editor, QComboBox):
+            return False
+        popup = editor.view()
+        if popup is not None and popup.isVisible():
+            return False
+        vehicle = self._vehicle_list(editor)
+        if vehicle is not None:
+            if not text.isdigit() or not 1 <= int(text) <= len(self.game.vehicles):
+                self.error.setText(f"⚠ {self.procedure.input(vehicle).label}: type a vehicle's "
+                                   f"number (1–{len(self.game.vehicles)})")
+                return True
+            try:
+                self.form.choose(vehicle, self.game.vehicles[int(text) - 1].key)
+            except ValueError:
+                self.error.setText(f"⚠ vehicle {text} cannot be chosen here")
+                return True
+            self._chosen_by_key(name)
+            return True
+        typed = self._typed.get(name, "") + text.lower()
+        found = _matching(editor, typed)
+        if not found and typed != text.lower():
+            typed, found = text.lower(), _matching(editor, text.lower())
+        if not found:
+            self.error.setText(f"⚠ {self.procedure.input(name).label}: nothing here for "
+                               f"{text!r}")
+            return True
+        self._typed[name] = typed
+        editor.setCurrentIndex(found[0])
+        if len(found) == 1 or editor.itemData(found[0]) is not None and \
+                str(editor.itemData(found[0])).lower() == typed:
+            self._typed.pop(name, None)
+            self._chosen_by_key(name)
+        return True  # (several start so: the next letter says which; Enter takes this one)
+
+    def _chosen_by_key(self, name: str) -> None:
+        self._advance(name)
+
     def _first_field(self, presets: Mapping[str, Any], ask: Collection[str]) -> QWidget | None:
-        """The first field without a sensible preset: a vehicle input the form chose among
-        several (a target when three or more vehicles are in play), or an input in
-        ``ask``; None when every field has one (the dice are next)."""
+        """The first field of the order; without one, the first field without a sensible
+        preset: a vehicle input the form chose among several (a target when three or more
+        vehicles are in play), or an input in ``ask``; None when every field has one (the
+        dice are next)."""
+        if self.order:
+            return self.form.editors[self.order[0]]
         vehicles = len(self.game.vehicles)
         bindings = self.form.bindings()
         for spec in self.procedure.inputs:
@@ -237,6 +330,9 @@ class ProcedureDialog(QDialog):
         """Enter in a field of the form moves to the dice entry (it never rolls); the
         dialog's keys work from its fields even when its window shortcuts are not reached
         (the window not active yet)."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and \
+                self._typed_in_order(watched, event):
+            return True
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
             for action_id, slot in (("dialog.apply_now", self.apply),
@@ -292,6 +388,12 @@ class ProcedureDialog(QDialog):
         return self.pending.resolution if self.pending is not None else None
 
     def _values(self) -> dict[str, Any] | None:
+        if self.unchosen:
+            missing = [self.procedure.input(n).label.split(" (")[0].lower()
+                       for n in self.order if n in self.unchosen]
+            self.error.setText("To type: " + ", ".join(missing)
+                               + " (in this order; each one key, Enter goes to the dice)")
+            return None
         problem = self.form.same_vehicle_problem()
         if problem is not None:
             self.error.setText(f"⚠ {problem}")
@@ -391,3 +493,19 @@ class ProcedureDialog(QDialog):
             return
         self.accepted_result.emit(self.pending)
         self.accept()
+
+
+def _matching(combo: QComboBox, typed: str) -> list[int]:
+    """The rows of ``combo`` that ``typed`` names: its value, the start of its label, or
+    the initials of a compound label (``lf``: left-front)."""
+    rows = []
+    for row in range(combo.count()):
+        data, label = combo.itemData(row), combo.itemText(row).lower()
+        if data is None:
+            continue
+        initials = "".join(part[:1] for part in label.replace("-", " ").split())
+        if str(data).lower() == typed:
+            return [row]
+        if label.startswith(typed) or (len(typed) > 1 and initials.startswith(typed)):
+            rows.append(row)
+    return rows

@@ -7,7 +7,7 @@ log with its exact odds, for the luck chart.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -69,7 +69,7 @@ class ProcedureRunner(QObject):
             handler: Handler | None = None, note: str = "",
             ask: Collection[str] = (),
             batch: Callable[[Any, Any, str], None] | None = None,
-            batch_default: bool = False) -> None:
+            batch_default: bool = False, order: Sequence[str] = ()) -> None:
         """Resolve ``procedure_id`` with ``presets`` (sheet inputs given as vehicle keys).
 
         A procedure the session's house rules do not offer (a variant left off) opens
@@ -77,7 +77,8 @@ class ProcedureRunner(QObject):
         ``quick``: when the procedure needs no dice, resolve and apply without asking.
         ``ask``: inputs with no sensible default (the dialog's first field). ``batch``
         takes a shot added to the phase's fire batch (the dialog then offers it;
-        ``batch_default``: Ctrl+Enter adds to the batch). When the
+        ``batch_default``: Ctrl+Enter adds to the batch). ``order``: the fields the GM
+        types, in that order (the dialog's first field, each one a key). When the
         dialog closes the keyboard focus goes back to the Table (:attr:`closed`).
         """
         game = self._game()
@@ -91,8 +92,13 @@ class ProcedureRunner(QObject):
         service = self.context.service
         vehicles = {name: value for name, value in presets.items()
                     if isinstance(procedure.input(name), SheetInput) and isinstance(value, str)}
-        # The moment of play's defaults (Battlecars return fire, §2.9); the presets win.
-        presets = {**game.table_defaults(procedure_id, vehicles), **presets}
+        # The moment of play's defaults (Battlecars return fire, §2.9; MCW crew, §1.2); the
+        # presets win, and a field the GM types in ``order`` stays empty until typed (#28 §3).
+        typed = set(order)
+        defaults = {name: value
+                    for name, value in game.table_defaults(procedure_id, vehicles).items()
+                    if name not in typed}
+        presets = {**defaults, **presets}
         if quick:
             raw, bindings = self._raw(procedure, game, presets)
             try:
@@ -111,7 +117,7 @@ class ProcedureRunner(QObject):
 
         dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service,
                                  ask=ask, batch=batch is not None, batch_default=batch_default,
-                                 discard=self._discard)
+                                 discard=self._discard, order=order)
         if batch is not None:
             dialog.batched.connect(batch)
         dialog.accepted_result.connect(lambda pending: self.finish(pending, handler))

@@ -5,10 +5,16 @@ Enter reads the line and shows the procedure's exact odds and the dice it asks f
 (a ``:`` and the dice on the same line resolve at once); Enter on the dice resolves
 (Enter never rolls), Enter again or Ctrl+Enter applies, through the Table service.
 Escape closes the line (a result not applied is discarded and logged).
+
+Where fire is simultaneous (Mini Car Wars §2.2, the ruleset's fire key action with
+``batch``), a shot line goes into the phase's fire batch as the fire dialog's does:
+Enter (or Ctrl+Enter) once the dice are typed declares it with them (committed before
+the line says so); Ctrl+Shift+Enter resolves and applies that shot alone, now.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -19,7 +25,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.resolving import dice_hint
-from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.rulesets import KeyAction, ruleset_ui
 from carwars_desktop.gui.table.procedure_runner import ProcedureRunner
 from carwars_desktop.gui.table.sheet_frame import numbers_font
 from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
@@ -45,7 +51,10 @@ class _Edit(QLineEdit):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         key = event.key()
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.line.enter(apply=bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier))
+            modifiers = event.modifiers()
+            ctrl = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+            self.line.enter(apply=ctrl,
+                            alone=ctrl and bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
             return
         if key == Qt.Key.Key_Escape:
             self.line.close_line()
@@ -80,12 +89,17 @@ class QuickLine(QWidget):
         self.bindings: dict[str, str] = {}
         self.odds: Odds | None = None
         self.pending: PendingResolution | None = None
+        self.given: dict[str, Any] = {}
+        """The line's inputs as typed (a declared shot keeps these, as the dialog's form)."""
+        self.alone = False
+        """Ctrl+Shift+Enter read the line: this shot is applied alone, not batched."""
         self._reset()
 
     # --- stages ----------------------------------------------------------------------------
     def _reset(self) -> None:
         self.discard(Discarded.WINDOW_CLOSED)
         self.procedure = None
+        self.alone = False
         self.raw, self.bindings, self.odds = {}, {}, None
         self.prompt.setText("Quick:")
         self.edit.clear()
@@ -110,16 +124,47 @@ class QuickLine(QWidget):
             self.pending.discard(reason=reason)
             self.pending = None
 
-    def enter(self, apply: bool = False) -> None:
-        """Enter: read the line, or the dice, or apply the result shown."""
+    def enter(self, apply: bool = False, alone: bool = False) -> None:
+        """Enter: read the line, or the dice, or apply the result shown. ``alone``
+        (Ctrl+Shift+Enter): a shot that would go into the batch is applied alone now."""
         if self.procedure is None:
-            self.read(self.edit.text(), apply)
+            self.read(self.edit.text(), apply or alone, alone)
         elif self.pending is not None and not self.edit.text().strip():
             self.apply()
+        elif self._batch_action() is not None and not (alone or self.alone):
+            self.declare(self.edit.text())
         else:
-            self.resolve(self.edit.text(), apply)
+            self.resolve(self.edit.text(), apply or alone)
 
-    def read(self, text: str, apply: bool = False) -> None:
+    def _batch_action(self) -> KeyAction | None:
+        """The fire key action whose shots go into the phase's batch by default, when the
+        line's procedure is its (Mini Car Wars), else None."""
+        game = self.table.context.game
+        batch = self.table.keys.batch
+        if game is None or self.procedure is None or batch is None or \
+                batch.rules.fire != self.procedure.id:
+            return None
+        action = next((a for a in ruleset_ui(game.ruleset.id).key_actions
+                       if a.procedure_id == self.procedure.id), None)
+        return action if action is not None and action.batch else None
+
+    def declare(self, typed: str) -> None:
+        """The shot with the dice typed goes into the phase's batch (the batch resolves it
+        with the others, §2.2)."""
+        action = self._batch_action()
+        if action is None:
+            return
+        dice = typed.strip()
+        if dice and not re.fullmatch(r"[0-9\s,]+", dice):
+            self.info.setText("⚠ type only the dice, e.g. 543")
+            return
+        refused = self.table.keys.declare(action, self.given, self.bindings, dice)
+        if refused:
+            self.info.setText(f"⚠ {refused}")
+            return
+        self.close_line()
+
+    def read(self, text: str, apply: bool = False, alone: bool = False) -> None:
         game = self.table.context.game
         ui = ruleset_ui(game.ruleset.id) if game is not None else None
         if game is None or ui is None or self.table.context.read_only:
@@ -157,6 +202,8 @@ class QuickLine(QWidget):
             self.pointer.setText("")
             self.info.setText(f"⚠ {error}")
             return
+        typed_inputs = {name: value for name, value in given.items()
+                        if not isinstance(procedure.input(name), SheetInput)}
         raw, bindings = ProcedureRunner._raw(procedure, game, given)
         refused = game.table_problems(procedure.id, bindings,
                                       {k: v for k, v in given.items() if k not in bindings})
@@ -173,14 +220,22 @@ class QuickLine(QWidget):
             self.info.setText(f"⚠ {error}")
             return
         self.procedure, self.raw, self.bindings = procedure, raw, bindings
+        self.given = typed_inputs
+        self.alone = alone
+        batched = self._batch_action() is not None and not alone
         self.pointer.setText("")
         self.prompt.setText("Dice:")
         self.edit.clear()
         self.edit.setPlaceholderText("the dice thrown, e.g. 543 — Enter (never rolls)")
         self.pointer.hide()
         self.info.setText(f"<code>{escape(text)}</code> → <b>{procedure.title}</b>: "
-                          f"{self.odds.summary}<br>{hint}")
-        if command.dice:
+                          f"{self.odds.summary}<br>{hint}"
+                          + ("<br>Fire is simultaneous: Enter adds the shot to the phase's "
+                             "batch (B shows it), Ctrl+Shift+Enter applies it alone now"
+                             if batched else ""))
+        if command.dice and batched:
+            self.declare(command.dice)
+        elif command.dice:
             self.resolve(command.dice, apply)
         elif all(need.when for need in procedure.dice_needed(raw)):
             # Only dice "if…" (damage by hand: the interior roll if it gets past the

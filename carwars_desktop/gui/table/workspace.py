@@ -168,12 +168,16 @@ class TableWorkspace(Workspace):
                                 ("table.sessions", self.show_sessions),
                                 ("table.log", self.toggle_log),
                                 ("table.next_phase", self.next_phase),
+                                ("table.next_event", self.next_event),
                                 ("table.play_phase", self.play_phase),
                                 ("table.print_session", self.print_session)):
             self._shortcut(action_id, slot)
         for number in range(1, 10):
             self._shortcut(f"table.select_{number}",
                            partial(self._when_playing, partial(self.keys.select, number)))
+        for number in range(1, 10):
+            self._shortcut(f"table.fire_{number}",
+                           partial(self._when_playing, partial(self.keys.fire_with, number)))
         for kind in ACTION_KINDS:
             self._shortcut(f"table.{kind}",
                            partial(self._when_playing, partial(self.keys.act, kind)))
@@ -635,7 +639,16 @@ class TableWorkspace(Workspace):
         if self.context.game is not None and not self.context.read_only:
             self.hub.redo()
 
-    def next_phase(self) -> None:
+    def next_event(self) -> None:
+        """Ctrl+J: the next phase in which something happens (a clock that knows: Mini Car
+        Wars skips the phases nobody moves in, as one event); else the next phase."""
+        clock = self.play.clock
+        if clock is not None and hasattr(clock, "next_eventful_phase"):
+            self.next_phase(jump=True)
+        else:
+            self.next_phase()
+
+    def next_phase(self, jump: bool = False) -> None:
         """The next phase; a fire batch with shots still declared is shown first (the
         phase's fire is applied before the clock moves on)."""
         if self.play.clock is not None and self.pages.currentWidget() is self.play:
@@ -645,7 +658,11 @@ class TableWorkspace(Workspace):
                                        "fire batch: apply or empty it first", True)
                 self.keys.show_batch()
                 return
-            self.play.clock.next_phase()
+            jumps = getattr(self.play.clock, "next_eventful_phase", None)
+            if jump and callable(jumps):
+                jumps()
+            else:
+                self.play.clock.next_phase()
 
     def play_phase(self) -> None:
         clock = self.play.clock

@@ -12,6 +12,8 @@ def _fire(table) -> ProcedureDialog:  # type: ignore[no-untyped-def]
     table.keys.select(1)
     dialog = table.keys.act("fire")
     assert isinstance(dialog, ProcedureDialog)
+    for name, value in (("weapon", "1"), ("target", "v2"), ("side", "F")):
+        dialog.form.set_value(name, value)  # the fields the GM types (#28 §3)
     dialog.form.set_value("range", "3")
     return dialog
 

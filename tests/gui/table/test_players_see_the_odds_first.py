@@ -21,6 +21,8 @@ def test_the_need_and_odds_reach_the_players_before_the_dice(  # type: ignore[no
     table.keys.select(1)
     dialog = table.keys.act("fire")
     assert isinstance(dialog, ProcedureDialog)
+    for name, value in (("weapon", "1"), ("target", "v2"), ("side", "F")):
+        dialog.form.set_value(name, value)  # the fields the GM types (#28 §3)
     dialog.form.set_value("range", "3")
     assert dialog.dice_edit.text() == "" and dialog.pending is None  # no die typed yet
     odds = dialog.odds

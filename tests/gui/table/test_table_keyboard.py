@@ -6,6 +6,7 @@ them; :class:`Keys` counts them (QTest key events, never time).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
+from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.session.house_rules import HouseRules
 
@@ -70,6 +72,25 @@ class Keys:
         self.press(*text)
 
 
+def _as_before(dialog: ProcedureDialog) -> ProcedureDialog:
+    """The fields a fire dialog leaves empty for the GM to type (#28 §3) given what the form
+    used to preset: each list's first entry (a vehicle other than the firer), range 2"."""
+    from PySide6.QtWidgets import QComboBox
+
+    form = dialog.form
+    held = set(form.bindings().values())
+    for name in sorted(dialog.unchosen):
+        editor = form.editors[name]
+        if isinstance(editor, QComboBox):
+            rows = [r for r in range(editor.count()) if editor.itemData(r) is not None
+                    and str(editor.itemData(r)).partition(":")[2] not in held]
+            editor.setCurrentIndex(rows[0])
+        else:
+            form.set_value(name, "2")
+    assert not dialog.unchosen
+    return dialog
+
+
 def _start(window: MainWindow, start_session: Any, ruleset: str,
            players: list[tuple[str, ...]], house_rules: Any = None) -> TableWorkspace:
     table: TableWorkspace = start_session(ruleset, players, house_rules=house_rules)
@@ -78,7 +99,9 @@ def _start(window: MainWindow, start_session: Any, ruleset: str,
     return table
 
 
-def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """Two cars or four, the same keys in the same order (#28 §3)."""
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
     game = table.context.game
@@ -88,13 +111,15 @@ def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session
     keys.press("1", "f")  # Killer Kart fires (its MG is weapon 1) at the other car
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["weapon"]  # the first field of the order
+    keys.press("1", "2")  # weapon 1 at vehicle 2
     assert keys.focused() is dialog.form.editors["range"]  # no range measured yet
     keys.type("5")
-    keys.press("Enter")  # to the dice, never a roll
+    keys.press("f")  # the front, then the dice (never a roll)
     assert keys.focused() is dialog.dice_edit and dialog.pending is None
     keys.type("543")  # to hit 5+4, damage 3
     keys.press("Ctrl+Shift+Enter")  # this shot alone, now
-    assert keys.count <= 8, keys.count
+    assert keys.count <= 10, keys.count
     assert dialog.error.text() == ""
     assert not dialog.isVisible()
     assert game.sheet("v2").to_json() != before
@@ -102,7 +127,7 @@ def test_a_mini_car_wars_mg_shot_in_eight_keys(window: MainWindow, start_session
     assert "hit" in last.event.summary and "3 damage" in last.event.summary
 
 
-def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_battlecars_rocket_shot_in_nine_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
     from carwars_desktop.rules import find_ruleset
 
@@ -123,13 +148,15 @@ def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_sessio
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
     assert dialog.form.values()["mount"] == "Pod A"  # its first pod, two rockets
+    assert keys.focused() is dialog.form.editors["target"]  # of two cars as of four
+    keys.press("2")  # the Wasp
     assert keys.focused() is dialog.form.editors["area"]  # the area aimed at: asked
     keys.press("f")  # front
     keys.press("Enter")
     assert keys.focused() is dialog.dice_edit and dialog.pending is None
     keys.type("7611")  # to hit 7+6, damage 1+1
     keys.press("Ctrl+Enter")
-    assert keys.count <= 8, keys.count
+    assert keys.count <= 9, keys.count
     assert dialog.error.text() == ""
     assert not dialog.isVisible()
     assert game.sheet("v2").to_json() != before
@@ -137,14 +164,16 @@ def test_a_battlecars_rocket_shot_in_eight_keys(window: MainWindow, start_sessio
     assert "Wasp" in model.event_at(model.rowCount() - 1).event.summary
 
 
-def test_an_autopower_attack_in_six_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_autopower_attack_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
     game = table.context.game
     assert game is not None
     keys = Keys(qtbot)
-    keys.press("2", "f")  # Longshot attacks Rhino
+    keys.press("2", "f")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("1")  # the Rhino
     assert dialog.form.bindings() == {"firer": "v2", "target": "v1"}
     assert keys.focused() is dialog.form.editors["cards"]
     keys.type("4")  # a Fighting 4
@@ -206,6 +235,7 @@ def test_rolled_with_seed_only_when_a_die_was_rolled(window: MainWindow, start_s
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.dice_edit.setText("54")  # the to-hit dice typed, the damage die rolled
     dialog.roll()
     assert dialog.pending is not None and dialog.pending.seed is not None
@@ -224,7 +254,10 @@ def test_choosing_the_target_as_firer_swaps_them(window: MainWindow, start_sessi
     dialog = table.keys.act("fire")
     assert dialog is not None
     keys = Keys(qtbot)
-    # Three cars: the target is asked first; its number chooses it, as on the sheets.
+    # Three cars: the weapon is asked first, then the target; its number chooses it, as
+    # on the sheets.
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("1")
     assert keys.focused() is dialog.form.editors["target"]
     keys.press("3")
     assert dialog.form.bindings() == {"firer": "v1", "target": "v3"}
@@ -242,6 +275,7 @@ def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  
                    [("Ann", "Courier"), ("Bo", "Killer Kart")])
     dialog = table.keys.act("fire")
     assert dialog is not None and "Not measured yet" in dialog.note.text()
+    _as_before(dialog)
     dialog.form.set_value("range", "7")
     dialog.form.set_value("side", "L")
     dialog.form.set_value("weapon", "2")
@@ -251,7 +285,7 @@ def test_range_and_side_remembered_for_the_turn_and_repeat(window: MainWindow,  
     assert again is not None
     assert again.form.values()["range"] == "7" and again.form.values()["side"] == "L"
     assert "Remembered this turn for this pair: range 7, side L" in again.note.text()
-    assert QApplication.focusWidget() is again.dice_edit or again.first_field is None
+    assert again.first_field is again.form.editors["weapon"]  # the order's first field
     again.reject()
     keys = Keys(qtbot)
     table.focus_default()
@@ -277,9 +311,9 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     events = table.play.log_dock.model.rowCount()
     keys = Keys(qtbot)
     # Killer Kart's MG at the Courier's front (1 point left): Ctrl+Enter adds it to the batch.
-    keys.press("1", "f")
+    keys.press("1", "f", "1", "2")  # the weapon, the target
     keys.type("3")
-    keys.press("Enter")
+    keys.press("f")  # the front
     keys.type("5434")  # hit, 3 damage, past the armor: interior location 4
     keys.press("Ctrl+Enter")
     assert table.keys.batch is not None and len(table.keys.batch.shots) == 1
@@ -288,7 +322,7 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
     keys.press("2", "f")
     first = table.hub.runner.dialog
     assert first is not None
-    first.form.set_value("weapon", "1")  # RL (F)
+    _as_before(first)  # RL (F) at the Kart's front, 2"
     keys.press("Ctrl+Enter")
     assert len(table.keys.batch.shots) == 2
     keys.press("b")
@@ -381,12 +415,12 @@ def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type
     assert "need" in line.info.text()  # the odds before the dice
     assert line.raw["range"] == "5" and line.raw["side"] == "F"
     before = game.sheet("v2").to_json()
+    assert "Enter adds the shot to the phase's batch" in line.info.text()  # §2.2
     keys.type("543")
-    keys.press("Enter")  # resolves (never rolls) and shows the outcome
-    assert line.pending is not None and all(d.entered for d in line.pending.resolution.dice)
-    keys.press("Enter")  # applies
+    keys.press("Ctrl+Shift+Enter")  # resolves (never rolls) and applies this shot alone
     assert not line.isVisible()
     assert game.sheet("v2").to_json() != before
+    assert table.keys.batch is not None and not table.keys.batch.shots
     # Fast damage by hand: the selected vehicle, an amount and a side, through the engine.
     keys.press("2")
     keys.press("q")
@@ -445,6 +479,7 @@ def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot)
     assert game is not None
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.add_to_batch()
     phase = game.clock.phase
     table.next_phase()
@@ -466,9 +501,13 @@ def test_choosing_the_firer_as_target_swaps_them(window: MainWindow, start_sessi
     dialog = table.keys.act("fire")
     assert dialog is not None
     keys = Keys(qtbot)
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("1")
     assert keys.focused() is dialog.form.editors["target"]
+    keys.press("2", "5", "f")  # vehicle 2, 5", its front
     target = dialog.form.bindings()["target"]
-    assert target != "v1"
+    assert target == "v2"
+    dialog.form.editors["target"].setFocus()
     keys.press("1")  # the firer's own number in the target's list
     assert dialog.form.bindings() == {"firer": target, "target": "v1"}
     assert "same vehicle" not in dialog.error.text() and dialog.odds_label.text()
@@ -498,6 +537,7 @@ def test_changing_the_target_in_the_dialog_brings_its_remembered_range_and_side(
     for target, range_, side in (("v2", "7", "L"), ("v3", "4", "R")):
         dialog = table.keys.act("fire")
         assert dialog is not None
+        _as_before(dialog)
         dialog.form.set_value("target", target)
         dialog.form.set_value("range", range_)
         dialog.form.set_value("side", side)
@@ -533,6 +573,7 @@ def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type
         table.keys.select(table.keys.number_of(firer))
         dialog = table.keys.act("fire")
         assert dialog is not None
+        _as_before(dialog)
         dialog.form.set_value("side", side)
         if weapon is not None:
             dialog.form.set_value("weapon", weapon)
@@ -584,6 +625,7 @@ def test_a_result_the_inputs_or_a_new_roll_replace_is_discarded_not_left_pending
     service = table.context.service
     dialog = table.keys.act("fire")
     assert dialog is not None
+    _as_before(dialog)
     dialog.dice_edit.setText("5 4 3")
     dialog.resolve_entered()
     assert dialog.pending is not None and service.roll is not None
@@ -660,10 +702,10 @@ def test_the_shot_defaults_to_a_crew_member_and_weapon_that_can_still_fire(  # t
     assert game is not None
     line = table.quick
     line.open()
-    line.read("1 rl 2 f 5 : 11")  # the driver fires the RL: a natural 2 misses
+    line.read("1 rl 2 f 5 : 11", alone=True)  # the driver fires the RL: a natural 2 misses
     assert line.pending is not None, line.info.text()
     assert line.raw["person"] == "driver"
-    line.enter()
+    line.enter(alone=True)
     courier = game.sheet("v1")
     assert isinstance(courier, MiniSheet) and courier.weapons[0].fired
     line.open()
@@ -672,7 +714,7 @@ def test_the_shot_defaults_to_a_crew_member_and_weapon_that_can_still_fire(  # t
     assert line.raw["person"] == "gunner" and line.raw["weapon"] == "2"
     line.close_line()
     line.open()
-    line.read("1 mg 2 f 3 g : 11")  # the gunner named
+    line.read("1 mg 2 f 3 g : 11", alone=True)  # the gunner named
     assert line.pending is not None and line.raw["person"] == "gunner", line.info.text()
     line.discard()
     line.close_line()
@@ -686,3 +728,313 @@ def test_the_shot_defaults_to_a_crew_member_and_weapon_that_can_still_fire(  # t
     values = dialog.form.values()
     assert values["person"] == "gunner" and values["weapon"] == "2"
     dialog.reject()
+
+
+# --- #28 §3: the keyboard path at a real table (4 vehicles) -----------------------------
+# Each sequence typed below is quoted in docs/user-guide.md (Keyboard, "By keyboard",
+# "Quick entry", "The clock by keyboard"): test_keys_the_guide_quotes_the_sequences_typed
+# checks that the guide shows each one exactly, key by key.
+
+MCW_SHOT = ("F1", "2", "2", "5", "f", "5", "4", "3", "Ctrl+Shift+Enter")
+"""Vehicle 1 fires its weapon 2 (the MG) at vehicle 2's front at 5", to hit 5+4, damage 3,
+applied at once."""
+MCW_REPEAT = ("1", "Shift+F", "5", "4", "3", "Ctrl+Shift+Enter")
+MCW_QUICK = ("Q", *"1mg2f5:543", "Enter")
+MCW_QUICK_ALONE = ("Q", *"1mg2f5:543", "Ctrl+Shift+Enter")
+BC_SHOT = ("F1", "2", "f", "Enter", "7", "6", "1", "1", "Ctrl+Enter")
+AP_ATTACK = ("F2", "1", "4", "Enter", "6", "5", "Ctrl+Enter")
+
+MCW_FOUR = [("Ann", "Rocket Special"), ("Bo", "Courier"), ("Cy", "Killer Kart"),
+            ("Di", "Mini Sherman")]
+"""The Rocket Special's MG is its second weapon (its first is the RL)."""
+
+
+def _last_summary(table: TableWorkspace) -> str:
+    model = table.play.log_dock.model
+    return model.event_at(model.rowCount() - 1).event.summary
+
+
+def _sequence_text(sequence: tuple[str, ...]) -> str:
+    """A sequence as the user guide writes it: each key in backticks, one space between."""
+    return " ".join(f"`{key}`" for key in sequence)
+
+
+def test_keys_mini_car_wars_mg_shot_four_cars_in_nine_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    assert game is not None
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("F1")  # vehicle 1 fires: the first field is its weapon, whatever the count
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    form = dialog.form
+    assert keys.focused() is form.editors["weapon"]
+    # Nothing the GM did not choose: the weapon, target, range and side start empty.
+    assert dialog.unchosen == {"weapon", "target", "range", "side"}
+    assert form.editors["range"].text() == ""  # type: ignore[attr-defined]
+    assert form.editors["target"].currentIndex() == -1  # type: ignore[attr-defined]
+    for name in ("weapon", "target", "range", "side"):  # each shows its focus frame
+        assert form.editors[name].styleSheet() in (
+            "QComboBox:focus { border: 2px solid palette(highlight); }",
+            "QLineEdit:focus { border: 2px solid palette(highlight); }"), name
+    keys.press("2")  # weapon 2, the MG: on to the target
+    assert form.values()["weapon"] == "2"
+    assert keys.focused() is form.editors["target"]
+    keys.press("2")  # vehicle 2: on to the range
+    assert form.bindings() == {"firer": "v1", "target": "v2"}
+    assert keys.focused() is form.editors["range"]
+    keys.press("5")
+    keys.press("f")  # a letter ends the range: the side, then the dice
+    assert form.values()["range"] == "5" and form.values()["side"] == "F"
+    assert keys.focused() is dialog.dice_edit and dialog.pending is None
+    keys.type("543")
+    keys.press("Ctrl+Shift+Enter")  # this shot alone, now
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(MCW_SHOT) <= 9, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert _last_summary(table) == "hit: 3 damage to Courier's front"
+    firer = mini_sheet(game.sheet("v1"))
+    assert [w.fired for w in firer.weapons] == [False, True]  # the MG, not the RL
+
+    # The next turn (all speeds 0: nobody moves), the same firer's last shot again.
+    clock = table.play.clock
+    assert isinstance(clock, MiniClockPanel)
+    keys.press("Ctrl+J")  # phases 1→10 as one event (nobody moves)
+    assert game.clock.phase == 9
+    keys.press("Ctrl+J")  # the end of the turn: the new speeds
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == 2)
+    table.focus_default()
+    keys.count = 0
+    before = game.sheet("v2").to_json()
+    keys.press("1", "Shift+F")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.dice_edit
+    assert dialog.form.values()["weapon"] == "2" and dialog.form.values()["range"] == "5"
+    keys.type("543")
+    keys.press("Ctrl+Shift+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(MCW_REPEAT) <= 6, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert _last_summary(table) == "hit: 3 damage to Courier's front"
+    assert [w.fired for w in mini_sheet(game.sheet("v1")).weapons] == [False, True]
+
+
+def test_keys_mini_car_wars_remembered_pair_and_a_wrong_key(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """A key a field does not take is refused in words (nothing moves on); the pair's
+    range and side come back once the target is typed."""
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    keys = Keys(qtbot)
+    keys.press("F1")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    keys.press("9")  # there is no weapon 9
+    assert "nothing here for '9'" in dialog.error.text()
+    assert keys.focused() is dialog.form.editors["weapon"]
+    keys.press("2", "3", "4")  # the MG at vehicle 3, 4"
+    keys.press("Enter")  # the side not typed: the dice say what is missing
+    keys.press("Enter")
+    assert dialog.pending is None and "side" in dialog.error.text()
+    dialog.form.editors["side"].setFocus()
+    keys.press("l")  # the left side
+    assert keys.focused() is dialog.dice_edit and dialog.error.text() == ""
+    keys.type("4")
+    keys.type("3")
+    keys.type("2")
+    keys.press("Ctrl+Enter")  # into the phase's batch (fire is simultaneous)
+    assert not dialog.isVisible()
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 1
+    keys.press("F1", "1", "3")  # the same pair: its range and side this turn come back
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    assert dialog.form.values()["range"] == "4" and dialog.form.values()["side"] == "L"
+    assert keys.focused() is dialog.form.editors["range"]
+    assert "Remembered this turn" in dialog.note.text()
+    dialog.reject()
+
+
+def test_keys_mini_car_wars_quick_line_into_the_batch_in_twelve_keys(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    assert game is not None
+    before = game.sheet("v2").to_json()
+    events = table.play.log_dock.model.rowCount()
+    keys = Keys(qtbot)
+    keys.press(*MCW_QUICK)  # the shot goes into the phase's batch (§2.2), with its dice
+    assert keys.count == len(MCW_QUICK) <= 12, keys.count
+    batch = table.keys.batch
+    assert batch is not None and len(batch.shots) == 1
+    shot = batch.shots[0]
+    assert shot.dice == "543" and shot.bindings == {"firer": "v1", "target": "v2"}
+    assert shot.inputs["weapon"] == "2" and shot.inputs["range"] == "5"
+    assert game.sheet("v2").to_json() == before  # not applied yet
+    assert table.play.log_dock.model.rowCount() == events
+    assert not table.quick.isVisible()
+    keys.press("b")
+    dialog = table.keys.batch_dialog
+    assert dialog is not None and dialog.isVisible()
+    keys.press("Ctrl+Enter")  # the phase's fire, as one event
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert game.sheet("v2").to_json() != before
+    summary = _last_summary(table)
+    assert "Courier" in summary and "hit" in summary
+
+    # Ctrl+Shift+Enter: this shot alone, now.
+    keys.count = 0
+    before = game.sheet("v4").to_json()
+    keys.press("Q", *"3mg4f2:543", "Ctrl+Shift+Enter")
+    assert keys.count == len(MCW_QUICK_ALONE) <= 12
+    assert not batch.shots
+    assert game.sheet("v4").to_json() != before
+    assert "Mini Sherman" in _last_summary(table)
+
+    # Without the dice: Enter reads the line (the odds), Enter on the dice declares it.
+    keys.press("Q", *"4mg1f3", "Enter")
+    assert "Enter adds the shot to the phase's batch" in table.quick.info.text()
+    keys.press(*"65", "Enter")
+    assert len(batch.shots) == 1 and batch.shots[0].dice == "65"
+    assert batch.shots[0].bindings == {"firer": "v4", "target": "v1"}
+    batch.clear()
+    # Ctrl+Shift+Enter on the line: that shot is applied alone, its dice typed next.
+    before = game.sheet("v1").to_json()
+    keys.press("Q", *"4mg1f3", "Ctrl+Shift+Enter", *"543", "Enter")
+    assert not batch.shots and table.quick.pending is not None
+    keys.press("Enter")
+    assert game.sheet("v1").to_json() != before and not table.quick.isVisible()
+
+
+def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """At 10 mph a car moves once a turn: Ctrl+J goes to its phase, then to the end of the
+    turn (Ctrl+. would take a press per phase)."""
+    from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+    from carwars_desktop.rules.mini_car_wars.play.clock import phase_movers
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    clock = table.play.clock
+    assert game is not None and isinstance(clock, MiniClockPanel)
+    keys = Keys(qtbot)
+    keys.press("Ctrl+J")
+    keys.press("Ctrl+J")  # the new speeds
+    assert clock.speeds_open
+    for edit in clock.speed_edits.values():
+        edit.setCurrentText("10")
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == 2)
+    table.focus_default()
+    sheets = {v.key: mini_sheet(game.sheet(v.key)) for v in game.vehicles}
+    eventful = [p for p in range(1, 11) if phase_movers(sheets, p)]
+    assert eventful and len(eventful) < 10
+    keys.count = 0
+    events = table.play.log_dock.model.rowCount()
+    shown = []
+    while not clock.speeds_open:
+        keys.press("Ctrl+J")
+        shown.append(game.clock.phase + 1)
+    assert eventful == [1]  # 10 mph: every car moves in phase 1 only (§2.2.1)
+    assert keys.count == 2, keys.count  # phase 10 (2–9 passed), then the new speeds
+    assert [p for p in shown[:-1]] == [p for p in eventful if p > 1] + \
+        ([10] if 10 not in eventful else [])
+    # One event per press, each saying the phases passed; every car moved once.
+    assert table.play.log_dock.model.rowCount() == events + keys.count - 1
+    assert all(mini_sheet(game.sheet(v.key)).phases_used >= eventful[-1]
+               for v in game.vehicles)
+
+
+def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.rules import find_ruleset
+
+    card = next(iter(find_ruleset("battlecars").catalog()))
+    table = _start(window, start_session, "battlecars",
+                   [("Ann", card, "Interceptor"), ("Bo", card, "Wasp"),
+                    ("Cy", card, "Hornet"), ("Di", card, "Viper")])
+    clock = table.play.clock
+    assert isinstance(clock, BattlecarsClockPanel)
+    for row in clock.speed_rows.values():
+        row.speed.setValue(3)
+    clock.reveal_speeds()
+    game = table.context.game
+    assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
+    table.focus_default()
+    before = game.sheet("v2").to_json()
+    keys = Keys(qtbot)
+    keys.press("F1")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]  # the same first field as of two
+    keys.press("2", "f")  # the Wasp's front
+    assert dialog.form.bindings()["target"] == "v2"
+    assert dialog.form.values()["area"] == "front"
+    keys.press("Enter")
+    assert keys.focused() is dialog.dice_edit
+    keys.type("7611")
+    keys.press("Ctrl+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(BC_SHOT) <= 9, keys.count
+    assert game.sheet("v2").to_json() != before
+    assert "Wasp" in _last_summary(table)
+    # An area of two letters: the first leaves the choice open, the second makes it.
+    keys.press("F1", "3", "l")
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog)
+    assert keys.focused() is dialog.form.editors["area"]
+    keys.press("f")
+    assert dialog.form.values()["area"] == "left-front"
+    assert keys.focused() is dialog.dice_edit
+    dialog.reject()
+
+
+def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    from carwars_desktop.rules.autopower.sheet import CarSheet
+
+    table = _start(window, start_session, "autopower",
+                   [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
+                    ("Di", "Longshot", "Longshot II")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("F2")  # Longshot attacks
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert keys.focused() is dialog.form.editors["target"]
+    keys.press("1")  # the Rhino: on to the cards
+    assert keys.focused() is dialog.form.editors["cards"]
+    keys.press("4", "Enter")
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert dialog.error.text() == ""
+    assert not dialog.isVisible()
+    assert keys.count == len(AP_ATTACK) <= 9, keys.count
+    rhino = game.sheet("v1")
+    assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
+    assert "Rhino" in _last_summary(table)
+
+
+def test_keys_the_guide_quotes_the_sequences_typed() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[3] / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK)
+    for sequence in typed:
+        assert _sequence_text(sequence) in guide, _sequence_text(sequence)
+    assert "`Q` `1mg2f5:543` `Enter`" in guide
+    # Both ways: every sequence the guide's list shows is one these tests type.
+    listed = guide.split("The key sequences below", 1)[1].split("**The clock by keyboard", 1)[0]
+    runs = [tuple(re.findall(r"`([^`]+)`", run))
+            for run in re.findall(r"`[^`\n]+`(?:\s+`[^`\n]+`){2,}", listed)]
+    assert set(runs) == set(typed) - {MCW_QUICK_ALONE}, runs  # (the quick line's below)

@@ -91,6 +91,7 @@ def test_switched_on_mid_session_they_are_offered_at_once_and_undo_takes_it_back
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
     assert dialog.procedure.id == "autopower.ram"
+    dialog.form.choose("target", "v1")  # the order's first field (#28 §3): the GM's 1
     assert dialog.form.bindings() == {"rammer": "v2", "target": "v1"}
     dialog.form.set_value("cards", "4")
     dialog.refresh()
