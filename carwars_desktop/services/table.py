@@ -217,6 +217,18 @@ class PendingResolution:
         p = self.odds.p_success() if self.odds is not None else None
         return None if p is None else str(p)
 
+    def rolls(self) -> list[dict[str, Any]]:
+        """Its rolls with their exact odds as shown (:attr:`Event.rolls`): each part of
+        a combined result, else the result itself."""
+        if self.parts:
+            return [{"procedure": part.resolution.procedure_id,
+                     "bindings": dict(part.bindings), "need": None,
+                     "p_success": part.p_success, "success": part.resolution.success}
+                    for part in self.parts]
+        return [{"procedure": self.resolution.procedure_id, "bindings": dict(self.bindings),
+                 "need": self.odds.need if self.odds is not None else None,
+                 "p_success": self.p_success(), "success": self.resolution.success}]
+
     def can_apply(self) -> bool:
         """There are effects, a running session of this ruleset, and a vehicle for each."""
         return (self.pending and bool(self.resolution.effects)
@@ -244,7 +256,8 @@ class PendingResolution:
                     changes = None
                 else:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
-                                                          self.parts, self.ends_batch)
+                                                          self.parts, self.ends_batch,
+                                                          self.rolls())
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -626,13 +639,16 @@ class TableService:
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          initiator: object = None,
                          parts: Sequence[ResolutionPart] = (),
-                         ends_batch: bool = False) -> GameChanges:
+                         ends_batch: bool = False,
+                         odds: Sequence[Mapping[str, Any]] = ()) -> GameChanges:
+        """Apply a result as one event; ``odds``: its rolls with their exact odds
+        (:meth:`PendingResolution.rolls`), kept with the event."""
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
         return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
-                                                          ends_batch), initiator)
+                                                          ends_batch, odds), initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:

@@ -116,7 +116,8 @@ class Game:
                steps: Sequence[str] = (), clock: Clock | None = None,
                procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
                dice: Sequence[Mapping[str, Any]] = (),
-               bindings: Mapping[str, str] | None = None, ends_batch: bool = False) -> Changes:
+               bindings: Mapping[str, str] | None = None, ends_batch: bool = False,
+               rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it;
         ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`)."""
         for key in new_sheets:
@@ -130,7 +131,8 @@ class Game:
                       clock_after=clock.to_json() if clock else None,
                       procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice),
                       bindings=dict(bindings or {}), turn=self.clock.turn,
-                      phase=self.clock.phase_name, ends_batch=ends_batch)
+                      phase=self.clock.phase_name, ends_batch=ends_batch,
+                      rolls=tuple(dict(r) for r in rolls))
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
                                    new_clock.to_json())
@@ -161,14 +163,16 @@ class Game:
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          parts: Sequence[tuple[Resolution, Mapping[str, str]]] = (),
-                         ends_batch: bool = False) -> Changes:
+                         ends_batch: bool = False,
+                         rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
 
         The one place a result becomes sheet changes and durations, whatever path it came
         by (a dialog, the Resolver, the quick line, the fire batch). A combined result (the
         fire batch) names its ``parts``, each roll with its own bindings: what each of them
         starts (a smoke cloud) lasts as it would fired alone; ``ends_batch``: it is the
-        declared fire batch, whose declaration the store forgets with the event.
+        declared fire batch, whose declaration the store forgets with the event;
+        ``rolls``: its rolls with their exact odds, kept with the event (:attr:`Event.rolls`).
         """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
@@ -203,7 +207,8 @@ class Game:
                                    if k not in bindings},
                            dice=[d.to_json() for d in resolution.dice],
                            bindings={name: key for name, key in bindings.items()
-                                     if name in resolution.inputs}, ends_batch=ends_batch)
+                                     if name in resolution.inputs}, ends_batch=ends_batch,
+                           rolls=rolls)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:
