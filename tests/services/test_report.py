@@ -8,9 +8,13 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
+from carwars_desktop.rules import find_ruleset
 from carwars_desktop.services import Services
 from carwars_desktop.services.report import ReportError, find_session, session_report
 from carwars_desktop.services.report_html import report_html
+from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.session.visibility import Visibility
 from carwars_desktop.storage import Database
 
@@ -105,3 +109,19 @@ def test_report_finds_a_session_by_number_or_name(services: Services,
         assert "no session 'Saturday'" in str(error)
     else:
         raise AssertionError("an unknown name was accepted")
+
+
+@pytest.mark.parametrize("ruleset_id", ["mini_car_wars", "battlecars", "autopower"])
+def test_report_of_each_ruleset_runs_its_victory_check(services: Services, database: Database,
+                                                      ruleset_id: str) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    design = next(iter(ruleset.catalog().values())).to_json()
+    session_id = services.table.start(ruleset_id, "Two of a kind", "", prepare(
+        ruleset, [Entry("Ann", "First", design), Entry("Bob", "Second", design)]))
+    report = session_report(database, session_id)
+    assert report.victory is not None and report.victory.procedure_id == ruleset.victory
+    assert report.victory.outcome and not report.victory.outcome.startswith("not checked")
+    assert [s.player for s in report.end] == ["Ann", "Bob"]
+    assert report.luck == () and "no roll with exact odds" in report.luck_note
+    html = report_html(report)
+    assert ruleset.title in html and report.victory.outcome in html.replace("&#x27;", "'")
