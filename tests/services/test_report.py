@@ -125,3 +125,30 @@ def test_report_of_each_ruleset_runs_its_victory_check(services: Services, datab
     assert report.luck == () and "no roll with exact odds" in report.luck_note
     html = report_html(report)
     assert ruleset.title in html and report.victory.outcome in html.replace("&#x27;", "'")
+
+
+def test_report_counts_each_shot_of_the_fire_batch(services: Services,
+                                                  database: Database) -> None:
+    from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    table = services.table
+    session_id = table.start("mini_car_wars", "Batch night", "", prepare(ruleset, [
+        Entry("Ann", "Rocket Special", catalog["Rocket Special"].to_json()),
+        Entry("Bob", "Courier", catalog["Courier"].to_json())]))
+    table.open(session_id)
+    batch = FireBatch(BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
+                                 damage_vehicle="vehicle", damage_side="side",
+                                 damage_amount="damage", side_input="side"))
+    shot = {"weapon": "1", "side": "F", "range": "5"}
+    batch.declare(shot, {"firer": "v1", "target": "v2"}, "2 3")
+    batch.declare(shot, {"firer": "v2", "target": "v1"}, "6 6 6 6")
+    batch.resolve(table).apply()
+    [stored] = [e for e in table.running().store.page(0, 10) if not e.undone]  # type: ignore[attr-defined]
+    rolls = stored.event.rolls
+    assert [(r["bindings"]["firer"], r["p_success"], r["success"]) for r in rolls] == [
+        ("v1", "5/12", False), ("v2", "5/12", True)]
+    report = session_report(database, session_id)
+    assert [(p.player, p.rolls, p.successes, p.expected) for p in report.luck] == [
+        ("Ann", 1, 0, Fraction(5, 12)), ("Bob", 1, 1, Fraction(5, 12))]
