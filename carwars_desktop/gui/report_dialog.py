@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.services.report import ReportError, session_report
+from carwars_desktop.services.report import BattleReport, ReportError, session_report
 from carwars_desktop.services.report_html import report_html
 from carwars_desktop.storage import Database
 
@@ -69,6 +69,7 @@ class ReportDialog(QDialog):
     def save(self, kind: str, path: str | None = None) -> bool:
         """Write the chosen session's report as ``kind`` (``html`` or ``pdf``) to ``path``
         (asked when not given); True once written."""
+        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
         from carwars_desktop.storage import DatabaseError
 
         session_id = self.sessions.currentData()
@@ -80,15 +81,27 @@ class ReportDialog(QDialog):
                 "Web pages (*.html)" if kind == "html" else "PDF files (*.pdf)")
             if not path:
                 return False
+        gm_copy = self.gm_copy.isChecked()
+        database = self.database
+
+        def read(job: Job) -> tuple[BattleReport, str]:
+            # a long evening's events are read and told on a worker (never a frozen turn)
+            report = session_report(database, int(session_id), gm_copy=gm_copy)
+            job.check()
+            return report, report_html(report) if kind == "html" else ""
+
         try:
-            report = session_report(self.database, int(session_id),
-                                    gm_copy=self.gm_copy.isChecked())
+            report, html = run_with_progress(self, "Battle report", read,
+                                             "Reading the session's events…")
             if kind == "html":
-                Path(path).write_bytes(report_html(report).encode("utf-8"))
+                Path(path).write_bytes(html.encode("utf-8"))
             else:
                 from carwars_desktop.gui.workshop.printing.report import write_report_pdf
 
                 write_report_pdf(path, report)
+        except Cancelled:
+            self.message.setText("Not saved: cancelled")
+            return False
         except (ReportError, DatabaseError, OSError) as error:
             self.message.setText(f"⚠ Not saved: {error}")
             return False
