@@ -96,6 +96,56 @@ def luck_svg(luck: Sequence[PlayerLuck]) -> str:
     return "".join(parts)
 
 
+def luck_svgs(luck: Sequence[PlayerLuck]) -> tuple[str, str]:
+    """The luck chart's two drawings: the totals, and the luck over the game."""
+    return luck_svg(luck), _running_svg(luck)
+
+
+COLOURS = ("#2a5d9f", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",
+           "#b7950b")
+
+
+def _running_svg(luck: Sequence[PlayerLuck]) -> str:
+    """Over the game: each player's successes minus those expected, after each of their
+    rolls (above the zero line: luckier than the odds)."""
+    width, height, left, right, top, bottom = 520, 200, 40, 110, 14, 26
+    longest = max(p.rolls for p in luck)
+    swings = [float(hits - expected) for p in luck for hits, expected in p.running]
+    high = max([abs(v) for v in swings] + [1.0])
+    plot_w, plot_h = width - left - right, height - top - bottom
+    zero = top + plot_h / 2
+
+    def x(index: int) -> float:
+        return left + plot_w * index / max(longest, 1)
+
+    def y(value: float) -> float:
+        return zero - (plot_h / 2) * value / high
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" '
+             'aria-label="Luck over the game: successes minus expected, per player">',
+             '<rect x="0" y="0" width="100%" height="100%" fill="#ffffff"/>',
+             f'<line x1="{left}" y1="{zero:.1f}" x2="{left + plot_w}" y2="{zero:.1f}" '
+             'stroke="#888" stroke-width="1"/>',
+             f'<text x="2" y="{y(high) + 4:.1f}" font-size="10" fill="#333">+{high:.1f}</text>',
+             f'<text x="2" y="{zero + 4:.1f}" font-size="10" fill="#333">0</text>',
+             f'<text x="2" y="{y(-high) + 4:.1f}" font-size="10" fill="#333">−{high:.1f}</text>',
+             f'<text x="{left}" y="{height - 6}" font-size="10" fill="#333">'
+             "each player's rolls in order (successes minus expected)</text>"]
+    for number, player in enumerate(luck):
+        colour = COLOURS[number % len(COLOURS)]
+        points = [(x(0), y(0.0))] + [(x(i), y(float(hits - expected)))
+                                     for i, (hits, expected) in enumerate(player.running, 1)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" '
+                     'stroke-width="2"/>')
+        last_x, last_y = points[-1]
+        parts.append(f'<text x="{last_x + 4:.1f}" y="{last_y + 4:.1f}" font-size="11" '
+                     f'fill="{colour}">{_e(player.player[:14])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def _luck_table(luck: Sequence[PlayerLuck]) -> str:
     rows = "".join(
         f"<tr><td>{_e(p.player)}</td><td>{p.rolls}</td><td>{p.successes}</td>"
@@ -171,7 +221,7 @@ def report_html(report: BattleReport, chart: str | None = None) -> str:
         out.append("<p>Each player's successes against the exact odds of their rolls "
                    "(the sum of P(success) is the number of successes the odds "
                    "expected).</p>")
-        out.append(chart if chart is not None else luck_svg(report.luck))
+        out.append(chart if chart is not None else "".join(luck_svgs(report.luck)))
         out.append(_luck_table(report.luck))
     else:
         out.append(f"<p>No luck chart: {_e(report.luck_note)}.</p>")

@@ -12,9 +12,9 @@ from PySide6.QtSvg import QSvgRenderer
 
 from carwars_desktop.gui.workshop.printing import RESOLUTION, prepare
 from carwars_desktop.services.report import BattleReport
-from carwars_desktop.services.report_html import luck_svg, report_html
+from carwars_desktop.services.report_html import luck_svgs, report_html
 
-CHART = "carwars-report:luck.png"
+CHART = "carwars-report:luck-{}.png"
 
 
 def _chart_image(svg: str) -> QImage:
@@ -33,9 +33,12 @@ def report_document(report: BattleReport) -> QTextDocument:
     document = QTextDocument()
     chart = None
     if report.luck:
-        image = _chart_image(luck_svg(report.luck))
-        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(CHART), image)
-        chart = f'<p><img src="{CHART}" width="{image.width() // 2}"></p>'
+        chart = ""
+        for number, svg in enumerate(luck_svgs(report.luck)):
+            image = _chart_image(svg)
+            name = CHART.format(number)
+            document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image)
+            chart += f'<p><img src="{name}" width="{image.width() // 2}"></p>'
     document.setHtml(report_html(report, chart=chart))
     return document
 
