@@ -74,3 +74,27 @@ def test_report_command_refuses_in_one_line(capsys: pytest.CaptureFixture[str],
         assert len(lines) == 1 and lines[0].startswith("carwars-desktop report: "), err
         assert said in lines[0], (args, err)
     assert not Path(html).exists()
+
+
+def test_report_command_prints_the_pdf(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    db, (session_id,) = _played(tmp_path)
+    pdf = tmp_path / "report.pdf"
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}  # no display asked
+    done = subprocess.run([sys.executable, "-m", "carwars_desktop", "--db", db, "report",
+                           str(session_id), "--pdf", str(pdf)], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wrote {pdf} (") and done.stderr == ""
+    assert pdf.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], check=True,
+                                   capture_output=True, text=True).stdout.split())
+    assert "Turn 1, phase 1: Ann's Rocket Special: Fire (to hit, damage, allocation) " \
+        "against Bob's Courier (range 5) — need 8+, 41.7% — hit" in text
+    assert "Bob's Courier out of play by Ann's Rocket Special" in text
