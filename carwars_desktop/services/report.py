@@ -218,7 +218,9 @@ class _Narrator:
 
     def line(self, stored: StoredEvent) -> NarrativeLine:
         event = stored.event
-        details = tuple(event.steps) if self.gm_copy or self.visibility.sheets_open else ()
+        # the steps tell the sheets' facts and the need and odds of each roll
+        details = tuple(event.steps) if self.gm_copy or (
+            self.visibility.sheets_open and self.visibility.odds_shown) else ()
         if event.kind is EventKind.RESOLUTION:
             text = self._resolution(stored)
         elif event.kind is EventKind.MARK and not (self.gm_copy or

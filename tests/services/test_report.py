@@ -83,6 +83,11 @@ def test_report_players_copy_follows_the_visibility(services: Services,
     assert "visibility" not in " ".join(line.text for line in players.narrative).lower()
     gm = report_html(session_report(database, session_id, gm_copy=True))
     assert "need 8+, 41.7%" in gm and "<svg" in gm and "crashed and burned" in gm
+    services.table.set_visibility(Visibility(sheets_open=True, odds_shown=False))
+    open_sheets = report_html(session_report(database, session_id))
+    assert "armor F18" in open_sheets and "crashed and burned" in open_sheets
+    assert "41.7%" not in open_sheets and "need 8+" not in open_sheets  # not in the steps
+    assert "5/12" not in open_sheets
     services.table.set_visibility(Visibility(hidden_vehicles=frozenset({"v2"})))
     ambush = report_html(session_report(database, session_id))
     assert "Courier" not in ambush and "<td>Bob</td>" not in ambush  # (a note names Bob)
