@@ -232,7 +232,13 @@ class _Narrator:
             text = f"the GM marked the sheet: {event.summary}"
         else:
             text = event.summary
-        return NarrativeLine(stored.seq, event.turn, event.phase, text, details)
+        return NarrativeLine(stored.seq, event.turn, self.phase(event.phase), text, details)
+
+    def phase(self, phase: str | None) -> str | None:
+        """The phase, unless it names a vehicle hidden from the players (``Kart's turn``)."""
+        if phase is not None and any(name in phase for name in self.hidden):
+            return None
+        return phase
 
     def _resolution(self, stored: StoredEvent) -> str:
         event = stored.event
@@ -348,8 +354,8 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
                     gm_copy or visibility.shows(update.vehicle)):
                 by = dealers or last_damaged_by.get(update.vehicle, ())
                 kills.append(Kill(who(vehicles[update.vehicle]), by, event.turn,
-                                  event.phase, narrator.line(stored).text
-                                  if narrator.readable(stored) else event.summary))
+                                  narrator.phase(event.phase), narrator.line(stored).text
+                                  if narrator.readable(stored) else "out of play"))
             out[update.vehicle] = now_out
         if narrator.readable(stored):
             narrative.append(narrator.line(stored))

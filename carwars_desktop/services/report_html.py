@@ -198,8 +198,8 @@ def report_html(report: BattleReport, chart: str | None = None) -> str:
         for kill in report.kills:
             when = f"Turn {kill.turn}" + (f", {kill.phase}" if kill.phase else "") \
                 if kill.turn is not None else ""
-            by = f"by {' and '.join(kill.by)}" if kill.by else "by nobody's shot"
-            out.append(f"<li><b>{_e(kill.victim)}</b> out of play {_e(by)}"
+            by = f" by {' and '.join(kill.by)}" if kill.by else ""
+            out.append(f"<li><b>{_e(kill.victim)}</b> out of play{_e(by)}"
                        + (f" ({_e(when)})" if when else "") + f": {_e(kill.how)}</li>")
         out.append("</ul>")
     else:

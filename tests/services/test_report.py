@@ -92,6 +92,11 @@ def test_report_players_copy_follows_the_visibility(services: Services,
     ambush = report_html(session_report(database, session_id))
     assert "Courier" not in ambush and "<td>Bob</td>" not in ambush  # (a note names Bob)
     assert "Courier" in report_html(session_report(database, session_id, gm_copy=True))
+    services.table.set_visibility(Visibility(hidden_vehicles=frozenset({"v1"})))
+    killer_hidden = session_report(database, session_id)
+    assert [(k.victim, k.by) for k in killer_hidden.kills] == [("Bob's Courier", ())]
+    assert "Rocket Special" not in report_html(killer_hidden)
+    assert killer_hidden.victory is None  # it would name the hidden survivor
 
 
 def test_report_finds_a_session_by_number_or_name(services: Services,
