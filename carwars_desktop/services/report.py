@@ -314,7 +314,8 @@ def _victory(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
 
 
 def _date(value: Any) -> str:
-    return "" if value is None else value.strftime("%Y-%m-%d %H:%M")
+    """In UTC, as stored: the same report on every machine, whatever its time zone."""
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],
