@@ -1,5 +1,5 @@
 """Entry point: ``carwars-desktop [--db URL] [--smoke | --self-check] [--version]`` or
-``… resolve``.
+``… resolve``, ``… design``, ``… report``.
 
 Only the standard library is imported here, so ``--version`` and ``resolve``
 start fast and the GUI's imports happen only when the window is wanted.
@@ -88,7 +88,7 @@ def skip_pyside_source_scan() -> bool:
     return True
 
 
-SUBCOMMANDS = ("resolve", "design")
+SUBCOMMANDS = ("resolve", "design", "report")
 
 
 def _subcommand_first(args: list[str]) -> list[str]:
@@ -111,6 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from carwars_desktop.design_cli import design_main
 
         return design_main(args[1:])
+    if args and args[0] == "report":
+        from carwars_desktop.report_cli import report_main
+
+        return report_main(args[1:])
     options = build_parser().parse_args(args)
     skip_pyside_source_scan()  # before the GUI's modules are imported
     from carwars_desktop.gui.application import run_gui

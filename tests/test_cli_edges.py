@@ -145,6 +145,22 @@ def _synopsis_lines() -> list[str]:
             if line.startswith("carwars-desktop")]
 
 
+def _start_a_session(db: str) -> None:
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.services import Services
+    from carwars_desktop.session.setup import Entry, prepare
+    from carwars_desktop.storage import open_database
+    from carwars_desktop.storage.engine import sqlite_url_for_path
+
+    ruleset = find_ruleset(MCW)
+    courier = ruleset.catalog()["Courier"].to_json()
+    with open_database(sqlite_url_for_path(db)) as database:
+        services = Services()
+        services.table.database = database
+        services.table.start(MCW, "Synopsis night", "", prepare(
+            ruleset, [Entry("Ann", "Courier", courier), Entry("Bob", "Courier", courier)]))
+
+
 def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
                                              tmp_path: Path) -> None:
     db = str(tmp_path / "library.sqlite3")
@@ -173,7 +189,11 @@ def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
              "-o", exported],
         "carwars-desktop [--db URL] design import FILE":
             ["--db", db, "design", "import", exported],
+        "carwars-desktop [--db URL] report SESSION [--html FILE] [--pdf FILE] [--gm-copy]":
+            ["--db", db, "report", "Synopsis night", "--html", str(tmp_path / "r.html"),
+             "--gm-copy"],  # (the PDF is the GUI tests': it needs a Qt application)
     }
+    _start_a_session(db)
     lines = _synopsis_lines()
     lines.insert(lines.index(next(line for line in lines if "--odds [--json]" in line)) + 1,
                  "[--rules PROFILE|@file.json] [--option DECISION=VALUE …] [--db URL]")

@@ -647,6 +647,11 @@ class MainWindow(QMainWindow):
         local = file_menu.addAction("Open &local database")
         local.triggered.connect(self.open_local_database)
         file_menu.addSeparator()
+        report = file_menu.addAction("Battle &report…")
+        report.setToolTip("A session's report as HTML or PDF: the sheets, the game turn by "
+                          "turn, the kills, the victory check and the luck chart")
+        report.triggered.connect(lambda: self.battle_report())
+        file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
         set_action_keys(quit_action, "global.quit")
         quit_action.triggered.connect(self.close)
@@ -670,6 +675,18 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         about = help_menu.addAction("&About Carwars Desktop")
         about.triggered.connect(self._show_about)
+
+    def battle_report(self) -> QWidget | None:
+        """File › Battle report…: the dialog, on the session at the Table if there is one
+        (returned, open; None before the database is open)."""
+        from carwars_desktop.gui.report_dialog import ReportDialog
+
+        if self.database is None:
+            return None
+        dialog = ReportDialog(self.database, self.services.table.session_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def back_up_database(self, target: str | None = None) -> bool:
         """File › Back up database…: a consistent copy of the SQLite file, where the GM says."""

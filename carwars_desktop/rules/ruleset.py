@@ -249,6 +249,9 @@ class Ruleset:
     options_type: type | None = None
     decisions: DecisionSet[Any] | None = None
     house_sheet: Callable[[Any, Any], RecordSheet] | None = None
+    victory: str | None = None
+    """The id of its procedure that says who won from the sheets as they end (the battle
+    report's victory check); ``None``: the rules have none."""
 
     def sheet_under(self, design: Any, options: Any) -> RecordSheet:
         """A fresh record sheet for ``design`` under the house rules ``options`` (``None``:

@@ -221,6 +221,18 @@ class PendingResolution:
         p = self.odds.p_success() if self.odds is not None else None
         return None if p is None else str(p)
 
+    def rolls(self) -> list[dict[str, Any]]:
+        """Its rolls with their exact odds as shown (:attr:`Event.rolls`): each part of
+        a combined result, else the result itself."""
+        if self.parts:
+            return [{"procedure": part.resolution.procedure_id,
+                     "bindings": dict(part.bindings), "need": None,
+                     "p_success": part.p_success, "success": part.resolution.success}
+                    for part in self.parts]
+        return [{"procedure": self.resolution.procedure_id, "bindings": dict(self.bindings),
+                 "need": self.odds.need if self.odds is not None else None,
+                 "p_success": self.p_success(), "success": self.resolution.success}]
+
     def can_apply(self) -> bool:
         """There are effects, a running session of this ruleset, and a vehicle for each."""
         return (self.pending and bool(self.resolution.effects)
@@ -249,7 +261,8 @@ class PendingResolution:
                 else:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
                                                           self.parts, self.ends_batch,
-                                                          roll=self.table.roll_record(self))
+                                                          roll=self.table.roll_record(self),
+                                                          odds=self.rolls())
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -647,15 +660,18 @@ class TableService:
                          initiator: object = None,
                          parts: Sequence[ResolutionPart] = (),
                          ends_batch: bool = False,
-                         roll: RollRecord | None = None) -> GameChanges:
+                         roll: RollRecord | None = None,
+                         odds: Sequence[Mapping[str, Any]] = ()) -> GameChanges:
         """Apply a result as one event; ``roll``: its roll-log record, settled in the
-        event's transaction by a store that keeps the roll log."""
+        event's transaction by a store that keeps the roll log; ``odds``: its rolls with
+        their exact odds (:meth:`PendingResolution.rolls`), kept with the event."""
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
         return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
-                                                          ends_batch, roll), initiator)
+                                                          ends_batch, roll=roll, rolls=odds),
+                             initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
              initiator: object = None) -> GameChanges:

@@ -68,6 +68,11 @@ class Event:
     ends_batch: bool = False
     """It resolves the phase's declared fire batch: the store forgets the declared shots
     in the same transaction (a restarted app never offers the batch again)."""
+    rolls: tuple[Mapping[str, Any], ...] = ()
+    """The rolls of an applied resolution with their exact odds as shown before the dice:
+    each ``{procedure, bindings, need, p_success ("7/12" or null), success}`` (the fire
+    batch has one per shot); the battle report's odds and luck read them (older events
+    have none)."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)
@@ -90,6 +95,7 @@ class Event:
                 "settings_before": dict(self.settings_before or {}),
                 "settings_after": dict(self.settings_after)}),
             **({"ends_batch": True} if self.ends_batch else {}),
+            **({"rolls": [dict(r) for r in self.rolls]} if self.rolls else {}),
         }
 
     @staticmethod
@@ -112,6 +118,7 @@ class Event:
                 settings_before=_mapping_or_none(data.get("settings_before")),
                 settings_after=_mapping_or_none(data.get("settings_after")),
                 ends_batch=data.get("ends_batch") is True,
+                rolls=tuple(dict(r) for r in data.get("rolls") or ()),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise EventFormatError(f"unreadable session event: {error!r}") from None

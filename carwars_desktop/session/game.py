@@ -183,7 +183,8 @@ class Game:
                procedure_id: str | None = None, inputs: Mapping[str, Any] | None = None,
                dice: Sequence[Mapping[str, Any]] = (),
                bindings: Mapping[str, str] | None = None, ends_batch: bool = False,
-               roll: RollRecord | None = None) -> Changes:
+               roll: RollRecord | None = None,
+               rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it;
         ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`);
         ``roll``: the result it applies, for the roll log (:meth:`EventStore.append`)."""
@@ -198,7 +199,8 @@ class Game:
                       clock_after=clock.to_json() if clock else None,
                       procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice),
                       bindings=dict(bindings or {}), turn=self.clock.turn,
-                      phase=self.clock.phase_name, ends_batch=ends_batch)
+                      phase=self.clock.phase_name, ends_batch=ends_batch,
+                      rolls=tuple(dict(r) for r in rolls))
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
                                    new_clock.to_json(), roll=roll)
@@ -229,7 +231,8 @@ class Game:
 
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          parts: Sequence[tuple[Resolution, Mapping[str, str]]] = (),
-                         ends_batch: bool = False, roll: RollRecord | None = None) -> Changes:
+                         ends_batch: bool = False, roll: RollRecord | None = None,
+                         rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
 
         The one place a result becomes sheet changes and durations, whatever path it came
@@ -237,7 +240,8 @@ class Game:
         fire batch) names its ``parts``, each roll with its own bindings: what each of them
         starts (a smoke cloud) lasts as it would fired alone; ``ends_batch``: it is the
         declared fire batch, whose declaration the store forgets with the event; ``roll``:
-        what the roll log keeps of it, written with the event (:meth:`EventStore.append`).
+        what the roll log keeps of it, written with the event (:meth:`EventStore.append`);
+        ``rolls``: its rolls with their exact odds, kept with the event (:attr:`Event.rolls`).
         """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
@@ -273,7 +277,7 @@ class Game:
                            dice=[d.to_json() for d in resolution.dice],
                            bindings={name: key for name, key in bindings.items()
                                      if name in resolution.inputs}, ends_batch=ends_batch,
-                           roll=roll)
+                           roll=roll, rolls=rolls)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:

@@ -54,6 +54,7 @@ RULESET = Ruleset(
     play=_play,
     options_type=Options,
     decisions=DECISIONS,
+    victory="autopower.victory",
 )
 
 __all__ = [

@@ -71,6 +71,7 @@ RULESET = Ruleset(
     turn_word=TURN_WORD,
     options_type=Options,
     decisions=DECISIONS,
+    victory="battlecars.winner",
 )
 
 __all__ = [

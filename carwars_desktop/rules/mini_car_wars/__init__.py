@@ -75,6 +75,7 @@ RULESET = Ruleset(
     options_type=MiniRules,
     decisions=DECISIONS,
     house_sheet=_house_sheet,
+    victory="mini.victory",
 )
 
 __all__ = [

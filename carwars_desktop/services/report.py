@@ -1,0 +1,450 @@
+"""A battle report of a session (issue 36 §2), Qt-free: what the HTML writer
+(:mod:`carwars_desktop.services.report_html`) and the PDF print draw.
+
+Everything comes from what the session keeps: the vehicles' sheets as they entered play
+and as they stand, and the event log (each applied roll with the exact odds shown before
+its dice, :attr:`~carwars_desktop.session.Event.rolls`). The players' copy follows the
+session's visibility exactly as the players' display does (``services/players_view.py``):
+a vehicle hidden from the players is absent everywhere, secret sheets show only what is
+seen at the table (the ruleset's ``public``), the GM's hand marks and settings are not
+told, and hidden odds leave out the need, the chance and the luck chart. The GM's copy
+(``gm_copy``) shows everything.
+
+The report is a pure function of the session: the same session gives the same report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.dice import EnteredDice
+from carwars_desktop.procedures import (
+    InputError,
+    Procedure,
+    RulesRefusal,
+    SheetInput,
+    percent,
+)
+from carwars_desktop.rules import Ruleset, find_procedure, find_ruleset
+from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
+from carwars_desktop.session import EventKind, StoredEvent, VehicleInPlay
+from carwars_desktop.session.house_rules import HouseRules
+from carwars_desktop.session.visibility import Visibility, hidden_names
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage import Database
+    from carwars_desktop.storage.session_records import LoadedSession, SessionInfo
+
+
+class ReportError(ValueError):
+    """A session that cannot be reported as asked (unknown, ambiguous, unreadable)."""
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """One vehicle's sheet in the report: its status words and its facts."""
+
+    key: str
+    name: str
+    player: str
+    status: tuple[str, ...]
+    facts: tuple[PublicFact, ...]
+    out: bool
+
+
+@dataclass(frozen=True)
+class NarrativeLine:
+    seq: int
+    turn: int | None
+    phase: str | None
+    text: str
+    details: tuple[str, ...] = ()
+    """The event's steps (the GM's copy, or open sheets)."""
+
+    @property
+    def when(self) -> str:
+        if self.turn is None:
+            return ""
+        return f"Turn {self.turn}" + (f", {self.phase}" if self.phase else "")
+
+
+@dataclass(frozen=True)
+class Kill:
+    victim: str
+    by: tuple[str, ...]
+    """Who caused it: the other vehicles of the event, else those whose damage it last
+    took (a crash after a shot); empty: nobody."""
+    turn: int | None
+    phase: str | None
+    how: str
+
+
+@dataclass(frozen=True)
+class PlayerLuck:
+    """A player's rolls against their exact odds: successes thrown and expected, and
+    the running totals roll by roll (for the chart)."""
+
+    player: str
+    rolls: int
+    successes: int
+    expected: Fraction
+    running: tuple[tuple[int, Fraction], ...]
+    """After each of the player's rolls: (successes so far, expected so far)."""
+
+    @property
+    def verdict(self) -> str:
+        if self.successes > self.expected:
+            return "luckier than the odds"
+        if self.successes < self.expected:
+            return "unluckier than the odds"
+        return "exactly as the odds"
+
+
+@dataclass(frozen=True)
+class VictoryCheck:
+    title: str
+    procedure_id: str
+    outcome: str
+    steps: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    title: str
+    ruleset: str
+    status: str
+    started: str
+    finished: str
+    gm_copy: bool
+    visibility: tuple[str, ...]
+    """What the players' copy leaves out, in words (empty for the GM's copy)."""
+    house_rules: str
+    house_departures: tuple[str, ...]
+    start: tuple[SheetView, ...]
+    end: tuple[SheetView, ...]
+    narrative: tuple[NarrativeLine, ...]
+    kills: tuple[Kill, ...]
+    victory: VictoryCheck | None
+    luck: tuple[PlayerLuck, ...]
+    luck_note: str
+    """Why there is no luck chart (hidden odds, no roll with exact odds), or empty."""
+
+
+def who(vehicle: VehicleInPlay) -> str:
+    """``Ann's Rocket Special`` (the vehicle alone when no player is named)."""
+    return f"{vehicle.player}'s {vehicle.name}" if vehicle.player.strip() else vehicle.name
+
+
+def _sheet_view(ruleset: Ruleset, rules: PlayRules, vehicle: VehicleInPlay,
+                sheet_json: Mapping[str, Any], sheets_open: bool) -> SheetView:
+    sheet = ruleset.sheet_from_json(sheet_json)
+    status = tuple(f.word for f in rules.status(sheet)
+                   if sheets_open or rules.seen_at_the_table(f))
+    return SheetView(vehicle.key, vehicle.name, vehicle.player, status or ("in play",),
+                     tuple(rules.public(sheet, sheets_open)), rules.out_of_play(sheet))
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _procedure(procedure_id: str | None) -> Procedure | None:
+    if not procedure_id:
+        return None
+    try:
+        return find_procedure(procedure_id)
+    except LookupError:
+        return None
+
+
+def _inputs_words(procedure: Procedure | None, inputs: Mapping[str, Any]) -> str:
+    """The choices the GM made (weapon, side, range…), not the house rules'."""
+    if procedure is None:
+        return ""
+    decided = {spec.name for spec in procedure.decision_inputs}
+    words = []
+    for item in procedure.inputs:
+        if isinstance(item, SheetInput) or item.name in decided or item.name not in inputs:
+            continue
+        value = inputs[item.name]
+        if value is None or value == "" or value is False or \
+                value == getattr(item, "default", None):
+            continue
+        label = item.label.split(" (")[0].lower()
+        words.append(f"{label} {_value_text(value)}")
+    return ", ".join(words)
+
+
+def _odds_words(rolls: Sequence[Mapping[str, Any]]) -> str:
+    parts = []
+    for roll in rolls:
+        need, p = roll.get("need"), roll.get("p_success")
+        text = f"need {need}+" if need is not None else ""
+        if p is not None:
+            chance = percent(Fraction(str(p)))
+            text = f"{text}, {chance}" if text else chance
+        if text:
+            parts.append(text)
+    return "; ".join(parts)
+
+
+class _Narrator:
+    def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+                 visibility: Visibility, gm_copy: bool) -> None:
+        self.ruleset = ruleset
+        self.vehicles = {v.key: v for v in vehicles}
+        self.visibility = visibility
+        self.gm_copy = gm_copy
+        self.hidden = frozenset() if gm_copy else hidden_names(
+            visibility, ((v.key, v.name) for v in vehicles))
+
+    def readable(self, stored: StoredEvent) -> bool:
+        event = stored.event
+        if stored.undone:
+            return False
+        if self.gm_copy:
+            return True
+        if event.kind is EventKind.SETTINGS:
+            return False
+        keys = set(event.vehicles()) | set(event.bindings.values())
+        if any(not self.visibility.shows(k) for k in keys):
+            return False
+        return not any(name in event.summary for name in self.hidden)
+
+    def line(self, stored: StoredEvent) -> NarrativeLine:
+        event = stored.event
+        # the steps tell the sheets' facts and the need and odds of each roll
+        details = tuple(event.steps) if self.gm_copy or (
+            self.visibility.sheets_open and self.visibility.odds_shown) else ()
+        if event.kind is EventKind.RESOLUTION:
+            text = self._resolution(stored)
+        elif event.kind is EventKind.MARK and not (self.gm_copy or
+                                                   self.visibility.sheets_open):
+            marked = ", ".join(who(self.vehicles[k]) if k in self.vehicles else k
+                               for k in event.vehicles())
+            text = f"{marked}: the GM marked the sheet"
+        elif event.kind is EventKind.MARK:
+            text = f"the GM marked the sheet: {event.summary}"
+        else:
+            text = event.summary
+        return NarrativeLine(stored.seq, event.turn, self.phase(event.phase), text, details)
+
+    def phase(self, phase: str | None) -> str | None:
+        """The phase, unless it names a vehicle hidden from the players (``Kart's turn``)."""
+        if phase is not None and any(name in phase for name in self.hidden):
+            return None
+        return phase
+
+    def _resolution(self, stored: StoredEvent) -> str:
+        event = stored.event
+        procedure = _procedure(event.procedure_id)
+        title = procedure.title if procedure is not None else (event.procedure_id or "a roll")
+        order = [i.name for i in procedure.inputs if isinstance(i, SheetInput)] \
+            if procedure is not None else []
+        bound = sorted(event.bindings.items(),
+                       key=lambda item: order.index(item[0]) if item[0] in order else 99)
+        parties = [who(self.vehicles[key]) for _name, key in bound if key in self.vehicles]
+        actor = parties[0] if parties else ""
+        others = parties[1:]
+        head = f"{actor}: {title}" if actor else title
+        if others:
+            head += f" against {' and '.join(others)}"
+        chosen = _inputs_words(procedure, event.inputs)
+        if chosen:
+            head += f" ({chosen})"
+        odds = _odds_words(event.rolls) if self.gm_copy or self.visibility.odds_shown else ""
+        if odds:
+            head += f" — {odds} —"
+        text = f"{head} {event.summary}" if odds else f"{head}: {event.summary}"
+        names = [v.name for v in self.vehicles.values()]
+        effects = [step for step in event.steps
+                   if any(step.startswith(f"{name}:") for name in names)]
+        if effects and (self.gm_copy or self.visibility.sheets_open):
+            text += ". " + "; ".join(effects)
+        return text
+
+
+def _luck(rolls: Iterable[tuple[str, bool, Fraction]]) -> tuple[PlayerLuck, ...]:
+    by_player: dict[str, list[tuple[bool, Fraction]]] = {}
+    for player, success, p in rolls:
+        by_player.setdefault(player, []).append((success, p))
+    result = []
+    for player, thrown in by_player.items():
+        hits, expected = 0, Fraction(0)
+        running = []
+        for success, p in thrown:
+            hits += int(success)
+            expected += p
+            running.append((hits, expected))
+        result.append(PlayerLuck(player, len(thrown), hits, expected, tuple(running)))
+    return tuple(result)
+
+
+def _victory(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+             sheets: Mapping[str, Mapping[str, Any]], house: Mapping[str, Any],
+             show_steps: bool) -> VictoryCheck | None:
+    procedure = _procedure(ruleset.victory)
+    if procedure is None:
+        return None
+    slots = [i for i in procedure.inputs if isinstance(i, SheetInput)]
+    required = [i for i in slots if not getattr(i, "optional", False)]
+    if len(vehicles) > len(slots):
+        return VictoryCheck(procedure.title, procedure.id,
+                            f"not checked: the check takes at most {len(slots)} vehicles, "
+                            f"{len(vehicles)} were in play")
+    if len(vehicles) < len(required):
+        return VictoryCheck(procedure.title, procedure.id,
+                            f"not checked: the check takes at least {len(required)} vehicles")
+    raw = {slot.name: ruleset.sheet_from_json(sheets[vehicle.key])
+           for slot, vehicle in zip(slots, vehicles, strict=False)}
+    try:
+        values = procedure.bind(raw, house)
+        resolution = procedure.resolve(values, EnteredDice(()), house)
+    except RulesRefusal as refused:
+        return VictoryCheck(procedure.title, procedure.id, refused.refusal.text())
+    except (InputError, ValueError) as error:
+        return VictoryCheck(procedure.title, procedure.id, f"not checked: {error}")
+    steps = tuple(str(step) for step in resolution.steps) if show_steps else ()
+    return VictoryCheck(procedure.title, procedure.id, resolution.outcome, steps)
+
+
+def _date(value: Any) -> str:
+    """In UTC, as stored: the same report on every machine, whatever its time zone."""
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],
+                 gm_copy: bool = False) -> BattleReport:
+    """The report of one session from its stored state and its events, in order."""
+    ruleset = find_ruleset(info.ruleset_id)
+    rules = play_rules(ruleset.id)
+    settings = dict(loaded.settings)
+    visibility = Visibility.of(settings)
+    house = HouseRules.of(settings)
+    sheets_open = gm_copy or visibility.sheets_open
+    shown = [v for v in loaded.vehicles if gm_copy or visibility.shows(v.key)]
+    narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy)
+    vehicles = {v.key: v for v in loaded.vehicles}
+    out = {v.key: rules.out_of_play(ruleset.sheet_from_json(loaded.initial_sheets[v.key]))
+           for v in loaded.vehicles}
+    narrative: list[NarrativeLine] = []
+    kills: list[Kill] = []
+    luck_rolls: list[tuple[str, bool, Fraction]] = []
+    last_damaged_by: dict[str, tuple[str, ...]] = {}
+    for stored in events:
+        if stored.undone:
+            continue
+        event = stored.event
+        for update in event.updates:
+            if update.vehicle not in out:
+                continue
+            after = ruleset.sheet_from_json(update.after)
+            dealers = tuple(sorted({who(vehicles[k]) for k in event.bindings.values()
+                                    if k != update.vehicle and k in vehicles
+                                    and (gm_copy or visibility.shows(k))}))
+            if dealers and rules.damage_points(after) > rules.damage_points(
+                    ruleset.sheet_from_json(update.before)):
+                last_damaged_by[update.vehicle] = dealers
+            now_out = rules.out_of_play(after)
+            if now_out and not out[update.vehicle] and (
+                    gm_copy or visibility.shows(update.vehicle)):
+                by = dealers or last_damaged_by.get(update.vehicle, ())
+                kills.append(Kill(who(vehicles[update.vehicle]), by, event.turn,
+                                  narrator.phase(event.phase), narrator.line(stored).text
+                                  if narrator.readable(stored) else "out of play"))
+            out[update.vehicle] = now_out
+        if narrator.readable(stored):
+            narrative.append(narrator.line(stored))
+        for roll in event.rolls:
+            p, success = roll.get("p_success"), roll.get("success")
+            if p is None or not isinstance(success, bool):
+                continue
+            keys = _actor_keys(roll)
+            if not keys or keys[0] not in vehicles:
+                continue
+            if not gm_copy and any(not visibility.shows(k) for k in keys):
+                continue
+            actor = vehicles[keys[0]]
+            luck_rolls.append((actor.player or actor.name, success, Fraction(str(p))))
+    luck = _luck(luck_rolls) if gm_copy or visibility.odds_shown else ()
+    luck_note = "" if luck else (
+        "the odds are hidden from the players in this session" if not (
+            gm_copy or visibility.odds_shown)
+        else "no roll with exact odds was applied in this session")
+    left_out: list[str] = []
+    if not gm_copy:
+        if not visibility.sheets_open:
+            left_out.append("record sheets are secret: only what is seen at the table")
+        if not visibility.odds_shown:
+            left_out.append("the odds are hidden")
+        if visibility.hidden_vehicles:
+            left_out.append("vehicles hidden from the players are left out")
+    return BattleReport(
+        title=info.title, ruleset=ruleset.title,
+        status="running" if info.running else "finished",
+        started=_date(info.created_at), finished=_date(info.finished_at), gm_copy=gm_copy,
+        visibility=tuple(left_out), house_rules=house.words(ruleset),
+        house_departures=tuple(house.departures(ruleset)),
+        start=tuple(_sheet_view(ruleset, rules, v, loaded.initial_sheets[v.key], sheets_open)
+                    for v in shown),
+        end=tuple(_sheet_view(ruleset, rules, v, loaded.sheets[v.key], sheets_open)
+                  for v in shown),
+        narrative=tuple(narrative), kills=tuple(kills),
+        victory=_victory(ruleset, loaded.vehicles, loaded.sheets, house.checked(ruleset),
+                         sheets_open) if gm_copy or not visibility.hidden_vehicles else None,
+        luck=luck, luck_note=luck_note)
+
+
+def _actor_keys(roll: Mapping[str, Any]) -> list[str]:
+    """The vehicles of a roll, the one who rolled first (its procedure's first sheet
+    input: the firer, the driver)."""
+    bindings = roll.get("bindings") or {}
+    procedure = _procedure(roll.get("procedure"))
+    order = [i.name for i in procedure.inputs if isinstance(i, SheetInput)] \
+        if procedure is not None else sorted(bindings)
+    return [str(bindings[name]) for name in order if name in bindings]
+
+
+def find_session(database: Database, text: str) -> SessionInfo:
+    """A session by its id (``12``, ``#12``) or its name (or name — scenario); a name
+    several sessions share is refused with their ids."""
+    sessions = database.game_sessions.all()
+    wanted = text.strip()
+    number = wanted.lstrip("#")
+    if number.isdigit():
+        for info in sessions:
+            if info.id == int(number):
+                return info
+    matches = [info for info in sessions if wanted in (info.name, info.title)]
+    if not matches:
+        matches = [info for info in sessions
+                   if info.title.casefold() == wanted.casefold()
+                   or info.name.casefold() == wanted.casefold()]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        listed = "; ".join(f"#{info.id} {info.title} ({_date(info.created_at)})"
+                           for info in sorted(matches, key=lambda i: i.id))
+        raise ReportError(f"{wanted!r} names {len(matches)} sessions: {listed} "
+                          f"(give the number)")
+    known = ", ".join(f"#{info.id} {info.title}" for info in sessions[:8]) or "none"
+    raise ReportError(f"no session {wanted!r} (sessions: {known})")
+
+
+def session_report(database: Database, session: SessionInfo | int,
+                   gm_copy: bool = False) -> BattleReport:
+    """The report of a stored session (read only: nothing is written)."""
+    from carwars_desktop.services.table import all_events
+
+    session_id = session if isinstance(session, int) else session.id
+    sessions = database.game_sessions
+    loaded = sessions.load(session_id, readable=True)
+    if loaded.unreadable:
+        raise ReportError(f"session #{session_id} cannot be read: {loaded.unreadable}")
+    events = sessions.events(session_id, None, loaded.info.version, "a report reads only")
+    return build_report(loaded.info, loaded, all_events(events), gm_copy)
