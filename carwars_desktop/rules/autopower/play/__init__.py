@@ -193,7 +193,7 @@ def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
 
 
 CONTROL = "autopower.control"
-CONTROL_RULE = "AUTOpower §2.8 (control roll variant), autopower.control"
+CONTROL_RULE = f"{ap('§2.8')} (the Control Rolls variant), {CONTROL}"
 
 
 def due_rolls(vehicles: Vehicles) -> tuple[DueRoll, ...]:
