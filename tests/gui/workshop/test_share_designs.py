@@ -238,8 +238,8 @@ def test_pasting_thousands_of_designs_never_freezes_the_window(
     jobs = Jobs(monkeypatch)
     read = watch(monkeypatch, share_actions, "read_designs_or_code",
                  lambda content, *_a, **_k: len(content))
-    planned = watch(monkeypatch, exchange_actions, "plan_import",
-                    lambda _library, designs, *_: len(designs))
+    planned = watch(monkeypatch, exchange_actions.ImportPlan, "advance",
+                    lambda plan, *_a, **_k: plan.left)
     written = watch(monkeypatch, type(library.service.store), "import_designs",
                     lambda _store, choices, *_: len(choices))
     listed = watch(monkeypatch, library_workspace, "prepare_contents",
