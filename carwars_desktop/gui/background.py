@@ -301,9 +301,9 @@ class LatestOnly(QObject, Generic[T]):
     Safe with an owner that has no parent (a dialog only Python holds): the callbacks
     given as bound methods are held weakly, so a pending job never keeps its owner
     alive, and nothing is delivered once this object is gone (deleted with its owner).
-    A job's signals object is not a child of this one: a callback that does hold its
-    owner (a closure) can be the owner's last reference without the owner then being
-    deleted from inside the destruction of its own child (which crashed)."""
+    A job's signals object is the application's child, not this one's: a callback that
+    does hold its owner (a closure) can be the owner's last reference without the owner
+    then being deleted from inside the destruction of its own child (which crashed)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -337,7 +337,9 @@ class LatestOnly(QObject, Generic[T]):
                 latest.busy = False
                 failed(failure)
 
-        self._job = start(work, done, error)
+        # The job's signals are the application's children (deleted on the GUI thread
+        # once delivered), not this object's: see the class docstring.
+        self._job = start(work, done, error, parent=QCoreApplication.instance())
 
     def supersede(self) -> None:
         """Forget the pending request (its result, if any, is dropped)."""
