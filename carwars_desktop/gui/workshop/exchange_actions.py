@@ -198,20 +198,6 @@ class ImportPlan:
         return None
 
 
-def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,
-                parent: QWidget | None = None) -> list[ImportChoice] | None:
-    """What to write for each design, asking about name clashes; None if cancelled (all
-    in the calling thread: :func:`import_read` runs each step on a worker)."""
-    plan = ImportPlan(library, designs)
-    clash = plan.advance()
-    while clash is not None:
-        answer, same = ask(parent, clash, plan.remaining - 1)
-        if answer is Clash.CANCEL:
-            return None
-        clash = plan.advance(answer, same)
-    return plan.choices
-
-
 def _plan_on(planning: ImportPlan, answer: Clash, same: bool,
              job: Job) -> ExchangedDesign | None:
     return planning.advance(answer, same, job.progress)
