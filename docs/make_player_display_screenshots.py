@@ -1,11 +1,18 @@
-"""Screenshots of the players' display at 1920×1080, one per ruleset (offscreen).
+"""Screenshots of what the players see: the players' display at 1920×1080, one per
+ruleset, the Share to players' devices window and the phones page (offscreen).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_player_display_screenshots.py
 
-Each shows a session of four vehicles after a few events, with a roll in progress
+Each display shows a session of four vehicles after a few events, with a roll in progress
 (need N+ and the exact odds before the dice); the Mini Car Wars one is also drawn
 with secret record sheets and hidden odds (``players-display-mini-secret.png``), the
 Battlecars one also in a dark system theme (``players-display-battlecars-dark.png``).
+
+``share-phones.png`` is the Share window with sharing started on 127.0.0.1 (this
+computer only: nothing listens on a network), ``phones-page.png`` the page a phone
+opens from it, in Debian's headless Chromium (``/usr/bin/chromium`` and
+``chromedriver``, driven by selenium from the test extra) 412 pixels wide, as a phone,
+with Blue Thunder picked and a roll in progress.
 """
 
 from __future__ import annotations
@@ -126,6 +133,122 @@ def shoot(name: str, build: Callable[[Any], None],
     return path
 
 
+PHONE_WIDTH, PHONE_HEIGHT = 412, 1400
+"""The phones page's viewport, CSS pixels: a common phone's width, the height of two
+screens (the own vehicle, the roll in progress and the first of the others)."""
+
+PHONE_CARS = [("Courier (b)", "Red Baron"), ("Courier", "Blue Thunder"),
+              ("Killer Kart", "Ambusher")]
+
+
+def phones_session(services: Any) -> None:
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.session.setup import Entry, prepare
+
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    entries = [Entry(f"Player {n}", name, catalog[design].to_json())
+               for n, (design, name) in enumerate(PHONE_CARS, start=1)]
+    session_id = services.table.start("mini_car_wars", "Friday night", "",
+                                      prepare(ruleset, entries))
+    services.table.open(session_id)
+    # Blue Thunder fires at Red Baron: the need and the odds before the dice.
+    roll(services, "mini.fire", {"side": "F", "range": "5"}, "",
+         {"firer": "v2", "target": "v1"}, apply=False)
+
+
+def loopback(_allow_public: bool) -> list[Any]:
+    from carwars_desktop.services.share_network import LOOPBACK, Interface
+
+    return [Interface(LOOPBACK, f"{LOOPBACK} (this computer only)", True)]
+
+
+def wait_until(condition: Callable[[], object], what: str, seconds: float = 20.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"gave up waiting for {what}")
+        QApplication.processEvents()
+        time.sleep(0.02)
+
+
+def phones() -> list[Path]:
+    """The Share window on 127.0.0.1, and the phones page it serves, in Chromium."""
+    from carwars_desktop.gui.phone_share import PhoneSharing
+    from carwars_desktop.gui.share_dialog import ShareDialog
+    from carwars_desktop.services import Services
+    from carwars_desktop.storage import open_database
+
+    folder = Path(tempfile.mkdtemp())
+    database = open_database(f"sqlite:///{folder / 'phones.sqlite3'}")
+    services = Services()
+    services.table.database = database
+    phones_session(services)
+    sharing = PhoneSharing(services, choices=loopback)
+    dialog = ShareDialog(sharing)
+    dialog.show()
+    dialog.start()
+    wait_until(lambda: sharing.sharing, "sharing to start")
+    QApplication.processEvents()
+    shots = [HERE / "share-phones.png", HERE / "phones-page.png"]
+    dialog.grab().save(str(shots[0]))
+    try:
+        phone_page(sharing.url, shots[1])
+    finally:
+        dialog.close()
+        sharing.end()
+        database.close()
+    return shots
+
+
+def phone_page(url: str, path: Path) -> None:
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    profile = tempfile.mkdtemp(prefix="carwars-chromium-")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+                     "--disable-background-networking", "--disable-sync",
+                     "--hide-scrollbars", "--window-size=412,1400",
+                     f"--user-data-dir={profile}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
+                              options=options)
+    try:
+        driver.set_page_load_timeout(30)
+        # A phone's viewport (headless Chromium's window size includes no browser
+        # frame, but its page is laid out wider than the window otherwise).
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": PHONE_WIDTH, "height": PHONE_HEIGHT, "deviceScaleFactor": 1,
+            "mobile": True})
+        driver.get(url)
+
+        def text(element_id: str) -> str:
+            return str(driver.execute_script(
+                "const e = document.getElementById(arguments[0]);"
+                " return e ? e.innerText : '';", element_id))
+
+        wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+        wait.until(lambda _d: text("connection") == "live")
+        wait.until(lambda d: d.execute_script(  # pick Blue Thunder, as a player would
+            "for (const b of document.querySelectorAll('#choices button'))"
+            " if (b.textContent.startsWith('Blue Thunder')) { b.click(); return true; }"
+            " return false;"))
+        wait.until(lambda _d: text("mine-name") == "Blue Thunder"
+                   and text("roll-need").startswith("need"))
+        driver.save_screenshot(str(path))
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def secret(services: Any) -> None:
     from carwars_desktop.session.visibility import Visibility
 
@@ -140,6 +263,8 @@ def main() -> None:
                                      ("battlecars-dark", battlecars, None, True),
                                      ("autopower", autopower, None, False)):
         print(shoot(name, build, after, dark))
+    for path in phones():
+        print(path)
     del app
 
 

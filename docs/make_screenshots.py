@@ -398,6 +398,19 @@ def library_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     library._show_preview()
     grab(app, window, out / "library-search.png")
     library.search.clear()
+    share_qr_screen(app, library, out)
+
+
+def share_qr_screen(app: QApplication, library: LibraryWorkspace, out: Path) -> None:
+    """Share ▾ › Show QR code… of the catalog's Courier: the code a phone's camera reads."""
+    courier = next(e for e in library.library.entries("mini_car_wars")
+                   if e.is_catalog and e.name == "Courier")
+    library.select_ids([courier.id])
+    dialog = library.share_button.show_qr()
+    assert dialog is not None
+    settle(app)
+    save(dialog.grab(), out / "share-qr.png")
+    dialog.close()
 
 
 def workshop_mini_screen(app: QApplication, window: MainWindow, out: Path) -> None:

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import inspect
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QEventLoop,
@@ -278,8 +281,29 @@ def wait_for_workers() -> None:
     QThreadPool.globalInstance().waitForDone()
 
 
+def _held_weakly(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``callback``, holding its object weakly if it is a bound method (a call once the
+    object is gone does nothing)."""
+    if not inspect.ismethod(callback):
+        return callback
+    method = weakref.WeakMethod(callback)
+
+    def call(value: Any) -> None:
+        if (bound := method()) is not None:
+            bound(value)
+
+    return call
+
+
 class LatestOnly(QObject, Generic[T]):
-    """Requests of which only the newest counts (see the module docstring)."""
+    """Requests of which only the newest counts (see the module docstring).
+
+    Safe with an owner that has no parent (a dialog only Python holds): the callbacks
+    given as bound methods are held weakly, so a pending job never keeps its owner
+    alive, and nothing is delivered once this object is gone (deleted with its owner).
+    A job's signals object is the application's child, not this one's: a callback that
+    does hold its owner (a closure) can be the owner's last reference without the owner
+    then being deleted from inside the destruction of its own child (which crashed)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -292,18 +316,30 @@ class LatestOnly(QObject, Generic[T]):
         self.supersede()
         generation = self._generation
         self.busy = True
+        me = weakref.ref(self)
+        delivered = _held_weakly(on_done)
+        failed = _held_weakly(on_error)
+
+        def current() -> LatestOnly[T] | None:
+            latest = me()
+            if latest is None or not shiboken6.isValid(latest) \
+                    or generation != latest._generation:
+                return None
+            return latest
 
         def done(result: T) -> None:
-            if generation == self._generation:
-                self.busy = False
-                on_done(result)
+            if (latest := current()) is not None:
+                latest.busy = False
+                delivered(result)
 
         def error(failure: BaseException) -> None:
-            if generation == self._generation and not isinstance(failure, Cancelled):
-                self.busy = False
-                on_error(failure)
+            if not isinstance(failure, Cancelled) and (latest := current()) is not None:
+                latest.busy = False
+                failed(failure)
 
-        self._job = start(work, done, error, parent=self)
+        # The job's signals are the application's children (deleted on the GUI thread
+        # once delivered), not this object's: see the class docstring.
+        self._job = start(work, done, error, parent=QCoreApplication.instance())
 
     def supersede(self) -> None:
         """Forget the pending request (its result, if any, is dropped)."""

@@ -66,8 +66,8 @@ def test_importing_a_large_design_file_never_freezes_the_window(
     path.write_text(json.dumps({"format": FORMAT, "version": VERSION, "designs": items}))
     jobs = Jobs(monkeypatch)
     read = watch(monkeypatch, exchange_actions, "read_file")
-    planned = watch(monkeypatch, exchange_actions, "plan_import",
-                    lambda _library, designs, *_: len(designs))
+    planned = watch(monkeypatch, exchange_actions.ImportPlan, "advance",
+                    lambda plan, *_a, **_k: plan.left)
     written = watch(monkeypatch, type(library.service.store), "import_designs",
                     lambda _store, choices, *_: len(choices))
     listed = watch(monkeypatch, library_workspace, "prepare_contents",
@@ -81,6 +81,48 @@ def test_importing_a_large_design_file_never_freezes_the_window(
     assert (planned.on_gui, planned.on_workers) == ([], [1000])
     assert (written.on_gui, written.on_workers) == ([], [1000])
     assert listed.on_gui == [] and listed.on_workers and min(listed.on_workers) >= 1000
+    jobs.assert_answered()
+
+
+def test_importing_a_file_of_name_clashes_plans_on_workers_after_each_answer(
+        window: MainWindow, qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A file (or a pasted text: the same path) whose 2,000 designs all clash: the GM
+    answers "keep both", then "keep both, the same for all" at the second question.
+    The planning before, between and after the questions ran on workers; the GUI thread
+    only asked (it planned the other 1,998 itself, the window frozen, before)."""
+    from carwars_desktop.gui.workshop.exchange_actions import Clash
+    from carwars_desktop.library.naming import UniqueNames
+
+    library = _workspace(window, LibraryWorkspace)
+    design = MiniDesign.stock_design("courier", "b", name="Courier").to_json()
+    items = [{"ruleset": "mini_car_wars", "kind": "vehicle", "tags": ["club"],
+              "design": {**design, "name": f"Clash {n:04d}"}} for n in range(2000)]
+    path = tmp_path / "club.carwars.json"
+    path.write_text(json.dumps({"format": FORMAT, "version": VERSION, "designs": items}))
+    assert library.import_designs(str(path)) == 2000
+    library.wait_for_rows()
+    asked: list[tuple[str, int]] = []
+    answers = [(Clash.KEEP_BOTH, False), (Clash.KEEP_BOTH, True)]
+
+    def ask(_parent: object, incoming: Any, remaining: int) -> tuple[Clash, bool]:
+        asked.append((incoming.name, remaining))
+        return answers.pop(0)
+
+    library.ask_clash = ask
+    jobs = Jobs(monkeypatch)
+    named = watch(monkeypatch, UniqueNames, "take")
+    own = watch(monkeypatch, type(library.service), "own_names")
+    taken = watch(monkeypatch, type(library.service), "taken_names")
+    assert library.import_designs(str(path)) == 2000
+    library.wait_for_rows()
+    assert asked == [("Clash 0000", 1999), ("Clash 0001", 1998)]
+    names = library.library.own_names("mini_car_wars")
+    assert all(f"Clash {n:04d} (2)" in names and f"Clash {n:04d}" in names
+               for n in range(2000))
+    # Every design named, and the Library's names read, on workers only.
+    assert (named.on_gui, len(named.on_workers)) == ([], 2000)
+    assert own.on_gui == [] and own.on_workers
+    assert taken.on_gui == [] and taken.on_workers
     jobs.assert_answered()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -127,81 +128,79 @@ def read_file(path: str,
     return read_designs_or_code(content, progress)
 
 
-def plan_import(library: LibraryService, designs: Sequence[ExchangedDesign], ask: AskClash,
-                parent: QWidget | None = None) -> list[ImportChoice] | None:
-    """What to write for each design, asking about name clashes; None if cancelled."""
-    from carwars_desktop.storage import ImportChoice
+class ImportPlan:
+    """What to write for each design, made in steps: each step plans on until the next
+    name clash the GM must answer (or to the end), so every step runs on a worker and
+    the GUI thread only asks (:func:`import_read`). A clash's answer given "the same for
+    the others" answers every later one; Replace of a name already imported keeps both.
+    The catalog's names are taken too, as on the command line."""
 
-    own: dict[tuple[str, str], dict[str, int]] = {}
-    incoming: dict[tuple[str, str], set[str]] = {}
-    free: dict[tuple[str, str], UniqueNames] = {}
-    for key in dict.fromkeys((d.ruleset_id, d.kind) for d in designs):
-        own[key] = library.own_names(*key)  # one query per kind, not per design
-    clashes = [d for d in designs if d.name in own[(d.ruleset_id, d.kind)]]
-    remaining = len(clashes)
-    standing: Clash | None = None
-    choices: list[ImportChoice] = []
-    for design in designs:
-        key = (design.ruleset_id, design.kind)
-        names = own[key]
-        taken = incoming.setdefault(key, set())
-        if design.name in names:
-            remaining -= 1
-            answer = standing
-            if answer is None:
-                answer, same = ask(parent, design, remaining)
-                if same:
-                    standing = answer
-            if answer is Clash.CANCEL:
-                return None
-            if answer is Clash.SKIP:
-                continue
-            if answer is Clash.REPLACE and design.name not in taken:
-                choices.append(ImportChoice(design, replace_id=names[design.name]))
-                taken.add(design.name)
-                continue
-        if key not in free:  # the catalog's names are taken too, as on the command line
-            free[key] = UniqueNames(library.taken_names(*key))
-        name = free[key].take(design.name)
-        taken.add(name)
-        choices.append(ImportChoice(design, name=None if name == design.name else name))
-    return choices
+    PROGRESS_EVERY = 500
 
+    def __init__(self, library: LibraryService, designs: Sequence[ExchangedDesign]) -> None:
+        self._library = library
+        self._designs = designs
+        self._own: dict[tuple[str, str], dict[str, int]] = {}
+        for key in dict.fromkeys((d.ruleset_id, d.kind) for d in designs):
+            self._own[key] = library.own_names(*key)  # one query per kind, not per design
+        self.remaining = sum(1 for d in designs if d.name in self._own[(d.ruleset_id, d.kind)])
+        """The clashes not answered yet (the one asked about included)."""
+        self._incoming: dict[tuple[str, str], set[str]] = {}
+        self._free: dict[tuple[str, str], UniqueNames] = {}
+        self._standing: Clash | None = None
+        self._position = 0
+        self.choices: list[ImportChoice] = []
 
-class _Clashes(Exception):  # noqa: N818 (a signal between two functions, not a fault)
-    """A name clash was met where nobody can be asked (the plan is then made on the GUI
-    thread, asking)."""
+    @property
+    def left(self) -> int:
+        """The designs not planned yet."""
+        return len(self._designs) - self._position
 
+    def advance(self, answer: Clash | None = None, same: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> ExchangedDesign | None:
+        """Plan on, ``answer`` (``same``: and every later clash) being the GM's answer
+        to the clash the last step stopped at; the next design whose clash must be
+        asked about, or None once every design is planned. ``answer`` Cancel is the
+        caller's to handle (nothing is planned then)."""
+        from carwars_desktop.storage import ImportChoice
 
-class _Standing(Exception):  # noqa: N818 (a signal between two functions, not a fault)
-    """The GM's answer to a clash holds for all the others."""
-
-    def __init__(self, answer: Clash) -> None:
-        super().__init__(answer.value)
-        self.answer = answer
-
-
-def _standing_stops(ask: AskClash) -> AskClash:
-    """``ask``, stopping the plan when the first answer (not Cancel) holds for every clash:
-    the plan is then made again with that answer from the start (the same plan), on a
-    worker. After a first answer for one clash only, the GM is asked on as before."""
-    asked = 0
-
-    def asking(parent: QWidget | None, design: ExchangedDesign,
-               remaining: int) -> tuple[Clash, bool]:
-        nonlocal asked
-        asked += 1
-        answer, same = ask(parent, design, remaining)
-        if asked == 1 and same and remaining and answer is not Clash.CANCEL:
-            raise _Standing(answer)
-        return answer, same
-
-    return asking
+        if same:
+            self._standing = answer
+        total = len(self._designs)
+        while self._position < total:
+            design = self._designs[self._position]
+            key = (design.ruleset_id, design.kind)
+            names = self._own[key]
+            taken = self._incoming.setdefault(key, set())
+            if design.name in names:
+                given = answer if answer is not None else self._standing
+                if given is None:
+                    return design
+                answer = None
+                self.remaining -= 1
+                if given is Clash.SKIP:
+                    self._position += 1
+                    continue
+                if given is Clash.REPLACE and design.name not in taken:
+                    self.choices.append(ImportChoice(design, replace_id=names[design.name]))
+                    taken.add(design.name)
+                    self._position += 1
+                    continue
+            if key not in self._free:
+                self._free[key] = UniqueNames(self._library.taken_names(*key))
+            name = self._free[key].take(design.name)
+            taken.add(name)
+            self.choices.append(ImportChoice(design, name=None if name == design.name
+                                             else name))
+            self._position += 1
+            if progress is not None and self._position % self.PROGRESS_EVERY == 0:
+                progress(self._position, total)
+        return None
 
 
-def _no_questions(_parent: QWidget | None, _design: ExchangedDesign,
-                  _remaining: int) -> tuple[Clash, bool]:
-    raise _Clashes
+def _plan_on(planning: ImportPlan, answer: Clash, same: bool,
+             job: Job) -> ExchangedDesign | None:
+    return planning.advance(answer, same, job.progress)
 
 
 def import_file(parent: QWidget | None, library: LibraryService, path: str | None = None,
@@ -224,40 +223,36 @@ def import_read(parent: QWidget | None, library: LibraryService,
                 initiator: object = None,
                 refused: str = "Nothing was imported") -> list[DesignRecord] | None:
     """The one import path (a design file, a pasted code or text): ``read`` (the designs,
-    or :class:`ExchangeError`) and the plan run on a worker, then the designs are written
-    on a worker in one transaction; only the name-clash questions are asked on the GUI
-    thread. All of the designs, or (refused, cancelled) none. ``refused`` begins the
+    or :class:`ExchangeError`) and the plan run on a worker (:class:`ImportPlan`: after
+    each name-clash answer the planning goes on on a worker), then the designs are
+    written on a worker in one transaction; only the name-clash questions are asked on
+    the GUI thread. All of the designs, or (refused, cancelled) none. ``refused`` begins the
     warning of a refused read (“club.carwars.json was not imported”)."""
     from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
 
-    def plan(job: Job) -> tuple[Sequence[ExchangedDesign], list[ImportChoice] | None]:
+    def plan(job: Job) -> tuple[ImportPlan, ExchangedDesign | None]:
         designs = read(job)
-        try:  # no name clash: nothing to ask, so the plan is made here, off the GUI thread
-            return designs, plan_import(library, designs, _no_questions)
-        except _Clashes:
-            return designs, None
+        planning = ImportPlan(library, designs)
+        return planning, planning.advance(progress=job.progress)
 
     try:
-        designs, choices = run_with_progress(parent, "Importing designs", plan, label)
+        planning, clash = run_with_progress(parent, "Importing designs", plan, label)
     except Cancelled:
         return None
     except ExchangeError as error:
         warn(parent, "Not imported", f"{refused}: {error}. Nothing was changed.")
         return None
-    if choices is None:  # the GM answers the clashes
+    while clash is not None:  # the GM answers; the planning goes on on a worker
+        answer, same = ask(parent, clash, planning.remaining - 1)
+        if answer is Clash.CANCEL:
+            return None
         try:
-            choices = plan_import(library, designs, _standing_stops(ask), parent)
-        except _Standing as standing:  # the same for every clash: planned on the worker
-            answer = standing.answer
-            try:
-                choices = run_with_progress(
-                    parent, "Importing designs",
-                    lambda _job: plan_import(library, designs, lambda *_: (answer, True)),
-                    f"Naming {len(designs):,} designs…")
-            except Cancelled:
-                return None
-    if choices is None:
-        return None
+            clash = run_with_progress(parent, "Importing designs",
+                                      partial(_plan_on, planning, answer, same),
+                                      f"Naming {planning.left:,} designs…")
+        except Cancelled:
+            return None
+    choices = planning.choices
     try:
         records = run_with_progress(
             parent, "Importing designs",

@@ -10,7 +10,6 @@ planned and written on workers, the same name-clash questions, one transaction.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -174,20 +173,9 @@ class PasteDesignDialog(QDialog):
         def read(job: Job) -> Designs:
             return read_designs_or_code(text, job.progress, subject="the text")
 
-        # The callbacks hold the dialog weakly: a job's callbacks live as long as its
-        # signals object, a child of the dialog, which a strong reference would make the
-        # last owner of a parentless dialog (deleted, then, from within its own child).
-        me = weakref.ref(self)
-
-        def checked(designs: Designs) -> None:
-            if (dialog := me()) is not None:
-                dialog._checked(designs)
-
-        def not_read(error: BaseException) -> None:
-            if (dialog := me()) is not None:
-                dialog._not_read(error)
-
-        self._checks.submit(read, checked, not_read)
+        # LatestOnly holds these bound methods weakly: a pending check never keeps a
+        # parentless dialog alive.
+        self._checks.submit(read, self._checked, self._not_read)
 
     def _checked(self, designs: Designs) -> None:
         self.designs = designs

@@ -238,8 +238,8 @@ def test_pasting_thousands_of_designs_never_freezes_the_window(
     jobs = Jobs(monkeypatch)
     read = watch(monkeypatch, share_actions, "read_designs_or_code",
                  lambda content, *_a, **_k: len(content))
-    planned = watch(monkeypatch, exchange_actions, "plan_import",
-                    lambda _library, designs, *_: len(designs))
+    planned = watch(monkeypatch, exchange_actions.ImportPlan, "advance",
+                    lambda plan, *_a, **_k: plan.left)
     written = watch(monkeypatch, type(library.service.store), "import_designs",
                     lambda _store, choices, *_: len(choices))
     listed = watch(monkeypatch, library_workspace, "prepare_contents",
@@ -260,4 +260,43 @@ def test_pasting_thousands_of_designs_never_freezes_the_window(
     assert (planned.on_gui, planned.on_workers) == ([], [6000])
     assert (written.on_gui, written.on_workers) == ([], [6000])
     assert listed.on_gui == [] and listed.on_workers and min(listed.on_workers) >= 6000
+    jobs.assert_answered()
+
+
+def test_pasting_thousands_of_clashing_designs_plans_on_workers_after_each_answer(
+        library: LibraryWorkspace, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """2,000 pasted designs whose names are all taken, answered "keep both", then "keep
+    both, the same for all" at the second question: the planning before, between and
+    after the questions ran on workers (the GUI thread planned the 1,998 others itself
+    before, the window frozen)."""
+    from carwars_desktop.gui.workshop import exchange_actions
+    from carwars_desktop.gui.workshop.exchange_actions import Clash
+    from carwars_desktop.library.naming import UniqueNames
+
+    designs = _many_designs(2000)
+    code = encode_designs(designs)
+    _paste_through_the_dialog(library, qtbot)
+    assert library.share_button.paste_design(code) == 2000
+    library.wait_for_rows()
+    asked: list[tuple[str, int]] = []
+    answers = [(Clash.KEEP_BOTH, False), (Clash.KEEP_BOTH, True)]
+
+    def ask(_parent: object, incoming: ExchangedDesign, remaining: int) -> tuple[Clash, bool]:
+        asked.append((incoming.name, remaining))
+        return answers.pop(0)
+
+    library.ask_clash = ask
+    jobs = Jobs(monkeypatch)
+    named = watch(monkeypatch, UniqueNames, "take")
+    own = watch(monkeypatch, type(library.service), "own_names")
+    planned = watch(monkeypatch, exchange_actions.ImportPlan, "advance",
+                    lambda plan, *_a, **_k: plan.left)
+    assert library.share_button.paste_design(code) == 2000
+    library.wait_for_rows()
+    assert asked == [("Pasted 00000", 1999), ("Pasted 00001", 1998)]
+    names = library.library.own_names("mini_car_wars")
+    assert all(f"{d.name} (2)" in names and d.name in names for d in designs)
+    assert (named.on_gui, len(named.on_workers)) == ([], 2000)
+    assert own.on_gui == [] and own.on_workers
+    assert (planned.on_gui, planned.on_workers) == ([], [2000, 2000, 1999])
     jobs.assert_answered()
