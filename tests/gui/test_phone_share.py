@@ -569,11 +569,10 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert _qr_text(sharing.qr_png()) == url
     pixmap = dialog.qr.pixmap()
     assert pixmap is not None and not pixmap.isNull()
-    assert display.share_panel.isVisibleTo(display) and display.share_link.text() == url
-    shown = display.share_qr.pixmap()
-    assert shown is not None and not shown.isNull()
+    assert display.share_panel.isVisibleTo(display) and url in display.texts()
+    assert display.share_qr.modules() > 0  # drawn at 4 px a module or more once laid out
     dialog.renew.click()
-    assert sharing.url != url and display.share_link.text() == sharing.url
+    assert sharing.url != url and sharing.url in display.texts()
     assert _get(url + "/state")[0] == 404
     button.trigger()  # off again
     assert not sharing.sharing and not button.isChecked()
