@@ -659,3 +659,38 @@ def test_a_server_process_that_ends_by_itself_is_reported(
     assert sharing.sharing and sharing.problem == ""
     dialog.close()
     window.shutdown()
+
+
+def two_addresses(_allow_public: bool) -> list[Interface]:
+    return [Interface("127.0.0.2", "127.0.0.2 (the default route)", True),
+            Interface(LOOPBACK, f"{LOOPBACK} (this computer only)", False)]
+
+
+def test_the_dialog_keeps_the_chosen_address_and_shrinks_back_after_stop(
+        qtbot, services: Services) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.share_dialog import ShareDialog
+
+    _start(services)
+    sharing = PhoneSharing(services, choices=two_addresses, port=free_port())
+    dialog = ShareDialog(sharing)
+    qtbot.addWidget(dialog)
+    dialog.resize(700, 400)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # its height follows its wrapped lines at that width
+    before = dialog.size()
+    dialog.address.setCurrentIndex(dialog.address.findData(LOOPBACK))
+    try:
+        for _ in range(2):
+            dialog.toggle.click()  # Start
+            assert sharing.sharing and sharing.url.startswith(f"http://{LOOPBACK}:")
+            assert dialog.address.currentData() == LOOPBACK
+            grown = dialog.size()
+            dialog.toggle.click()  # Stop
+            assert not sharing.sharing and dialog.address.currentData() == LOOPBACK
+            assert grown != before
+            qtbot.waitUntil(lambda: dialog.size() == before, timeout=2000)
+        dialog.allow_public.setChecked(True)  # the list filled again: the choice kept
+        assert dialog.address.currentData() == LOOPBACK
+    finally:
+        sharing.end()
