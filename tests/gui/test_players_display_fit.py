@@ -6,8 +6,12 @@ painted with modules of 4 pixels or more and decodes from a screenshot."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from itertools import cycle, islice
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -170,3 +174,81 @@ def test_full_screen_on_a_1600_by_1000_screen_shows_the_whole_qr_code(
     bottom = qr.mapTo(display, qr.rect().bottomRight())
     assert bottom.y() < display.height() and bottom.x() < display.width()
     assert qr.module_px() >= MIN_MODULE and _decoded(display) == [URL]
+
+
+SCREEN_SCRIPT = """
+import json, sys
+sys.path.insert(0, {here!r})
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from carwars_desktop.gui.players_display import PlayerDisplay
+from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.services import Services, typed_dice
+from carwars_desktop.session.setup import Entry, prepare
+from carwars_desktop.storage import open_database
+from readable import unreadable
+import zxingcpp, numpy as np
+from PySide6.QtGui import QImage
+
+services = Services()
+services.table.database = open_database({db!r})
+ruleset = find_ruleset("mini_car_wars")
+catalog = ruleset.catalog()
+designs = ["Courier (b)", "Courier", "Killer Kart", "Courier", "Killer Kart", "Courier"]
+entries = [Entry(f"Player {{n}}", name, catalog[d].to_json()) for n, (d, name) in
+           enumerate(zip(designs[:{count}], {names!r}), start=1)]
+table = services.table
+table.open(table.start("mini_car_wars", "Friday night", "", prepare(ruleset, entries)))
+game = table.running()
+fire = find_procedure("mini.fire")
+values = fire.bind({{"firer": game.sheet("v1"), "target": game.sheet("v2"), "side": "L",
+                    "range": "5"}})
+table.resolve(fire, values, typed_dice("4 4 5 6 6"), bindings={{"firer": "v1", "target": "v2"}})
+display = PlayerDisplay(services, QSettings({ini!r}, QSettings.Format.IniFormat))
+display.showFullScreen()
+display.show_sharing({url!r})
+for _ in range(50):
+    app.processEvents()
+while display._fit_timer.isActive():
+    app.processEvents()
+image = display.grab().toImage().convertToFormat(QImage.Format.Format_Grayscale8)
+pixels = np.frombuffer(image.constBits(), np.uint8).reshape(
+    image.height(), image.bytesPerLine())[:, :image.width()].copy()
+qr = display.share_qr
+corner = qr.mapTo(display, qr.rect().bottomRight())
+print(json.dumps({{"size": [display.width(), display.height()],
+                  "ratio": display.devicePixelRatioF(),
+                  "misfits": display.misfits(), "unreadable": unreadable(display),
+                  "module": qr.module_px(), "qr_inside": corner.x() < display.width()
+                  and corner.y() < display.height(),
+                  "decoded": [r.text for r in zxingcpp.read_barcodes(pixels)]}}))
+"""
+
+
+@pytest.mark.parametrize(("width", "height", "factor", "count"), [
+    (1600, 1000, "1", 3), (1280, 720, "1", 6), (3840, 2160, "2", 4), (3840, 2160, "1", 6)],
+    ids=["1600x1000", "1280x720", "3840x2160-at-200%", "3840x2160"])
+def test_full_screen_on_a_screen_of_that_size_fits_and_its_qr_code_decodes(
+        tmp_path: Path, width: int, height: int, factor: str, count: int) -> None:
+    """F11 on a screen of its own (the offscreen platform configured to that size, and to
+    200 % scaling): a whole screenshot of the display decodes to the link."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{
+        "name": "TV", "x": 0, "y": 0, "width": width, "height": height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    script = SCREEN_SCRIPT.format(
+        here=str(Path(__file__).parent), db=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        ini=str(tmp_path / "s.ini"), url=URL, count=count, names=NAMES)
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
+           "QT_SCALE_FACTOR": factor}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=180, env=env)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    scale = int(factor)
+    assert result["size"] == [width // scale, height // scale]
+    assert result["ratio"] == scale
+    assert result["misfits"] == [] and result["unreadable"] == []
+    assert result["module"] >= MIN_MODULE and result["qr_inside"]
+    assert result["decoded"] == [URL]
