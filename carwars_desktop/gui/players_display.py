@@ -269,16 +269,19 @@ class Theme:
                        {"info": "#0a4a94", "warning": "#7a4b00", "danger": "#a3001b"})
         self.accent = "#ffd34d" if self.dark else "#0a4a94"
 
-    def style(self) -> str:
+    def style(self, frame: float = 1.0) -> str:
+        """The style sheet; ``frame`` widens the frames (borders, corners) on a large TV."""
         bg, fg, muted = self.background.name(), self.text.name(), self.muted.name()
+        thin, thick, corner = (round(px * frame) for px in (3, 6, 10))
         return (f"PlayerDisplay, QWidget#players-body {{ background: {bg}; color: {fg}; }}"
                 f" QLabel {{ color: {fg}; background: transparent; }}"
                 f" QLabel[muted='true'] {{ color: {muted}; }}"
-                f" QFrame#vehicle-card {{ border: 3px solid {muted}; border-radius: 10px; }}"
-                f" QFrame#vehicle-card[turn='now'] {{ border: 6px solid {self.accent}; }}"
-                f" QFrame#vehicle-card[out='true'] {{ border: 3px dashed {muted}; }}"
-                f" QFrame#roll-panel, QFrame#log-panel {{ border: 3px solid {muted};"
-                f" border-radius: 10px; }}"
+                f" QFrame#vehicle-card {{ border: {thin}px solid {muted};"
+                f" border-radius: {corner}px; }}"
+                f" QFrame#vehicle-card[turn='now'] {{ border: {thick}px solid {self.accent}; }}"
+                f" QFrame#vehicle-card[out='true'] {{ border: {thin}px dashed {muted}; }}"
+                f" QFrame#roll-panel, QFrame#log-panel {{ border: {thin}px solid {muted};"
+                f" border-radius: {corner}px; }}"
                 f" QMenuBar {{ background: {bg}; color: {fg}; }}")
 
 
@@ -468,6 +471,10 @@ class PlayerDisplay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.theme = Theme(QGuiApplication.palette())
+        self._frame = 1.0
+        """How much wider than full size the frames are drawn (:meth:`_apply_frame`)."""
+        self._new_frames = False
+        """Cards built since the frames were last sized."""
         self.view: PlayersView | None = None
         self._roll: RollNotice | None = services.table.roll
         self._events: list[StoredEvent] = []
@@ -594,11 +601,26 @@ class PlayerDisplay(QWidget):
         if not self.isVisible() or self.layout() is None or self.view is None:
             return
         scale = self.start_scale()
+        self._apply_frame(max(1.0, scale))
         while True:
             self._apply_scale(scale)
             if scale <= MIN_SCALE or not self.misfits():
                 break
             scale = max(MIN_SCALE, round(scale * 0.92, 3))
+
+    def _apply_frame(self, frame: float) -> None:
+        """Frames, margins and gaps ``frame`` times their full size (wider on a large TV
+        only: on a small one the text gives way, they stay)."""
+        if frame == self._frame and not self._new_frames:
+            return
+        self._frame, self._new_frames = frame, False
+        self.setStyleSheet(self.theme.style(frame))
+        for panel in self.findChildren(QFrame):
+            layout = panel.layout()
+            if panel.objectName() in ("vehicle-card", "roll-panel", "log-panel") and layout:
+                layout.setContentsMargins(*(round(px * frame) for px in (16, 12, 16, 12)))
+        self.grid.setSpacing(round(16 * frame))
+        self.menu_bar.setFont(_font(round(SMALL_PX * frame)))
 
     def _apply_scale(self, scale: float) -> None:
         """Every label's font at its full size (:data:`BASE_PX`) times ``scale``, then the
@@ -658,6 +680,7 @@ class PlayerDisplay(QWidget):
             card.setParent(None)  # out of the window at once, not at the next loop
             card.deleteLater()
         self.cards = {}
+        self._new_frames = True
         columns = columns_for(len(view.vehicles))
         for column in range(self.grid.columnCount()):
             self.grid.setColumnStretch(column, 0)
@@ -744,7 +767,7 @@ class PlayerDisplay(QWidget):
         self.roll.theme = self.theme
         for card in getattr(self, "cards", {}).values():
             card.theme = self.theme
-        self.setStyleSheet(self.theme.style())
+        self.setStyleSheet(self.theme.style(self._frame))
 
     def event(self, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange,
