@@ -74,6 +74,8 @@ FIT_WIDTH, FIT_HEIGHT = 1920, 1080
 """The window size at which the cards are drawn full size (a 1920×1080 TV; a 4K one at
 200 % is the same): :meth:`PlayerDisplay.start_scale` follows the window's size."""
 MIN_SCALE = 0.3
+FIT_STEP = 0.92
+"""Each try of :meth:`PlayerDisplay._fit` draws the text this much smaller."""
 MAX_SCALE = 2.5
 
 
@@ -600,13 +602,23 @@ class PlayerDisplay(QWidget):
         self._fit_timer.stop()
         if not self.isVisible() or self.layout() is None or self.view is None:
             return
-        scale = self.start_scale()
-        self._apply_frame(max(1.0, scale))
+        start = self.start_scale()
+        self._apply_frame(max(1.0, start))
+        scale, previous = start, self.theme.scale
+        if MIN_SCALE <= previous < start:
+            # Most changes leave the fit as it was: try the last scale and one step up
+            # before going down from the start.
+            self._apply_scale(min(start, round(previous / FIT_STEP, 3)))
+            if self.misfits():
+                self._apply_scale(previous)
+                if not self.misfits():
+                    return
+                scale = previous
         while True:
             self._apply_scale(scale)
             if scale <= MIN_SCALE or not self.misfits():
                 break
-            scale = max(MIN_SCALE, round(scale * 0.92, 3))
+            scale = max(MIN_SCALE, round(scale * FIT_STEP, 3))
 
     def _apply_frame(self, frame: float) -> None:
         """Frames, margins and gaps ``frame`` times their full size (wider on a large TV
