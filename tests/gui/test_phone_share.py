@@ -559,6 +559,8 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert button.isCheckable() and not button.isChecked()
     display: PlayerDisplay = window.open_player_display()
     assert not display.share_panel.isVisibleTo(display)
+    display.resize(1435, 875)
+    qtbot.waitUntil(lambda: display.size().toTuple() == (1435, 875))
     button.trigger()
     assert sharing.sharing and button.isChecked()
     dialog = window.share_dialog
@@ -570,7 +572,9 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     pixmap = dialog.qr.pixmap()
     assert pixmap is not None and not pixmap.isNull()
     assert display.share_panel.isVisibleTo(display) and url in display.texts()
-    assert display.share_qr.modules() > 0  # drawn at 4 px a module or more once laid out
+    assert display.share_qr.modules() > 0
+    qtbot.waitUntil(lambda: not display._fit_timer.isActive())
+    assert display.size().toTuple() == (1435, 875) and display.share_qr.module_px() >= 4
     dialog.renew.click()
     assert sharing.url != url and sharing.url in display.texts()
     assert _get(url + "/state")[0] == 404
@@ -578,6 +582,8 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert not sharing.sharing and not button.isChecked()
     assert not display.share_panel.isVisibleTo(display)
     assert dialog.toggle.text() == "Start sharing"
+    qtbot.waitUntil(lambda: not display._fit_timer.isActive())
+    assert display.size().toTuple() == (1435, 875)  # it grew to 1520×1181 when sharing
     dialog.close()
     display.close()
     button.trigger()
