@@ -758,7 +758,7 @@ class MainWindow(QMainWindow):
             if sharing.problem and not sharing.sharing:
                 self.table.play.show_message(f"⚠ {sharing.problem}", True)
         if self.player_display is not None:
-            self.player_display.show_sharing(sharing.url, sharing.qr_png())
+            self.player_display.show_sharing(sharing.url)
 
     def _player_display_gone(self) -> None:
         self.player_display = None

@@ -15,14 +15,16 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QFont,
     QGuiApplication,
+    QPainter,
+    QPaintEvent,
     QPalette,
-    QPixmap,
+    QResizeEvent,
     QScreen,
     QShowEvent,
 )
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QMenuBar,
     QSizePolicy,
     QVBoxLayout,
@@ -68,14 +71,18 @@ def columns_for(count: int) -> int:
 
 
 FIT_WIDTH, FIT_HEIGHT = 1920, 1080
-"""The screen every card must fit (a 1920×1080 TV; a 4K one at 200 % is the same)."""
-MIN_SCALE = 0.5
+"""The window size at which the cards are drawn full size (a 1920×1080 TV; a 4K one at
+200 % is the same): :meth:`PlayerDisplay.start_scale` follows the window's size."""
+MIN_SCALE = 0.3
+FIT_STEP = 0.92
+"""Each try of :meth:`PlayerDisplay._fit` draws the text this much smaller."""
+MAX_SCALE = 2.5
 
 
 def scale_for(count: int) -> float:
     """How large the cards are drawn first (1: names 40 px, numbers 56 px): full size up
     to six vehicles, smaller beyond as the room per card shrinks; :meth:`PlayerDisplay.rebuild`
-    goes smaller still while the cards do not fit :data:`FIT_WIDTH` × :data:`FIT_HEIGHT`."""
+    then sizes them to the window and goes smaller still while anything does not fit."""
     return 1.0 if count <= 6 else 0.78 if count <= 9 else 0.7 if count <= 12 else 0.6
 
 """Events kept for the log lines (some may be hidden from the players)."""
@@ -89,15 +96,164 @@ def _font(pixels: int, bold: bool = False) -> QFont:
     return font
 
 
+BASE_PX = "base_px"
+"""The property holding a label's full-size font (pixels): :meth:`PlayerDisplay._fit`
+draws it at that size times the display's scale."""
+
+
 def _label(text: str = "", pixels: int = TEXT_PX, bold: bool = False,
-           name: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setFont(_font(pixels, bold))
+           name: str = "", scale: float = 1.0, elide: bool = False) -> QLabel:
+    label: QLabel = ElidedLabel(text) if elide else QLabel(text)
+    label.setProperty(BASE_PX, pixels)
+    label.setFont(_font(max(1, round(pixels * scale)), bold))
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     if name:
         label.setObjectName(name)
     return label
+
+
+class ElidedLabel(QLabel):
+    """One line that never widens the window: too long for its room, it ends in "…" (the
+    whole text in :attr:`full_text` and its tooltip)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full_text = ""
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        self.full_text = text
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight,
+                                              max(0, self.contentsRect().width()))
+        super().setText(shown)
+        self.setToolTip(self.full_text if shown != self.full_text else "")
+
+    def is_elided(self) -> bool:
+        return super().text() != self.full_text
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        metrics = self.fontMetrics()
+        margins = self.contentsMargins()
+        return QSize(metrics.horizontalAdvance(self.full_text) + margins.left()
+                     + margins.right() + 2, metrics.height() + margins.top() + margins.bottom())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = self.sizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M…") * 2),
+                     hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._elide()
+
+
+class LinesLabel(QLabel):
+    """Lines, newest last, of which it shows the newest that fit its height, each elided
+    to its width: never taller than its room (the whole in :attr:`lines`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lines: list[str] = []
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+
+    def set_lines(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+        self._fill()
+
+    def _fill(self) -> None:
+        metrics = self.fontMetrics()
+        room = self.contentsRect()
+        fit = max(0, (room.height() + metrics.leading()) // max(1, metrics.lineSpacing()))
+        shown = self.lines[len(self.lines) - fit:] if fit else []
+        super().setText("\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight,
+                                                      max(0, room.width()))
+                                   for line in shown))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        metrics = self.fontMetrics()
+        return QSize(metrics.horizontalAdvance("M") * 20,
+                     metrics.lineSpacing() * max(1, len(self.lines)))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(0, 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fill()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fill()
+
+
+MIN_MODULE = 4
+"""The smallest QR module drawn (pixels): smaller, a phone's camera may not read it."""
+
+
+class QrCode(QWidget):
+    """A QR code drawn at the largest whole number of pixels per module that fits, never
+    under :data:`MIN_MODULE` (its minimum size), with its 4-module quiet zone."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.matrix: tuple[tuple[bool, ...], ...] = ()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_text(self, text: str) -> None:
+        """The code of ``text`` (segno, error correction M as :func:`phone_share.qr_png`),
+        or nothing when empty."""
+        if text:
+            import segno
+
+            rows = segno.make_qr(text, error="m").matrix
+            self.matrix = tuple(tuple(bool(m) for m in row) for row in rows)
+        else:
+            self.matrix = ()
+        self.updateGeometry()
+        self.update()
+
+    def modules(self) -> int:
+        """Modules across, with the quiet zone."""
+        return len(self.matrix) + 8 if self.matrix else 0
+
+    def module_px(self) -> int:
+        """The pixels per module it paints at its present size."""
+        count = self.modules()
+        return min(self.width(), self.height()) // count if count else 0
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        side = self.modules() * MIN_MODULE
+        return QSize(side, side)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        side = self.modules() * 2 * MIN_MODULE
+        return QSize(side, side)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        module = self.module_px()
+        if not module:
+            return
+        side = module * self.modules()
+        left, top = (self.width() - side) // 2, (self.height() - side) // 2
+        painter = QPainter(self)
+        painter.fillRect(left, top, side, side, QColor("#ffffff"))
+        for y, row in enumerate(self.matrix):
+            for x, dark in enumerate(row):
+                if dark:
+                    painter.fillRect(left + (x + 4) * module, top + (y + 4) * module,
+                                     module, module, QColor("#000000"))
+        painter.end()
 
 
 class Theme:
@@ -115,16 +271,19 @@ class Theme:
                        {"info": "#0a4a94", "warning": "#7a4b00", "danger": "#a3001b"})
         self.accent = "#ffd34d" if self.dark else "#0a4a94"
 
-    def style(self) -> str:
+    def style(self, frame: float = 1.0) -> str:
+        """The style sheet; ``frame`` widens the frames (borders, corners) on a large TV."""
         bg, fg, muted = self.background.name(), self.text.name(), self.muted.name()
+        thin, thick, corner = (round(px * frame) for px in (3, 6, 10))
         return (f"PlayerDisplay, QWidget#players-body {{ background: {bg}; color: {fg}; }}"
                 f" QLabel {{ color: {fg}; background: transparent; }}"
                 f" QLabel[muted='true'] {{ color: {muted}; }}"
-                f" QFrame#vehicle-card {{ border: 3px solid {muted}; border-radius: 10px; }}"
-                f" QFrame#vehicle-card[turn='now'] {{ border: 6px solid {self.accent}; }}"
-                f" QFrame#vehicle-card[out='true'] {{ border: 3px dashed {muted}; }}"
-                f" QFrame#roll-panel, QFrame#log-panel {{ border: 3px solid {muted};"
-                f" border-radius: 10px; }}"
+                f" QFrame#vehicle-card {{ border: {thin}px solid {muted};"
+                f" border-radius: {corner}px; }}"
+                f" QFrame#vehicle-card[turn='now'] {{ border: {thick}px solid {self.accent}; }}"
+                f" QFrame#vehicle-card[out='true'] {{ border: {thin}px dashed {muted}; }}"
+                f" QFrame#roll-panel, QFrame#log-panel {{ border: {thin}px solid {muted};"
+                f" border-radius: {corner}px; }}"
                 f" QMenuBar {{ background: {bg}; color: {fg}; }}")
 
 
@@ -143,15 +302,17 @@ class VehicleCard(QFrame):
         layout.setContentsMargins(16, 12, 16, 12)
         layout.setSpacing(4)
         top = QHBoxLayout()
-        self.name = _label("", self._px(NAME_PX), bold=True, name="vehicle-name")
-        self.turn = _label("", self._px(TEXT_PX), bold=True, name="vehicle-turn")
+        scale = theme.scale
+        self.name = _label("", NAME_PX, bold=True, name="vehicle-name", scale=scale,
+                           elide=True)
+        self.turn = _label("", TEXT_PX, bold=True, name="vehicle-turn", scale=scale)
         top.addWidget(self.name, 1)
         top.addWidget(self.turn)
         layout.addLayout(top)
-        self.player = _label("", self._px(SMALL_PX), name="vehicle-player")
+        self.player = _label("", SMALL_PX, name="vehicle-player", scale=scale, elide=True)
         self.player.setProperty("muted", True)
         layout.addWidget(self.player)
-        self.status = _label("", self._px(TEXT_PX), bold=True, name="vehicle-status")
+        self.status = _label("", TEXT_PX, bold=True, name="vehicle-status", scale=scale)
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.facts = QGridLayout()
@@ -160,9 +321,6 @@ class VehicleCard(QFrame):
         layout.addLayout(self.facts)
         layout.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-
-    def _px(self, pixels: int) -> int:
-        return round(pixels * self.theme.scale)
 
     def show_view(self, view: VehicleView) -> bool:
         """Draw ``view``; False (nothing drawn) when it is the one shown."""
@@ -206,16 +364,18 @@ class VehicleCard(QFrame):
         numbers = [f for f in view.facts if f.number]
         for index, fact in enumerate(numbers):
             row, column = divmod(index, FACTS_PER_ROW)
-            caption = _label(fact.label, self._px(SMALL_PX), name="fact-label")
+            caption = _label(fact.label, SMALL_PX, name="fact-label", scale=self.theme.scale,
+                             elide=True)
             caption.setProperty("muted", True)
-            value = _label("", self._px(NUMBER_PX), bold=True, name="fact-value")
+            value = _label("", NUMBER_PX, bold=True, name="fact-value",
+                           scale=self.theme.scale)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.values.append(value)
             self.facts.addWidget(caption, row * 2, column)
             self.facts.addWidget(value, row * 2 + 1, column)
         first = (len(numbers) + FACTS_PER_ROW - 1) // FACTS_PER_ROW * 2
         if any(not f.number for f in view.facts):
-            self.words = _label("", self._px(TEXT_PX), name="fact-words")
+            self.words = _label("", TEXT_PX, name="fact-words", scale=self.theme.scale)
             self.words.setTextFormat(Qt.TextFormat.RichText)
             self.words.setWordWrap(True)
             self.facts.addWidget(self.words, first, 0, 1, FACTS_PER_ROW)
@@ -313,6 +473,10 @@ class PlayerDisplay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.theme = Theme(QGuiApplication.palette())
+        self._frame = 1.0
+        """How much wider than full size the frames are drawn (:meth:`_apply_frame`)."""
+        self._new_frames = False
+        """Cards built since the frames were last sized."""
         self.view: PlayersView | None = None
         self._roll: RollNotice | None = services.table.roll
         self._events: list[StoredEvent] = []
@@ -320,6 +484,9 @@ class PlayerDisplay(QWidget):
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        # The window keeps the size the GM (or full screen) gave it: its content is fitted
+        # to it (:meth:`_fit`), never the window grown to its content.
+        outer.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         self.menu_bar = QMenuBar(self)
         self.menu_bar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.menu_bar.setFont(_font(SMALL_PX))
@@ -332,14 +499,14 @@ class PlayerDisplay(QWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(20, 8, 20, 8)
         header = QHBoxLayout()
-        self.title = _label("", NAME_PX, bold=True, name="display-title")
+        self.title = _label("", NAME_PX, bold=True, name="display-title", elide=True)
         self.clock = _label("", NUMBER_PX, bold=True, name="display-clock")
         header.addWidget(self.title, 1)
         header.addWidget(self.clock)
         layout.addLayout(header)
-        self.turns = _label("", NAME_PX, name="display-turns")
+        self.turns = _label("", NAME_PX, name="display-turns", elide=True)
         layout.addWidget(self.turns)
-        self.visibility = _label("", SMALL_PX, name="display-visibility")
+        self.visibility = _label("", SMALL_PX, name="display-visibility", elide=True)
         self.visibility.setProperty("muted", True)
         layout.addWidget(self.visibility)
         row = QHBoxLayout()
@@ -355,21 +522,21 @@ class PlayerDisplay(QWidget):
         log_panel.setObjectName("log-panel")
         log_layout = QVBoxLayout(log_panel)
         log_layout.setContentsMargins(16, 12, 16, 12)
-        log_layout.addWidget(_label("Last events", TEXT_PX, bold=True))
-        self.log = _label("", SMALL_PX, name="display-log")
-        self.log.setWordWrap(True)
-        log_layout.addWidget(self.log)
-        log_layout.addStretch(1)
+        log_layout.addWidget(_label("Last events", TEXT_PX, bold=True, elide=True))
+        self.log = LinesLabel()
+        self.log.setObjectName("display-log")
+        self.log.setFont(_font(SMALL_PX))
+        self.log.setProperty(BASE_PX, SMALL_PX)
+        log_layout.addWidget(self.log, 1)
         side.addWidget(log_panel, 2)
         self.share_panel = QFrame()
         self.share_panel.setObjectName("log-panel")
         share_layout = QVBoxLayout(self.share_panel)
         share_layout.setContentsMargins(16, 12, 16, 12)
-        share_layout.addWidget(_label("Follow on your phone", TEXT_PX, bold=True))
-        self.share_qr = QLabel()
+        share_layout.addWidget(_label("Follow on your phone", TEXT_PX, bold=True, elide=True))
+        self.share_qr = QrCode()
         self.share_qr.setObjectName("display-share-qr")
-        self.share_qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        share_layout.addWidget(self.share_qr)
+        share_layout.addWidget(self.share_qr, 1)
         self.share_link = _label("", SMALL_PX, name="display-share-link")
         self.share_link.setWordWrap(True)
         share_layout.addWidget(self.share_link)
@@ -377,9 +544,12 @@ class PlayerDisplay(QWidget):
         side.addWidget(self.share_panel, 2)
         side_box = QWidget()
         side_box.setLayout(side)
-        side_box.setMinimumWidth(420)
         row.addWidget(side_box, 1)
         layout.addLayout(row, 1)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit)
         self._apply_theme()
 
         self._signal = ChangeSignal(services.bus, self)
@@ -406,44 +576,128 @@ class PlayerDisplay(QWidget):
         self._read_events()
         view = self._view()
         self._show_rest(view)
-        self._build_cards(view, scale_for(len(view.vehicles)))
-        if self.isVisible():
-            QTimer.singleShot(0, self._fit)
+        self._build_cards(view)
+        self.refit()
         self.redrawn.emit(frozenset(self.cards))
 
+    def refit(self) -> None:
+        """Fit the content to the window again once the events waiting are handled (many
+        changes, one fit)."""
+        if self.isVisible():
+            self._fit_timer.start()
+
+    def start_scale(self) -> float:
+        """The cards' size to try first: full size (:func:`scale_for`) on a 1920×1080
+        window, in proportion on a smaller or larger one (a 4K TV at 100 %: twice)."""
+        count = len(self.view.vehicles) if self.view is not None else 0
+        ratio = min(self.width() / FIT_WIDTH, self.height() / FIT_HEIGHT)
+        return max(MIN_SCALE, min(MAX_SCALE, round(scale_for(count) * ratio, 3)))
+
     def _fit(self) -> None:
-        """Smaller cards until all of them fit the reference TV (dense cards, many
-        vehicles). Only a shown window measures its wrapped lines right: a hidden one
-        is fitted when it is shown."""
-        layout = self.layout()
-        if not self.isVisible() or layout is None or self.view is None:
+        """The largest text, from :meth:`start_scale` down, with which everything shows
+        whole in the window as it is (never grown): no label cut or squeezed under the
+        height its wrapped lines need, the QR code at :data:`MIN_MODULE` pixels or more.
+        Only a shown window measures its wrapped lines right: a hidden one is fitted when
+        it is shown."""
+        self._fit_timer.stop()
+        if not self.isVisible() or self.layout() is None or self.view is None:
             return
-        scale = self.theme.scale
+        start = self.start_scale()
+        self._apply_frame(max(1.0, start))
+        scale, previous = start, self.theme.scale
+        if MIN_SCALE <= previous < start:
+            # Most changes leave the fit as it was: try the last scale and one step up
+            # before going down from the start.
+            self._apply_scale(min(start, round(previous / FIT_STEP, 3)))
+            if self.misfits():
+                self._apply_scale(previous)
+                if not self.misfits():
+                    return
+                scale = previous
         while True:
-            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-            layout.activate()
-            needed = self.minimumSizeHint()
-            if (needed.width() <= FIT_WIDTH and needed.height() <= FIT_HEIGHT) \
-                    or scale <= MIN_SCALE:
+            self._apply_scale(scale)
+            if scale <= MIN_SCALE or not self.misfits():
                 break
-            scale = max(MIN_SCALE, round(scale - 0.08, 2))
-            self._build_cards(self.view, scale)
-        if not self.isFullScreen() and not self.isMaximized() and (
-                self.width() > FIT_WIDTH or self.height() > FIT_HEIGHT):
-            self.resize(min(self.width(), max(FIT_WIDTH, needed.width())),
-                        min(self.height(), max(FIT_HEIGHT, needed.height())))
+            scale = max(MIN_SCALE, round(scale * FIT_STEP, 3))
+
+    def _apply_frame(self, frame: float) -> None:
+        """Frames, margins and gaps ``frame`` times their full size (wider on a large TV
+        only: on a small one the text gives way, they stay)."""
+        if frame == self._frame and not self._new_frames:
+            return
+        self._frame, self._new_frames = frame, False
+        self.setStyleSheet(self.theme.style(frame))
+        for panel in self.findChildren(QFrame):
+            layout = panel.layout()
+            if panel.objectName() in ("vehicle-card", "roll-panel", "log-panel") and layout:
+                layout.setContentsMargins(*(round(px * frame) for px in (16, 12, 16, 12)))
+        self.grid.setSpacing(round(16 * frame))
+        self.menu_bar.setFont(_font(round(SMALL_PX * frame)))
+
+    def _apply_scale(self, scale: float) -> None:
+        """Every label's font at its full size (:data:`BASE_PX`) times ``scale``, then the
+        layout settled at the window's size."""
+        self.theme.scale = scale
+        for label in self.findChildren(QLabel):
+            base = label.property(BASE_PX)
+            if not base:
+                continue
+            pixels = max(1, round(int(base) * scale))
+            font = label.font()
+            if font.pixelSize() != pixels:
+                font.setPixelSize(pixels)
+                label.setFont(font)
+        layout = self.layout()
+        for _ in range(3):  # a layout that changes posts its parents' requests in turn
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            if layout is not None:
+                layout.activate()
+
+    def misfits(self) -> list[str]:
+        """What does not show whole at the present size (empty when everything fits)."""
+        problems: list[str] = []
+        layout = self.layout()
+        if layout is not None:
+            needed = layout.totalMinimumSize()
+            if needed.width() > self.width() or needed.height() > self.height():
+                problems.append(f"needs {needed.width()}×{needed.height()} px")
+        for label in self.findChildren(QLabel):
+            if not label.isVisibleTo(self) or not label.text() or isinstance(
+                    label, (ElidedLabel, LinesLabel)):
+                continue
+            room = label.contentsRect()
+            if label.wordWrap():
+                if label.heightForWidth(label.width()) > label.height() + 1:
+                    problems.append(f"{label.objectName()}: wrapped lines squeezed")
+                elif label.minimumSizeHint().width() > label.width() + 1:
+                    problems.append(f"{label.objectName()}: a word too wide")
+            else:
+                hint = label.sizeHint()
+                if hint.width() > room.width() + 1 or hint.height() > room.height() + 1:
+                    problems.append(f"{label.objectName()}: cut")
+        if self.share_qr.isVisibleTo(self) and self.share_qr.module_px() < MIN_MODULE:
+            problems.append(f"QR modules {self.share_qr.module_px()} px")
+        return problems
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
-        QTimer.singleShot(0, self._fit)  # once the shown window has its real widths
+        self.refit()  # once the shown window has its real widths
 
-    def _build_cards(self, view: PlayersView, scale: float) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.refit()
+
+    def _build_cards(self, view: PlayersView) -> None:
         for card in self.cards.values():
             card.setParent(None)  # out of the window at once, not at the next loop
             card.deleteLater()
         self.cards = {}
-        self.theme.scale = scale
+        self._new_frames = True
         columns = columns_for(len(view.vehicles))
+        for column in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(column, 0)
+        for column in range(columns):  # cards of one width, whatever their names' lengths
+            self.grid.setColumnStretch(column, 1)
         for index, vehicle in enumerate(view.vehicles):
             card = VehicleCard(self.theme)
             self.cards[vehicle.key] = card
@@ -471,7 +725,7 @@ class PlayerDisplay(QWidget):
         self.visibility.setText(" · ".join(notes))
         self.visibility.setVisible(bool(notes))
         self.roll.show_roll(view.roll)
-        self.log.setText("\n".join(f"• {line}" for line in view.log))
+        self.log.set_lines([f"• {line}" for line in view.log])
 
     def _on_changes(self, changes: Changes) -> None:
         if changes.roll is not None:
@@ -499,23 +753,25 @@ class PlayerDisplay(QWidget):
                     or card.view.turn != vehicle.turn) and card.show_view(vehicle):
                 redrawn.add(vehicle.key)
         self._show_rest(view)
+        self.refit()
         self.redrawn.emit(frozenset(redrawn))
 
-    def show_sharing(self, url: str, qr_png: bytes) -> None:
+    def show_sharing(self, url: str) -> None:
         """The phones' page link and its QR code (Share to players' devices), or
-        nothing when ``url`` is empty."""
+        nothing when ``url`` is empty. The window keeps its size: the rest is drawn
+        smaller to make room (:meth:`_fit`)."""
         self.share_panel.setVisible(bool(url))
-        self.share_link.setText(url)
-        if url:
-            pixmap = QPixmap()
-            pixmap.loadFromData(qr_png, "PNG")
-            self.share_qr.setPixmap(pixmap)
-        else:
-            self.share_qr.clear()
+        # A link breaks after its slashes only (a zero-width space): never cut at the side.
+        self.share_link.setText(url.replace("/", "/\u200b"))
+        self.share_qr.set_text(url)
+        self.refit()
 
     def texts(self) -> list[str]:
-        """The text of every label shown (what a test checks for hidden values)."""
-        return [label.text() for label in self.findChildren(QLabel)]
+        """The text of every label shown, whole (what a test checks for hidden values)."""
+        return [label.full_text if isinstance(label, ElidedLabel)
+                else "\n".join(label.lines) if isinstance(label, LinesLabel)
+                else label.text().replace("\u200b", "")
+                for label in self.findChildren(QLabel)]
 
     # --- theme ---------------------------------------------------------------------------
     def _apply_theme(self) -> None:
@@ -523,7 +779,7 @@ class PlayerDisplay(QWidget):
         self.roll.theme = self.theme
         for card in getattr(self, "cards", {}).values():
             card.theme = self.theme
-        self.setStyleSheet(self.theme.style())
+        self.setStyleSheet(self.theme.style(self._frame))
 
     def event(self, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -60,6 +60,13 @@ class ShareDialog(QDialog):
         row.addWidget(QLabel("Listen on:"))
         self.address = ElidedComboBox()
         self.address.setObjectName("share-address")
+        self.chosen = ""
+        """The address the GM picked (kept across Start and Stop, and when the list is
+        filled again), or empty for the default."""
+        self.address.activated.connect(
+            lambda _index: setattr(self, "chosen", str(self.address.currentData() or "")))
+        self._size_before: QSize | None = None
+        """The dialog's size before sharing grew it for the QR codes (Stop gives it back)."""
         row.addWidget(self.address, 1)
         layout.addLayout(row)
         self.allow_public = QCheckBox(
@@ -120,11 +127,16 @@ class ShareDialog(QDialog):
         self.refresh()
 
     def _fill_addresses(self) -> None:
+        """The addresses to offer, the GM's choice selected if it is still offered (else
+        the default)."""
         self.address.clear()
         for interface in self.sharing.choices(self.allow_public.isChecked()):
             self.address.addItem(interface.label, interface.address)
             if interface.default:
                 self.address.setCurrentIndex(self.address.count() - 1)
+        kept = self.address.findData(self.chosen) if self.chosen else -1
+        if kept >= 0:
+            self.address.setCurrentIndex(kept)
 
     def _toggle(self) -> None:
         if self.sharing.sharing:
@@ -142,12 +154,15 @@ class ShareDialog(QDialog):
             self.message.setText(f"⚠ {error}")
             return
         self.message.setText("")
+        self.chosen = str(self.address.currentData() or "")
 
     def _new_link(self) -> None:
         self.sharing.new_link()
 
     def refresh(self) -> None:
         on = self.sharing.sharing
+        if on and self._size_before is None:
+            self._size_before = self.size()  # before the QR codes make it grow
         self.toggle.setText("Stop sharing" if on else "Start sharing")
         self.toggle.setToolTip(
             "Nothing listens any more, and every link stops working: the next start makes "
@@ -168,6 +183,11 @@ class ShareDialog(QDialog):
         self._fill_seats()
         if on:
             self._grow_to_fit()
+        elif self._size_before is not None:
+            before, self._size_before = self._size_before, None
+            # As it was before sharing grew it, once the layout has given back the QR
+            # codes' room.
+            QTimer.singleShot(0, lambda: self._shrink_to(before))
         if self.sharing.problem and not on:
             self.message.setText(f"⚠ {self.sharing.problem}")
         if not self.sharing.can_share() and not on:
@@ -182,6 +202,13 @@ class ShareDialog(QDialog):
             free = screen.availableGeometry()
             width, height = min(width, free.width()), min(height, free.height() - 40)
         self.resize(width, height)
+
+    def _shrink_to(self, size: QSize) -> None:
+        layout = self.layout()
+        if layout is not None:
+            layout.invalidate()
+            layout.activate()
+        self.resize(size)
 
     def _fill_seats(self) -> None:
         """One row per vehicle: its name, its seat link and that link's QR code."""

@@ -559,6 +559,8 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert button.isCheckable() and not button.isChecked()
     display: PlayerDisplay = window.open_player_display()
     assert not display.share_panel.isVisibleTo(display)
+    display.resize(1435, 875)
+    qtbot.waitUntil(lambda: display.size().toTuple() == (1435, 875))
     button.trigger()
     assert sharing.sharing and button.isChecked()
     dialog = window.share_dialog
@@ -569,16 +571,19 @@ def test_the_table_button_shares_and_the_gm_window_and_display_show_the_qr_code(
     assert _qr_text(sharing.qr_png()) == url
     pixmap = dialog.qr.pixmap()
     assert pixmap is not None and not pixmap.isNull()
-    assert display.share_panel.isVisibleTo(display) and display.share_link.text() == url
-    shown = display.share_qr.pixmap()
-    assert shown is not None and not shown.isNull()
+    assert display.share_panel.isVisibleTo(display) and url in display.texts()
+    assert display.share_qr.modules() > 0
+    qtbot.waitUntil(lambda: not display._fit_timer.isActive())
+    assert display.size().toTuple() == (1435, 875) and display.share_qr.module_px() >= 4
     dialog.renew.click()
-    assert sharing.url != url and display.share_link.text() == sharing.url
+    assert sharing.url != url and sharing.url in display.texts()
     assert _get(url + "/state")[0] == 404
     button.trigger()  # off again
     assert not sharing.sharing and not button.isChecked()
     assert not display.share_panel.isVisibleTo(display)
     assert dialog.toggle.text() == "Start sharing"
+    qtbot.waitUntil(lambda: not display._fit_timer.isActive())
+    assert display.size().toTuple() == (1435, 875)  # it grew to 1520×1181 when sharing
     dialog.close()
     display.close()
     button.trigger()
@@ -660,3 +665,38 @@ def test_a_server_process_that_ends_by_itself_is_reported(
     assert sharing.sharing and sharing.problem == ""
     dialog.close()
     window.shutdown()
+
+
+def two_addresses(_allow_public: bool) -> list[Interface]:
+    return [Interface("127.0.0.2", "127.0.0.2 (the default route)", True),
+            Interface(LOOPBACK, f"{LOOPBACK} (this computer only)", False)]
+
+
+def test_the_dialog_keeps_the_chosen_address_and_shrinks_back_after_stop(
+        qtbot, services: Services) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.gui.share_dialog import ShareDialog
+
+    _start(services)
+    sharing = PhoneSharing(services, choices=two_addresses, port=free_port())
+    dialog = ShareDialog(sharing)
+    qtbot.addWidget(dialog)
+    dialog.resize(700, 400)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # its height follows its wrapped lines at that width
+    before = dialog.size()
+    dialog.address.setCurrentIndex(dialog.address.findData(LOOPBACK))
+    try:
+        for _ in range(2):
+            dialog.toggle.click()  # Start
+            assert sharing.sharing and sharing.url.startswith(f"http://{LOOPBACK}:")
+            assert dialog.address.currentData() == LOOPBACK
+            grown = dialog.size()
+            dialog.toggle.click()  # Stop
+            assert not sharing.sharing and dialog.address.currentData() == LOOPBACK
+            assert grown != before
+            qtbot.waitUntil(lambda: dialog.size() == before, timeout=2000)
+        dialog.allow_public.setChecked(True)  # the list filled again: the choice kept
+        assert dialog.address.currentData() == LOOPBACK
+    finally:
+        sharing.end()
