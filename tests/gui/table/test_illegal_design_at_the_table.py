@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtWidgets import QApplication
+
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Entry, prepare
+
+from ..readable import unreadable
 
 WHY = "⚠ Killer Kart is illegal under this session's house rules: The driver has 2 computers"
 
@@ -44,6 +48,8 @@ def test_the_gms_sheets_show_an_illegal_design(window: MainWindow, qtbot: Any) -
     assert "illegal" in cards["v1"].illegal.text()
     assert "MCW-D22" in cards["v1"].illegal.toolTip()
     assert not cards["v2"].illegal.isVisibleTo(cards["v2"])
+    QApplication.processEvents()
+    assert unreadable(kart) == [] and unreadable(cards["v1"]) == []  # whole, at 1366×768
 
     table.context.service.change_house_rules(HouseRules("Stacking", {"MCW-D22": False}))
     assert kart.illegal_text() == ""
