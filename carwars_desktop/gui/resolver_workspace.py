@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -78,6 +78,9 @@ class ResolverWorkspace(Workspace):
         self._settings = settings
         # The procedure and form state the result on screen was resolved from.
         self._result_inputs: tuple[str, dict[str, Any]] | None = None
+        # The form the players were last told of (procedure id, its inputs): None when
+        # no roll of the Resolver's is announced.
+        self._announced: tuple[str, str] | None = None
         self._rebuilding = False
         self._ruleset = ""
         self._loaded = False
@@ -243,6 +246,7 @@ class ResolverWorkspace(Workspace):
         self.procedure_list.clicked.connect(lambda index: self._choose(index.row()))
         self.form.changed.connect(self._refresh_odds)
         self.form.changed.connect(self._clear_stale_result)
+        self.form.changed.connect(self._announce)  # (after a stale result is discarded)
         self.dice_edit.returnPressed.connect(self.resolve_entered)
         self.roll_button.clicked.connect(self.roll)
         self.apply_button.clicked.connect(self.apply)
@@ -275,6 +279,12 @@ class ResolverWorkspace(Workspace):
         if self._stale:
             self._stale = False
             self._reload_form()
+        self._announce()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        # Another workspace on screen: the form it filled is no longer a roll in progress.
+        super().hideEvent(event)
+        self._withdraw()
 
     # --- Workspace hooks -----------------------------------------------
     def set_ruleset(self, ruleset_id: str) -> None:
@@ -397,6 +407,7 @@ class ResolverWorkspace(Workspace):
             self._rebuilding = False
         self._refresh_odds()
         self._clear_stale_result()
+        self._announce()
 
     # --- house rules ---------------------------------------------------
     def _offer(self) -> None:
@@ -489,6 +500,33 @@ class ResolverWorkspace(Workspace):
             self.chart.show_distribution(odds.chart.distribution, odds.chart.success,
                                          x_label=odds.chart.x_label,
                                          success_label=odds.chart.title)
+
+    # --- the players' display ------------------------------------------
+    def _announce(self) -> None:
+        """In a running session of its ruleset, the players see the need and the exact
+        odds of the form while the GM fills it, before any die is typed (#28 §4), as with
+        the Table's dialog: told again each time an input changes, not when the form is
+        only redrawn (after Apply the players go on seeing the result applied). A result
+        on screen is not replaced; an invalid form or none withdraws it."""
+        if self._rebuilding or (self.pending is not None and self.pending.pending):
+            return  # (a form passing through its defaults; a result the players see)
+        procedure = self.procedure
+        if procedure is None or self.odds is None or not self.isVisible() \
+                or self.context.playing(self._ruleset) is None:
+            self._withdraw()
+            return
+        announced = (procedure.id, repr(sorted(self.form.snapshot().items())))
+        if announced == self._announced:
+            return
+        self._announced = announced
+        self.context.service.preparing(procedure.id, self.form.bindings(), self.odds,
+                                       initiator=self)
+
+    def _withdraw(self) -> None:
+        """The roll the Resolver announced is no longer in progress."""
+        if self._announced is not None:
+            self._announced = None
+            self.context.service.prepared_gone(self)
 
     # --- resolving -----------------------------------------------------
     def resolve_entered(self) -> None:

@@ -25,6 +25,7 @@ from carwars_desktop.procedures import (
     Procedure,
     Resolution,
     RulesRefusal,
+    Step,
 )
 from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
 from carwars_desktop.services.changes import (
@@ -794,12 +795,35 @@ class TableService:
         Discard; everybody is told it is shown."""
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
+        resolution = self._with_illegal_designs(resolution, bindings, parts, ruleset_id)
         pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
                                     initiator, parts, ends_batch)
         self._log_shown(pending)
         self.roll = RollNotice(RollState.SHOWN, pending)
         self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
+
+    def _with_illegal_designs(self, resolution: Resolution, bindings: Mapping[str, str],
+                              parts: Sequence[ResolutionPart],
+                              ruleset_id: str) -> Resolution:
+        """``resolution`` with a first step for each vehicle in it (firer, target, each
+        shot's of a batch) whose design is illegal under the session's house rules
+        (:meth:`Game.design_problems`): it plays at full strength, and the shot says so
+        (#28 §2)."""
+        game = self.game
+        if game is None or game.ruleset.id != ruleset_id:
+            return resolution
+        keys: list[str] = []
+        for mapping in (bindings, *(part.bindings for part in parts)):
+            keys += [k for k in mapping.values() if k not in keys]
+        known = {v.key for v in game.vehicles}
+        steps = [Step(line, problem.rule)
+                 for key in keys if key in known
+                 for line, problem in zip(game.illegal_lines(key), game.design_problems(key),
+                                          strict=True)]
+        if not steps:
+            return resolution
+        return replace(resolution, steps=(*steps, *resolution.steps))
 
     def preparing(self, procedure_id: str, bindings: Mapping[str, str], odds: Odds | None,
                   initiator: object = None) -> None:

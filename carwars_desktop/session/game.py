@@ -7,12 +7,13 @@ what the screen shows has always been written first.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from carwars_desktop.procedures import Resolution
-from carwars_desktop.rules import RecordSheet, Ruleset
+from carwars_desktop.rules import VEHICLE, Problem, RecordSheet, Ruleset
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
@@ -67,6 +68,7 @@ class Game:
         # an abandoned branch may lie between the event undone and the one before it).
         self._last_active: int | None = None
         self._redoable: bool | None = None
+        self._verdicts: dict[tuple[str, str], tuple[Problem, ...]] = {}
 
     def use_store(self, store: EventStore) -> None:
         """Go on with ``store``, which holds this game's events as they are (the database's
@@ -84,6 +86,36 @@ class Game:
         from carwars_desktop.session.house_rules import HouseRules
 
         return dict(HouseRules.of(self.settings).values)
+
+    def design_problems(self, key: str) -> tuple[Problem, ...]:
+        """What makes vehicle ``key``'s design illegal under this session's house rules
+        (empty: legal): the one verdict, :func:`~carwars_desktop.library.summarize_design`
+        under the session's options, as the Workshop, the Library, New Session and
+        ``design check --rules`` give it. New Session lets such a vehicle start (it says
+        so); it plays at full strength, and its sheet and every shot it fires or takes
+        say what is wrong (#28 §2). A house-rules change mid-session judges it again."""
+        vehicle = self.vehicle(key)
+        values = self.house
+        cache_key = (key, json.dumps(values, sort_keys=True, default=str))
+        found = self._verdicts.get(cache_key)
+        if found is None:
+            from carwars_desktop.library.summary import summarize_design
+
+            try:
+                design = self.ruleset.design_from_json(vehicle.design)
+                found = summarize_design(self.ruleset.id, VEHICLE, design,
+                                         self.ruleset.house_options(values)).problems
+            except (ValueError, TypeError, KeyError):
+                found = ()  # (a design the engine cannot read never entered play)
+            self._verdicts[cache_key] = found
+        return found
+
+    def illegal_lines(self, key: str) -> tuple[str, ...]:
+        """:meth:`design_problems` in words, one line each: ``Killer Kart is illegal under
+        this session's house rules: The driver has 2 computers; one per person (MCW-D22)…``"""
+        name = self.vehicle(key).name
+        return tuple(f"{name} is illegal under this session's house rules: {p.message}"
+                     for p in self.design_problems(key))
 
     def sheet(self, key: str) -> RecordSheet:
         try:

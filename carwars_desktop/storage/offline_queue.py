@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from carwars_desktop.session import (
     Event,
@@ -40,6 +40,11 @@ from carwars_desktop.session import (
     StoredEvent,
     ThrownDice,
 )
+
+if TYPE_CHECKING:
+    from carwars_desktop.storage.game_sessions import StoredShot
+
+_T = TypeVar("_T")
 
 QUEUE_FILE_NAME = "offline-queue.sqlite3"
 APPEND, UNDO, REDO = "append", "undo", "redo"
@@ -213,6 +218,17 @@ class ServerEvents(Protocol):
 
     def page(self, offset: int, limit: int) -> list[StoredEvent]: ...
 
+    # The fire batch's declaration (migration 0007's declared_shots).
+    def declared_shots(self) -> Sequence[StoredShot]: ...
+
+    def declare_shot(self, procedure_id: str, inputs: Mapping[str, Any],
+                     bindings: Mapping[str, str], dice: str, label: str,
+                     turn: int | None, phase: str) -> int: ...
+
+    def set_shot_dice(self, shot_id: int, dice: str) -> None: ...
+
+    def forget_declared(self) -> None: ...
+
 
 class ClubOfflineError(RuntimeError):
     """What cannot be done while the club server is unreachable (the message says so)."""
@@ -349,6 +365,51 @@ class QueuedEventStore:
                     "known on this laptop yet: wait for the connection, then try again."
                 ) from None
             return False, None
+
+    # --- the fire batch's declaration (declared_shots, migration 0007) ---------------------
+    def _batch_write(self, write: Callable[[], _T]) -> _T:
+        """A write of the batch's declaration, made on the server at once or refused in
+        words (:class:`ClubOfflineError`), never queued: while entries wait on the laptop
+        it would reach the server before them (and a batch applied among them forgets the
+        declared shots when it lands), and with the server away it would be kept nowhere.
+        A shot fired on its own (its event) waits in the queue like any other entry."""
+        if self._pending:
+            count = len(self._pending)
+            raise ClubOfflineError(
+                f"{count} entr{'y' if count == 1 else 'ies'} made while the club server was "
+                f"away wait{'s' if count == 1 else ''} on this laptop, and the fire batch is "
+                "kept on the server: fire the shot on its own (it waits with them), or "
+                "declare it once they are sent (Retry now on the banner)")
+        try:
+            return write()
+        except Exception as error:
+            if not self._lost(error):
+                raise
+            raise ClubOfflineError(
+                "the club server cannot be reached, and the fire batch is kept on the "
+                "server: fire the shot on its own (it waits on this laptop with the other "
+                "entries), or declare it when the connection is back") from None
+
+    def declared_shots(self) -> Sequence[StoredShot]:
+        try:
+            return self.server.declared_shots()
+        except Exception as error:
+            if not self._lost(error):
+                raise
+            raise ClubOfflineError("the club server cannot be reached: the shots declared "
+                                   "in the fire batch cannot be read") from None
+
+    def declare_shot(self, procedure_id: str, inputs: Mapping[str, Any],
+                     bindings: Mapping[str, str], dice: str, label: str,
+                     turn: int | None, phase: str) -> int:
+        return self._batch_write(lambda: self.server.declare_shot(
+            procedure_id, inputs, bindings, dice, label, turn, phase))
+
+    def set_shot_dice(self, shot_id: int, dice: str) -> None:
+        self._batch_write(lambda: self.server.set_shot_dice(shot_id, dice))
+
+    def forget_declared(self) -> None:
+        self._batch_write(self.server.forget_declared)
 
     # --- EventStore -----------------------------------------------------------------------
     def append(self, event: Event, sheets: Mapping[str, Mapping[str, Any]],

@@ -56,8 +56,10 @@ def batch_write_errors() -> tuple[type[BaseException], ...]:
     """What a refused write of the batch's declaration raises (nothing was kept)."""
     from carwars_desktop.session import StaleSessionError
     from carwars_desktop.storage.errors import DatabaseError
+    from carwars_desktop.storage.offline_queue import ClubOfflineError
 
-    return (DatabaseError, StaleSessionError, ValueError, LookupError)
+    # (ClubOfflineError: a club session offline keeps its batch on the server only.)
+    return (DatabaseError, StaleSessionError, ValueError, LookupError, ClubOfflineError)
 
 
 class TableKeys(QObject):
@@ -341,7 +343,12 @@ class TableKeys(QObject):
         if ui is None or ui.fire_batch is None:
             self.batch = None
             return
-        self.batch = FireBatch.restored(ui.fire_batch, store)
+        try:
+            self.batch = FireBatch.restored(ui.fire_batch, store)
+        except batch_write_errors() as error:
+            self.batch = FireBatch(ui.fire_batch, [], store)
+            self.table.play.show_message(f"⚠ {error}", True)
+            return
         if self.batch.shots:
             self.table.play.show_message(
                 f"batch: {len(self.batch.shots)} shot(s) declared before the app stopped "

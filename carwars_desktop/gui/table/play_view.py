@@ -196,6 +196,7 @@ class PlayView(QMainWindow):
                 lambda procedure, presets: self.actions_hub.run(procedure, presets))
             widget.house = lambda: game.house
             widget.set_sheet(game.sheet(vehicle.key), read_only)
+            widget.set_illegal(game.illegal_lines(vehicle.key))
             sheets[vehicle.key] = widget
             yield 0
         self.game = game
@@ -287,10 +288,14 @@ class PlayView(QMainWindow):
             widget = self.sheets.get(key)
             if widget is not None:
                 widget.set_sheet(game.sheet(key), self.read_only)
+        settings = changes.settings
+        if settings:  # the house rules may have changed: each design is judged again
+            for key, widget in self.sheets.items():
+                widget.set_illegal(game.illegal_lines(key))
         if self.clock is not None:
             self.clock.show_game(game, self.read_only)
         self.show_durations()
-        self.grid.refresh(tuple(changes.vehicles) or ("",))
+        self.grid.refresh(tuple(self.sheets) if settings else tuple(changes.vehicles) or ("",))
         self.check_verdict()
         QTimer.singleShot(0, self, self.fit_clock)
         self.log_dock.model.note(changes)

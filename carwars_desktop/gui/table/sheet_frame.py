@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.durations import ShownDuration
-from carwars_desktop.rules.play import Mark, PlayRules, StatusFlag
+from carwars_desktop.rules.play import Level, Mark, PlayRules, StatusFlag
 from carwars_desktop.session import VehicleInPlay
 
 MarkFactory = Callable[[], Mark]
@@ -103,6 +103,12 @@ class SheetFrame(QFrame):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setObjectName("status")
+        self.illegal = QLabel()
+        self.illegal.setObjectName("illegal")
+        self.illegal.setWordWrap(True)
+        self.illegal.setTextFormat(Qt.TextFormat.PlainText)
+        self.illegal.setStyleSheet(f"color: {level_colour(Level.WARNING)}; font-weight: 600;")
+        self.illegal.setVisible(False)
         self.durations = QLabel()
         self.durations.setObjectName("durations")
         self.durations.setWordWrap(True)
@@ -120,6 +126,7 @@ class SheetFrame(QFrame):
         outer.setSpacing(4)
         outer.addLayout(header)
         outer.addWidget(self.status)
+        outer.addWidget(self.illegal)
         outer.addWidget(self.durations)
         outer.addLayout(self.body)
 
@@ -171,6 +178,15 @@ class SheetFrame(QFrame):
         self.durations.setText("\n".join(str(d) for d in durations))
         self.durations.setToolTip("\n".join(f"{d.label}: {d.rule}" for d in durations))
         self.durations.setVisible(bool(durations))
+
+    def set_illegal(self, lines: Sequence[str]) -> None:
+        """Why its design is illegal under the session's house rules (it plays at full
+        strength: the GM's sheets say so, #28 §2); nothing when it is legal."""
+        self.illegal.setText("\n".join(f"⚠ {line}" for line in lines))
+        self.illegal.setVisible(bool(lines))
+
+    def illegal_text(self) -> str:
+        return self.illegal.text() if self.illegal.isVisibleTo(self) else ""
 
     def durations_text(self) -> str:
         return self.durations.text() if self.durations.isVisibleTo(self) else ""

@@ -59,6 +59,12 @@ class CompactSheet(QFrame):
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setWordWrap(True)
+        self.illegal = QLabel()
+        self.illegal.setObjectName("illegal")
+        self.illegal.setWordWrap(True)
+        self.illegal.setTextFormat(Qt.TextFormat.PlainText)
+        self.illegal.setStyleSheet(f"color: {level_colour(Level.WARNING)}; font-weight: 600;")
+        self.illegal.setVisible(False)
         self.durations = QLabel()
         self.durations.setWordWrap(True)
         self.facts = QLabel()
@@ -67,7 +73,7 @@ class CompactSheet(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(2)
-        for label in (self.title, self.status, self.durations, self.facts):
+        for label in (self.title, self.status, self.illegal, self.durations, self.facts):
             layout.addWidget(label)
         self.refresh(False)
 
@@ -85,6 +91,12 @@ class CompactSheet(QFrame):
         if sheet is None:
             return
         self.status.setText(flags_html(frame.rules.status(sheet)))
+        # Its design illegal under the session's house rules: one short line (the full
+        # sheet and the tooltip say why).
+        illegal = frame.illegal_text()
+        self.illegal.setText("⚠ illegal under the house rules" if illegal else "")
+        self.illegal.setToolTip(illegal)
+        self.illegal.setVisible(bool(illegal))
         durations = frame.durations_text()
         self.durations.setText(durations)
         self.durations.setVisible(bool(durations))

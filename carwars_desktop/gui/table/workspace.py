@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 import shiboken6
 from PySide6.QtCore import QEventLoop, QTimer
@@ -46,6 +46,7 @@ from carwars_desktop.session.setup import Setup
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
+    from carwars_desktop.services.fire_batch import BatchStore
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.first_screen import RunningGame
     from carwars_desktop.storage.leases import Lease, LeaseInfo
@@ -486,7 +487,9 @@ class TableWorkspace(Workspace):
             else:
                 self._in_turns(page())
         if not read_only:
-            self.keys.restore_batch(opened.events)  # the shots declared before a restart
+            # The shots declared before a restart; through the club link's queue, which
+            # refuses a declaration in words while the club server is away.
+            self.keys.restore_batch(cast("BatchStore", opened.store))
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
         return True
