@@ -220,6 +220,22 @@ class Evening:
 
         self.qtbot.waitUntil(at_the_table)
 
+    def every_action(self, vehicle: int, title: str) -> None:
+        """The vehicle's number key, then ``A`` (every action) and the item whose title
+        starts with ``title``.
+
+        The menu is filled as ``A`` shows it, and its item triggered: the offscreen
+        platform cannot grab the keyboard for a popup menu (Qt warns, the tests fail)."""
+        self.press(str(vehicle))
+        keys = self.table.keys
+        menu = keys.every_action_menu(self.table)
+        menu.aboutToShow.emit()
+        [item] = [a for a in menu.actions()
+                  if a.text().partition(": ")[2].startswith(title)]
+        assert item.isEnabled(), item.toolTip()
+        item.trigger()
+        menu.deleteLater()
+
     def dialog(self) -> Any:
         """The Table's procedure dialog, open."""
         from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
@@ -231,7 +247,7 @@ class Evening:
     # --- New Session ---------------------------------------------------------------------
     def new_session(self, ruleset_id: str, name: str,
                     players: Sequence[tuple[str, str, str]],
-                    profile: str | None = None,
+                    profile: str | None = None, scenario: str | None = None,
                     refused: str | None = None) -> Any:
         """Ctrl+N at the Table, the dialog filled row by row, *Start session* clicked.
 
@@ -253,6 +269,8 @@ class Evening:
             self.qtbot.waitUntil(dialog.isVisible)
         box = dialog.ruleset_box
         box.setCurrentIndex(box.findData(ruleset_id))
+        if scenario is not None:
+            dialog.scenario_box.setCurrentIndex(dialog.scenario_box.findData(scenario))
         if profile is not None:
             dialog.choose_profile(profile)
         dialog.name_edit.selectAll()
@@ -276,7 +294,8 @@ class Evening:
                              and not self.table.opening)
         self.session_id = self.table.session_id
         assert self.session_id is not None
-        self.table.focus_default()
+        if self.table.hub.runner.dialog is None or not self.table.hub.runner.dialog.isVisible():
+            self.table.focus_default()  # (else the rules' first roll is offered at once)
         return dialog
 
     def _session_ids(self) -> set[int]:
@@ -438,4 +457,5 @@ def shown_state(window: MainWindow) -> dict[str, Any]:
             "batch": [] if batch is None else [
                 {"label": s.label, "dice": s.dice, "bindings": dict(s.bindings)}
                 for s in batch.shots],
-            "message": table.play.message.text()}
+            "message": table.play.message.text(),
+            "quick": table.quick.info.text() if table.quick.isVisible() else ""}
