@@ -215,8 +215,8 @@ class Evening:
         """The keyboard focus is back at the Table (after a click on the Clock, say)."""
 
         def at_the_table() -> bool:
-            focused = QApplication.focusWidget()
-            return focused is not None and self.table.isAncestorOf(focused)
+            focused = self.keys.focused()  # where the next key goes
+            return self.table.isAncestorOf(focused)
 
         self.qtbot.waitUntil(at_the_table)
 
