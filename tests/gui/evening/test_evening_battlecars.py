@@ -215,6 +215,21 @@ def test_evening_battlecars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     assert (logged.id, logged.state, logged.note) == (shown_id, "discarded", APP_STOPPED)
     assert evening.players_see().log[-1] == "hit Hornet: 2 damage"
     assert str(evening.game.clock) == "Round 2, Interceptor's turn"
+    # The Dice workspace (Ctrl+5) lists those dice as discarded, and why.
+    evening.press("Ctrl+5")
+    from carwars_desktop.gui.dice_workspace import DiceWorkspace
+
+    qtbot.waitUntil(lambda: isinstance(window.workspaces[4], DiceWorkspace)
+                    and window.workspaces[4].isVisible())
+    history = window.workspaces[4]
+    assert isinstance(history, DiceWorkspace)
+    model = history.history_model
+    states = {str(model.data(model.index(row, 3))): str(model.data(model.index(row, 5)))
+              for row in range(model.rowCount())}
+    assert states["7 6 3"] == f"discarded: {APP_STOPPED}"
+    assert states["7 6 1 1"].startswith("applied")
+    evening.press("Ctrl+3")
+    qtbot.waitUntil(evening.table.isVisible)
 
     # Round 3: the marker goes (5–8); the Wasp's rocket at the Interceptor; the end.
     evening.table.focus_default()

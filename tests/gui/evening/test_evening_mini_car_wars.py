@@ -109,9 +109,9 @@ def test_evening_mini_car_wars(qtbot: Any, tmp_path: Path, sqlite_url: str,
         ({"firer": "v3", "target": "v4"}, "543")]  # committed before it is shown
     evening.press("F4", "3")  # the Sherman's smokescreen
     dialog = evening.dialog()
-    # A smokescreen aims at no one (§2.13: "no to-hit roll", a cloud behind the firer), yet
-    # the dialog asks for a target, a range and a side before it declares it.
-    assert dialog.unchosen == {"target", "range", "side"}
+    # Defect (reported, left as it is): a smokescreen aims at no one (§2.13: no to-hit
+    # roll, a cloud behind the firer), yet the dialog will not declare it until a target,
+    # a range and a side are typed; the GM types any (1, 1", back), as here.
     evening.press("1", "1", "b")
     evening.press("Ctrl+Enter")  # into the batch
     assert not dialog.isVisible() and dialog.error.text() == ""
