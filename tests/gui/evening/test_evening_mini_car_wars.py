@@ -223,9 +223,25 @@ def test_evening_mini_car_wars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.press("F4", "1", "2", "3", "l", "4", "4", "2", "Ctrl+Shift+Enter")
     last = evening.check("the Sherman's linked MGs at the Courier")
     assert len(last.changes["events"]) == 1 and "Courier's left" in last.changes["events"][0][2]
+    # The record sheets made secret (View › What the players see): no armor left on any
+    # card of the players' display; the GM's sheets are unchanged.
+    menu = window._players_menu
+    menu.aboutToShow.emit()
+    [open_sheets] = [a for a in menu.actions()
+                     if a.text() == "Players see each other's record sheets"]
+    assert open_sheets.isChecked()
+    open_sheets.trigger()
+    secret = evening.check("the record sheets secret")
+    assert [status for _seq, status, _s in secret.changes["events"]] == ["active"]
+    assert secret.changes["sheets"] == []
+    view = evening.players_see()
+    assert not view.sheets_open
+    assert all("armor" not in fact.label for v in view.vehicles for fact in v.facts)
+    assert "record sheets secret" in display.visibility.text()
+    assert view.log[-1] == last.changes["events"][0][2]  # (a setting is the GM's business)
     evening.finish(monkeypatch)
     finished = evening.check("Finish")
-    assert finished.status == "finished" and finished.events == last.events
+    assert finished.status == "finished" and finished.events == secret.events
     assert evening.table.context.read_only
     assert display is window.player_display
     evening.close_window()
