@@ -164,7 +164,9 @@ def test_evening_mini_car_wars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     assert dialog.odds_label.text() == (
         "not allowed: MG (Turret) has already fired this turn (once per turn, §1.3)")
     evening.press("2", "5", "f", "5", "4", "3", "Ctrl+Shift+Enter")
-    assert dialog.isVisible() and "Nothing was resolved" in dialog.error.text()
+    assert dialog.isVisible() and dialog.error.text() == (
+        "⚠ not allowed: MG (Turret) has already fired this turn (once per turn, §1.3): "
+        "nothing was resolved.")
     evening.press("Esc")
     refused = evening.check("a refused shot")
     assert refused.events == smoke.events and refused.resolutions == smoke.resolutions
