@@ -3,8 +3,9 @@
 Four cars, three turns, from New Session to Finish under the GM's saved house rules: a
 Division 15 duel refused at New Session (Darkseid's total 18, §2.1 / AP-D2), then the
 Control Rolls variant (§2.8): the turn order settled from the Clock, the guide's attack
-keys, the control roll due after a hit (a duration shown on the sheet and the Clock until
-it is rolled), an undo followed by a new event, every phase by Ctrl+., and a child process
+keys in the attacker's Combat phase, the control roll due after a hit (a duration shown on
+the sheet and the Clock until it is rolled), an undo followed by a new event, every phase
+by Ctrl+., and a child process
 killed mid-turn with a control roll due and its dialog open, resumed here. After every step
 :meth:`~harness.Evening.check` compares the database, the log dock, the sheets and the
 players' display.
@@ -45,6 +46,22 @@ def _to_turn(evening: Evening, turn: int) -> int:
         presses += 1
         assert presses <= 16, str(evening.game.clock)
     return presses
+
+
+def _to_phase(evening: Evening, phase: str) -> Any:
+    """Ctrl+. to ``phase`` of this turn (§2.2: a car attacks in its own Combat phase),
+    one event a press; what is stored then."""
+    before = evening.stored()
+    presses = 0
+    while evening.game.clock.phase_name != phase:
+        evening.press("Ctrl+.")
+        presses += 1
+        assert presses <= 16, str(evening.game.clock)
+    there = evening.check(f"Ctrl+. to {phase}")
+    assert len(there.changes["events"]) == presses
+    assert [s for _q, _st, s in there.changes["events"]][-1] == phase
+    assert there.sheets == before.sheets
+    return there
 
 
 @pytest.mark.slow
@@ -97,14 +114,17 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     assert clock.order_label.text() == "Turn order: Bishop → Darkseid → Longshot → Rhino"
     evening.wait_for_the_table()
 
-    # Longshot attacks Darkseid by the guide's keys; the control roll is due at once.
+    # Longshot's Combat phase: it attacks Darkseid by the guide's keys; the control roll
+    # is due at once.
+    combat = _to_phase(evening, "Longshot: combat")
+    seq = len(combat.events) + 1
     darkseid_before = evening.players_see().vehicle("v1")
     evening.press(*AP_ATTACK)
     control = _control_offered(evening, qtbot, 4)
     evening.press("Esc")  # not rolled yet: it stays due
     qtbot.waitUntil(lambda: not control.isVisible())
     hit = evening.check("Longshot's attack, the control roll left due")
-    assert hit.changes["events"] == [(2, "active", "hit: 4 damage to Darkseid")]
+    assert hit.changes["events"] == [(seq, "active", "hit: 4 damage to Darkseid")]
     assert [s for _i, _p, s in hit.changes["resolutions"]] == ["applied"]
     assert [rid for _id, rid in hit.changes["dice"]] == [hit.changes["resolutions"][0][0]]
     assert hit.changes["sheets"] == ["v1", "v2"]
@@ -121,8 +141,8 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.wait_for_the_table()
     evening.press("Ctrl+Z")
     undone = evening.check("undo the attack")
-    assert undone.events[-1] == (2, "undone", "hit: 4 damage to Darkseid")
-    assert undone.sheets == ordered.sheets
+    assert undone.events[-1] == (seq, "undone", "hit: 4 damage to Darkseid")
+    assert undone.sheets == combat.sheets
     assert evening.table.play.durations_text() == ""
     assert evening.players_see().vehicle("v1") == darkseid_before
     evening.press(*AP_ATTACK)
@@ -131,27 +151,29 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.press("Enter", "Ctrl+Enter")  # no dice: resolved, applied
     qtbot.waitUntil(lambda: not control.isVisible())
     again = evening.check("the attack again, its control roll made")
-    assert again.events[-3:] == [(2, "abandoned", "hit: 4 damage to Darkseid"),
-                                 (3, "active", "hit: 4 damage to Darkseid"),
-                                 (4, "active", again.events[-1][2])]
+    assert again.events[-3:] == [(seq, "abandoned", "hit: 4 damage to Darkseid"),
+                                 (seq + 1, "active", "hit: 4 damage to Darkseid"),
+                                 (seq + 2, "active", again.events[-1][2])]
     assert [p for _i, p, _s in again.changes["resolutions"]] == [
         "autopower.attack", "autopower.control"]
     assert again.states() == ["applied"] * len(again.resolutions)
     model = evening.table.play.log_dock.model
-    assert str(model.data(model.index(1, model.columnCount() - 1))).startswith(
+    assert str(model.data(model.index(seq - 1, model.columnCount() - 1))).startswith(
         "↶ undone, not redoable (a new event followed)")
     darkseid = game.sheet("v1")
     assert isinstance(darkseid, CarSheet) and darkseid.control_due is None
     assert evening.table.play.durations_text() == ""
 
-    # Every phase of turn 1 by Ctrl+., one event each.
+    # The rest of turn 1 by Ctrl+., one event each, and turn 2 to the Rhino's Combat.
     evening.wait_for_the_table()
     presses = _to_turn(evening, 2)
     turn2 = evening.check("to turn 2")
-    assert len(turn2.changes["events"]) == presses == 16
+    assert len(turn2.changes["events"]) == presses == 5  # Longshot's combat, Rhino's four
     assert str(game.clock) == "Turn 2, Bishop: draw"
     seen = evening.players_see()
     assert seen.clock is not None and seen.clock.turn == 2
+
+    turn2 = _to_phase(evening, "Rhino: combat")
 
     # A child process holds the session: the Rhino attacks Longshot, and is killed with
     # the control roll due and its dialog open.
@@ -190,6 +212,7 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     _to_turn(evening, 3)
     evening.check("to turn 3")
     assert str(game.clock) == "Turn 3, Bishop: draw"
+    _to_phase(evening, "Darkseid: combat")
     evening.press("F1", "4", "4", "Enter", "6", "5", "Ctrl+Enter")
     control = _control_offered(evening, qtbot, 4)
     evening.press("Enter", "Ctrl+Enter")
