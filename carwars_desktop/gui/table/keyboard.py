@@ -176,9 +176,14 @@ class TableKeys(QObject):
         game = self.game
         if game is None:
             return None
+        notes = [note] if note else []
+        due = next((d for d in game.due_rolls() if d.procedure_id == action.procedure_id
+                    and presets.get(d.vehicle_input) == d.vehicle), None)
+        if due is not None:  # the rules' roll due (AUTOpower §2.8): its values, filled in
+            presets = {**due.presets, **presets}  # as when it is offered after the hit
+            notes.append(f"{due.label} ({due.rule})")
         given = dict(presets)
         ask = set(action.ask)
-        notes = [note] if note else []
         memory_line = ""
         if action.target_input:
             if action.target_input not in given:

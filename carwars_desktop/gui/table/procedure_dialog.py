@@ -45,6 +45,7 @@ from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import dice_hint, explanation_html
 from carwars_desktop.gui.shortcuts import matches, shortcut
 from carwars_desktop.procedures import (
+    REFUSED,
     InputError,
     Odds,
     Procedure,
@@ -61,6 +62,9 @@ from carwars_desktop.services import (
     typed_dice,
 )
 from carwars_desktop.session import Game
+
+REFUSED_HINT = "No dice: the rules refuse it as it stands."
+"""The dice hint of a move the rules refuse (its odds say why)."""
 
 
 class ProcedureDialog(QDialog):
@@ -422,7 +426,8 @@ class ProcedureDialog(QDialog):
             return
         self.odds = self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
-        self.dice_hint.setText(dice_hint(self.procedure, values))
+        self.dice_hint.setText(REFUSED_HINT if self._refused() else
+                               dice_hint(self.procedure, values))
         # The players see the need and the odds while the form is filled (#28 §4).
         self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
                              initiator=self)
@@ -439,9 +444,18 @@ class ProcedureDialog(QDialog):
     def roll(self) -> None:
         self._resolve(roll=True)
 
+    def _refused(self) -> bool:
+        """The rules refuse the inputs as they stand (the odds' one outcome)."""
+        return self.odds is not None and [o.label for o in self.odds.outcomes] == [REFUSED]
+
     def _resolve(self, roll: bool) -> None:
         values = self._values()
         if values is None:
+            return
+        if self._refused() and (roll or self.dice_edit.text().strip()):
+            # Dice for a move the rules refuse: the reason, not a word about the dice.
+            assert self.odds is not None
+            self.error.setText(f"⚠ {self.odds.summary}: nothing was resolved.")
             return
         try:
             dice = typed_dice(self.dice_edit.text(), roll,
