@@ -25,6 +25,7 @@ rebuilding any position applies at most that many events, however long the game.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +144,12 @@ class Replay:
                 self.main_line.append(index)
                 last_main, main_state = index, state
         self._main_rank = {p: rank for rank, p in enumerate(self.main_line)}
+        self._turn_starts: list[int] = []
+        turn = None
+        for rank, index in enumerate(self.main_line):
+            if self.positions[index].turn != turn:
+                self._turn_starts.append(rank)
+                turn = self.positions[index].turn
 
     def _branch_parent(self, stored: StoredEvent, last_main: int, main_state: ReplayState,
                        branch: list[int], states: Mapping[int, ReplayState]
@@ -225,33 +232,24 @@ class Replay:
     def turn_starts(self) -> list[int]:
         """The main-line positions where a new turn begins (the slider's marks), as ranks
         on the main line."""
-        marks: list[int] = []
-        turn = None
-        for rank, index in enumerate(self.main_line):
-            now = self.positions[index].turn
-            if now != turn:
-                marks.append(rank)
-                turn = now
-        return marks
+        return list(self._turn_starts)
 
     def next_turn(self, index: int) -> int:
         """The first main-line position of the next turn (PgDn), else the last."""
         rank = self.main_rank(index)
-        turn = self.positions[self.main_line[rank]].turn
-        for later in self.main_line[rank + 1:]:
-            if self.positions[later].turn != turn:
-                return later
+        later = bisect_right(self._turn_starts, rank)
+        if later < len(self._turn_starts):
+            return self.main_line[self._turn_starts[later]]
         return self.last
 
     def previous_turn(self, index: int) -> int:
         """The first main-line position of this turn (PgUp), or of the one before when
-        already there."""
+        already there (an undone event counts as where its branch hangs from)."""
         rank = self.main_rank(index)
         if not self.positions[index].main:
-            rank = self._main_rank[self.positions[index].base]
-        starts = [self.main_line[r] for r in self.turn_starts()]
-        before = [s for s in starts if self._main_rank[s] < rank]
-        return before[-1] if before else 0
+            rank += 1  # its base's turn is "this" one
+        before = bisect_left(self._turn_starts, rank)
+        return self.main_line[self._turn_starts[before - 1]] if before > 0 else 0
 
 
 def follows(state: ReplayState, stored: StoredEvent) -> bool:
