@@ -145,7 +145,7 @@ class Replay:
                 last_main, main_state = index, state
         self._main_rank = {p: rank for rank, p in enumerate(self.main_line)}
         self._turn_starts: list[int] = []
-        turn = None
+        turn: int | None = None
         for rank, index in enumerate(self.main_line):
             if self.positions[index].turn != turn:
                 self._turn_starts.append(rank)
