@@ -145,11 +145,11 @@ class Replay:
                 last_main, main_state = index, state
         self._main_rank = {p: rank for rank, p in enumerate(self.main_line)}
         self._turn_starts: list[int] = []
-        turn: int | None = None
+        last_turn: int | None = None
         for rank, index in enumerate(self.main_line):
-            if self.positions[index].turn != turn:
+            if self.positions[index].turn != last_turn:
                 self._turn_starts.append(rank)
-                turn = self.positions[index].turn
+                last_turn = self.positions[index].turn
 
     def _branch_parent(self, stored: StoredEvent, last_main: int, main_state: ReplayState,
                        branch: list[int], states: Mapping[int, ReplayState]
