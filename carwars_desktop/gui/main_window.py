@@ -699,7 +699,8 @@ class MainWindow(QMainWindow):
 
         if self.database is None:
             return None
-        dialog = ReplayPicker(self.database, self.services.table.session_id, self)
+        dialog = ReplayPicker(self.database, self.services.table.session_id, self,
+                              tv=self.open_player_display)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog

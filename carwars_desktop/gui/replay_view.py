@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QCloseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.players_display import PlayerDisplay
 from carwars_desktop.gui.shortcuts import key_text, shortcut
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.gui.table.event_log import EventLogModel
@@ -91,11 +92,16 @@ class TurnSlider(QSlider):
 class ReplayView(QWidget):
     """One session's replay (a window): see the module docstring."""
 
-    def __init__(self, session: ReplaySession, parent: QWidget | None = None) -> None:
+    def __init__(self, session: ReplaySession, parent: QWidget | None = None,
+                 tv: Callable[[], PlayerDisplay] | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         from carwars_desktop.gui.rulesets import ruleset_ui
 
         self.session = session
+        self._tv = tv
+        """Opens (or gives) the players' display, when there is one to follow the replay."""
+        self.on_tv: PlayerDisplay | None = None
+        """The players' display while it shows the replay (:meth:`toggle_tv`)."""
         self.replay = session.replay
         self.ruleset = session.ruleset
         self.rules = session.ruleset.play()
@@ -157,6 +163,15 @@ class ReplayView(QWidget):
             "replay.first": lambda _at: 0, "replay.last": lambda _at: self.replay.last}
         for action_id, move in moves.items():
             shortcut(action_id, self, self._mover(move))
+        shortcut("replay.show_on_tv", self, self.toggle_tv)
+        self.tv_button = QPushButton("Show on the TV")
+        self.tv_button.setCheckable(True)
+        self.tv_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.tv_button.setToolTip(f"The players' display follows the replay "
+                                  f"({key_text('replay.show_on_tv')}); again: the table's "
+                                  "game back on the TV")
+        self.tv_button.setEnabled(tv is not None)
+        self.tv_button.clicked.connect(lambda _=False: self.toggle_tv())
         row = QHBoxLayout()
         for action_id, text in keys.items():
             button = QPushButton(text)
@@ -167,6 +182,7 @@ class ReplayView(QWidget):
             row.addWidget(button)
             self.buttons[action_id] = button
         row.addWidget(self.slider, 1)
+        row.addWidget(self.tv_button)
         right = QWidget()
         side = QVBoxLayout(right)
         side.setContentsMargins(0, 0, 0, 0)
@@ -212,6 +228,8 @@ class ReplayView(QWidget):
         self.slider.blockSignals(True)
         self.slider.setValue(self.replay.main_rank(self.index))
         self.slider.blockSignals(False)
+        if self.on_tv is not None:
+            self.on_tv.show_replayed(self.session.players_view_at(self.index))
         self.where.setText(self.where_text())
         self.odds.setText(self.odds_text())
         if position.stored is None:
@@ -221,6 +239,27 @@ class ReplayView(QWidget):
             self.log.selectRow(self.index - 1)
             self.log.scrollTo(self.log_model.index(self.index - 1, 0),
                               QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def toggle_tv(self) -> None:
+        """Event N on the players' display, following each step; again (or closing the
+        replay): the table's game back on it."""
+        if self.on_tv is not None:
+            self.on_tv.show_replayed(None)
+            self.on_tv = None
+        elif self._tv is not None:
+            self.on_tv = self._tv()
+            self.on_tv.destroyed.connect(self._tv_gone)
+            self.on_tv.show_replayed(self.session.players_view_at(self.index))
+        self.tv_button.setChecked(self.on_tv is not None)
+
+    def _tv_gone(self) -> None:
+        self.on_tv = None
+        self.tv_button.setChecked(False)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        if self.on_tv is not None:
+            self.toggle_tv()
+        super().closeEvent(event)
 
     def where_text(self) -> str:
         position = self.replay.positions[self.index]
@@ -264,9 +303,11 @@ class ReplayPicker(QDialog):
     """Choose the session to replay (the one at the Table first)."""
 
     def __init__(self, database: Database, current: int | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 tv: Callable[[], PlayerDisplay] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Replay session")
+        self.tv = tv
         self.database = database
         self.view: ReplayView | None = None
         self.sessions = QComboBox()
@@ -322,7 +363,7 @@ class ReplayPicker(QDialog):
         except (ReplayError, DatabaseError) as error:
             self.message.setText(f"⚠ Not opened: {error}")
             return None
-        view = ReplayView(session, self.parentWidget())
+        view = ReplayView(session, self.parentWidget(), self.tv)
         view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         view.show()
         self.view = view

@@ -166,6 +166,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
        "The first event of this turn (of the previous one when there already)"),
     _s("replay.first", "Home", REPLAY, "The start, before any event"),
     _s("replay.last", "End", REPLAY, "The last event in force (the game as it stands)"),
+    _s("replay.show_on_tv", "T", REPLAY,
+       "Show event N on the players' display (the TV follows the replay); again: the "
+       "table's game back on the TV"),
 )
 
 BY_ID: dict[str, Shortcut] = {s.id: s for s in SHORTCUTS}

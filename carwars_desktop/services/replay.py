@@ -18,10 +18,17 @@ from typing import TYPE_CHECKING, Any
 from carwars_desktop.dice.distribution import Distribution, dice_sum
 from carwars_desktop.procedures import percent
 from carwars_desktop.rules import Ruleset, find_procedure, find_ruleset
-from carwars_desktop.session import StoredEvent, VehicleInPlay
+from carwars_desktop.session import (
+    Clock,
+    Game,
+    MemoryEventStore,
+    StoredEvent,
+    VehicleInPlay,
+)
 from carwars_desktop.session.replay import SNAPSHOT_EVERY, Replay
 
 if TYPE_CHECKING:
+    from carwars_desktop.services.players_view import PlayersView
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.session_records import SessionInfo
 
@@ -44,6 +51,22 @@ class ReplaySession:
     @property
     def title(self) -> str:
         return self.info.title
+
+    def game_at(self, index: int) -> Game:
+        """A game standing as the session did after position ``index``, on a store of its
+        own in memory (what reads a game reads it; nothing reaches the database)."""
+        state = self.replay.state(index)
+        sheets = {key: self.ruleset.sheet_from_json(data) for key, data in state.sheets.items()}
+        return Game(self.ruleset, self.vehicles, sheets, Clock.from_json(state.clock),
+                    MemoryEventStore(), state.settings)
+
+    def players_view_at(self, index: int) -> PlayersView:
+        """What the players' display showed after position ``index`` (the session's
+        visibility then), its log the last events of that line."""
+        from carwars_desktop.services.players_view import KEPT_EVENTS, players_view
+
+        return players_view(self.game_at(index), f"{self.title} (replay)",
+                            self.replay.line_events(index, KEPT_EVENTS))
 
 
 def open_replay(database: Database, session_id: int,

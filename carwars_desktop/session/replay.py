@@ -202,6 +202,18 @@ class Replay:
             state = apply(state, stored)
         return state
 
+    def line_events(self, index: int, limit: int) -> list[StoredEvent]:
+        """The last ``limit`` events of the line up to ``index`` (its own last), oldest
+        first: what had happened by then (the players' display's log)."""
+        found: list[StoredEvent] = []
+        at = index
+        while at > 0 and len(found) < limit:
+            position = self.positions[at]
+            assert position.stored is not None
+            found.append(position.stored)
+            at = position.parent
+        return found[::-1]
+
     # --- moving ------------------------------------------------------------------------
     def main_rank(self, index: int) -> int:
         """Where ``index`` stands on the main line (the slider): an undone event stands at

@@ -96,3 +96,36 @@ def test_replay_view_steps_with_the_keys(window: MainWindow, qtbot: QtBot) -> No
     check()
     assert window.database.game_sessions.version(played.session_id) == version
     view.close()
+
+
+def test_replay_shows_event_n_on_the_players_display(window: MainWindow,
+                                                      qtbot: QtBot) -> None:
+    services = Services()
+    services.table.database = window.database
+    assert window.database is not None
+    services.library.attach(window.database)
+    played = _script().play_mini(services)
+    picker = window.replay_session()
+    assert isinstance(picker, ReplayPicker)
+    picker.sessions.setCurrentIndex(picker.sessions.findData(played.session_id))
+    view = picker.open_view()
+    assert isinstance(view, ReplayView)
+    qtbot.addWidget(view)
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    qtbot.keyClick(view, Qt.Key.Key_Right)  # event 1: the first shot, odds shown then
+    qtbot.keyClick(view, Qt.Key.Key_T)
+    display = window.player_display
+    assert display is not None and view.on_tv is display
+    assert display.view is not None and display.view.title.endswith("(replay)")
+    assert display.view == view.session.players_view_at(view.index)
+    assert display.view.log and "hit" in display.view.log[-1]
+    assert display.view.odds_shown
+    qtbot.keyClick(view, Qt.Key.Key_End)  # the odds were hidden later in the game
+    assert display.view == view.session.players_view_at(view.replay.last)
+    assert not display.view.odds_shown
+    qtbot.keyClick(view, Qt.Key.Key_T)  # the table's game back on the TV
+    assert display.replayed is None and view.on_tv is None
+    assert display.view is not None and not display.view.title.endswith("(replay)")
+    view.close()
