@@ -42,22 +42,8 @@ from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
 from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.services.replay import ReplaySession, open_replay, roll_odds
-from carwars_desktop.session import Clock, StoredEvent
+from carwars_desktop.session import Clock
 from carwars_desktop.storage import Database
-
-
-class _Pages:
-    """The replay's events as the log model reads them (page by page, from memory)."""
-
-    def __init__(self, events: tuple[StoredEvent, ...]) -> None:
-        self.events = events
-
-    def count(self, include_undone: bool = False) -> int:
-        return len(self.events) if include_undone else sum(
-            1 for e in self.events if not e.undone)
-
-    def page(self, offset: int, limit: int) -> list[StoredEvent]:
-        return list(self.events[offset:offset + limit])
 
 
 class TurnSlider(QSlider):
@@ -130,7 +116,7 @@ class ReplayView(QWidget):
         self.odds.setWordWrap(True)
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         self.odds.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.log_model = EventLogModel(_Pages(self.replay.events))
+        self.log_model = EventLogModel(self.replay.pages)
         self.log = QTableView()
         self.log.setModel(self.log_model)
         self.log.setAccessibleName("Session events")
@@ -210,7 +196,6 @@ class ReplayView(QWidget):
     def go(self, index: int) -> None:
         """Show the state after position ``index`` (0: the start)."""
         self.index = max(0, min(index, len(self.replay) - 1))
-        position = self.replay.positions[self.index]
         state = self.replay.state(self.index)
         sheets = {key: self.ruleset.sheet_from_json(data) for key, data in state.sheets.items()}
         for key, widget in self.sheets.items():
@@ -232,7 +217,7 @@ class ReplayView(QWidget):
             self.on_tv.show_replayed(self.session.players_view_at(self.index))
         self.where.setText(self.where_text())
         self.odds.setText(self.odds_text())
-        if position.stored is None:
+        if self.index == 0:
             self.log.clearSelection()
             self.log.scrollToTop()
         else:
@@ -264,9 +249,10 @@ class ReplayView(QWidget):
     def where_text(self) -> str:
         position = self.replay.positions[self.index]
         total = len(self.replay.main_line) - 1
-        if position.stored is None:
+        stored = self.replay.stored(self.index)
+        if stored is None:
             return f"The start: no event yet ({total} events in force)"
-        event = position.stored.event
+        event = stored.event
         when = f"turn {event.turn}" + (f", {event.phase}" if event.phase else "") \
             if event.turn is not None else ""
         rank = self.replay.main_rank(self.index)
@@ -279,7 +265,7 @@ class ReplayView(QWidget):
                 f"{key_text('replay.next')} goes back to it)")
 
     def odds_text(self) -> str:
-        stored = self.replay.positions[self.index].stored
+        stored = self.replay.stored(self.index)
         if stored is None:
             return f"<span style='color:{muted_colour()}'>No roll</span>"
         rolls = roll_odds(stored)

@@ -72,9 +72,7 @@ class ReplaySession:
 def open_replay(database: Database, session_id: int,
                 snapshot_every: int = SNAPSHOT_EVERY) -> ReplaySession:
     """Read a stored session's events once and index them for replay (read only; safe on
-    a worker thread)."""
-    from carwars_desktop.services.table import all_events
-
+    a worker thread). Its steps read their events again through the session's pages."""
     sessions = database.game_sessions
     try:
         loaded = sessions.load(session_id, readable=True)
@@ -82,8 +80,9 @@ def open_replay(database: Database, session_id: int,
     except (LookupError, ValueError) as error:
         raise ReplayError(f"session #{session_id} cannot be replayed: {error}") from error
     events = sessions.events(session_id, None, loaded.info.version, "a replay reads only")
-    replay = Replay(loaded.initial_sheets, all_events(events), loaded.clock,
-                    loaded.settings, snapshot_every)
+    # a clock that cannot be read: as every session starts, unless an event moved it
+    clock = loaded.clock or ruleset.start_clock([v.name for v in loaded.vehicles]).to_json()
+    replay = Replay(loaded.initial_sheets, events, clock, loaded.settings, snapshot_every)
     return ReplaySession(loaded.info, ruleset, loaded.vehicles, replay)
 
 

@@ -25,15 +25,24 @@ rebuilding any position applies at most that many events, however long the game.
 
 from __future__ import annotations
 
+import json
+from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, overload
 
-from carwars_desktop.session.events import EventKind, StoredEvent
+from carwars_desktop.session.events import StoredEvent
+from carwars_desktop.session.store import EventPages
 
 SNAPSHOT_EVERY = 64
 """K: a snapshot every K events along a line, so a step applies at most K events."""
+PAGE = 64
+"""Events read at once; a step reads the pages of its (at most K) events again."""
+KEPT_PAGES = 8
+"""Pages kept read (the last steps' events: stepping on reads nothing new)."""
 
 JsonMap = Mapping[str, Any]
 
@@ -56,7 +65,9 @@ class Position:
     """One place in the replay: 0 is the start, then one per stored event."""
 
     index: int
-    stored: StoredEvent | None
+    seq: int
+    """Its event's number (0 for the start)."""
+    undone: bool
     parent: int
     """The position whose state this one applies its event to (-1 for the start)."""
     turn: int
@@ -67,50 +78,91 @@ class Position:
     """The main-line position it hangs from: itself on the main line; for an undone
     event, the main-line position before its branch."""
 
-    @property
-    def seq(self) -> int:
-        return 0 if self.stored is None else self.stored.seq
 
-    @property
-    def undone(self) -> bool:
-        return self.stored is not None and self.stored.undone
+class ListPages:
+    """Events in a list read as pages (:class:`~carwars_desktop.session.store.EventPages`):
+    tests, benchmarks."""
 
+    def __init__(self, events: Iterable[StoredEvent]) -> None:
+        self.events = list(events)
 
-def first_clock(events: Sequence[StoredEvent], current: JsonMap) -> JsonMap:
-    """The clock as the session began: "before" the first event that moved it (every
-    event before that one left it as it was), else the session's current clock (undo puts
-    a clock back, so no event in force moved it)."""
-    for stored in events:
-        if stored.event.clock_before is not None:
-            return stored.event.clock_before
-    return current
+    def count(self, include_undone: bool = False) -> int:
+        return len(self.events) if include_undone else sum(
+            1 for e in self.events if not e.undone)
+
+    def page(self, offset: int, limit: int) -> list[StoredEvent]:
+        return self.events[offset:offset + limit]
 
 
-def first_settings(events: Sequence[StoredEvent], current: JsonMap) -> JsonMap:
-    """The settings as the session began (as :func:`first_clock`)."""
-    for stored in events:
-        if stored.event.kind is EventKind.SETTINGS and stored.event.settings_after is not None:
-            return stored.event.settings_before or {}
-    return current
+def _all(pages: EventPages) -> Iterator[StoredEvent]:
+    offset = 0
+    while True:
+        page = pages.page(offset, PAGE)
+        yield from page
+        if len(page) < PAGE:
+            return
+        offset += len(page)
+
+
+_NOT_YET: JsonMap = MappingProxyType({})
+"""The first clock (or settings) while the one pass has not met the first event that
+moved it (then every state so far had that event's "before"; put in place at the end)."""
+
+
+_UNDONE = 1
+_MAIN = 2
+
+
+class _Positions(Sequence[Position]):
+    """:attr:`Replay.positions`: each made when asked for, from the replay's arrays."""
+
+    def __init__(self, replay: Replay) -> None:
+        self._replay = replay
+
+    def __len__(self) -> int:
+        return len(self._replay)
+
+    @overload
+    def __getitem__(self, index: int) -> Position: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Position]: ...
+
+    def __getitem__(self, index: int | slice) -> Position | list[Position]:
+        if isinstance(index, slice):
+            return [self._replay.position(i) for i in range(len(self))[index]]
+        return self._replay.position(index if index >= 0 else len(self) + index)
 
 
 class Replay:
-    """Every position of a session and the state after each (:meth:`state`), built in
-    one pass over its events (in ``seq`` order)."""
+    """Every position of a session and the state after each (:meth:`state`), indexed in
+    one read of its events (``pages``, in ``seq`` order). Only the snapshots are kept: a
+    step reads its events again, a page at a time (a long evening's events never all sit
+    in memory)."""
 
-    def __init__(self, initial_sheets: Mapping[str, JsonMap], events: Iterable[StoredEvent],
+    def __init__(self, initial_sheets: Mapping[str, JsonMap], pages: EventPages,
                  current_clock: JsonMap, current_settings: JsonMap | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY) -> None:
         if snapshot_every < 1:
             raise ValueError("snapshots must be at least one event apart")
-        self.events: tuple[StoredEvent, ...] = tuple(events)
+        self.pages = pages
         self.every = snapshot_every
-        start = ReplayState(dict(initial_sheets),
-                            first_clock(self.events, current_clock),
-                            first_settings(self.events, current_settings or {}))
-        self.positions: list[Position] = [Position(0, None, -1, int(start.clock.get("turn", 1)),
-                                                   True, 0)]
-        self._snapshots: dict[int, ReplayState] = {0: start}
+        self._read: OrderedDict[int, list[StoredEvent]] = OrderedDict()
+        # The first clock and settings are the "before" of the first event that moved
+        # them (else the current ones): met on the way, put in place at the end.
+        first_clock_seen: JsonMap | None = None
+        first_settings_seen: JsonMap | None = None
+        start = ReplayState(dict(initial_sheets), _NOT_YET, _NOT_YET)
+        provisional: list[int] = [0]  # positions whose turn is the first clock's
+        # Positions and snapshots are kept compact (arrays of numbers, JSON text): a long
+        # evening's index holds few objects for the garbage collector to walk, so a step
+        # is not held up by a full collection.
+        self._seq = array("q", [0])
+        self._parent = array("q", [-1])
+        self._turn = array("q", [0])
+        self._base = array("q", [0])
+        self._flags = bytearray([_MAIN])
+        snapshots: dict[int, ReplayState] = {0: start}
         self._depth: list[int] = [0]
         """Events applied since the nearest snapshot along the line (0: a snapshot)."""
         self.main_line: list[int] = [0]
@@ -120,8 +172,13 @@ class Replay:
         # The states walked are kept while needed: the main line's last, the run's.
         main_state = start
         branch_states: dict[int, ReplayState] = {}
-        for stored in self.events:
-            index = len(self.positions)
+        for stored in _all(pages):
+            index = len(self._seq)
+            event = stored.event
+            if first_clock_seen is None and event.clock_before is not None:
+                first_clock_seen = event.clock_before
+            if first_settings_seen is None and event.settings_after is not None:
+                first_settings_seen = event.settings_before or {}
             if not stored.undone:
                 parent, state_before = last_main, main_state
                 branch, branch_states = [], {}
@@ -129,20 +186,40 @@ class Replay:
                 parent, state_before = self._branch_parent(stored, last_main, main_state,
                                                            branch, branch_states)
             state = apply(state_before, stored)
-            turn = int(state.clock.get("turn", self.positions[parent].turn))
+            if state.clock is _NOT_YET:
+                provisional.append(index)
+            turn = int(state.clock.get("turn", self._turn[parent]))
             depth = self._depth[parent] + 1
             if depth >= self.every:
-                self._snapshots[index] = state
+                snapshots[index] = state
                 depth = 0
             self._depth.append(depth)
+            self._seq.append(stored.seq)
+            self._parent.append(parent)
+            self._turn.append(turn)
             if stored.undone:
-                self.positions.append(Position(index, stored, parent, turn, False, last_main))
+                self._base.append(last_main)
+                self._flags.append(_UNDONE)
                 branch.append(index)
                 branch_states[index] = state
             else:
-                self.positions.append(Position(index, stored, parent, turn, True, index))
+                self._base.append(index)
+                self._flags.append(_MAIN)
                 self.main_line.append(index)
                 last_main, main_state = index, state
+        clock = current_clock if first_clock_seen is None else first_clock_seen
+        settings = dict(current_settings or {}) if first_settings_seen is None \
+            else first_settings_seen
+        self._snapshots: dict[int, str] = {
+            at: json.dumps(ReplayState(
+                state.sheets, clock if state.clock is _NOT_YET else state.clock,
+                settings if state.settings is _NOT_YET else state.settings).to_json())
+            for at, state in snapshots.items()}
+        first_turn = int(clock.get("turn", 1))
+        for at in provisional:
+            self._turn[at] = first_turn
+        self.positions = _Positions(self)
+        """Every position (:class:`Position`), by index."""
         self._main_rank = {p: rank for rank, p in enumerate(self.main_line)}
         self._turn_starts: list[int] = []
         last_turn: int | None = None
@@ -163,7 +240,7 @@ class Replay:
 
     # --- reading -----------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.positions)
+        return len(self._seq)
 
     @property
     def last(self) -> int:
@@ -178,11 +255,9 @@ class Replay:
         path: list[StoredEvent] = []
         at = index
         while at not in self._snapshots:
-            position = self.positions[at]
-            assert position.stored is not None
-            path.append(position.stored)
-            at = position.parent
-        state = self._snapshots[at]
+            path.append(self._event(at))
+            at = self._parent[at]
+        state = self._snapshot(at)
         for stored in reversed(path):
             state = apply(state, stored)
         return state
@@ -193,11 +268,9 @@ class Replay:
         path: list[StoredEvent] = []
         at = index
         while at > 0:
-            position = self.positions[at]
-            assert position.stored is not None
-            path.append(position.stored)
-            at = position.parent
-        state = self._snapshots[0]
+            path.append(self._event(at))
+            at = self._parent[at]
+        state = self._snapshot(0)
         for stored in reversed(path):
             state = apply(state, stored)
         return state
@@ -208,11 +281,40 @@ class Replay:
         found: list[StoredEvent] = []
         at = index
         while at > 0 and len(found) < limit:
-            position = self.positions[at]
-            assert position.stored is not None
-            found.append(position.stored)
-            at = position.parent
+            found.append(self._event(at))
+            at = self._parent[at]
         return found[::-1]
+
+    def _snapshot(self, index: int) -> ReplayState:
+        data = json.loads(self._snapshots[index])
+        return ReplayState(data["sheets"], data["clock"], data["settings"])
+
+    def position(self, index: int) -> Position:
+        if not 0 <= index < len(self._seq):
+            raise IndexError(f"no position {index} (0…{len(self._seq) - 1})")
+        flags = self._flags[index]
+        return Position(index, self._seq[index], bool(flags & _UNDONE), self._parent[index],
+                        self._turn[index], bool(flags & _MAIN), self._base[index])
+
+    def stored(self, index: int) -> StoredEvent | None:
+        """The event of position ``index`` (None for the start)."""
+        return None if index == 0 else self._event(index)
+
+    def _event(self, index: int) -> StoredEvent:
+        number = (index - 1) // PAGE
+        page = self._read.get(number)
+        if page is None:
+            page = self.pages.page(number * PAGE, PAGE)
+            self._read[number] = page
+            while len(self._read) > KEPT_PAGES:
+                self._read.popitem(last=False)
+        else:
+            self._read.move_to_end(number)
+        stored = page[(index - 1) - number * PAGE]
+        if stored.seq != self._seq[index]:
+            raise ValueError(f"the session's events changed while replayed (event "
+                             f"{stored.seq} where {self._seq[index]} was)")
+        return stored
 
     # --- moving ------------------------------------------------------------------------
     def main_rank(self, index: int) -> int:
@@ -267,9 +369,10 @@ class Replay:
 def follows(state: ReplayState, stored: StoredEvent) -> bool:
     """Whether ``stored``'s "before" is ``state`` (its sheets, clock and settings)."""
     event = stored.event
-    if event.clock_before is not None and dict(event.clock_before) != dict(state.clock):
+    if event.clock_before is not None and state.clock is not _NOT_YET and \
+            dict(event.clock_before) != dict(state.clock):
         return False
-    if event.settings_after is not None and \
+    if event.settings_after is not None and state.settings is not _NOT_YET and \
             dict(event.settings_before or {}) != dict(state.settings):
         return False
     return all(dict(state.sheets.get(u.vehicle, {})) == dict(u.before) for u in event.updates)

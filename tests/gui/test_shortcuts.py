@@ -123,11 +123,11 @@ def _replay_view(ruleset: Any, setup: Any) -> Any:
 
     from carwars_desktop.gui.replay_view import ReplayView
     from carwars_desktop.services.replay import ReplaySession
-    from carwars_desktop.session.replay import Replay
+    from carwars_desktop.session.replay import ListPages, Replay
     from carwars_desktop.storage.session_records import SessionInfo
 
     now = datetime(2026, 12, 3, tzinfo=UTC)
     info = SessionInfo(1, ruleset.id, "Keys", "", "finished", now, now, now, 2, 0)
-    replay = Replay({v.key: setup.sheets[v.key].to_json() for v in setup.vehicles}, (),
-                    setup.clock.to_json())
+    replay = Replay({v.key: setup.sheets[v.key].to_json() for v in setup.vehicles},
+                    ListPages(()), setup.clock.to_json())
     return ReplayView(ReplaySession(info, ruleset, tuple(setup.vehicles), replay))

@@ -12,7 +12,7 @@ from carwars_desktop.dice.distribution import dice_sum
 from carwars_desktop.services import Services
 from carwars_desktop.services.replay import NO_ODDS, open_replay, percentile, roll_odds
 from carwars_desktop.session import Event, EventKind, SheetUpdate, StoredEvent
-from carwars_desktop.session.replay import Replay
+from carwars_desktop.session.replay import ListPages, Replay
 from carwars_desktop.storage import Database
 
 from .replay_script import SCRIPTS
@@ -70,7 +70,7 @@ def test_replay_of_a_branch_undone_before_the_next_follows_its_before() -> None:
     event 4 followed event 2, not the undone 3 (its "before" says so)."""
     events = [_mark(1, "a", 0, 1), _mark(2, "a", 1, 2, True), _mark(3, "a", 2, 3, True),
               _mark(4, "a", 2, 4, True), _mark(5, "a", 1, 5)]
-    replay = Replay({"a": {"n": 0}}, events, {"turn": 1})
+    replay = Replay({"a": {"n": 0}}, ListPages(events), {"turn": 1})
     assert [replay.state(i).sheets["a"]["n"] for i in range(6)] == [0, 1, 2, 3, 4, 5]
     assert replay.positions[4].parent == 2 and replay.positions[3].parent == 2
     assert replay.main_line == [0, 1, 5]
@@ -80,7 +80,7 @@ def test_replay_steps_apply_at_most_k_events(monkeypatch: pytest.MonkeyPatch) ->
     import carwars_desktop.session.replay as module
 
     events = [_mark(n, "a", n - 1, n) for n in range(1, 1001)]
-    replay = Replay({"a": {"n": 0}}, events, {"turn": 1}, snapshot_every=50)
+    replay = Replay({"a": {"n": 0}}, ListPages(events), {"turn": 1}, snapshot_every=50)
     applied = 0
     real = module.apply
 
@@ -116,7 +116,7 @@ def test_replay_turn_keys_land_on_the_first_event_of_a_turn(services: Services,
 def test_replay_tells_the_odds_of_each_roll(services: Services, database: Database) -> None:
     played = SCRIPTS["mini_car_wars"](services)
     replay = open_replay(database, played.session_id).replay
-    first = replay.positions[1].stored
+    first = replay.stored(1)
     assert first is not None
     (odds,) = roll_odds(first)
     assert odds.need == 8 and odds.p_success == Fraction(5, 12) and odds.success
@@ -125,10 +125,10 @@ def test_replay_tells_the_odds_of_each_roll(services: Services, database: Databa
     assert odds.percentile == Fraction(30, 36) + Fraction(3, 72)
     assert "need 8+, P(success) = 5/12 (41.7%)" in odds.words()
     assert "88th percentile" in odds.words()
-    miss = replay.positions[2].stored
+    miss = replay.stored(2)
     assert miss is not None and roll_odds(miss)[0].success is False
-    note = next(p.stored for p in replay.positions
-                if p.stored is not None and p.stored.event.kind is EventKind.NOTE)
+    note = next(e for e in (replay.stored(p.index) for p in replay.positions[1:])
+                if e is not None and e.event.kind is EventKind.NOTE)
     assert roll_odds(note) == ()
 
 
