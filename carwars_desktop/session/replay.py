@@ -18,9 +18,10 @@ order of ``seq``, undone events included:
   whose own "before" (a sheet, or the clock) differs from the state the run reached is
   taken to follow the latest earlier state of the run (or the main line) that matches it.
 
-:class:`Replay` keeps a snapshot (every sheet, the clock, the settings: references to the
-events' own JSON, never copies) every :data:`SNAPSHOT_EVERY` events along each line, so
-rebuilding any position applies at most that many events, however long the game.
+:class:`Replay` keeps a snapshot (every sheet, the clock, the settings, as JSON text) every
+:data:`SNAPSHOT_EVERY` events along each line, so rebuilding any position applies at most
+that many events, however long the game; those events are read again from the session's
+pages (the events are never all held in memory).
 """
 
 from __future__ import annotations

@@ -155,3 +155,20 @@ def test_replay_says_when_an_old_roll_kept_no_odds() -> None:
     (odds,) = roll_odds(kept)
     assert odds.throw == "7 on 2d6 (to hit)"
     assert odds.percentile == percentile(dice_sum(2, 6), 7) == Fraction(1, 2)
+
+
+def test_replay_takes_the_first_clock_from_the_first_event_that_moved_it() -> None:
+    """The session keeps no first clock: it is the "before" of the first clock move, even
+    an undone one; the events before it and the main line past it had that clock."""
+    from datetime import UTC, datetime
+
+    start, later = {"turn": 1, "phase": 0}, {"turn": 2, "phase": 0}
+    moved = StoredEvent(2, Event(EventKind.CLOCK, "on", clock_before=start,
+                                 clock_after=later), datetime(2026, 1, 1, tzinfo=UTC),
+                        True, True)
+    events = [_mark(1, "a", 0, 1), moved, _mark(3, "a", 1, 3)]
+    replay = Replay({"a": {"n": 0}}, ListPages(events), {"turn": 9, "phase": 9},
+                    snapshot_every=1)
+    assert [dict(replay.state(i).clock) for i in range(4)] == [start, start, later, start]
+    assert [p.turn for p in replay.positions] == [1, 1, 2, 1]
+    assert replay.positions[2].undone and not replay.positions[2].main
