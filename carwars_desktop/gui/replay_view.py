@@ -138,7 +138,7 @@ class ReplayView(QWidget):
         self.slider.setAccessibleName("Replay position (the main line)")
         self.slider.valueChanged.connect(self._slid)
         keys = {"replay.previous": "◀", "replay.next": "▶", "replay.previous_turn": "◀◀ turn",
-                "replay.next_turn": "turn ▶▶", "replay.first": "⏮", "replay.last": "⏭"}
+                "replay.next_turn": "turn ▶▶", "replay.first": "|◀ start", "replay.last": "end ▶|"}
         self.buttons: dict[str, QPushButton] = {}
         moves: dict[str, Callable[[int], int]] = {
             "replay.previous": self.replay.previous_event, "replay.next": self.replay.next_event,
