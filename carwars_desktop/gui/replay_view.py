@@ -194,9 +194,19 @@ class ReplayView(QWidget):
         return lambda: self.go(move(self.index))
 
     def go(self, index: int) -> None:
-        """Show the state after position ``index`` (0: the start)."""
-        self.index = max(0, min(index, len(self.replay) - 1))
-        state = self.replay.state(self.index)
+        """Show the state after position ``index`` (0: the start); a step whose events
+        cannot be read again (the database gone, the session's history changed) says why
+        and stays where it was."""
+        from carwars_desktop.storage import DatabaseError
+
+        index = max(0, min(index, len(self.replay) - 1))
+        try:
+            state = self.replay.state(index)
+        except (DatabaseError, ValueError) as error:
+            self.where.setText(f"⚠ Event {self.replay.positions[index].seq} cannot be "
+                               f"shown: {error}")
+            return
+        self.index = index
         sheets = {key: self.ruleset.sheet_from_json(data) for key, data in state.sheets.items()}
         for key, widget in self.sheets.items():
             if key in sheets:

@@ -129,3 +129,28 @@ def test_replay_shows_event_n_on_the_players_display(window: MainWindow,
     assert display.replayed is None and view.on_tv is None
     assert display.view is not None and not display.view.title.endswith("(replay)")
     view.close()
+
+
+def test_replay_step_that_cannot_read_its_events_says_so(window: MainWindow, qtbot: QtBot,
+                                                         monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    services = Services()
+    services.table.database = window.database
+    assert window.database is not None
+    services.library.attach(window.database)
+    played = _script().play_autopower(services)
+    picker = window.replay_session()
+    assert isinstance(picker, ReplayPicker)
+    picker.sessions.setCurrentIndex(picker.sessions.findData(played.session_id))
+    view = picker.open_view()
+    assert isinstance(view, ReplayView)
+    qtbot.addWidget(view)
+    at = view.index
+
+    def unreadable(_index: int) -> None:
+        raise ValueError("the session's events changed while replayed")
+
+    monkeypatch.setattr(view.replay, "state", unreadable)
+    view.go(0)
+    assert view.index == at and "cannot be shown: the session's events changed" in \
+        view.where.text()
+    view.close()
