@@ -152,6 +152,7 @@ def main() -> int:
     table_autopower_screen(app, window, out)
     table_battlecars_screen(app, window, out)
     table_sessions_screens(app, window, out)
+    replay_screen(app, window, out)
     library_screen(app, window, out)
     workshop_mini_screen(app, window, out)
     workshop_battlecars_screen(app, window, out)
@@ -339,6 +340,24 @@ def table_sessions_screens(app: QApplication, window: MainWindow, out: Path) -> 
     settle(app)
     save(dialog.grab(), out / "table-new-session.png")
     dialog.reject()
+
+
+def replay_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """File › Replay session… on the Friday night duel, at its second shot."""
+    from carwars_desktop.gui.replay_view import ReplayPicker, ReplayView
+
+    picker = window.replay_session()
+    assert isinstance(picker, ReplayPicker)
+    found = next(i for i in range(picker.sessions.count())
+                 if "Friday night duel" in picker.sessions.itemText(i))
+    picker.sessions.setCurrentIndex(found)
+    view = picker.open_view()
+    assert isinstance(view, ReplayView)
+    view.resize(1280, 800)
+    view.go(view.replay.main_line[2])
+    settle(app)
+    save(view.grab(), out / "replay.png")
+    view.close()
 
 
 def _library(window: MainWindow) -> LibraryWorkspace:

@@ -651,6 +651,10 @@ class MainWindow(QMainWindow):
         report.setToolTip("A session's report as HTML or PDF: the sheets, the game turn by "
                           "turn, the kills, the victory check and the luck chart")
         report.triggered.connect(lambda: self.battle_report())
+        replay = file_menu.addAction("Re&play session…")
+        replay.setToolTip("Any session, finished or running, event by event: the sheets, the "
+                          "clock and the odds of each roll as they were (read only)")
+        replay.triggered.connect(lambda: self.replay_session())
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit")
         set_action_keys(quit_action, "global.quit")
@@ -684,6 +688,19 @@ class MainWindow(QMainWindow):
         if self.database is None:
             return None
         dialog = ReportDialog(self.database, self.services.table.session_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def replay_session(self) -> QWidget | None:
+        """File › Replay session…: the session picker, on the session at the Table if
+        there is one (returned, open; None before the database is open)."""
+        from carwars_desktop.gui.replay_view import ReplayPicker
+
+        if self.database is None:
+            return None
+        dialog = ReplayPicker(self.database, self.services.table.session_id, self,
+                              tv=self.open_player_display)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog

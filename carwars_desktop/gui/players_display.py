@@ -481,6 +481,8 @@ class PlayerDisplay(QWidget):
         self._roll: RollNotice | None = services.table.roll
         self._events: list[StoredEvent] = []
         self.cards: dict[str, VehicleCard] = {}
+        self.replayed: PlayersView | None = None
+        """A replayed moment shown instead of the live table (:meth:`show_replayed`)."""
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -558,8 +560,16 @@ class PlayerDisplay(QWidget):
 
     # --- drawing -----------------------------------------------------------------------
     def _view(self) -> PlayersView:
+        if self.replayed is not None:
+            return self.replayed
         table = self.services.table
         return players_view(table.game, table.title, self._events, self._roll)
+
+    def show_replayed(self, view: PlayersView | None) -> None:
+        """Show a replayed moment (the replay's players' view of event N) instead of the
+        live table, until given None: the table's game again."""
+        self.replayed = view
+        self.rebuild()
 
     def _read_events(self) -> None:
         """The last events, read once when a session opens (then kept from the bus)."""
@@ -728,6 +738,10 @@ class PlayerDisplay(QWidget):
         self.log.set_lines([f"• {line}" for line in view.log])
 
     def _on_changes(self, changes: Changes) -> None:
+        if self.replayed is not None:  # the replay shows a moment of its own: the table's
+            if changes.game is not None:  # events are still followed for afterwards
+                self._heard_event(changes.game)
+            return
         if changes.roll is not None:
             self._roll = changes.roll if changes.roll.state is not RollState.DISCARDED else None
         if changes.session:

@@ -11,7 +11,8 @@ Each QAction and QShortcut of the GUI takes its keys from :data:`SHORTCUTS`
   one key may do different things in two of them (Ctrl+P prints in the Library
   and the Workshop, and plays a phase at the Table);
 - ``table dialog`` — the Table's procedure dialog, a window of its own (modal over
-  the main window while it is open).
+  the main window while it is open);
+- ``replay`` — the replay of a session (File › Replay session…), a window of its own.
 
 ``tests/gui/test_shortcuts.py`` checks that no key is taken twice in one context
 (counting the global ones in every context) and that every shortcut the window
@@ -34,11 +35,12 @@ TABLE = "table"
 RESOLVER = "resolver"
 DICE = "dice"
 TABLE_DIALOG = "table dialog"
+REPLAY = "replay"
 
-CONTEXTS = (GLOBAL, LIBRARY, WORKSHOP, TABLE, RESOLVER, DICE, TABLE_DIALOG)
+CONTEXTS = (GLOBAL, LIBRARY, WORKSHOP, TABLE, RESOLVER, DICE, TABLE_DIALOG, REPLAY)
 EXCLUSIVE = frozenset({LIBRARY, WORKSHOP, TABLE, RESOLVER, DICE})
 """Pages of the main window's workspace stack: never two active at once."""
-WINDOWS = frozenset({TABLE_DIALOG})
+WINDOWS = frozenset({TABLE_DIALOG, REPLAY})
 """Contexts in a window of their own: the main window's keys do not reach them."""
 
 
@@ -152,6 +154,21 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("dialog.batch", "Ctrl+B", TABLE_DIALOG, "Add the shot to the phase's fire batch"),
     _s("dialog.apply_now", ("Ctrl+Shift+Return", "Ctrl+Shift+Enter"), TABLE_DIALOG,
        "Apply this shot alone now (where fire is a batch by default)"),
+    # The replay of a session.
+    _s("replay.next", "Right", REPLAY, "The next event in force"),
+    _s("replay.previous", "Left", REPLAY, "The previous event in force"),
+    _s("replay.next_any", "Shift+Right", REPLAY,
+       "The next event, undone ones included (into an undone branch)"),
+    _s("replay.previous_any", "Shift+Left", REPLAY,
+       "The previous event, undone ones included"),
+    _s("replay.next_turn", "PgDown", REPLAY, "The first event of the next turn"),
+    _s("replay.previous_turn", "PgUp", REPLAY,
+       "The first event of this turn (of the previous one when there already)"),
+    _s("replay.first", "Home", REPLAY, "The start, before any event"),
+    _s("replay.last", "End", REPLAY, "The last event in force (the game as it stands)"),
+    _s("replay.show_on_tv", "T", REPLAY,
+       "Show event N on the players' display (the TV follows the replay); again: the "
+       "table's game back on the TV"),
 )
 
 BY_ID: dict[str, Shortcut] = {s.id: s for s in SHORTCUTS}

@@ -154,6 +154,20 @@ def procedure_sides(procedure: Procedure, inputs: Mapping[str, Any],
         return ()
 
 
+def _first_throw(resolution: Resolution) -> dict[str, Any]:
+    """The roll's first throw, the one its need and odds are of (``to hit``): its
+    purpose and the faces shown (``throw``), for the replay's "what were the odds?"."""
+    if not resolution.dice:
+        return {}
+    purpose = resolution.dice[0].purpose
+    faces = []
+    for die in resolution.dice:
+        if die.purpose != purpose:
+            break
+        faces.append([die.sides, die.value])
+    return {"throw": {"purpose": purpose, "dice": faces}}
+
+
 @dataclass(frozen=True)
 class ResolutionPart:
     """One roll of a combined result (a shot of the fire batch): it gets its own line in
@@ -228,11 +242,13 @@ class PendingResolution:
         if self.parts:
             return [{"procedure": part.resolution.procedure_id,
                      "bindings": dict(part.bindings), "need": None,
-                     "p_success": part.p_success, "success": part.resolution.success}
+                     "p_success": part.p_success, "success": part.resolution.success,
+                     **_first_throw(part.resolution)}
                     for part in self.parts]
         return [{"procedure": self.resolution.procedure_id, "bindings": dict(self.bindings),
                  "need": self.odds.need if self.odds is not None else None,
-                 "p_success": self.p_success(), "success": self.resolution.success}]
+                 "p_success": self.p_success(), "success": self.resolution.success,
+                 **_first_throw(self.resolution)}]
 
     def can_apply(self) -> bool:
         """There are effects, a running session of this ruleset, and a vehicle for each."""

@@ -70,9 +70,10 @@ class Event:
     in the same transaction (a restarted app never offers the batch again)."""
     rolls: tuple[Mapping[str, Any], ...] = ()
     """The rolls of an applied resolution with their exact odds as shown before the dice:
-    each ``{procedure, bindings, need, p_success ("7/12" or null), success}`` (the fire
-    batch has one per shot); the battle report's odds and luck read them (older events
-    have none)."""
+    each ``{procedure, bindings, need, p_success ("7/12" or null), success}`` and, since
+    the replay, ``throw``: its first throw (``{purpose, dice: [[sides, face], …]}``, the
+    one the need is of) (the fire batch has one per shot); the battle report's odds and
+    luck and the replay's "what were the odds?" read them (older events have none)."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)

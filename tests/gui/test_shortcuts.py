@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -90,6 +91,9 @@ def test_every_shortcut_of_the_window_comes_from_the_table(window: MainWindow, q
     found += [(item, window) for item in window.findChildren(QAction)
               if item.shortcuts() or item.objectName() in BY_ID]
     found += [(item, dialog) for item in dialog.findChildren(QShortcut)]
+    replay = _replay_view(ruleset, setup)
+    qtbot.addWidget(replay)
+    found += [(item, replay) for item in replay.findChildren(QShortcut)]
     seen: set[str] = set()
     for item, _root in found:
         assert item.objectName() in BY_ID, (item.objectName(), _keys(item))
@@ -111,3 +115,19 @@ def test_no_key_is_written_outside_the_table() -> None:
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if pattern.search(line)]
     assert offenders == []
+
+
+def _replay_view(ruleset: Any, setup: Any) -> Any:
+    """The replay window of a session of no event (its keys are the replay's)."""
+    from datetime import UTC, datetime
+
+    from carwars_desktop.gui.replay_view import ReplayView
+    from carwars_desktop.services.replay import ReplaySession
+    from carwars_desktop.session.replay import ListPages, Replay
+    from carwars_desktop.storage.session_records import SessionInfo
+
+    now = datetime(2026, 12, 3, tzinfo=UTC)
+    info = SessionInfo(1, ruleset.id, "Keys", "", "finished", now, now, now, 2, 0)
+    replay = Replay({v.key: setup.sheets[v.key].to_json() for v in setup.vehicles},
+                    ListPages(()), setup.clock.to_json())
+    return ReplayView(ReplaySession(info, ruleset, tuple(setup.vehicles), replay))
