@@ -10,16 +10,21 @@ back on the GUI thread at once when the import is done, else once the worker is 
 itself while the worker does (it would wait on the import's lock for the rest of it).
 
 Only the import runs on the worker: pyqtgraph's import makes no Qt object (its widgets
-are made on the GUI thread, by the charts).
+are made on the GUI thread, by the charts). It does read every class of the Qt modules it
+uses (it copies them into its own), and PySide6 makes a module's classes lazily, on their
+first use: made on the worker while the GUI thread used Qt, that crashed the process now
+and then (SIGSEGV, seen in ``benchmarks/exchange.py``). So the GUI thread first makes
+those classes itself, :data:`CHUNK` names a turn, and the worker then finds them made.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import shiboken6
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 from carwars_desktop.gui import background
 
@@ -62,14 +67,47 @@ def ready() -> bool:
     return _import.done
 
 
+QT_MODULES = ("QtCore", "QtGui", "QtWidgets", "QtSvg", "QtOpenGLWidgets", "QtTest")
+"""The PySide6 modules pyqtgraph's import reads whole (``pyqtgraph/Qt/__init__.py``)."""
+CHUNK = 150
+"""Qt names whose classes the GUI thread makes in one turn (QtWidgets' 700-odd take
+about 50 ms in all on a quiet laptop)."""
+
+
+def qt_classes() -> Iterator[int]:
+    """Make the classes of :data:`QT_MODULES` on the calling (GUI) thread, a chunk of
+    :data:`CHUNK` names per step; yields the count made in each step."""
+    for name in QT_MODULES:
+        try:
+            module = importlib.import_module(f"PySide6.{name}")
+        except ImportError:  # pyqtgraph does without it (FailedImport)
+            continue
+        names = dir(module)
+        for start in range(0, len(names), CHUNK):
+            chunk = names[start:start + CHUNK]
+            for attribute in chunk:
+                getattr(module, attribute)
+            yield len(chunk)
+
+
 def prepare() -> None:
-    """Start importing pyqtgraph on a worker, unless it is imported or being imported."""
+    """Start importing pyqtgraph, unless it is imported or being imported: the Qt classes
+    it reads are made on the GUI thread, a chunk a turn, then the import runs on a
+    worker (see the module docstring)."""
     if ready() or _import.started:
         return
     _import.started = True
-    # A failed import is done too: the chart's own ``import pyqtgraph`` then raises the
-    # real error on the GUI thread, as it always did.
-    background.start(import_pyqtgraph, _import.finished, _import.finished)
+    steps = qt_classes()
+
+    def step() -> None:
+        if next(steps, None) is not None:
+            QTimer.singleShot(0, step)
+            return
+        # A failed import is done too: the chart's own ``import pyqtgraph`` then raises
+        # the real error on the GUI thread, as it always did.
+        background.start(import_pyqtgraph, _import.finished, _import.finished)
+
+    step()
 
 
 def when_ready(receiver: QObject, callback: Callable[[], None]) -> bool:

@@ -122,6 +122,30 @@ def test_the_first_chart_waits_for_pyqtgraph_imported_on_a_worker(
     assert plotting.ready()
 
 
+def test_the_qt_classes_pyqtgraph_reads_are_made_on_the_gui_thread_first(
+        qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """PySide6 makes a module's classes on their first use; pyqtgraph's import reads
+    every one of them. Made on the worker while the GUI thread used Qt, that crashed the
+    process now and then: when the worker's import begins, none is left to make."""
+    import importlib
+
+    monkeypatch.setattr(plotting, "_import", plotting._Import())
+    monkeypatch.setattr(plotting, "imported_already", lambda: False)  # as in a new process
+    left: list[set[str]] = []
+    real = plotting.import_pyqtgraph
+
+    def importing(job):  # type: ignore[no-untyped-def]
+        for name in ("QtCore", "QtGui", "QtWidgets", "QtSvg", "QtOpenGLWidgets", "QtTest"):
+            module = importlib.import_module(f"PySide6.{name}")
+            left.append(set(dir(module)) - set(vars(module)))
+        real(job)
+
+    monkeypatch.setattr(plotting, "import_pyqtgraph", importing)
+    plotting.prepare()
+    qtbot.waitUntil(plotting.ready, timeout=60_000)
+    assert len(left) == 6 and all(not names for names in left), left
+
+
 def test_a_session_asked_for_while_another_opens_is_opened_after_it(
         window: MainWindow) -> None:
     """Opening runs its turns in a local event loop: a request that comes meanwhile (a
