@@ -390,10 +390,13 @@ class Evening:
         assert shown is not None
         for key, card in display.cards.items():
             assert card.view == shown.vehicle(key), (where, key)
-        log_text = display.log.text()
+        # The last-events box holds every line whole (it shows the newest that fit, each
+        # elided to its width); the clock keeps its whole text beside what fits.
+        log_text = "\n".join(display.log.lines)
         for line in shown.log:
             assert line in log_text or line.replace("&", "&amp;") in log_text, (where, line)
-        assert display.clock.text() == ("" if shown.clock is None else shown.clock.title)
+        clock = getattr(display.clock, "full_text", display.clock.text())
+        assert clock == ("" if shown.clock is None else shown.clock.title)
 
     def players_see(self) -> Any:
         assert self.window is not None and self.window.player_display is not None
