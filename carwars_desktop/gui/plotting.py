@@ -19,9 +19,10 @@ those classes itself, :data:`CHUNK` names a turn, and the worker then finds them
 
 from __future__ import annotations
 
-import importlib
+import contextlib
 import sys
 from collections.abc import Callable, Iterator
+from types import ModuleType
 
 import shiboken6
 from PySide6.QtCore import QObject, QTimer
@@ -67,21 +68,33 @@ def ready() -> bool:
     return _import.done
 
 
-QT_MODULES = ("QtCore", "QtGui", "QtWidgets", "QtSvg", "QtOpenGLWidgets", "QtTest")
-"""The PySide6 modules pyqtgraph's import reads whole (``pyqtgraph/Qt/__init__.py``)."""
 CHUNK = 150
-"""Qt names whose classes the GUI thread makes in one turn (QtWidgets' 700-odd take
+"""Qt names whose classes the GUI thread makes in one turn (QtWidgets' 200-odd take
 about 50 ms in all on a quiet laptop)."""
 
 
+def qt_modules() -> list[ModuleType]:
+    """The PySide6 modules pyqtgraph's import reads whole (``pyqtgraph/Qt/__init__.py``);
+    those it can do without when absent (its ``FailedImport``) only when present."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    found: list[ModuleType] = [QtCore, QtGui, QtWidgets]
+    with contextlib.suppress(ImportError):
+        from PySide6 import QtSvg
+        found.append(QtSvg)
+    with contextlib.suppress(ImportError):
+        from PySide6 import QtOpenGLWidgets
+        found.append(QtOpenGLWidgets)
+    with contextlib.suppress(ImportError):
+        from PySide6 import QtTest
+        found.append(QtTest)
+    return found
+
+
 def qt_classes() -> Iterator[int]:
-    """Make the classes of :data:`QT_MODULES` on the calling (GUI) thread, a chunk of
+    """Make the classes of :func:`qt_modules` on the calling (GUI) thread, a chunk of
     :data:`CHUNK` names per step; yields the count made in each step."""
-    for name in QT_MODULES:
-        try:
-            module = importlib.import_module(f"PySide6.{name}")
-        except ImportError:  # pyqtgraph does without it (FailedImport)
-            continue
+    for module in qt_modules():
         names = dir(module)
         for start in range(0, len(names), CHUNK):
             chunk = names[start:start + CHUNK]
