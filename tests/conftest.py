@@ -69,6 +69,8 @@ CAPABILITIES: dict[str, tuple[str, Callable[[], bool]]] = {
         and any(map(os.path.exists, CHROMEDRIVERS))),
     "pdftoppm": ("poppler's pdftoppm, to draw a PDF's page",
                  lambda: shutil.which("pdftoppm") is not None),
+    "pdftotext": ("poppler's pdftotext, to read a PDF's text",
+                  lambda: shutil.which("pdftotext") is not None),
     "posix_permissions": (
         "POSIX file permissions (chmod makes a file or folder read-only) and, as root, "
         "util-linux's setpriv to give up the override",

@@ -4,7 +4,6 @@ PDF printed on the app's page, whose text holds the narrative (issue 36 §2)."""
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import subprocess
 from pathlib import Path
 from types import ModuleType
@@ -37,12 +36,11 @@ def _played(window: MainWindow) -> int:
 
 
 def _pdf_text(path: Path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed")
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout
 
 
+@pytest.mark.pdftotext
 def test_report_menu_item_saves_html_and_pdf(window: MainWindow, tmp_path: Path) -> None:
     session_id = _played(window)
     action = next(a for a in window.menuBar().actions() if a.text() == "&File").menu()
