@@ -63,8 +63,9 @@ def wait_until(condition: Callable[[], bool], timeout: int = 20000) -> None:
 class Keys:
     """Key presses sent to the focused widget, counted (as tests/gui/table's)."""
 
-    def __init__(self, wait: WaitUntil = wait_until) -> None:
-        self.wait = wait
+    def __init__(self, wait: WaitUntil | Any = wait_until) -> None:
+        """``wait``: how to wait for a condition, or a pytest-qt ``qtbot`` (its waitUntil)."""
+        self.wait = getattr(wait, "waitUntil", wait)
         self.count = 0
 
     @staticmethod

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.table import TableWorkspace
@@ -18,58 +18,7 @@ from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.session.house_rules import HouseRules
 
-CTRL = Qt.KeyboardModifier.ControlModifier
-SHIFT = Qt.KeyboardModifier.ShiftModifier
-
-NAMED = {"Enter": Qt.Key.Key_Return, "Esc": Qt.Key.Key_Escape, "Tab": Qt.Key.Key_Tab,
-         "Space": Qt.Key.Key_Space, " ": Qt.Key.Key_Space, ".": Qt.Key.Key_Period}
-
-
-class Keys:
-    """Key presses sent to the focused widget, counted."""
-
-    def __init__(self, qtbot: Any) -> None:
-        self.qtbot = qtbot
-        self.count = 0
-
-    def focused(self) -> QWidget:
-        widget = QApplication.focusWidget()
-        modal = QApplication.activeModalWidget()
-        if modal is not None and (widget is None or not modal.isAncestorOf(widget)):
-            widget = modal.focusWidget() or modal
-        if widget is None:  # a dialog just closed: the main window's focus, once active
-            widget = next((w.focusWidget() for w in QApplication.topLevelWidgets()
-                           if isinstance(w, MainWindow) and w.isVisible()), None)
-        assert widget is not None, "nothing has the keyboard focus"
-        return widget
-
-    def press(self, *keys: str) -> None:
-        """Each argument is one key: ``"1"``, ``"f"``, ``"Enter"``, ``"Ctrl+Enter"``."""
-        for key in keys:
-            modifiers = Qt.KeyboardModifier.NoModifier
-            *mods, name = key.split("+") if len(key) > 1 else [key]
-            for mod in mods:
-                modifiers |= {"Ctrl": CTRL, "Shift": SHIFT}[mod]
-            code = NAMED.get(name) if not modifiers or name != " " else None
-            if code is None and name.isalnum():
-                code = getattr(Qt.Key, f"Key_{name.upper()}")
-            if code is None and modifiers:
-                code = NAMED.get(name)
-            target = self.focused()
-            # The window the key goes to is the active one, as on the GM's screen.
-            if QApplication.activeWindow() is not target.window():
-                target.window().activateWindow()
-                self.qtbot.waitUntil(lambda t=target: QApplication.activeWindow() is t.window())
-                target = self.focused()
-            if code is None:  # a character without a Key name of its own (":", "/")
-                self.qtbot.keyClicks(target, name)
-            else:
-                self.qtbot.keyClick(target, code, modifiers)
-            self.count += 1
-
-    def type(self, text: str) -> None:
-        """Each character one key."""
-        self.press(*text)
+from ..evening.harness import Keys  # the one key sender of the Table's tests
 
 
 def _as_before(dialog: ProcedureDialog) -> ProcedureDialog:
