@@ -18,7 +18,6 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QCloseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QDialog,
     QFormLayout,
     QHBoxLayout,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.players_display import PlayerDisplay
+from carwars_desktop.gui.session_box import session_box
 from carwars_desktop.gui.shortcuts import key_text, shortcut
 from carwars_desktop.gui.table.clock_header import ClockHeader
 from carwars_desktop.gui.table.event_log import EventLogModel
@@ -306,20 +306,12 @@ class ReplayPicker(QDialog):
         self.tv = tv
         self.database = database
         self.view: ReplayView | None = None
-        self.sessions = QComboBox()
-        infos = sorted(database.game_sessions.all(), key=lambda i: -i.id)
-        for info in infos:
-            state = "running" if info.running else "finished"
-            self.sessions.addItem(f"#{info.id} {info.title} ({info.created_at:%Y-%m-%d}, "
-                                  f"{state}, {info.event_count} events)", info.id)
-        if current is not None:
-            found = self.sessions.findData(current)
-            if found >= 0:
-                self.sessions.setCurrentIndex(found)
-        self.message = QLabel("" if infos else "No session yet: start one at the Table.")
+        self.sessions = session_box(database, current)
+        some = self.sessions.count() > 0
+        self.message = QLabel("" if some else "No session yet: start one at the Table.")
         self.message.setWordWrap(True)
         self.replay_button = QPushButton("&Replay")
-        self.replay_button.setEnabled(bool(infos))
+        self.replay_button.setEnabled(some)
         self.replay_button.setDefault(True)
         self.replay_button.clicked.connect(lambda: self.open_view())
         close = QPushButton("Close")

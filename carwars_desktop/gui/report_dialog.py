@@ -7,7 +7,6 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QFileDialog,
     QFormLayout,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.session_box import session_box
 from carwars_desktop.services.report import BattleReport, ReportError, session_report
 from carwars_desktop.services.report_html import report_html
 from carwars_desktop.storage import Database
@@ -31,26 +31,18 @@ class ReportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Battle report")
         self.database = database
-        self.sessions = QComboBox()
-        infos = sorted(database.game_sessions.all(), key=lambda i: -i.id)
-        for info in infos:
-            state = "running" if info.running else "finished"
-            self.sessions.addItem(f"#{info.id} {info.title} ({info.created_at:%Y-%m-%d}, "
-                                  f"{state})", info.id)
-        if current is not None:
-            index = self.sessions.findData(current)
-            if index >= 0:
-                self.sessions.setCurrentIndex(index)
+        self.sessions = session_box(database, current)
+        some = self.sessions.count() > 0
         self.gm_copy = QCheckBox("GM's copy (hidden information included)")
         self.gm_copy.setToolTip("Unticked: the players' copy, which shows what the session's "
                                 "visibility settings let the players see")
-        self.message = QLabel("" if infos else "No session yet: start one at the Table.")
+        self.message = QLabel("" if some else "No session yet: start one at the Table.")
         self.message.setWordWrap(True)
         self.html_button = QPushButton("Save &HTML…")
         self.pdf_button = QPushButton("Save &PDF…")
         close = QPushButton("Close")
         for button in (self.html_button, self.pdf_button):
-            button.setEnabled(bool(infos))
+            button.setEnabled(some)
         self.html_button.clicked.connect(lambda: self.save("html"))
         self.pdf_button.clicked.connect(lambda: self.save("pdf"))
         close.clicked.connect(self.reject)
