@@ -43,9 +43,9 @@ from gui_watchdog import watching  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from carwars_desktop.gui.game_context import GameContext  # noqa: E402
+from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel  # noqa: E402
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget  # noqa: E402
 from carwars_desktop.gui.table import TableWorkspace  # noqa: E402
-from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel  # noqa: E402
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget  # noqa: E402
 from carwars_desktop.rules import find_ruleset  # noqa: E402
 from carwars_desktop.rules.mini_car_wars import MiniSheet  # noqa: E402
 from carwars_desktop.rules.mini_car_wars.model import Role, Side  # noqa: E402

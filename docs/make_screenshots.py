@@ -31,20 +31,20 @@ from carwars_desktop.dice import EnteredDice
 from carwars_desktop.gui.application import create_application
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
+from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
+from carwars_desktop.gui.plugins.autopower.sheet import AutopowerSheetWidget
+from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
+from carwars_desktop.gui.plugins.battlecars.editor import CardEditor
+from carwars_desktop.gui.plugins.battlecars.sheet import BattlecarsSheetWidget
+from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
+from carwars_desktop.gui.plugins.mini_car_wars.editor import MiniEditor
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
-from carwars_desktop.gui.table.autopower_sheet import AutopowerSheetWidget
-from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
-from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
-from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.gui.theme import dark_palette
 from carwars_desktop.gui.workshop import LibraryWorkspace
-from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
-from carwars_desktop.gui.workshop.bc_editor import CardEditor
 from carwars_desktop.gui.workshop.library_model import CHANGED
-from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
 from carwars_desktop.library import parse_tags
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard

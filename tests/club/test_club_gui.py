@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.club_connect import ClubSettings, ConnectDialog
 from carwars_desktop.gui.main_window import MainWindow
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.session.setup import Entry, prepare

@@ -15,9 +15,9 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.services import typed_dice

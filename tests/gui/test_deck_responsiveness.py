@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.autopower.deck_editor import DeckEditor
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
 from carwars_desktop.gui.workshop.workshop_workspace import ConflictChoice
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
 from carwars_desktop.rules.autopower.kinds import DECK

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.editor import MiniEditor
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.tables import STOCK_CARS
 

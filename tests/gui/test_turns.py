@@ -16,8 +16,8 @@ from carwars_desktop.dice import parse
 from carwars_desktop.gui import plotting
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table.charts import SessionCharts
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.services.table import TableService
 from carwars_desktop.session.setup import Entry, prepare

@@ -71,7 +71,7 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
+    from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
     from carwars_desktop.rules.autopower import CarSheet
     from carwars_desktop.services.house_rules import HouseRulesService
 

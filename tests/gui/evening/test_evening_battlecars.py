@@ -32,7 +32,7 @@ SMOKE = ("◷ Smoke marker from Interceptor's Pod C (round 1): until the end-of-
 
 def _speeds(evening: Evening, speeds: dict[str, int]) -> None:
     """Each car's secret speed typed into its box on the Clock."""
-    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
 
     clock = evening.table.play.clock
     assert isinstance(clock, BattlecarsClockPanel)
@@ -78,7 +78,7 @@ def _end_turns(evening: Evening, qtbot: Any, dice: str) -> Any:
 @pytest.mark.posix_signals
 def test_evening_battlecars(qtbot: Any, tmp_path: Path, sqlite_url: str,
                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
     from carwars_desktop.rules.battlecars import CarSheet
     from carwars_desktop.rules.battlecars.terms import Weapon
 

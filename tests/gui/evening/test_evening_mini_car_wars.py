@@ -42,7 +42,7 @@ def _next_turn(evening: Evening, qtbot: Any, turn: int, refused_speed: str = "")
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+    from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
 
     clock = evening.table.play.clock
     assert isinstance(clock, MiniClockPanel)

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
+from carwars_desktop.gui.plugins.autopower.sheet import AutopowerSheetWidget
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
-from carwars_desktop.gui.table.autopower_sheet import AutopowerSheetWidget
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.rules.autopower import CarSheet
 

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
+from carwars_desktop.gui.plugins.battlecars.sheet import BattlecarsSheetWidget, faces_text
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
-from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget, faces_text
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME, CarSheet
 from carwars_desktop.rules.battlecars.terms import Block, Weapon

@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
 from carwars_desktop.gui.table.procedure_dialog import ProcedureDialog
 from carwars_desktop.session.house_rules import HouseRules
 
@@ -77,7 +77,7 @@ def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-un
 
 
 def test_a_battlecars_rocket_shot_in_nine_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
     from carwars_desktop.rules import find_ruleset
 
     card = next(iter(find_ruleset("battlecars").catalog()))
@@ -605,7 +605,7 @@ def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
     the focus is back at the Table, not on the window's ruleset switch."""
     from PySide6.QtTest import QTest
 
-    from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+    from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
 
     table = _start(window, start_session, "mini_car_wars", FOUR_CARS)
     game = table.context.game
@@ -903,7 +903,7 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
 
 def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
-    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
     from carwars_desktop.rules import find_ruleset
 
     card = next(iter(find_ruleset("battlecars").catalog()))

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui import window_geometry
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.rules.mini_car_wars.play import marks as mini_marks
 
 from ..loop import settle

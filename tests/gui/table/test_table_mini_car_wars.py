@@ -7,9 +7,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QPoint, QSettings, Qt
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
 from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
 
 

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
 from carwars_desktop.gui.table import TableWorkspace
-from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
 from carwars_desktop.gui.table.workspace import LeaseChoice
 from carwars_desktop.rules.autopower import CarSheet
 from carwars_desktop.storage import open_database

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
+from carwars_desktop.gui.plugins.autopower.deck_editor import DeckEditor
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
-from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
 from carwars_desktop.rules.autopower import Car, Deck, Icon
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from carwars_desktop.gui.plugins.battlecars.editor import CardEditor
+from carwars_desktop.gui.plugins.battlecars.models import BOXES, FACING, KIND, NAME
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.bc_editor import CardEditor
-from carwars_desktop.gui.workshop.bc_models import BOXES, FACING, KIND, NAME
 from carwars_desktop.rules.battlecars import Card
 from carwars_desktop.rules.battlecars.terms import Block, Facing, Kind, Section, Weapon
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
+from carwars_desktop.gui.plugins.battlecars.editor import CardEditor
+from carwars_desktop.gui.plugins.mini_car_wars.editor import MiniEditor
 from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
-from carwars_desktop.gui.workshop.bc_editor import CardEditor
-from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
 from carwars_desktop.gui.workshop.printing.page import column_aligns
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.battlecars import example_card

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.editor import MiniEditor
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
 from carwars_desktop.rules.mini_car_wars import MiniDesign
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
 from carwars_desktop.storage import open_database

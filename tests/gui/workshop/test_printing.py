@@ -118,7 +118,7 @@ def test_a_two_digit_stat_stays_inside_its_box(qtbot) -> None:  # type: ignore[n
 
     image = page_images([("autopower", "vehicle", Car("Titan", 15, 12, 10, 8))], width=1200)[0]
     scale = image.width() / WIDTH
-    cell = (WIDTH * 0.62 - 80) / 4  # the card's four stat boxes (ap_sheets.paint_car)
+    cell = (WIDTH * 0.62 - 80) / 4  # the card's four stat boxes (print_sheets.paint_car)
     for index in range(3):  # 15, 12, 10
         left, right = (40 + index * cell + 10) * scale, (40 + (index + 1) * cell - 10) * scale
 

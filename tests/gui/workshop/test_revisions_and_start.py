@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
 from carwars_desktop.gui.workshop import WorkshopWorkspace
-from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
 from carwars_desktop.gui.workshop.revisions_dialog import RevisionsDialog
 from carwars_desktop.rules.autopower import Car
 

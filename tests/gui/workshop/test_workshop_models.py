@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from carwars_desktop.gui.plugins.autopower.deck_models import DeckCountsModel, DeckLinesModel
+from carwars_desktop.gui.plugins.battlecars.models import ComponentsModel
 from carwars_desktop.gui.workshop import LibraryWorkspace
-from carwars_desktop.gui.workshop.bc_models import ComponentsModel
-from carwars_desktop.gui.workshop.deck_models import DeckCountsModel, DeckLinesModel
 from carwars_desktop.gui.workshop.library_model import COST, LibraryModel
 from carwars_desktop.gui.workshop.problems_model import ProblemListModel
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard

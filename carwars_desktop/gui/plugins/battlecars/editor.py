@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
-from carwars_desktop.gui.workshop.bc_load import LoadPanel
-from carwars_desktop.gui.workshop.bc_models import (
+from carwars_desktop.gui.plugins.battlecars.load import LoadPanel
+from carwars_desktop.gui.plugins.battlecars.models import (
     BOXES,
     COMPONENT_COLUMNS,
     FACING,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPen
 
-from carwars_desktop.gui.workshop.printing.ap_sheets import STAT_CAPTIONS
+from carwars_desktop.gui.plugins.autopower.print_sheets import STAT_CAPTIONS
 from carwars_desktop.gui.workshop.printing.live import SheetToPrint, draw_head
 from carwars_desktop.gui.workshop.printing.page import (
     BODY,

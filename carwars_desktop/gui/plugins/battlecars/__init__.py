@@ -31,31 +31,31 @@ if TYPE_CHECKING:
 
 
 def _editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.workshop.bc_editor import CardEditor
+    from carwars_desktop.gui.plugins.battlecars.editor import CardEditor
 
     return CardEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-    from carwars_desktop.gui.table.battlecars_sheet import BattlecarsSheetWidget
+    from carwars_desktop.gui.plugins.battlecars.sheet import BattlecarsSheetWidget
 
     return BattlecarsSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-    from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
+    from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
 
     return BattlecarsClockPanel(actions)
 
 
 def _print(flow: PageFlow, design: Any) -> None:
-    from carwars_desktop.gui.workshop.printing.bc_card import paint_card
+    from carwars_desktop.gui.plugins.battlecars.print_card import paint_card
 
     paint_card(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-    from carwars_desktop.gui.workshop.printing.bc_live import paint_card_live
+    from carwars_desktop.gui.plugins.battlecars.print_live import paint_card_live
 
     paint_card_live(flow, item)
 

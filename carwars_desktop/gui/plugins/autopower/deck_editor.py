@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.workshop.deck_models import DeckCountsModel, DeckLinesModel
+from carwars_desktop.gui.plugins.autopower.deck_models import DeckCountsModel, DeckLinesModel
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.library import unique_name
 from carwars_desktop.rules import Design

@@ -30,43 +30,43 @@ if TYPE_CHECKING:
 
 
 def _car_editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.workshop.ap_car_editor import CarEditor
+    from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
 
     return CarEditor(parent)
 
 
 def _deck_editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.workshop.ap_deck_editor import DeckEditor
+    from carwars_desktop.gui.plugins.autopower.deck_editor import DeckEditor
 
     return DeckEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-    from carwars_desktop.gui.table.autopower_sheet import AutopowerSheetWidget
+    from carwars_desktop.gui.plugins.autopower.sheet import AutopowerSheetWidget
 
     return AutopowerSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-    from carwars_desktop.gui.table.autopower_clock_panel import AutopowerClockPanel
+    from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
 
     return AutopowerClockPanel(actions)
 
 
 def _print_car(flow: PageFlow, design: Any) -> None:
-    from carwars_desktop.gui.workshop.printing.ap_sheets import paint_car
+    from carwars_desktop.gui.plugins.autopower.print_sheets import paint_car
 
     paint_car(flow, design)
 
 
 def _print_deck(flow: PageFlow, design: Any) -> None:
-    from carwars_desktop.gui.workshop.printing.ap_sheets import paint_deck
+    from carwars_desktop.gui.plugins.autopower.print_sheets import paint_deck
 
     paint_deck(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-    from carwars_desktop.gui.workshop.printing.ap_live import paint_car_live
+    from carwars_desktop.gui.plugins.autopower.print_live import paint_car_live
 
     paint_car_live(flow, item)
 

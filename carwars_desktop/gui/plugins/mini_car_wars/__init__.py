@@ -30,37 +30,37 @@ if TYPE_CHECKING:
 
 
 def _editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.workshop.mcw_editor import MiniEditor
+    from carwars_desktop.gui.plugins.mini_car_wars.editor import MiniEditor
 
     return MiniEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-    from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
+    from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 
     return MiniSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-    from carwars_desktop.gui.table.mini_clock_panel import MiniClockPanel
+    from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
 
     return MiniClockPanel(actions)
 
 
 def _print(flow: PageFlow, design: Any) -> None:
-    from carwars_desktop.gui.workshop.printing.mcw_sheet import paint_mini_sheet
+    from carwars_desktop.gui.plugins.mini_car_wars.print_sheet import paint_mini_sheet
 
     paint_mini_sheet(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-    from carwars_desktop.gui.workshop.printing.mcw_live import paint_mini_live
+    from carwars_desktop.gui.plugins.mini_car_wars.print_live import paint_mini_live
 
     paint_mini_live(flow, item)
 
 
 def _small(sheet: Any) -> bool:
-    from carwars_desktop.gui.workshop.printing.mcw_live import small_sheet
+    from carwars_desktop.gui.plugins.mini_car_wars.print_live import small_sheet
 
     return small_sheet(sheet)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPen
 
-from carwars_desktop.gui.workshop.bc_load import SHORT
+from carwars_desktop.gui.plugins.battlecars.load import SHORT
 from carwars_desktop.gui.workshop.printing.live import (
     CROSSED,
     LiveBox,

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.plugins.mini_car_wars.armor import ArmorPanel
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
-from carwars_desktop.gui.workshop.mcw_armor import ArmorPanel
 from carwars_desktop.rules import Design, Problem
 from carwars_desktop.rules.kernel.formatting import money, money_change
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.plugins.battlecars.speed_track import SpeedTrack
 from carwars_desktop.gui.table.box_strip import Box, BoxStrip
 from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame, number_label
-from carwars_desktop.gui.table.speed_track import SpeedTrack
 from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet, Component
