@@ -5,13 +5,18 @@ record-sheet type, its clock (phases and the word for a turn), the Table's play
 rules, its decisions (options) type, procedures, reference tables and catalog.
 Callers never branch on a ruleset's id: they ask its :class:`Ruleset` (python-chess
 variants override hooks on one ``Board`` type the same way).
+
+A ruleset's id and title are written once, in its :class:`RulesetEntry` (what is known of
+it without importing it); its ``Ruleset``, design kinds, procedures and play rules take
+them from there. ``Ruleset`` and ``DesignKind`` are generic in the ruleset's design, sheet
+and options types, so mypy checks every hook a ruleset gives against the others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from carwars_desktop.procedures import Procedure
 from carwars_desktop.procedures.citation import check_citation
@@ -73,10 +78,41 @@ class UnknownKindError(LookupError):
     """No ruleset keeps designs of that kind."""
 
 
+@dataclass(frozen=True)
+class RulesetEntry:
+    """What is known of a ruleset without importing it: the one place of its id and title.
+
+    A ruleset package is found through the ``carwars_desktop.rulesets`` entry-point group:
+    each entry point is named by the ruleset's id and names its ``RulesetEntry`` (in a
+    module that imports nothing heavy, so menus at start-up cost nothing).
+
+    Args:
+        id: the registry id (``mini_car_wars``), stored in sessions and designs.
+        title: the game's name, for menus at start-up.
+        module: the package exporting ``RULESET`` (a :class:`Ruleset`).
+        procedure_prefix: the first part of its procedure ids (``mini`` in ``mini.fire``).
+        screens: the module exporting its screens (``UI``, a ``RulesetUI`` of the GUI);
+            ``""``: it has none, and the app refuses to open its designs or sessions.
+    """
+
+    id: str
+    title: str
+    module: str
+    procedure_prefix: str
+    screens: str = ""
+
+
 D = TypeVar("D")
+O = TypeVar("O")  # noqa: E741 - the options type of a ruleset's house rules
+DesignT = TypeVar("DesignT", bound="Design")
+SheetT = TypeVar("SheetT", bound="RecordSheet")
 
 Purchase = Callable[[Sequence[D], str | None, int, int | None], tuple["Problem", ...]]
 """(designs, scenario key or ``None``, side, budget or ``None``) → every problem."""
+HousePurchase = Callable[[Sequence[D], str | None, int, int | None, O], tuple["Problem", ...]]
+"""``Purchase`` under an options value of the ruleset's house rules."""
+JsonObject: TypeAlias = Mapping[str, Any]
+"""A design's or sheet's JSON form, as read (its values are the engine's to check)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +129,7 @@ class DesignFigures:
     warnings: tuple[Problem, ...] = ()
 
 
-def no_figures(design: Any) -> DesignFigures:
+def no_figures(design: object) -> DesignFigures:
     return DesignFigures()
 
 
@@ -102,12 +138,13 @@ def dash(value: int | None) -> str:
 
 
 @dataclass(frozen=True)
-class DesignKind(Generic[D]):
+class DesignKind(Generic[D, O]):
     """One kind of design of one ruleset (what the Library lists and the Workshop edits).
 
+    ``D`` is the engine's type of this kind, ``O`` the ruleset's options type.
+
     Args:
-        ruleset_id: the ruleset (``autopower``).
-        ruleset_title: its name (``AUTOpower``).
+        ruleset: the ruleset's entry (its id, ``autopower``, and title, ``AUTOpower``).
         kind: ``vehicle`` or the ruleset's own (``deck``).
         title: what the players call it (``Car``, ``Card``, ``Deck``).
         default_name: the name of a new one (``New car``).
@@ -130,48 +167,55 @@ class DesignKind(Generic[D]):
             the duel's division, §2.2 step 1 and AP-D2).
     """
 
-    ruleset_id: str
-    ruleset_title: str
+    ruleset: RulesetEntry
     kind: str
     title: str
     default_name: str
     design_type: type[D]
-    reader: Callable[[Mapping[str, Any]], D]
+    reader: Callable[[JsonObject], D]
     new: Callable[[str], D]
     figures: Callable[[D], DesignFigures] = no_figures
     cost_text: Callable[[int | None], str] = dash
     class_text: Callable[[int | None], str] = dash
     purchase: Purchase[D] | None = None
     scenarios: Mapping[str, str] = field(default_factory=dict)
-    house_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
-    house_purchase: Callable[[Sequence[D], str | None, int, int | None, Any],
-                             tuple[Problem, ...]] | None = None
-    entry_problems: Callable[[D, Any], tuple[Problem, ...]] | None = None
+    house_problems: Callable[[D, O], tuple[Problem, ...]] | None = None
+    house_purchase: HousePurchase[D, O] | None = None
+    entry_problems: Callable[[D, O], tuple[Problem, ...]] | None = None
 
-    def refused_entry(self, design: object, options: Any) -> tuple[Problem, ...]:
+    @property
+    def ruleset_id(self) -> str:
+        return self.ruleset.id
+
+    @property
+    def ruleset_title(self) -> str:
+        return self.ruleset.title
+
+    def refused_entry(self, design: object, options: O) -> tuple[Problem, ...]:
         """Why ``design`` may not enter a session played under ``options`` (``()``: it
         may); the design's other problems are shown, not refused."""
         if self.entry_problems is None:
             return ()
         return self.entry_problems(self.own(design), options)
 
-    def problems_under(self, design: object, options: Any) -> tuple[Problem, ...]:
+    def problems_under(self, design: object, options: O | None) -> tuple[Problem, ...]:
         """``design``'s problems under the house rules ``options`` (its own otherwise)."""
         own = self.own(design)
         if self.house_problems is None or options is None:
             return tuple(own.problems())  # type: ignore[attr-defined]
         return self.house_problems(own, options)
 
-    def purchase_under(self, designs: Sequence[Any], scenario: str | None, side: int,
-                       budget: int | None, options: Any) -> tuple[Problem, ...]:
+    def purchase_under(self, designs: Sequence[object], scenario: str | None, side: int,
+                       budget: int | None, options: O | None) -> tuple[Problem, ...]:
         """The purchase check under the house rules ``options``."""
+        own = [self.own(design) for design in designs]
         if self.house_purchase is not None and options is not None:
-            return self.house_purchase(designs, scenario, side, budget, options)
+            return self.house_purchase(own, scenario, side, budget, options)
         if self.purchase is None:
             return ()
-        return self.purchase(designs, scenario, side, budget)
+        return self.purchase(own, scenario, side, budget)
 
-    def load(self, data: Mapping[str, Any]) -> D:
+    def load(self, data: JsonObject) -> D:
         """The design the engine reads from ``data``; refused with :class:`DesignDataError`."""
         try:
             return self.reader(data)
@@ -206,12 +250,14 @@ class ReferenceTable:
 
 
 @dataclass(frozen=True)
-class Ruleset:
+class Ruleset(Generic[DesignT, SheetT, O]):
     """One rule system, as python-chess keeps a variant.
 
+    Generic in its vehicle design type ``DesignT``, record-sheet type ``SheetT`` and
+    options type ``O``: a ruleset's hooks are checked against each other.
+
     Args:
-        id: the registry id (``mini_car_wars``).
-        title: the game's name.
+        entry: its entry (the one place of its id and title: :attr:`id`, :attr:`title`).
         dice: the dice it uses, for display (``d6``).
         digest: the digest file it implements (``mini-car-wars.md``).
         procedures: every declared procedure.
@@ -232,43 +278,55 @@ class Ruleset:
             links, D28 turret); ``None``: house rules change no fresh sheet.
     """
 
-    id: str
-    title: str
+    entry: RulesetEntry
     dice: str
     digest: str
     procedures: tuple[Procedure, ...]
     tables: tuple[ReferenceTable, ...]
-    catalog: Callable[[], Mapping[str, Design]]
-    kinds: tuple[DesignKind[Any], ...]
-    sheet_type: type
-    sheet_from_json: Callable[[Mapping[str, Any]], RecordSheet]
-    sheet_for_design: Callable[[Any], RecordSheet]
+    catalog: Callable[[], Mapping[str, DesignT]]
+    kinds: tuple[DesignKind[DesignT, O], *tuple[DesignKind[Any, O], ...]]
+    sheet_type: type[SheetT]
+    sheet_from_json: Callable[[JsonObject], SheetT]
+    sheet_for_design: Callable[[DesignT], SheetT]
     phases: Callable[[Sequence[str]], tuple[str, ...]]
     play: Callable[[], PlayRules]
     turn_word: str = "turn"
-    options_type: type | None = None
-    decisions: DecisionSet[Any] | None = None
-    house_sheet: Callable[[Any, Any], RecordSheet] | None = None
+    options_type: type[O] | None = None
+    decisions: DecisionSet[O] | None = None
+    house_sheet: Callable[[DesignT, O], SheetT] | None = None
     victory: str | None = None
     """The id of its procedure that says who won from the sheets as they end (the battle
     report's victory check); ``None``: the rules have none."""
 
-    def sheet_under(self, design: Any, options: Any) -> RecordSheet:
-        """A fresh record sheet for ``design`` under the house rules ``options`` (``None``:
-        the digest's defaults)."""
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @property
+    def title(self) -> str:
+        return self.entry.title
+
+    def sheet_under(self, design: object, options: O | None) -> SheetT:
+        """A fresh record sheet for ``design`` (a vehicle design of this ruleset) under the
+        house rules ``options`` (``None``: the digest's defaults)."""
+        own = self.vehicle.own(design)
         if self.house_sheet is None or options is None:
-            return self.sheet_for_design(design)
-        return self.house_sheet(design, options)
+            return self.sheet_for_design(own)
+        return self.house_sheet(own, options)
 
     def __post_init__(self) -> None:
         if not self.kinds or self.kinds[0].kind != VEHICLE:
             raise ValueError(f"ruleset {self.id!r}: its first design kind must be {VEHICLE!r}")
+        for kind in self.kinds:
+            if kind.ruleset != self.entry:
+                raise ValueError(f"ruleset {self.id!r}: its {kind.kind!r} kind belongs to "
+                                 f"{kind.ruleset.id!r}")
 
     @property
-    def vehicle(self) -> DesignKind[Any]:
+    def vehicle(self) -> DesignKind[DesignT, O]:
         return self.kinds[0]
 
-    def kind(self, kind: str = VEHICLE) -> DesignKind[Any]:
+    def kind(self, kind: str = VEHICLE) -> DesignKind[Any, O]:
         """Its kind ``kind``; :class:`UnknownKindError` when it has none."""
         for design_kind in self.kinds:
             if design_kind.kind == kind:
@@ -276,12 +334,11 @@ class Ruleset:
         known = ", ".join(k.kind for k in self.kinds)
         raise UnknownKindError(f"{self.title} has no design kind {kind!r} (known: {known})")
 
-    def design_from_json(self, data: Mapping[str, Any]) -> Design:
+    def design_from_json(self, data: JsonObject) -> DesignT:
         """A vehicle design read from JSON (the engine's own errors on bad data)."""
-        design: Design = self.vehicle.reader(data)
-        return design
+        return self.vehicle.reader(data)
 
-    def house_options(self, values: Mapping[str, Any] | None = None) -> Any:
+    def house_options(self, values: Mapping[str, object] | None = None) -> O | None:
         """Its options value for house-rule ``values`` (the digest's defaults: ``None``)."""
         if self.decisions is None:
             return None if self.options_type is None else self.options_type()
@@ -291,9 +348,13 @@ class Ruleset:
         """Turn 1, the first phase, with these vehicles in play."""
         return Clock(1, 0, self.phases(vehicle_names), self.turn_word)
 
-    def own_sheet(self, sheet: object) -> Any:
+    def own_sheet(self, sheet: object) -> SheetT:
         """``sheet`` checked to be this ruleset's sheet type (a clear :class:`TypeError`)."""
         if not isinstance(sheet, self.sheet_type):
             raise TypeError(f"expected a {self.title} sheet ({self.sheet_type.__name__}), "
                             f"got {type(sheet).__name__}")
         return sheet
+
+
+AnyRuleset: TypeAlias = "Ruleset[Any, Any, Any]"
+"""A ruleset whose types the caller does not know (what the registry hands out by id)."""

@@ -39,6 +39,7 @@ from carwars_desktop.procedures import (
     Step,
 )
 from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.rules.table_input import BatchRules
 from carwars_desktop.services.table import (
     PendingResolution,
     ResolutionPart,
@@ -49,31 +50,6 @@ from carwars_desktop.services.table import (
     typed_dice,
 )
 from carwars_desktop.session import Game
-
-
-@dataclass(frozen=True)
-class BatchRules:
-    """How a ruleset's fire batch resolves.
-
-    Args:
-        fire: the fire procedure.
-        hold_input: its "hold the damage" input ("" when it has none: the shots then
-            resolve one after the other).
-        damage: the damage procedure that allocates a held damage; ``damage_vehicle``,
-            ``damage_side``, ``damage_amount`` its inputs.
-        target_input, side_input: the fire procedure's target and side inputs.
-        held_damage: the name of the resolution value listing the held damages.
-    """
-
-    fire: str
-    hold_input: str = ""
-    damage: str = ""
-    damage_vehicle: str = ""
-    damage_side: str = ""
-    damage_amount: str = ""
-    target_input: str = "target"
-    side_input: str = ""
-    held_damage: str = "damage"
 
 
 @dataclass

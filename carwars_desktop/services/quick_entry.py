@@ -18,17 +18,19 @@ the vehicle). The grammar (the user guide has it with examples)::
 
 Every word is checked; an error names the word that is wrong and where it is
 (:class:`QuickEntryError`), so the line can point at it. Each ruleset's words
-(:class:`QuickRules`) come from its UI bundle; nothing here depends on Qt.
+(:class:`~carwars_desktop.rules.table_input.QuickRules`) come with its rules
+(``rules/<id>/play/table.py``); nothing here depends on Qt.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from carwars_desktop.rules import find_procedure
+from carwars_desktop.rules.table_input import QuickRules
 from carwars_desktop.services.house_rules import not_offered_in_session
 
 _NUMBER = re.compile(r"^[0-9]+(\.[0-9]+)?$|^[0-9]+/[0-9]+$")  # ASCII digits only
@@ -65,43 +67,6 @@ def words(line: str) -> list[Word]:
     between them (``1mg2f5`` reads as ``1 mg 2 f 5``); two numbers do (``5 3``)."""
     return [Word(m.group(), m.start(), m.end())
             for m in re.finditer(r"[0-9][0-9./]*|[^\s0-9]+", line)]
-
-
-@dataclass(frozen=True)
-class QuickRules:
-    """How one ruleset reads the quick line.
-
-    Args:
-        shot: the fire procedure; ``firer``/``target`` its vehicle inputs.
-        weapon_input: the input the weapon word picks (a list read from the firer's sheet:
-            the word is matched against its labels).
-        side_input: the input a SIDE fills ("" when the ruleset has no sides).
-        sides: the SIDE words → the input's value.
-        number_input: the input the NUMBERs fill ("" when none).
-        many_numbers: all NUMBERs go to ``number_input`` (AUTOpower's cards, ", "-joined).
-        weapon_words: synonyms → the word matched in the labels (``rk`` → ``rocket``).
-        procedures: WEAPON words that are procedures of their own (AUTOpower's laser,
-            ram), with their firer and target inputs.
-        damage: the damage procedure ("" when none), its vehicle, amount and side inputs.
-        flags: FLAG words → the input they set and its value (Battlecars ``ret``: return
-            fire, §2.9 step 2; Mini Car Wars ``gunner``: the gunner fires).
-    """
-
-    shot: str
-    firer: str
-    target: str
-    weapon_input: str = ""
-    side_input: str = ""
-    sides: Mapping[str, str] = field(default_factory=dict)
-    number_input: str = ""
-    many_numbers: bool = False
-    weapon_words: Mapping[str, str] = field(default_factory=dict)
-    procedures: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
-    damage: str = ""
-    damage_vehicle: str = ""
-    damage_amount: str = ""
-    damage_side: str = ""
-    flags: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,11 @@ from PySide6.QtCore import QSettings
 from carwars_desktop.app import main as cli_main
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
-from carwars_desktop.gui.rulesets import register_ui, ruleset_ui, unregister_ui
+from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.workshop.library_workspace import LibraryWorkspace
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.library import UnknownKindError, design_kind
 from carwars_desktop.rules import (
-    RulesetEntry,
     UnknownRulesetError,
     find_ruleset,
     register_ruleset,
@@ -36,11 +35,12 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def tiny(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.syspath_prepend(str(PLUGIN))
-    register_ruleset(RulesetEntry("tiny_dice", "Tiny Dice Derby", "tiny_dice", "tiny"))
-    register_ui("tiny_dice", "tiny_dice_ui")
+    from tiny_dice import ENTRY
+
+    register_ruleset(ENTRY)
     yield "tiny_dice"
-    unregister_ui("tiny_dice")
     unregister_ruleset("tiny_dice")
+    ruleset_ui.cache_clear()
     for module in ("tiny_dice", "tiny_dice_ui"):
         sys.modules.pop(module, None)
 

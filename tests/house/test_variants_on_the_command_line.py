@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from carwars_desktop.cli import EXIT_REFUSED, resolve_main
-from carwars_desktop.gui.plugins.autopower import QUICK
 from carwars_desktop.library.profiles import ExchangedProfile, dumps_profiles
+from carwars_desktop.rules.autopower.play.table import QUICK
 from carwars_desktop.services.house_rules import HouseRulesService
 from carwars_desktop.services.quick_entry import QuickEntryError, parse
 from carwars_desktop.storage import open_database

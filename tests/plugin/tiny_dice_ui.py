@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
-from tiny_dice import Racer, RacerSheet
+from tiny_dice import ENTRY, Racer, RacerSheet
 
 from carwars_desktop.gui.rulesets import RulesetUI
 from carwars_desktop.gui.table.actions import TableActions
@@ -19,7 +19,7 @@ from carwars_desktop.session import Game, VehicleInPlay
 
 
 class RacerEditor(DesignEditor):
-    ruleset_id = "tiny_dice"
+    ruleset_id = ENTRY.id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,12 +78,12 @@ class ShotsClock(QWidget):
             self.actions.clock(clock, f"{clock.word} {clock.turn}")
 
 
-def _print(flow: PageFlow, design: Any) -> None:
+def _print(flow: PageFlow, design: Racer) -> None:
     draw_title(flow, "Tiny Dice Derby", design.name, "racer", not design.problems(),
                len(design.problems()))
     flow.y += draw_text(flow.painter, QRectF(0, flow.y, 1000, 80), f"armor {design.armor}",
                         font(12))
 
 
-UI = RulesetUI("tiny_dice", {VEHICLE: RacerEditor}, RacerSheetWidget, ShotsClock,
-               {VEHICLE: _print})
+UI: RulesetUI[Racer, RacerSheet] = RulesetUI(ENTRY, {VEHICLE: RacerEditor}, RacerSheetWidget,
+                                             ShotsClock, _print)

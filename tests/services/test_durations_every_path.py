@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.rules.mini_car_wars.play.table import BATCH
 from carwars_desktop.services import Services, typed_dice
-from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+from carwars_desktop.services.fire_batch import FireBatch
 from carwars_desktop.session.setup import Entry, prepare
 
-MINI_BATCH = BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
-                        damage_vehicle="vehicle", damage_side="side", damage_amount="amount",
-                        side_input="side")
+MINI_BATCH = BATCH
 
 
 def _mini(services: Services) -> None:

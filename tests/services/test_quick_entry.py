@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carwars_desktop.gui.plugins.autopower import QUICK as AP
-from carwars_desktop.gui.plugins.battlecars import QUICK as BC
-from carwars_desktop.gui.plugins.mini_car_wars import QUICK as MCW
+from carwars_desktop.rules.autopower.play.table import QUICK as AP
+from carwars_desktop.rules.battlecars.play.table import QUICK as BC
+from carwars_desktop.rules.mini_car_wars.play.table import QUICK as MCW
 from carwars_desktop.services.quick_entry import (
     QuickEntryError,
     Word,

@@ -139,7 +139,8 @@ def test_report_of_each_ruleset_runs_its_victory_check(services: Services, datab
 
 def test_report_counts_each_shot_of_the_fire_batch(services: Services,
                                                   database: Database) -> None:
-    from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+    from carwars_desktop.rules.mini_car_wars.play.table import BATCH
+    from carwars_desktop.services.fire_batch import FireBatch
 
     ruleset = find_ruleset("mini_car_wars")
     catalog = ruleset.catalog()
@@ -148,9 +149,7 @@ def test_report_counts_each_shot_of_the_fire_batch(services: Services,
         Entry("Ann", "Rocket Special", catalog["Rocket Special"].to_json()),
         Entry("Bob", "Courier", catalog["Courier"].to_json())]))
     table.open(session_id)
-    batch = FireBatch(BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
-                                 damage_vehicle="vehicle", damage_side="side",
-                                 damage_amount="damage", side_input="side"))
+    batch = FireBatch(BATCH)
     shot = {"weapon": "1", "side": "F", "range": "5"}
     batch.declare(shot, {"firer": "v1", "target": "v2"}, "2 3")
     batch.declare(shot, {"firer": "v2", "target": "v1"}, "6 6 6 6")

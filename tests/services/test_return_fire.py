@@ -8,8 +8,9 @@ import pytest
 
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
+from carwars_desktop.rules.battlecars.play.table import BATCH
 from carwars_desktop.services import Services, typed_dice
-from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+from carwars_desktop.services.fire_batch import FireBatch
 from carwars_desktop.services.table import ResolveError
 from carwars_desktop.session.setup import Entry, prepare
 
@@ -43,7 +44,7 @@ def test_return_fire_is_refused_alone_and_in_the_batch(services: Services) -> No
                       bindings={"firer": "v2", "target": "v1"})
     assert refused.value.refused
 
-    batch = FireBatch(BatchRules("battlecars.fire"))
+    batch = FireBatch(BATCH)
     batch.declare({**SHOT, "mode": "own-turn"}, {"firer": "v1", "target": "v2"}, "7 6")
     batch.declare({**SHOT, "mode": "return-fire"}, {"firer": "v2", "target": "v1"}, "7 6")
     batch.declare({**SHOT, "mode": "return-fire"}, {"firer": "v2", "target": "v1"}, "7 6")

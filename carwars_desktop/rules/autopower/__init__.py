@@ -28,6 +28,7 @@ from carwars_desktop.rules.autopower.procedures import PROCEDURES, procedures_fo
 from carwars_desktop.rules.autopower.reference import reference_tables
 from carwars_desktop.rules.autopower.sheet import CarSheet, new_sheet
 from carwars_desktop.rules.autopower.tables import ControlPenalty
+from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.rules.ruleset import Ruleset
 
@@ -38,9 +39,8 @@ def _play() -> PlayRules:
     return RULES
 
 
-RULESET = Ruleset(
-    id="autopower",
-    title="AUTOpower",
+RULESET: Ruleset[Car, CarSheet, Options] = Ruleset(
+    entry=AUTOPOWER,
     dice="2d6",
     digest="autopower.md",
     procedures=PROCEDURES,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from carwars_desktop.rules.autopower.car import Car
 from carwars_desktop.rules.autopower.deck import Deck
 from carwars_desktop.rules.autopower.options import Options
+from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind, Problem
 
 DECK = "deck"
@@ -52,14 +53,14 @@ def _new_deck(name: str) -> Deck:
 
 
 CAR_KIND = DesignKind(
-    ruleset_id="autopower", ruleset_title="AUTOpower", kind=VEHICLE, title="Car",
+    ruleset=AUTOPOWER, kind=VEHICLE, title="Car",
     default_name="New car", design_type=Car, reader=Car.from_json, new=_new_car,
     figures=_car_figures, cost_text=total_text, class_text=division_text,
     house_problems=lambda car, options: car.problems_for(options),
     entry_problems=entry_problems,
 )
 DECK_KIND = DesignKind(
-    ruleset_id="autopower", ruleset_title="AUTOpower", kind=DECK, title="Deck",
+    ruleset=AUTOPOWER, kind=DECK, title="Deck",
     default_name="New deck", design_type=Deck, reader=Deck.from_json, new=_new_deck,
     figures=_deck_figures,
 )

@@ -11,9 +11,10 @@ from enum import Enum
 from fractions import Fraction
 
 from carwars_desktop.dice import Distribution, dice_sum
+from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.kernel.citation import Citation, Citer
 
-ap = Citer("AUTOpower", separator=", ")
+ap = Citer(AUTOPOWER.title, separator=", ")
 """AUTOpower's rule citations (``ap("§2.6", "AP-D9")`` → ``AUTOpower §2.6, AP-D9``)."""
 
 

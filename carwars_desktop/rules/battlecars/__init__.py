@@ -34,17 +34,18 @@ from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianShe
 from carwars_desktop.rules.battlecars.procedures import PROCEDURES
 from carwars_desktop.rules.battlecars.reference import reference_tables
 from carwars_desktop.rules.battlecars.sheet import CarSheet
+from carwars_desktop.rules.builtin import BATTLECARS
 from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.rules.ruleset import Ruleset
 
 
-def _sheet_for(design: Any) -> CarSheet:
+def _sheet_for(design: Card) -> CarSheet:
     if not isinstance(design, Card):
         raise CardError(f"expected a Battlecars card, got {type(design).__name__}")
     return CarSheet.fresh(design)
 
 
-def _load_sheet(data: Mapping[str, Any]) -> Any:
+def _load_sheet(data: Mapping[str, Any]) -> Piece:
     return load_piece(data)
 
 
@@ -54,9 +55,8 @@ def _play() -> PlayRules:
     return RULES
 
 
-RULESET = Ruleset(
-    id="battlecars",
-    title="Battlecars",
+RULESET: Ruleset[Card, Piece, Options] = Ruleset(
+    entry=BATTLECARS,
     dice="d8",
     digest="battlecars.md",
     procedures=PROCEDURES,

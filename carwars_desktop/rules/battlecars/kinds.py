@@ -9,6 +9,7 @@ from __future__ import annotations
 from carwars_desktop.rules.battlecars.card import Armour, Card, Component, HitLocation
 from carwars_desktop.rules.battlecars.tables import DIE, DRIVER_BOXES
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Kind, Section
+from carwars_desktop.rules.builtin import BATTLECARS
 from carwars_desktop.rules.ruleset import VEHICLE, DesignFigures, DesignKind
 
 
@@ -27,7 +28,7 @@ def new_card(name: str) -> Card:
 
 
 VEHICLE_KIND = DesignKind(
-    ruleset_id="battlecars", ruleset_title="Battlecars", kind=VEHICLE, title="Card",
+    ruleset=BATTLECARS, kind=VEHICLE, title="Card",
     default_name="New card", design_type=Card, reader=Card.from_json, new=new_card,
     figures=_figures, class_text=class_text,
 )

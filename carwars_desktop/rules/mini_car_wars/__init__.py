@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.mini_car_wars.catalog import catalog, sheet_catalog, stock_sheet
 from carwars_desktop.rules.mini_car_wars.damage import DamageReport, apply_damage
 from carwars_desktop.rules.mini_car_wars.decisions import (
@@ -26,29 +27,29 @@ from carwars_desktop.rules.mini_car_wars.procedures import PROCEDURES
 from carwars_desktop.rules.mini_car_wars.reference import reference_tables
 from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
 from carwars_desktop.rules.mini_car_wars.sheet import CrewMember, MiniSheet, WeaponState
-from carwars_desktop.rules.ruleset import Design, RecordSheet, Ruleset
+from carwars_desktop.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from carwars_desktop.rules.play import PlayRules
 
 
-def _sheet_from_json(data: Mapping[str, Any]) -> RecordSheet:
+def _sheet_from_json(data: Mapping[str, Any]) -> MiniSheet:
     return MiniSheet.from_json(data)
 
 
-def _sheet_for_design(design: Any) -> RecordSheet:
+def _sheet_for_design(design: MiniDesign) -> MiniSheet:
     if not isinstance(design, MiniDesign):
         raise TypeError(f"expected a MiniDesign, got {type(design).__name__}")
     return MiniSheet.from_design(design)
 
 
-def _house_sheet(design: Any, rules: MiniRules) -> RecordSheet:
+def _house_sheet(design: MiniDesign, rules: MiniRules) -> MiniSheet:
     if not isinstance(design, MiniDesign):
         raise TypeError(f"expected a MiniDesign, got {type(design).__name__}")
     return MiniSheet.from_design(design, rules)
 
 
-def _catalog() -> Mapping[str, Design]:
+def _catalog() -> Mapping[str, MiniDesign]:
     return catalog()
 
 
@@ -58,9 +59,8 @@ def _play() -> PlayRules:
     return RULES
 
 
-RULESET = Ruleset(
-    id="mini_car_wars",
-    title="Mini Car Wars",
+RULESET: Ruleset[MiniDesign, MiniSheet, MiniRules] = Ruleset(
+    entry=MINI_CAR_WARS,
     dice="d6",
     digest="mini-car-wars.md",
     procedures=PROCEDURES,

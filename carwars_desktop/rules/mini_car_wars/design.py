@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.citation import Citation
 from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.kernel.reader import PATH, Reader
@@ -29,7 +30,7 @@ from carwars_desktop.rules.mini_car_wars.tables import (
 )
 from carwars_desktop.rules.ruleset import Problem
 
-RULESET_ID = "mini_car_wars"
+RULESET_ID = MINI_CAR_WARS.id
 
 
 @dataclass(frozen=True)

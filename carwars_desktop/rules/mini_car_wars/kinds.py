@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.formatting import money
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
 from carwars_desktop.rules.mini_car_wars.design import MiniDesign
@@ -59,7 +60,7 @@ def _house_problems(design: MiniDesign, rules: MiniRules) -> tuple[Problem, ...]
 
 
 VEHICLE_KIND = DesignKind(
-    ruleset_id="mini_car_wars", ruleset_title="Mini Car Wars", kind=VEHICLE, title="Vehicle",
+    ruleset=MINI_CAR_WARS, kind=VEHICLE, title="Vehicle",
     default_name="New vehicle", design_type=MiniDesign, reader=MiniDesign.from_json, new=_new,
     figures=_figures, cost_text=cost_text, class_text=class_text, purchase=_purchase,
     scenarios={key: scenario.name for key, scenario in SCENARIOS.items()},

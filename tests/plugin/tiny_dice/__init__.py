@@ -33,9 +33,15 @@ from carwars_desktop.rules import (
     Problem,
     ReferenceTable,
     Ruleset,
+    RulesetEntry,
 )
 from carwars_desktop.rules.kernel.citation import Citer
 from carwars_desktop.rules.play import Gauge, Level, PlayRules, PublicFact, StatusFlag
+
+ENTRY = RulesetEntry("tiny_dice", "Tiny Dice Derby", "tiny_dice", "tiny",
+                     screens="tiny_dice_ui")
+"""What the app knows of Tiny Dice Derby before importing it (its one id and title): the
+entry point of its package names it (``tiny_dice = tiny_dice:ENTRY``)."""
 
 RULE = Citer("TINY")("§1")
 
@@ -126,7 +132,7 @@ def _sheet(name: str, label: str) -> SheetInput:
 
 
 SHOT = Procedure(
-    id="tiny.shot", title="Tiny shot", ruleset="tiny_dice", rule=RULE,
+    id="tiny.shot", title="Tiny shot", ruleset=ENTRY.id, rule=RULE,
     inputs=(_sheet("firer", "Firer"), _sheet("target", "Target"),
             IntInput("need", "Need", 4, 2, 6)),
     resolve_fn=_resolve, odds_fn=_odds, dice_fn=_dice,
@@ -151,7 +157,7 @@ def _public(sheet: Any, sheets_open: bool) -> tuple[PublicFact, ...]:
 
 
 RULES = PlayRules(
-    ruleset_id="tiny_dice", status=_status, boxes=_boxes,
+    ruleset_id=ENTRY.id, status=_status, boxes=_boxes,
     damage_points=lambda sheet: int(sheet.hits),
     gauges=lambda sheet: (Gauge("armor", sheet.armor - sheet.hits),),
     out_of_play=lambda sheet: bool(sheet.wrecked),
@@ -159,15 +165,15 @@ RULES = PlayRules(
 )
 
 VEHICLE_KIND = DesignKind(
-    ruleset_id="tiny_dice", ruleset_title="Tiny Dice Derby", kind=VEHICLE, title="Racer",
+    ruleset=ENTRY, kind=VEHICLE, title="Racer",
     default_name="New racer", design_type=Racer, reader=Racer.from_json,
     new=lambda name: Racer(name, 1),
     figures=lambda racer: DesignFigures(None, racer.armor),
     class_text=lambda armor: "—" if armor is None else f"armor {armor}",
 )
 
-RULESET = Ruleset(
-    id="tiny_dice", title="Tiny Dice Derby", dice="d6", digest="", procedures=(SHOT,),
+RULESET: Ruleset[Racer, RacerSheet, None] = Ruleset(
+    entry=ENTRY, dice="d6", digest="", procedures=(SHOT,),
     tables=(ReferenceTable("tiny.hits", "To hit", RULE, ("need", "chance"),
                            tuple((str(n), f"{7 - n}/6") for n in range(2, 7))),),
     catalog=catalog, kinds=(VEHICLE_KIND,), sheet_type=RacerSheet,

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from carwars_desktop.gui.rulesets import (
-    COLLISION,
-    CONTROL,
-    FIRE,
-    LASER,
-    SPEED,
-    KeyAction,
-    RulesetUI,
-)
+from carwars_desktop.gui.rulesets import RulesetUI
 from carwars_desktop.rules import VEHICLE
 from carwars_desktop.rules.autopower.kinds import DECK
-from carwars_desktop.services.quick_entry import QuickRules
+from carwars_desktop.rules.autopower.play.table import KEY_ACTIONS, QUICK
+from carwars_desktop.rules.builtin import AUTOPOWER
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -25,6 +18,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.editor import DesignEditor
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.autopower import Car, CarSheet, Deck
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
 
@@ -53,13 +47,13 @@ def _clock(actions: TableActions) -> QWidget:
     return AutopowerClockPanel(actions)
 
 
-def _print_car(flow: PageFlow, design: Any) -> None:
+def _print_car(flow: PageFlow, design: Car) -> None:
     from carwars_desktop.gui.plugins.autopower.print_sheets import paint_car
 
     paint_car(flow, design)
 
 
-def _print_deck(flow: PageFlow, design: Any) -> None:
+def _print_deck(flow: PageFlow, design: Deck) -> None:
     from carwars_desktop.gui.plugins.autopower.print_sheets import paint_deck
 
     paint_deck(flow, design)
@@ -71,22 +65,7 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_car_live(flow, item)
 
 
-KEY_ACTIONS = (
-    KeyAction(FIRE, "autopower.attack", "firer", "target", ask=("cards",)),
-    KeyAction(LASER, "autopower.laser", "firer", "target", ask=("cards",)),
-    KeyAction(COLLISION, "autopower.ram", "rammer", "target", ask=("cards",)),
-    KeyAction(CONTROL, "autopower.control", "vehicle", ask=("damage",)),
-    KeyAction(SPEED, "autopower.accelerate", "vehicle"),
-)
-
-QUICK = QuickRules("autopower.attack", "firer", "target", number_input="cards",
-                   many_numbers=True,
-                   procedures={"attack": ("autopower.attack", "firer", "target"),
-                               "at": ("autopower.attack", "firer", "target"),
-                               "laser": ("autopower.laser", "firer", "target"),
-                               "ram": ("autopower.ram", "rammer", "target")})
-
-UI = RulesetUI("autopower", {VEHICLE: _car_editor, DECK: _deck_editor}, _sheet, _clock,
-               {VEHICLE: _print_car, DECK: _print_deck},
-               print_sheet=_print_live, sheet_layouts=(1, 2), key_actions=KEY_ACTIONS,
-               quick=QUICK)
+UI: RulesetUI[Car, CarSheet] = RulesetUI(
+    AUTOPOWER, {VEHICLE: _car_editor, DECK: _deck_editor}, _sheet, _clock, _print_car,
+    {DECK: _print_deck}, print_sheet=_print_live, sheet_layouts=(1, 2),
+    key_actions=KEY_ACTIONS, quick=QUICK)

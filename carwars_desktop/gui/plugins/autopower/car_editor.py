@@ -29,6 +29,7 @@ from carwars_desktop.rules import Design
 from carwars_desktop.rules.autopower import Car, new_sheet
 from carwars_desktop.rules.autopower.car import STATS
 from carwars_desktop.rules.autopower.tables import DIVISIONS
+from carwars_desktop.rules.builtin import AUTOPOWER
 
 ROLES = {"energy": "Speed Rating", "fighting": "Weapons Rating", "strength": "Armor Rating",
          "intelligence": "the human element"}
@@ -36,7 +37,7 @@ ROLES = {"energy": "Speed Rating", "fighting": "Weapons Rating", "strength": "Ar
 
 
 class CarEditor(DesignEditor):
-    ruleset_id = "autopower"
+    ruleset_id = AUTOPOWER.id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -31,12 +31,13 @@ from carwars_desktop.rules.autopower.deck_lines import (
     deck_lines,
 )
 from carwars_desktop.rules.autopower.tables import MAX_CARD_VALUE, MINIMUM_DECK
+from carwars_desktop.rules.builtin import AUTOPOWER
 
 NEW_CARD = PowerCard("New card", (IconValue(Icon.ENERGY, 1),))
 
 
 class DeckEditor(DesignEditor):
-    ruleset_id = "autopower"
+    ruleset_id = AUTOPOWER.id
     kind = "deck"
 
     def __init__(self, parent: QWidget | None = None) -> None:

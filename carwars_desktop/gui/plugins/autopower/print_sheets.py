@@ -29,6 +29,7 @@ from carwars_desktop.rules import ReferenceTable, find_ruleset
 from carwars_desktop.rules.autopower import Car, Deck, Icon, new_sheet
 from carwars_desktop.rules.autopower.deck_lines import group_cards
 from carwars_desktop.rules.autopower.tables import DIVISIONS, MAX_CARD_VALUE, ap
+from carwars_desktop.rules.builtin import AUTOPOWER
 
 REFERENCE = ("autopower.divisions", "autopower.push_targets", "autopower.control_failure")
 STAT_CAPTIONS = (("energy", "ENERGY", "Speed Rating"), ("fighting", "FIGHTING", "Weapons Rating"),
@@ -42,7 +43,7 @@ def stat_font(shown: str, box_width: float) -> QFont:
 
 
 def paint_car(flow: PageFlow, car: Car) -> None:
-    summary = summarize_design("autopower", "vehicle", car)
+    summary = summarize_design(AUTOPOWER.id, "vehicle", car)
     draw_title(flow, "AUTOpower · car (hero card)", car.name,
                f"{car.stats_text()} · total {car.total} · {summary.class_text}",
                summary.legal, len(summary.problems))
@@ -96,7 +97,7 @@ def paint_car(flow: PageFlow, car: Car) -> None:
     _play_track(flow)
     rule(flow)
     draw_problems(flow, summary.problems)
-    tables = {t.id: t for t in find_ruleset("autopower").tables}
+    tables = {t.id: t for t in find_ruleset(AUTOPOWER.id).tables}
     draw_tables(flow, [tables[key] for key in REFERENCE if key in tables])
 
 
@@ -116,7 +117,7 @@ def _play_track(flow: PageFlow) -> None:
 
 
 def paint_deck(flow: PageFlow, deck: Deck) -> None:
-    summary = summarize_design("autopower", "deck", deck)
+    summary = summarize_design(AUTOPOWER.id, "deck", deck)
     draw_title(flow, "AUTOpower · deck list", deck.name,
                f"{len(deck.cards)} cards · {deck.multi_icon_count} multi-icon",
                summary.legal, len(summary.problems))

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from carwars_desktop.gui.rulesets import (
-    COLLISION,
-    CONTROL,
-    CRASH,
-    DAMAGE,
-    FIRE,
-    SPEED,
-    KeyAction,
-    RulesetUI,
-)
+from carwars_desktop.gui.rulesets import RulesetUI
 from carwars_desktop.rules import VEHICLE
-from carwars_desktop.services.fire_batch import BatchRules
-from carwars_desktop.services.quick_entry import QuickRules
+from carwars_desktop.rules.battlecars.play.table import BATCH, KEY_ACTIONS, QUICK
+from carwars_desktop.rules.builtin import BATTLECARS
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -26,6 +17,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.editor import DesignEditor
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.battlecars import Card, CarSheet
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
 
@@ -48,7 +40,7 @@ def _clock(actions: TableActions) -> QWidget:
     return BattlecarsClockPanel(actions)
 
 
-def _print(flow: PageFlow, design: Any) -> None:
+def _print(flow: PageFlow, design: Card) -> None:
     from carwars_desktop.gui.plugins.battlecars.print_card import paint_card
 
     paint_card(flow, design)
@@ -60,30 +52,6 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_card_live(flow, item)
 
 
-AREAS = ("front", "left-front", "right-front", "left-centre", "right-centre", "left-rear",
-         "right-rear", "rear")
-SIDES = {area: area for area in AREAS} | {
-    "f": "front", "b": "rear", "r": "rear", "lf": "left-front", "rf": "right-front",
-    "lc": "left-centre", "rc": "right-centre", "lr": "left-rear", "rr": "right-rear",
-    "l": "left-centre"}
-
-KEY_ACTIONS = (
-    KeyAction(FIRE, "battlecars.fire", "firer", "target",
-              remembered=("area", "bearing", "points_between"), ask=("area",)),
-    KeyAction(DAMAGE, "battlecars.damage", "vehicle", ask=("area", "amount")),
-    KeyAction(CONTROL, "battlecars.skid", "vehicle"),
-    KeyAction(COLLISION, "battlecars.ram", "rammer", "target"),
-    KeyAction(CRASH, "battlecars.crash", "vehicle", ask=("speed",)),
-    KeyAction(SPEED, "battlecars.speed", "vehicle", ask=("speed",)),
-)
-
-QUICK = QuickRules("battlecars.fire", "firer", "target", weapon_input="mount",
-                   side_input="area", sides=SIDES, number_input="points_between",
-                   weapon_words={"rk": "rocket", "rl": "rocket", "sh": "shell", "fl": "flame"},
-                   damage="battlecars.damage", damage_vehicle="vehicle",
-                   damage_amount="amount", damage_side="area",
-                   flags={"ret": ("mode", "return-fire"), "own": ("mode", "own-turn")})
-
-UI = RulesetUI("battlecars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
-               print_sheet=_print_live, sheet_layouts=(1, 2), key_actions=KEY_ACTIONS,
-               quick=QUICK, fire_batch=BatchRules("battlecars.fire"))
+UI: RulesetUI[Card, CarSheet] = RulesetUI(
+    BATTLECARS, {VEHICLE: _editor}, _sheet, _clock, _print, print_sheet=_print_live,
+    sheet_layouts=(1, 2), key_actions=KEY_ACTIONS, quick=QUICK, fire_batch=BATCH)

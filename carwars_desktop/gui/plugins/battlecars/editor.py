@@ -56,6 +56,7 @@ from carwars_desktop.rules.battlecars.terms import (
     Section,
     Weapon,
 )
+from carwars_desktop.rules.builtin import BATTLECARS
 
 MAX_BOXES = 40
 
@@ -183,7 +184,7 @@ class SectionBox(QGroupBox):
 
 
 class CardEditor(DesignEditor):
-    ruleset_id = "battlecars"
+    ruleset_id = BATTLECARS.id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -30,6 +30,7 @@ from carwars_desktop.rules.battlecars import Card, Component
 from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.tables import DIE
 from carwars_desktop.rules.battlecars.terms import SECTIONS, Block, Section
+from carwars_desktop.rules.builtin import BATTLECARS
 
 REFERENCE = ("battlecars.weapons", "battlecars.to_hit")
 """The tables printed under the card (Battlecars §1.4, §2.11, §3.7)."""
@@ -62,7 +63,7 @@ def _block(flow: PageFlow, card: Card, block: Block, x: float, y: float, per_row
 
 
 def paint_card(flow: PageFlow, card: Card) -> None:
-    summary = summarize_design("battlecars", "vehicle", card)
+    summary = summarize_design(BATTLECARS.id, "vehicle", card)
     count = len(card.components)
     draw_title(flow, "Battlecars · card", card.name,
                f"Speed Track 0–{card.speed_track_max} · {count} "
@@ -111,7 +112,7 @@ def paint_card(flow: PageFlow, card: Card) -> None:
     _speed_track(flow, card)
     draw_tables(flow, [_hit_table(card, s) for s in SECTIONS], columns=3)
     draw_problems(flow, summary.problems)
-    tables = {t.id: t for t in find_ruleset("battlecars").tables}
+    tables = {t.id: t for t in find_ruleset(BATTLECARS.id).tables}
     draw_tables(flow, [tables[key] for key in REFERENCE if key in tables], columns=1)
 
 

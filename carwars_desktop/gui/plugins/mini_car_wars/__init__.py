@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from carwars_desktop.gui.rulesets import (
-    COLLISION,
-    CONTROL,
-    DAMAGE,
-    FIRE,
-    SPEED,
-    KeyAction,
-    RulesetUI,
-)
+from carwars_desktop.gui.rulesets import RulesetUI
 from carwars_desktop.rules import VEHICLE
-from carwars_desktop.services.fire_batch import BatchRules
-from carwars_desktop.services.quick_entry import QuickRules
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
+from carwars_desktop.rules.mini_car_wars.play.table import BATCH, KEY_ACTIONS, QUICK
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -25,6 +17,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.editor import DesignEditor
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
+    from carwars_desktop.rules.mini_car_wars import MiniDesign, MiniSheet
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
 
@@ -47,7 +40,7 @@ def _clock(actions: TableActions) -> QWidget:
     return MiniClockPanel(actions)
 
 
-def _print(flow: PageFlow, design: Any) -> None:
+def _print(flow: PageFlow, design: MiniDesign) -> None:
     from carwars_desktop.gui.plugins.mini_car_wars.print_sheet import paint_mini_sheet
 
     paint_mini_sheet(flow, design)
@@ -59,38 +52,13 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_mini_live(flow, item)
 
 
-def _small(sheet: Any) -> bool:
+def _small(sheet: MiniSheet) -> bool:
     from carwars_desktop.gui.plugins.mini_car_wars.print_live import small_sheet
 
     return small_sheet(sheet)
 
 
-SIDES = {"f": "F", "front": "F", "b": "B", "back": "B", "l": "L", "left": "L", "r": "R",
-         "right": "R", "t": "T", "top": "T"}
-
-KEY_ACTIONS = (
-    # §2.2/§8: the phase's fire resolves together, the damage after everyone has fired.
-    # Typed as the quick line reads a shot (firer, weapon, target), then the range; a side
-    # letter ends the range (5 f), and the dice are next.
-    KeyAction(FIRE, "mini.fire", "firer", "target", remembered=("range", "side"),
-              ask=("range",), batch=True, order=("weapon", "target", "range", "side")),
-    KeyAction(DAMAGE, "mini.damage", "vehicle", ask=("damage",)),
-    KeyAction(CONTROL, "mini.control", "vehicle"),
-    KeyAction(COLLISION, "mini.collision", "mover", "other"),
-    KeyAction(SPEED, "mini.speed", "vehicle", ask=("speed",)),
-)
-
-QUICK = QuickRules("mini.fire", "firer", "target", weapon_input="weapon", side_input="side",
-                   sides=SIDES, number_input="range",
-                   weapon_words={"rl": "RL", "hr": "HR", "mg": "MG"},
-                   damage="mini.damage", damage_vehicle="vehicle", damage_amount="damage",
-                   damage_side="side",
-                   flags={"gunner": ("person", "gunner"), "g": ("person", "gunner"),
-                          "driver": ("person", "driver"), "d": ("person", "driver")})
-
-UI = RulesetUI("mini_car_wars", {VEHICLE: _editor}, _sheet, _clock, {VEHICLE: _print},
-               print_sheet=_print_live, sheet_layouts=(1, 2, 4), small_sheet=_small,
-               key_actions=KEY_ACTIONS, quick=QUICK,
-               fire_batch=BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
-                                     damage_vehicle="vehicle", damage_side="side",
-                                     damage_amount="damage", side_input="side"))
+UI: RulesetUI[MiniDesign, MiniSheet] = RulesetUI(
+    MINI_CAR_WARS, {VEHICLE: _editor}, _sheet, _clock, _print, print_sheet=_print_live,
+    sheet_layouts=(1, 2, 4), small_sheet=_small, key_actions=KEY_ACTIONS, quick=QUICK,
+    fire_batch=BATCH)

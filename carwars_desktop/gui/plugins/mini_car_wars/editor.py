@@ -28,6 +28,7 @@ from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.plugins.mini_car_wars.armor import ArmorPanel
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.rules import Design, Problem
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.formatting import money, money_change
 from carwars_desktop.rules.mini_car_wars import MiniDesign, PersonKit
 from carwars_desktop.rules.mini_car_wars.model import Role, Side
@@ -70,7 +71,7 @@ def option_label(option: OptionSpec) -> str:
 
 
 class MiniEditor(DesignEditor):
-    ruleset_id = "mini_car_wars"
+    ruleset_id = MINI_CAR_WARS.id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -26,6 +26,7 @@ from carwars_desktop.gui.workshop.printing.page import (
 )
 from carwars_desktop.library import summarize_design
 from carwars_desktop.rules import ReferenceTable, find_ruleset
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.mini_car_wars import MiniDesign
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.model import Mount, Role, Side
@@ -79,7 +80,7 @@ def _block_height(design: MiniDesign, side: Side, fits: tuple[WeaponFit, ...]) -
 
 
 def paint_mini_sheet(flow: PageFlow, design: MiniDesign) -> None:
-    summary = summarize_design("mini_car_wars", "vehicle", design)
+    summary = summarize_design(MINI_CAR_WARS.id, "vehicle", design)
     configuration = design.configuration()
     vehicle = design.stock_vehicle
     fits = configuration.weapons
@@ -119,7 +120,7 @@ def paint_mini_sheet(flow: PageFlow, design: MiniDesign) -> None:
     _speed_track(flow)
     draw_table(flow, _weapon_table(design), width=WIDTH)
     draw_problems(flow, summary.problems)
-    tables = {t.id: t for t in find_ruleset("mini_car_wars").tables}
+    tables = {t.id: t for t in find_ruleset(MINI_CAR_WARS.id).tables}
     draw_tables(flow, [tables[key] for key in REFERENCE if key in tables])
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
 from carwars_desktop.rules.autopower.tables import ap
+from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     ClockMove,
@@ -28,7 +29,7 @@ from carwars_desktop.rules.play import (
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
-RULESET_ID = "autopower"
+RULESET_ID = AUTOPOWER.id
 
 
 def car_sheet(sheet: RecordSheet) -> CarSheet:

@@ -22,10 +22,11 @@ from carwars_desktop.rules.autopower.errors import AutopowerError
 from carwars_desktop.rules.autopower.options import DECISIONS, Options
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
+from carwars_desktop.rules.builtin import AUTOPOWER
 
 T = TypeVar("T")
 
-RULESET = "autopower"
+RULESET = AUTOPOWER.id
 
 
 def car_input(name: str, label: str, help: str = "", optional: bool = False) -> SheetInput:

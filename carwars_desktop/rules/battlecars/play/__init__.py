@@ -14,6 +14,7 @@ from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.play import return_fire
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
+from carwars_desktop.rules.builtin import BATTLECARS
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     FREE_PLAY,
@@ -37,7 +38,7 @@ from carwars_desktop.rules.ruleset import RecordSheet
 if TYPE_CHECKING:
     from carwars_desktop.procedures import Resolution
 
-RULESET_ID = "battlecars"
+RULESET_ID = BATTLECARS.id
 
 SCENARIOS = (
     Scenario("street", "Street combat",

@@ -30,8 +30,9 @@ from carwars_desktop.rules.battlecars.options import DECISIONS as OPTION_DECISIO
 from carwars_desktop.rules.battlecars.pieces import ObstacleSheet, PedestrianSheet, Piece
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Surface
+from carwars_desktop.rules.builtin import BATTLECARS
 
-RULESET = "battlecars"
+RULESET = BATTLECARS.id
 
 
 def car_input(name: str = "vehicle", label: str = "Battlecar", help: str = "",

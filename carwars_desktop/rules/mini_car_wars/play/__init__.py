@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.cite import mcw
@@ -32,7 +33,7 @@ from carwars_desktop.rules.ruleset import RecordSheet
 if TYPE_CHECKING:
     from carwars_desktop.procedures import Resolution
 
-RULESET_ID = "mini_car_wars"
+RULESET_ID = MINI_CAR_WARS.id
 
 
 def mini_sheet(sheet: RecordSheet) -> MiniSheet:

@@ -10,13 +10,14 @@ from carwars_desktop.procedures import (
     SheetInput,
     Values,
 )
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.refusal import refused, refused_odds
 from carwars_desktop.rules.mini_car_wars.catalog import sheet_catalog
 from carwars_desktop.rules.mini_car_wars.decisions import DECISIONS, MiniRules
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
 
-RULESET = "mini_car_wars"
+RULESET = MINI_CAR_WARS.id
 SIDE_KEYS: tuple[str, ...] = tuple(side.value for side in SIDES)
 BODY_SIDE_KEYS: tuple[str, ...] = tuple(side.value for side in SIDES if side is not Side.TOP)
 
