@@ -174,12 +174,27 @@ def hidden_imports(ruleset_modules: Iterable[str]) -> list[str]:
     ]
 
 
-def ruleset_modules() -> list[str]:
-    """The built-in rulesets' packages and UI modules, as the two registries name them."""
-    from carwars_desktop.gui.rulesets import BUILT_IN_UI
-    from carwars_desktop.rules.registry import BUILT_IN
+ENTRY_POINT_GROUP = "carwars_desktop.rulesets"
+"""The installed rulesets' entry-point group (carwars_desktop.rules.registry reads it)."""
 
-    return [*(entry.module for entry in BUILT_IN), *BUILT_IN_UI.values()]
+
+def entry_point_modules(repo: Path = REPO) -> list[str]:
+    """The modules the app's own ruleset entry points name (``pyproject.toml``): loaded by
+    ``importlib.metadata`` at run time, so PyInstaller must be told of them."""
+    import tomllib
+
+    project = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    points = project.get("entry-points", {}).get(ENTRY_POINT_GROUP, {})
+    return sorted({value.partition(":")[0].strip() for value in points.values()})
+
+
+def ruleset_modules() -> list[str]:
+    """The built-in rulesets' packages and screens, as their entries name them (the
+    registries import them by name), and the modules their entry points name."""
+    from carwars_desktop.rules.builtin import BUILT_IN
+
+    return [*entry_point_modules(), *(entry.module for entry in BUILT_IN),
+            *(entry.screens for entry in BUILT_IN)]
 
 
 def keep_file(destination: str, source: str = "", linux: bool = sys.platform == "linux") -> bool:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
-from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
 from carwars_desktop.rules.registry import ruleset_title
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
@@ -157,7 +157,7 @@ class HouseRulesPanel(QGroupBox):
         layout.addWidget(self.text)
         layout.addWidget(self.change_button, 0, Qt.AlignmentFlag.AlignLeft)
 
-    def show_rules(self, ruleset: Ruleset, rules: HouseRules, in_session: bool) -> None:
+    def show_rules(self, ruleset: AnyRuleset, rules: HouseRules, in_session: bool) -> None:
         self.setTitle("House rules (this session)" if in_session
                       else "House rules (no session: for these rolls)")
         if ruleset.decisions is None:
@@ -173,7 +173,7 @@ class HouseRulesPanel(QGroupBox):
 class HouseRulesDialog(QDialog):
     """Edit house rules, starting from a saved profile; :meth:`rules` is the result."""
 
-    def __init__(self, ruleset: Ruleset, current: HouseRules,
+    def __init__(self, ruleset: AnyRuleset, current: HouseRules,
                  profiles: Sequence[tuple[str, Mapping[str, Any]]] = (),
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -226,7 +226,7 @@ class ProfilesDialog(QDialog):
     """The saved profiles of one ruleset: New, Copy, Rename, Delete, Export, Import, and
     the chosen one's decisions (the built-in digest's defaults are shown, never changed)."""
 
-    def __init__(self, database: Database, ruleset: Ruleset,
+    def __init__(self, database: Database, ruleset: AnyRuleset,
                  parent: QWidget | None = None) -> None:
         from carwars_desktop.services.house_rules import HouseRulesService
 

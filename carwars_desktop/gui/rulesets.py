@@ -45,7 +45,7 @@ from carwars_desktop.rules.table_input import (
 
 __all__ = ["ACTION_KINDS", "COLLISION", "CONTROL", "CRASH", "DAMAGE", "FIRE", "LASER", "SPEED",
            "ClockPanel", "KeyAction", "NoScreensError", "PagePainter", "RulesetUI",
-           "register_ui", "require_screens", "ruleset_ui", "unregister_ui"]
+           "has_screens", "register_ui", "require_screens", "ruleset_ui", "unregister_ui"]
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -177,6 +177,15 @@ def _screens(ruleset_id: str) -> str:
             f"sessions cannot be opened (its package must name its UI module, "
             f"RulesetEntry.screens)")
     return module
+
+
+def has_screens(ruleset_id: str) -> bool:
+    """Whether the app can open ``ruleset_id``'s designs and sessions (imports nothing)."""
+    try:
+        _screens(ruleset_id)
+    except UnknownRulesetError:
+        return False
+    return True
 
 
 def require_screens(ruleset_id: str) -> None:

@@ -21,7 +21,7 @@ from carwars_desktop.rules import (
 )
 
 
-def design_kind(ruleset_id: str, kind: str = VEHICLE) -> DesignKind[Any]:
+def design_kind(ruleset_id: str, kind: str = VEHICLE) -> DesignKind[Any, Any]:
     """The kind ``kind`` of ruleset ``ruleset_id``, refused (:class:`UnknownKindError`)
     when there is none."""
     try:
@@ -30,12 +30,12 @@ def design_kind(ruleset_id: str, kind: str = VEHICLE) -> DesignKind[Any]:
         raise UnknownKindError(f"no design kind {ruleset_id!r}/{kind!r}: {error}") from None
 
 
-def kinds_of(ruleset_id: str) -> tuple[DesignKind[Any], ...]:
+def kinds_of(ruleset_id: str) -> tuple[DesignKind[Any, Any], ...]:
     """Every kind of design a ruleset keeps, vehicles first."""
     return find_ruleset(ruleset_id).kinds
 
 
-def all_kinds() -> tuple[DesignKind[Any], ...]:
+def all_kinds() -> tuple[DesignKind[Any, Any], ...]:
     return tuple(kind for ruleset_id in ruleset_ids() for kind in kinds_of(ruleset_id))
 
 

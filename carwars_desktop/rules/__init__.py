@@ -9,6 +9,7 @@ from carwars_desktop.rules.registry import (
     all_rulesets,
     find_procedure,
     find_ruleset,
+    rediscover,
     register_ruleset,
     ruleset_entry,
     ruleset_ids,
@@ -17,6 +18,7 @@ from carwars_desktop.rules.registry import (
 )
 from carwars_desktop.rules.ruleset import (
     VEHICLE,
+    AnyRuleset,
     Design,
     DesignDataError,
     DesignFigures,
@@ -31,6 +33,7 @@ from carwars_desktop.rules.ruleset import (
 __all__ = [
     "RULESET_IDS",
     "VEHICLE",
+    "AnyRuleset",
     "Design",
     "DesignDataError",
     "DesignFigures",
@@ -47,6 +50,7 @@ __all__ = [
     "all_rulesets",
     "find_procedure",
     "find_ruleset",
+    "rediscover",
     "register_ruleset",
     "ruleset_entry",
     "ruleset_ids",

@@ -21,7 +21,7 @@ from carwars_desktop.library.profiles import (
     read_profiles,
 )
 from carwars_desktop.procedures import Procedure
-from carwars_desktop.rules import Ruleset, find_ruleset
+from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def built_in(ruleset_id: str) -> Profile:
     return Profile(ruleset_id, DIGEST_DEFAULTS, {})
 
 
-def check_rules(ruleset: Ruleset, rules: Mapping[str, Any], name: str = "") -> dict[str, Any]:
+def check_rules(ruleset: AnyRuleset, rules: Mapping[str, Any], name: str = "") -> dict[str, Any]:
     """The decisions ``rules`` names, checked (ProfileRefused with the reason)."""
     try:
         return dict(checked_profile(ruleset.id, name or "profile", rules).rules)
@@ -74,7 +74,7 @@ def check_rules(ruleset: Ruleset, rules: Mapping[str, Any], name: str = "") -> d
         raise ProfileRefused(str(error)) from error
 
 
-def profile_for_session(ruleset: Ruleset, profile: Profile) -> HouseRules:
+def profile_for_session(ruleset: AnyRuleset, profile: Profile) -> HouseRules:
     """The house rules a new session of ``ruleset`` starts under; a profile of another
     ruleset is refused."""
     if profile.ruleset_id != ruleset.id:
@@ -86,7 +86,7 @@ def profile_for_session(ruleset: Ruleset, profile: Profile) -> HouseRules:
     return HouseRules(profile.name, check_rules(ruleset, profile.rules, profile.name))
 
 
-def load_profile_file(path: Path, ruleset: Ruleset) -> Profile:
+def load_profile_file(path: Path, ruleset: AnyRuleset) -> Profile:
     """The one profile of ``ruleset`` in a house-rules file (``--rules @file.json``)."""
     try:
         profiles = read_profiles(path.read_bytes())

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.dice.distribution import Distribution, dice_sum
 from carwars_desktop.procedures import percent
-from carwars_desktop.rules import Ruleset, find_procedure, find_ruleset
+from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
 from carwars_desktop.session import (
     Clock,
     Game,
@@ -44,7 +44,7 @@ class ReplaySession:
     """A session's replay: its vehicles and every position's state."""
 
     info: SessionInfo
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     vehicles: tuple[VehicleInPlay, ...]
     replay: Replay
 

@@ -28,7 +28,7 @@ from carwars_desktop.procedures import (
     SheetInput,
     percent,
 )
-from carwars_desktop.rules import Ruleset, find_procedure, find_ruleset
+from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
 from carwars_desktop.session import EventKind, StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
@@ -138,7 +138,7 @@ def who(vehicle: VehicleInPlay) -> str:
     return f"{vehicle.player}'s {vehicle.name}" if vehicle.player.strip() else vehicle.name
 
 
-def _sheet_view(ruleset: Ruleset, rules: PlayRules, vehicle: VehicleInPlay,
+def _sheet_view(ruleset: AnyRuleset, rules: PlayRules, vehicle: VehicleInPlay,
                 sheet_json: Mapping[str, Any], sheets_open: bool) -> SheetView:
     sheet = ruleset.sheet_from_json(sheet_json)
     status = tuple(f.word for f in rules.status(sheet)
@@ -194,7 +194,7 @@ def _odds_words(rolls: Sequence[Mapping[str, Any]]) -> str:
 
 
 class _Narrator:
-    def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+    def __init__(self, ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
                  visibility: Visibility, gm_copy: bool) -> None:
         self.ruleset = ruleset
         self.vehicles = {v.key: v for v in vehicles}
@@ -285,7 +285,7 @@ def _luck(rolls: Iterable[tuple[str, bool, Fraction]]) -> tuple[PlayerLuck, ...]
     return tuple(result)
 
 
-def _victory(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+def _victory(ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
              sheets: Mapping[str, Mapping[str, Any]], house: Mapping[str, Any],
              show_steps: bool) -> VictoryCheck | None:
     procedure = _procedure(ruleset.victory)

@@ -27,7 +27,7 @@ from carwars_desktop.procedures import (
     RulesRefusal,
     Step,
 )
-from carwars_desktop.rules import RecordSheet, Ruleset, find_ruleset
+from carwars_desktop.rules import AnyRuleset, RecordSheet, find_ruleset
 from carwars_desktop.services.changes import (
     ChangeBus,
     Changes,
@@ -346,7 +346,7 @@ class OpenedSession:
 
     session_id: int
     game: Game
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     loaded: LoadedSession
     events: SessionEvents
     read_only: bool
@@ -364,7 +364,7 @@ class ReadSession:
 
     session_id: int
     loaded: LoadedSession
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     events: SessionEvents
     game: Game
     follow: bool
@@ -385,7 +385,7 @@ class ShownGame:
             self.info.id, self.info.version, self.info.created_at)
 
 
-def _with_last_clock(loaded: LoadedSession, ruleset: Ruleset,
+def _with_last_clock(loaded: LoadedSession, ruleset: AnyRuleset,
                      events: SessionEvents) -> LoadedSession:
     """``loaded`` (whose clock or settings cannot be read) with the clock the log last
     shows when its own cannot be read: the one after the newest event that moved it, or

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from carwars_desktop.procedures import Resolution
-from carwars_desktop.rules import VEHICLE, Problem, RecordSheet, Ruleset
+from carwars_desktop.rules import VEHICLE, AnyRuleset, Problem, RecordSheet
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
@@ -49,7 +49,7 @@ class Changes:
 class Game:
     """The live state of one session, kept in step with its :class:`EventStore`."""
 
-    def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+    def __init__(self, ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
                  sheets: Mapping[str, RecordSheet], clock: Clock, store: EventStore,
                  settings: Mapping[str, Any] | None = None) -> None:
         self.ruleset = ruleset

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session.events import StoredEvent
 from carwars_desktop.session.game import VehicleInPlay
@@ -56,7 +56,7 @@ class SessionHistory:
     events: int = 0
 
 
-def replay_history(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+def replay_history(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
                    initial_sheets: Mapping[str, Mapping[str, Any]],
                    events: Iterable[StoredEvent]) -> SessionHistory:
     """Walk the active events once, reading each changed sheet through the engine."""

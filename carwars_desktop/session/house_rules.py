@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules import AnyRuleset
 
 KEY = "house_rules"
 
@@ -44,19 +44,19 @@ class HouseRules:
         """A copy of ``settings`` holding these house rules."""
         return {**settings, KEY: self.to_json()}
 
-    def checked(self, ruleset: Ruleset) -> dict[str, Any]:
+    def checked(self, ruleset: AnyRuleset) -> dict[str, Any]:
         """Every decision of ``ruleset`` → its value here (refused: a ``DecisionError``)."""
         if ruleset.decisions is None:
             return {}
         return ruleset.decisions.check(self.values)
 
-    def departures(self, ruleset: Ruleset) -> list[str]:
+    def departures(self, ruleset: AnyRuleset) -> list[str]:
         """The decisions that differ from the digest, in words (``MCW-D13 off``)."""
         if ruleset.decisions is None:
             return []
         return ruleset.decisions.departures(self.values)
 
-    def words(self, ruleset: Ruleset) -> str:
+    def words(self, ruleset: AnyRuleset) -> str:
         """What a printed sheet's footer says: the profile and what it changes
         (``Friday club (MCW-D13 off)``, ``The digest's defaults``)."""
         changed = self.departures(ruleset)
@@ -66,7 +66,7 @@ class HouseRules:
         return f"{self.profile} ({'; '.join(changed)})"
 
 
-def initial_settings(ruleset: Ruleset, rules: HouseRules) -> dict[str, Any]:
+def initial_settings(ruleset: AnyRuleset, rules: HouseRules) -> dict[str, Any]:
     """A new session's settings: its house rules (a copy), and what the players see when
     a pre-game question decides it (Mini Car Wars: whether record sheets are secret)."""
     from carwars_desktop.session.visibility import Visibility
@@ -82,7 +82,7 @@ def initial_settings(ruleset: Ruleset, rules: HouseRules) -> dict[str, Any]:
     return settings
 
 
-def change_summary(ruleset: Ruleset, before: HouseRules, after: HouseRules) -> str:
+def change_summary(ruleset: AnyRuleset, before: HouseRules, after: HouseRules) -> str:
     """The log line of a mid-session change: ``house rules: MCW-D13 off``."""
     lines = ruleset.decisions.changes(before.values, after.values) if ruleset.decisions else []
     if after.profile != before.profile:

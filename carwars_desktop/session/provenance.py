@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session.events import Event, SheetUpdate, StoredEvent
 from carwars_desktop.session.game import Changes
@@ -62,7 +62,7 @@ class Provenance:
     nothing again.
     """
 
-    def __init__(self, ruleset: Ruleset, rules: PlayRules, pages: EventPages,
+    def __init__(self, ruleset: AnyRuleset, rules: PlayRules, pages: EventPages,
                  scan_limit: int = 3000) -> None:
         self._ruleset = ruleset
         self._rules = rules

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from carwars_desktop.rules import RecordSheet, Ruleset
+from carwars_desktop.rules import AnyRuleset, RecordSheet
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.session.game import Game, VehicleInPlay
@@ -58,7 +58,7 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return result
 
 
-def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "",
+def prepare(ruleset: AnyRuleset, entries: Sequence[Entry], scenario: str = "",
             options: Any = None) -> Setup:
     """Copy each design, give each vehicle a fresh sheet as the scenario places it and the
     house rules ``options`` make it (MCW-D15 shots; ``None``: the digest's defaults).
@@ -97,7 +97,7 @@ def prepare(ruleset: Ruleset, entries: Sequence[Entry], scenario: str = "",
     return Setup(tuple(vehicles), sheets, Clock.start(ruleset.id, first))
 
 
-def build_game(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+def build_game(ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
                sheets: Mapping[str, Mapping[str, Any]], clock: Mapping[str, Any],
                store: EventStore, settings: Mapping[str, Any] | None = None) -> Game:
     """The game of a stored session, from its current sheets, clock and settings (no

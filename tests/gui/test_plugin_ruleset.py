@@ -8,6 +8,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,14 +17,19 @@ from PySide6.QtCore import QSettings
 from carwars_desktop.app import main as cli_main
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
-from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.rulesets import NoScreensError, has_screens, ruleset_ui
 from carwars_desktop.gui.workshop.library_workspace import LibraryWorkspace
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.library import UnknownKindError, design_kind
 from carwars_desktop.rules import (
+    RULESET_IDS,
     UnknownRulesetError,
+    find_procedure,
     find_ruleset,
+    rediscover,
     register_ruleset,
+    ruleset_ids,
+    ruleset_title,
     unregister_ruleset,
 )
 from carwars_desktop.session.setup import Entry, prepare
@@ -186,3 +192,129 @@ def test_the_plug_in_prints_a_session_without_a_painter_of_its_own(tiny: str, qt
     drawn: list[DrawnBox] = []
     assert len(session_images(job, 400, drawn)) == 1
     assert [box.crossed for box in drawn] == [True, True, False]
+
+
+def install_as_a_package(site: Path, entry_point: str = "tiny_dice = tiny_dice:ENTRY") -> Path:
+    """Tiny Dice Derby as pip leaves an installed package: its code on ``sys.path`` and a
+    ``*.dist-info`` whose ``entry_points.txt`` names its entry (nothing of the app edited)."""
+    info = site / "tiny_dice_derby-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-dice-derby\n"
+                                   "Version: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        f"[carwars_desktop.rulesets]\n{entry_point}\n", encoding="utf-8")
+    return info
+
+
+@pytest.fixture
+def installed_tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    import importlib
+
+    install_as_a_package(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    importlib.invalidate_caches()
+    rediscover()
+    yield "tiny_dice"
+    monkeypatch.undo()
+    importlib.invalidate_caches()
+    rediscover()
+    ruleset_ui.cache_clear()
+    for module in ("tiny_dice", "tiny_dice_ui"):
+        sys.modules.pop(module, None)
+
+
+def test_an_installed_package_appears_in_the_app_s_ruleset_lists(
+        installed_tiny: str, qtbot, settings: QSettings,  # type: ignore[no-untyped-def]
+        sqlite_url: str) -> None:
+    # Found through its entry point alone: no register_ruleset, no edit of the app.
+    assert ruleset_ids() == (*RULESET_IDS, "tiny_dice")
+    assert ruleset_title("tiny_dice") == "Tiny Dice Derby"
+    assert find_procedure("tiny.shot").ruleset == "tiny_dice"
+    window = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    try:
+        box = window._ruleset_box
+        assert [box.itemText(i) for i in range(box.count())] == [
+            "Mini Car Wars", "Battlecars", "AUTOpower", "Tiny Dice Derby"]
+        library = _workspace(window, LibraryWorkspace)
+        assert isinstance(library, LibraryWorkspace)
+        assert "tiny_dice" in [library.ruleset_box.itemData(i)
+                               for i in range(library.ruleset_box.count())]
+        assert window.database is not None
+        assert sorted(e.name for e in window.database.library.entries("tiny_dice")) == [
+            "Blue Racer", "Red Racer"]
+        assert type(ruleset_ui("tiny_dice").editor("vehicle")).__name__ == "RacerEditor"
+    finally:
+        window.shutdown()
+
+
+def test_an_installed_ruleset_whose_entry_point_is_broken_is_left_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    import importlib
+
+    install_as_a_package(tmp_path / "site", "tiny_dice = no_such_module:ENTRY\n"
+                                            "other_name = tiny_dice:ENTRY")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    importlib.invalidate_caches()
+    rediscover()
+    try:
+        with caplog.at_level("ERROR"):
+            assert ruleset_ids() == RULESET_IDS
+        assert "'tiny_dice' (no_such_module:ENTRY) does not load" in caplog.text
+        assert "'other_name' names 'tiny_dice:ENTRY', not a RulesetEntry" in caplog.text
+    finally:
+        monkeypatch.undo()
+        importlib.invalidate_caches()
+        rediscover()
+        sys.modules.pop("tiny_dice", None)
+
+
+@pytest.fixture
+def tiny_without_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    from tiny_dice import ENTRY
+
+    register_ruleset(replace(ENTRY, screens=""))
+    yield "tiny_dice"
+    unregister_ruleset("tiny_dice")
+    ruleset_ui.cache_clear()
+    for module in ("tiny_dice", "tiny_dice_ui"):
+        sys.modules.pop(module, None)
+
+
+def test_a_ruleset_without_screens_is_refused_before_a_lease_is_taken(
+        tiny_without_screens: str, qtbot, settings: QSettings,  # type: ignore[no-untyped-def]
+        sqlite_url: str) -> None:
+    window = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    try:
+        ruleset = find_ruleset("tiny_dice")  # its rules load: only its screens are missing
+        catalog = ruleset.catalog()
+        setup = prepare(ruleset, [Entry("Ann", "Red Racer", catalog["Red Racer"].to_json()),
+                                  Entry("Bo", "Blue Racer", catalog["Blue Racer"].to_json())])
+        table = window.table
+        assert window.database is not None
+        before = window.database.game_sessions.all()
+        with pytest.raises(NoScreensError, match="Tiny Dice Derby .tiny_dice. is installed "
+                                                 "without screens"):
+            table.start_session("tiny_dice", "Derby night", "", setup)
+        assert window.database.game_sessions.all() == before  # nothing written
+        # A session of it in the database (another copy of the app started it): the Table
+        # says why it does not open and takes no lease.
+        session_id = table.context.service.start("tiny_dice", "Derby night", "", setup)
+        assert table.open_session(session_id) is False
+        assert "is installed without screens" in table.sessions_page.message.text()
+        assert table.lease is None and table.context.session_id != session_id
+        assert window.database.game_sessions.lease(session_id) is None
+        assert not has_screens("tiny_dice") and has_screens("mini_car_wars")
+        with pytest.raises(NoScreensError):
+            ruleset_ui("tiny_dice")
+    finally:
+        window.shutdown()

@@ -7,7 +7,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-from carwars_desktop.rules.registry import RULESET_IDS
+from carwars_desktop.rules.builtin import BUILT_IN
+from carwars_desktop.rules.registry import ENTRY_POINT_GROUP, RULESET_IDS
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGING = REPO / "packaging"
@@ -60,6 +61,26 @@ def test_hidden_imports_name_what_is_imported_by_name() -> None:
     for module in ("sqlalchemy.dialects.sqlite", "alembic.op", "alembic.context",
                    "carwars_desktop.storage.models", "PySide6.QtPrintSupport", "PySide6.QtSvg"):
         assert module in hidden
+
+
+def test_the_rulesets_entry_points_are_hidden_imports_and_ship_with_the_metadata() -> None:
+    # importlib.metadata loads them by name: PyInstaller must be told, and the app's
+    # dist-info (its entry_points.txt) must ship for the registry to read them.
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    points = project["entry-points"][ENTRY_POINT_GROUP]
+    assert list(points) == list(RULESET_IDS)
+    assert config.ENTRY_POINT_GROUP == ENTRY_POINT_GROUP
+    hidden = set(config.hidden_imports(config.ruleset_modules()))
+    for name, value in points.items():
+        module, _, attribute = value.partition(":")
+        assert module in hidden
+        entry = getattr(importlib.import_module(module), attribute)
+        assert entry.id == name and entry in BUILT_IN
+        assert entry.module in hidden and entry.screens in hidden
+    spec = (PACKAGING / "carwars-desktop.spec").read_text(encoding="utf-8")
+    assert 'copy_metadata("carwars-desktop")' in spec
 
 
 def test_every_module_imported_by_a_computed_name_is_a_hidden_import() -> None:

@@ -85,7 +85,7 @@ class TableKeys(QObject):
         context = self.table.context
         return None if context.read_only else context.game
 
-    def ui(self) -> RulesetUI | None:
+    def ui(self) -> RulesetUI[object, object] | None:
         game = self.game
         return ruleset_ui(game.ruleset.id) if game is not None else None
 

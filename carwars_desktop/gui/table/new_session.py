@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
+from carwars_desktop.gui.rulesets import has_screens
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
-from carwars_desktop.rules import Ruleset, find_ruleset
+from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 from carwars_desktop.services.house_rules import (
@@ -68,7 +69,7 @@ class NewSessionDialog(QDialog):
         self._file_profile: Profile | None = None
 
         self.ruleset_box = ElidedComboBox()
-        for rid in ruleset_ids():
+        for rid in filter(has_screens, ruleset_ids()):
             self.ruleset_box.addItem(ruleset_title(rid), rid)
         self.ruleset_box.setCurrentIndex(max(0, self.ruleset_box.findData(ruleset_id)))
         self.scenario_box = ElidedComboBox()
@@ -150,7 +151,7 @@ class NewSessionDialog(QDialog):
         self._load_house_rules(ruleset)
 
     # --- house rules ---------------------------------------------------------------
-    def _load_house_rules(self, ruleset: Ruleset) -> None:
+    def _load_house_rules(self, ruleset: AnyRuleset) -> None:
         if self.pregame is not None:
             self.pregame.deleteLater()
             self.pregame = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from carwars_desktop.library import DesignDataError, summarize
-from carwars_desktop.rules import Ruleset
+from carwars_desktop.rules import AnyRuleset
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def _design_json(data: Any) -> Mapping[str, Any]:
     raise ValueError(f"a library design's data is a {type(data).__name__}")
 
 
-def vehicle_choices(database: object | None, ruleset: Ruleset,
+def vehicle_choices(database: object | None, ruleset: AnyRuleset,
                     options: Any = None) -> list[VehicleChoice]:
     """The library's designs of ``ruleset`` — the GM's own first — or, with no library
     (or an empty one), the ruleset's catalog; each judged under the house rules

@@ -30,7 +30,7 @@ from carwars_desktop.gui import background, plotting
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
-from carwars_desktop.gui.rulesets import ACTION_KINDS
+from carwars_desktop.gui.rulesets import ACTION_KINDS, require_screens
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.keyboard import TableKeys
@@ -38,7 +38,7 @@ from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
-from carwars_desktop.rules import ruleset_ids
+from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import SessionOpenError, ShownGame
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
@@ -344,6 +344,7 @@ class TableWorkspace(Workspace):
                       house_rules: HouseRules | None = None) -> int:
         """Create the session (one transaction, under ``house_rules``) and open it."""
         assert self.database is not None, "the database opens before the Table is used"
+        require_screens(ruleset_id)  # a ruleset without screens: refused, nothing written
         session_id = self.context.service.start(ruleset_id, name, scenario, setup,
                                                 initiator=self, house_rules=house_rules)
         self.open_session(session_id)
@@ -379,6 +380,11 @@ class TableWorkspace(Workspace):
         service = self.context.service
         try:
             info = service.session_info(session_id)
+            # A ruleset the app has no screens for is refused before its lease is taken.
+            try:
+                require_screens(info.ruleset_id)
+            except UnknownRulesetError as error:
+                raise SessionOpenError(str(error)) from error
             lease = self.lease if self.lease and self.lease.session_id == session_id else None
             # One whose stored clock or settings cannot be read opens read-only: not taken.
             follow = follow or (info.running and bool(service.unreadable(session_id)))

@@ -46,7 +46,7 @@ class StartPage(QWidget):
         layout.addSpacing(12)
         layout.addWidget(self.recent_title)
         layout.addWidget(self.recent, 1)
-        self._kinds: tuple[DesignKind[Any], ...] = ()
+        self._kinds: tuple[DesignKind[Any, Any], ...] = ()
 
     def set_ruleset(self, ruleset_id: str) -> None:
         self._kinds = kinds_of(ruleset_id)

@@ -52,14 +52,14 @@ def _new_deck(name: str) -> Deck:
     return Deck(name, ())
 
 
-CAR_KIND = DesignKind(
+CAR_KIND: DesignKind[Car, Options] = DesignKind(
     ruleset=AUTOPOWER, kind=VEHICLE, title="Car",
     default_name="New car", design_type=Car, reader=Car.from_json, new=_new_car,
     figures=_car_figures, cost_text=total_text, class_text=division_text,
     house_problems=lambda car, options: car.problems_for(options),
     entry_problems=entry_problems,
 )
-DECK_KIND = DesignKind(
+DECK_KIND: DesignKind[Deck, Options] = DesignKind(
     ruleset=AUTOPOWER, kind=DECK, title="Deck",
     default_name="New deck", design_type=Deck, reader=Deck.from_json, new=_new_deck,
     figures=_deck_figures,

@@ -12,6 +12,7 @@ from typing import Any
 from carwars_desktop.rules.battlecars.card import Armour, Card, Component, HitLocation, Loading
 from carwars_desktop.rules.battlecars.catalog import (
     EXAMPLE_CARD_NAME,
+    BoardSheet,
     card_catalog,
     example_card,
     load_piece,
@@ -45,7 +46,7 @@ def _sheet_for(design: Card) -> CarSheet:
     return CarSheet.fresh(design)
 
 
-def _load_sheet(data: Mapping[str, Any]) -> Piece:
+def _load_sheet(data: Mapping[str, Any]) -> BoardSheet:
     return load_piece(data)
 
 
@@ -55,7 +56,7 @@ def _play() -> PlayRules:
     return RULES
 
 
-RULESET: Ruleset[Card, Piece, Options] = Ruleset(
+RULESET: Ruleset[Card, BoardSheet, Options] = Ruleset(
     entry=BATTLECARS,
     dice="d8",
     digest="battlecars.md",

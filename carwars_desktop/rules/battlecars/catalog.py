@@ -30,6 +30,9 @@ EXAMPLE_NOTE = ("INVENTED example from the rules digest, Appendix A: not an offi
 
 _F, _C, _R = Section.FRONT, Section.CENTRE, Section.REAR
 
+BoardSheet = CarSheet | PedestrianSheet | ObstacleSheet
+"""Any Battlecars record sheet: a car's, a pedestrian's or an obstacle's."""
+
 
 def example_card() -> Card:
     """TEST-1 (digest Appendix A): an invented vehicle for examples and tests."""
@@ -126,7 +129,7 @@ def piece_catalog() -> dict[str, Piece]:
     return pieces
 
 
-def load_piece(data: Mapping[str, Any]) -> Piece:
+def load_piece(data: Mapping[str, Any]) -> BoardSheet:
     """Read any Battlecars record sheet by its ``kind``."""
     kind = data.get("kind") if isinstance(data, Mapping) else None
     if kind == "battlecars.car":

@@ -7,6 +7,7 @@ its driver: the validation lists what the player must still choose.
 from __future__ import annotations
 
 from carwars_desktop.rules.battlecars.card import Armour, Card, Component, HitLocation
+from carwars_desktop.rules.battlecars.options import Options
 from carwars_desktop.rules.battlecars.tables import DIE, DRIVER_BOXES
 from carwars_desktop.rules.battlecars.terms import BLOCKS, Kind, Section
 from carwars_desktop.rules.builtin import BATTLECARS
@@ -27,7 +28,7 @@ def new_card(name: str) -> Card:
                 (HitLocation(Section.CENTRE, (driver.name,) * DIE),))
 
 
-VEHICLE_KIND = DesignKind(
+VEHICLE_KIND: DesignKind[Card, Options] = DesignKind(
     ruleset=BATTLECARS, kind=VEHICLE, title="Card",
     default_name="New card", design_type=Card, reader=Card.from_json, new=new_card,
     figures=_figures, class_text=class_text,

@@ -59,7 +59,7 @@ def _house_problems(design: MiniDesign, rules: MiniRules) -> tuple[Problem, ...]
     return design.problems(rules=rules)
 
 
-VEHICLE_KIND = DesignKind(
+VEHICLE_KIND: DesignKind[MiniDesign, MiniRules] = DesignKind(
     ruleset=MINI_CAR_WARS, kind=VEHICLE, title="Vehicle",
     default_name="New vehicle", design_type=MiniDesign, reader=MiniDesign.from_json, new=_new,
     figures=_figures, cost_text=cost_text, class_text=class_text, purchase=_purchase,

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.editor import DesignEditor
     from carwars_desktop.gui.workshop.printing.live import SheetToPrint
     from carwars_desktop.gui.workshop.printing.page import PageFlow
-    from carwars_desktop.rules.battlecars import Card, CarSheet
+    from carwars_desktop.rules.battlecars import Card
+    from carwars_desktop.rules.battlecars.catalog import BoardSheet
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session import VehicleInPlay
 
@@ -52,6 +53,6 @@ def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
     paint_card_live(flow, item)
 
 
-UI: RulesetUI[Card, CarSheet] = RulesetUI(
+UI: RulesetUI[Card, BoardSheet] = RulesetUI(
     BATTLECARS, {VEHICLE: _editor}, _sheet, _clock, _print, print_sheet=_print_live,
     sheet_layouts=(1, 2), key_actions=KEY_ACTIONS, quick=QUICK, fire_batch=BATCH)
