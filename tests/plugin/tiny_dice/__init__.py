@@ -156,15 +156,24 @@ def _public(sheet: Any, sheets_open: bool) -> tuple[PublicFact, ...]:
     return (PublicFact("hits", str(sheet.hits), number=True),)
 
 
+def _hits(sheet: Any) -> int:
+    return int(sheet.hits)
+
+
+def _gauges(sheet: Any) -> tuple[Gauge, ...]:
+    return (Gauge("armor", sheet.armor - sheet.hits),)
+
+
+def _out(sheet: Any) -> bool:
+    return bool(sheet.wrecked)
+
+
 RULES = PlayRules(
-    ruleset_id=ENTRY.id, status=_status, boxes=_boxes,
-    damage_points=lambda sheet: int(sheet.hits),
-    gauges=lambda sheet: (Gauge("armor", sheet.armor - sheet.hits),),
-    out_of_play=lambda sheet: bool(sheet.wrecked),
-    public=_public,
+    ruleset_id=ENTRY.id, status=_status, boxes=_boxes, damage_points=_hits, gauges=_gauges,
+    out_of_play=_out, public=_public,
 )
 
-VEHICLE_KIND = DesignKind(
+VEHICLE_KIND: DesignKind[Racer, None] = DesignKind(
     ruleset=ENTRY, kind=VEHICLE, title="Racer",
     default_name="New racer", design_type=Racer, reader=Racer.from_json,
     new=lambda name: Racer(name, 1),

@@ -80,8 +80,8 @@ def test_reference_tables_have_ids_and_rules() -> None:
 
 ALLOWED = ("carwars_desktop.dice", "carwars_desktop.procedures", "carwars_desktop.rules.ruleset",
            "carwars_desktop.rules.play", "carwars_desktop.rules.clock",
-           "carwars_desktop.rules.kernel",
-           "carwars_desktop.rules.autopower")
+           "carwars_desktop.rules.kernel", "carwars_desktop.rules.builtin",
+           "carwars_desktop.rules.table_input", "carwars_desktop.rules.autopower")
 STDLIB = {"__future__", "collections", "dataclasses", "enum", "fractions", "re", "typing"}
 
 
