@@ -111,7 +111,7 @@ Purchase = Callable[[Sequence[D], str | None, int, int | None], tuple["Problem",
 """(designs, scenario key or ``None``, side, budget or ``None``) → every problem."""
 HousePurchase = Callable[[Sequence[D], str | None, int, int | None, O], tuple["Problem", ...]]
 """``Purchase`` under an options value of the ruleset's house rules."""
-JsonObject: TypeAlias = Mapping[str, Any]
+JsonObject: TypeAlias = Mapping[str, object]
 """A design's or sheet's JSON form, as read (its values are the engine's to check)."""
 
 

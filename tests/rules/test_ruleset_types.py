@@ -1,5 +1,6 @@
-"""mypy checks a plug-in's hooks: ``Ruleset``, ``DesignKind`` and ``RulesetUI`` (the GUI's) are generic in
-the ruleset's design, sheet and options types, so a hook of the wrong type is refused."""
+"""mypy checks a plug-in's hooks: ``Ruleset``, ``DesignKind`` and the GUI's ``RulesetUI`` are
+generic in the ruleset's design, sheet and options types, so a hook of the wrong type is
+refused."""
 
 from __future__ import annotations
 
