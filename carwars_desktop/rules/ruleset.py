@@ -103,13 +103,15 @@ class RulesetEntry:
 
 
 D = TypeVar("D")
-O = TypeVar("O")  # noqa: E741 - the options type of a ruleset's house rules
+OptionsT = TypeVar("OptionsT")
+"""The options type of a ruleset's house rules (its decisions)."""
 DesignT = TypeVar("DesignT", bound="Design")
 SheetT = TypeVar("SheetT", bound="RecordSheet")
 
 Purchase = Callable[[Sequence[D], str | None, int, int | None], tuple["Problem", ...]]
 """(designs, scenario key or ``None``, side, budget or ``None``) → every problem."""
-HousePurchase = Callable[[Sequence[D], str | None, int, int | None, O], tuple["Problem", ...]]
+HousePurchase = Callable[[Sequence[D], str | None, int, int | None, OptionsT],
+                         tuple["Problem", ...]]
 """``Purchase`` under an options value of the ruleset's house rules."""
 JsonObject: TypeAlias = Mapping[str, object]
 """A design's or sheet's JSON form, as read (its values are the engine's to check)."""
@@ -138,10 +140,10 @@ def dash(value: int | None) -> str:
 
 
 @dataclass(frozen=True)
-class DesignKind(Generic[D, O]):
+class DesignKind(Generic[D, OptionsT]):
     """One kind of design of one ruleset (what the Library lists and the Workshop edits).
 
-    ``D`` is the engine's type of this kind, ``O`` the ruleset's options type.
+    ``D`` is the engine's type of this kind, ``OptionsT`` the ruleset's options type.
 
     Args:
         ruleset: the ruleset's entry (its id, ``autopower``, and title, ``AUTOpower``).
@@ -179,9 +181,9 @@ class DesignKind(Generic[D, O]):
     class_text: Callable[[int | None], str] = dash
     purchase: Purchase[D] | None = None
     scenarios: Mapping[str, str] = field(default_factory=dict)
-    house_problems: Callable[[D, O], tuple[Problem, ...]] | None = None
-    house_purchase: HousePurchase[D, O] | None = None
-    entry_problems: Callable[[D, O], tuple[Problem, ...]] | None = None
+    house_problems: Callable[[D, OptionsT], tuple[Problem, ...]] | None = None
+    house_purchase: HousePurchase[D, OptionsT] | None = None
+    entry_problems: Callable[[D, OptionsT], tuple[Problem, ...]] | None = None
 
     @property
     def ruleset_id(self) -> str:
@@ -191,14 +193,14 @@ class DesignKind(Generic[D, O]):
     def ruleset_title(self) -> str:
         return self.ruleset.title
 
-    def refused_entry(self, design: object, options: O) -> tuple[Problem, ...]:
+    def refused_entry(self, design: object, options: OptionsT) -> tuple[Problem, ...]:
         """Why ``design`` may not enter a session played under ``options`` (``()``: it
         may); the design's other problems are shown, not refused."""
         if self.entry_problems is None:
             return ()
         return self.entry_problems(self.own(design), options)
 
-    def problems_under(self, design: object, options: O | None) -> tuple[Problem, ...]:
+    def problems_under(self, design: object, options: OptionsT | None) -> tuple[Problem, ...]:
         """``design``'s problems under the house rules ``options`` (its own otherwise)."""
         own = self.own(design)
         if self.house_problems is None or options is None:
@@ -206,7 +208,7 @@ class DesignKind(Generic[D, O]):
         return self.house_problems(own, options)
 
     def purchase_under(self, designs: Sequence[object], scenario: str | None, side: int,
-                       budget: int | None, options: O | None) -> tuple[Problem, ...]:
+                       budget: int | None, options: OptionsT | None) -> tuple[Problem, ...]:
         """The purchase check under the house rules ``options``."""
         own = [self.own(design) for design in designs]
         if self.house_purchase is not None and options is not None:
@@ -250,11 +252,11 @@ class ReferenceTable:
 
 
 @dataclass(frozen=True)
-class Ruleset(Generic[DesignT, SheetT, O]):
+class Ruleset(Generic[DesignT, SheetT, OptionsT]):
     """One rule system, as python-chess keeps a variant.
 
     Generic in its vehicle design type ``DesignT``, record-sheet type ``SheetT`` and
-    options type ``O``: a ruleset's hooks are checked against each other.
+    options type ``OptionsT``: a ruleset's hooks are checked against each other.
 
     Args:
         entry: its entry (the one place of its id and title: :attr:`id`, :attr:`title`).
@@ -284,16 +286,16 @@ class Ruleset(Generic[DesignT, SheetT, O]):
     procedures: tuple[Procedure, ...]
     tables: tuple[ReferenceTable, ...]
     catalog: Callable[[], Mapping[str, DesignT]]
-    kinds: tuple[DesignKind[DesignT, O], *tuple[DesignKind[Any, O], ...]]
+    kinds: tuple[DesignKind[DesignT, OptionsT], *tuple[DesignKind[Any, OptionsT], ...]]
     sheet_type: type[SheetT]
     sheet_from_json: Callable[[JsonObject], SheetT]
     sheet_for_design: Callable[[DesignT], SheetT]
     phases: Callable[[Sequence[str]], tuple[str, ...]]
     play: Callable[[], PlayRules]
     turn_word: str = "turn"
-    options_type: type[O] | None = None
-    decisions: DecisionSet[O] | None = None
-    house_sheet: Callable[[DesignT, O], SheetT] | None = None
+    options_type: type[OptionsT] | None = None
+    decisions: DecisionSet[OptionsT] | None = None
+    house_sheet: Callable[[DesignT, OptionsT], SheetT] | None = None
     victory: str | None = None
     """The id of its procedure that says who won from the sheets as they end (the battle
     report's victory check); ``None``: the rules have none."""
@@ -306,7 +308,7 @@ class Ruleset(Generic[DesignT, SheetT, O]):
     def title(self) -> str:
         return self.entry.title
 
-    def sheet_under(self, design: object, options: O | None) -> SheetT:
+    def sheet_under(self, design: object, options: OptionsT | None) -> SheetT:
         """A fresh record sheet for ``design`` (a vehicle design of this ruleset) under the
         house rules ``options`` (``None``: the digest's defaults)."""
         own = self.vehicle.own(design)
@@ -323,10 +325,10 @@ class Ruleset(Generic[DesignT, SheetT, O]):
                                  f"{kind.ruleset.id!r}")
 
     @property
-    def vehicle(self) -> DesignKind[DesignT, O]:
+    def vehicle(self) -> DesignKind[DesignT, OptionsT]:
         return self.kinds[0]
 
-    def kind(self, kind: str = VEHICLE) -> DesignKind[Any, O]:
+    def kind(self, kind: str = VEHICLE) -> DesignKind[Any, OptionsT]:
         """Its kind ``kind``; :class:`UnknownKindError` when it has none."""
         for design_kind in self.kinds:
             if design_kind.kind == kind:
@@ -338,7 +340,7 @@ class Ruleset(Generic[DesignT, SheetT, O]):
         """A vehicle design read from JSON (the engine's own errors on bad data)."""
         return self.vehicle.reader(data)
 
-    def house_options(self, values: Mapping[str, object] | None = None) -> O | None:
+    def house_options(self, values: Mapping[str, object] | None = None) -> OptionsT | None:
         """Its options value for house-rule ``values`` (the digest's defaults: ``None``)."""
         if self.decisions is None:
             return None if self.options_type is None else self.options_type()
