@@ -1,0 +1,406 @@
+"""The players' phones' requests and the GM's queue of them (issue 33 §1–§2).
+
+A seat link may send a request (:class:`~carwars_desktop.services.phone_server.PhoneMessage`,
+checked and passed on by the phones' server); :meth:`PhoneDesk.receive` checks it
+against the game — the seat's own vehicle, the turn and phase it names, the rules — and
+either refuses it at once with a reason (the phone shows it) or puts it in the GM's queue
+(:meth:`PhoneDesk.waiting`) with what it would do and its odds. Nothing a phone sends
+changes the game until the GM accepts it: :meth:`PhoneDesk.accept` (Enter at the Table),
+:meth:`PhoneDesk.refuse` (Delete, with a reason).
+
+Secret speeds (Mini Car Wars §2.3, Battlecars §2.3: every speed chosen secretly, then
+revealed together): an accepted speed is *in* but not applied; the Table shows
+"3 of 4 speeds in" without the values (:meth:`PhoneDesk.speeds_in`), the players'
+display "waiting for: Bob, Di" (:meth:`PhoneDesk.waiting_for`); when the last one is in
+(or the GM reveals, :meth:`PhoneDesk.reveal`) they are applied together as ONE ordinary
+event (undoable), logged "from Bob's, Di's phones". With :attr:`PhoneDesk.auto_speeds`
+a speed the rules allow is in as soon as it arrives.
+
+Each request carries an idempotency key: a request whose key was seen (the phone sent it
+again after a lost connection) is not queued twice. Revoking a link (New link, Stop
+sharing, the session ending: :meth:`PhoneDesk.revoke`) refuses its queued requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from carwars_desktop.dice import EnteredDice
+from carwars_desktop.procedures import InputError, Resolution, SheetChange
+from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.services.table import (
+    PendingResolution,
+    ResolutionPart,
+    ResolveError,
+    TableService,
+)
+from carwars_desktop.session import Game
+
+if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
+    from carwars_desktop.services.phone_server import PhoneMessage
+
+KEYS_KEPT = 512
+"""Idempotency keys remembered (per desk)."""
+SHOWN_TO_PHONE = 5
+"""A seat's latest requests its phone shows with what became of them."""
+
+
+class RequestState(Enum):
+    WAITING = "waiting"
+    IN = "in"
+    """A secret speed accepted, held until the reveal."""
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+
+
+@dataclass
+class PhoneRequest:
+    """One request of a phone: its seat, the link's token, its idempotency key, what it
+    asks (``kind``, ``values``), the turn and phase it is for, and what the GM sees of it
+    (``summary``, ``odds``)."""
+
+    number: int
+    seat: str
+    token: str
+    key: str
+    kind: str
+    turn: int
+    phase: int
+    values: dict[str, Any]
+    summary: str = ""
+    odds: str = ""
+    state: RequestState = RequestState.WAITING
+    reason: str = ""
+
+    def to_phone(self) -> dict[str, Any]:
+        """What its own phone is told of it (its own values: it sent them)."""
+        return {"key": self.key, "kind": self.kind, "summary": self.summary,
+                "state": self.state.value, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SpeedChoice:
+    """One speed the rules allow a vehicle this turn: its label and the speed procedure's
+    inputs for it."""
+
+    label: str
+    values: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "values": dict(self.values)}
+
+
+@dataclass(frozen=True)
+class SpeedRules:
+    """A ruleset's secret speeds: its speed procedure and the speeds legal for a sheet."""
+
+    procedure: str
+    choices: Callable[[RecordSheet, Mapping[str, Any]], list[SpeedChoice]]
+
+
+def _mini_choices(sheet: RecordSheet, _house: Mapping[str, Any]) -> list[SpeedChoice]:
+    from carwars_desktop.rules.mini_car_wars.movement import sheet_velocities
+    from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+
+    assert isinstance(sheet, MiniSheet)
+    return [SpeedChoice(v.text, {"speed": v.mph, "reverse": v.reverse})
+            for v in sheet_velocities(sheet)]
+
+
+def _battlecars_choices(sheet: RecordSheet, house: Mapping[str, Any]) -> list[SpeedChoice]:
+    from carwars_desktop.rules.battlecars.movement import speed_range
+    from carwars_desktop.rules.battlecars.options import options_from
+    from carwars_desktop.rules.battlecars.sheet import CarSheet
+    from carwars_desktop.rules.battlecars.terms import Direction, Surface
+
+    assert isinstance(sheet, CarSheet)
+    options = options_from(find_procedure("battlecars.speed").bind(
+        {"vehicle": sheet, "speed": sheet.speed}, dict(house)))
+    found = []
+    for direction in Direction:
+        limits = speed_range(sheet, direction, Surface.ROAD, options)
+        if limits.refusal is not None:
+            continue
+        for speed in range(limits.low, limits.high + 1):
+            word = "" if direction is Direction.FORWARD else " reverse"
+            found.append(SpeedChoice(f"{speed}{word}",
+                                     {"speed": speed, "direction": direction.value}))
+    return found
+
+
+SPEEDS: dict[str, SpeedRules] = {
+    "mini_car_wars": SpeedRules("mini.speed", _mini_choices),
+    "battlecars": SpeedRules("battlecars.speed", _battlecars_choices),
+}
+"""The rulesets whose speeds are chosen secretly and revealed together."""
+
+
+@dataclass
+class PhoneDesk:
+    """The GM's queue of the phones' requests for the Table's open session."""
+
+    table: TableService
+    auto_speeds: bool = False
+    """Accept a secret speed the rules allow as soon as it arrives (a session setting)."""
+    requests: list[PhoneRequest] = field(default_factory=list)
+    revealed: tuple[int, int] | None = None
+    """(session, turn) whose secret speeds were revealed last."""
+    _keys: dict[tuple[str, str], PhoneRequest] = field(default_factory=dict)
+    _count: int = 0
+
+    # --- what the game is at ---------------------------------------------------------------
+    def _game(self) -> Game | None:
+        game = self.table.game
+        return None if game is None or self.table.read_only else game
+
+    def speed_rules(self) -> SpeedRules | None:
+        game = self._game()
+        return None if game is None else SPEEDS.get(game.ruleset.id)
+
+    def speeds_open(self) -> bool:
+        """The secret speeds of this turn may be chosen: a ruleset that keeps them secret,
+        its first phase, and not revealed yet."""
+        game = self._game()
+        if game is None or self.speed_rules() is None or game.clock.phase != 0:
+            return False
+        return self.revealed != (self.table.session_id, game.clock.turn)
+
+    def speed_choices(self, seat: str) -> list[SpeedChoice]:
+        rules, game = self.speed_rules(), self._game()
+        if rules is None or game is None or seat not in {v.key for v in game.vehicles}:
+            return []
+        return rules.choices(game.sheet(seat), game.house)
+
+    def _player(self, seat: str) -> str:
+        game = self._game()
+        vehicle = next((v for v in game.vehicles if v.key == seat), None) if game else None
+        if vehicle is None:
+            return seat
+        return vehicle.player or vehicle.name
+
+    # --- receiving -----------------------------------------------------------------------
+    def receive(self, message: PhoneMessage) -> PhoneRequest | None:
+        """Take a request the server passed on: refused at once with its reason, queued
+        for the GM, or (a secret speed with :attr:`auto_speeds`) in; None for a retry of
+        a request already received (its key seen)."""
+        if (message.seat, message.key) in self._keys:
+            return None
+        body = message.body
+        self._count += 1
+        request = PhoneRequest(self._count, message.seat, message.token, message.key,
+                               str(body.get("kind", ""))[:20], _int(body.get("turn")),
+                               _int(body.get("phase")), _values(body.get("values")))
+        self._keys[(message.seat, message.key)] = request
+        if len(self._keys) > KEYS_KEPT:
+            del self._keys[next(iter(self._keys))]
+        self.requests.append(request)
+        why = self._refusal(request)
+        if why:
+            self._refused(request, why)
+        elif request.kind == "speed" and self.auto_speeds:
+            self.accept(request)
+        return request
+
+    def _refusal(self, request: PhoneRequest) -> str:
+        """Why ``request`` cannot be queued ("" when it can); its summary and odds set."""
+        game = self._game()
+        if game is None:
+            return "no game is running at the table"
+        clock = game.clock
+        if (request.turn, request.phase) != (clock.turn, clock.phase):
+            return (f"that was for {clock.word} {request.turn}, "
+                    f"{_phase_name(clock.phases, request.phase)}; the table is at "
+                    f"{clock.word} {clock.turn}, {clock.phase_name}")
+        if request.kind != "speed":
+            return f"a phone cannot send {request.kind or 'that'}"
+        return self._speed_refusal(request, game)
+
+    def _speed_refusal(self, request: PhoneRequest, game: Game) -> str:
+        if not self.speeds_open():
+            return "no secret speed is being chosen now"
+        resolution = self._speed_resolution(request, game)
+        if isinstance(resolution, str):
+            return resolution
+        if resolution.refusal is not None:
+            return resolution.refusal.text()
+        choice = next((c for c in self.speed_choices(request.seat)
+                       if all(request.values.get(k) == v for k, v in c.values.items())), None)
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        request.summary = f"secret speed for {name}: {choice.label if choice else '?'}"
+        request.odds = "allowed by the rules"
+        for other in self.requests:  # a new choice replaces the seat's earlier one
+            if (other is not request and other.seat == request.seat and other.kind == "speed"
+                    and other.state in (RequestState.WAITING, RequestState.IN)):
+                self._refused(other, "replaced by a newer choice")
+        return ""
+
+    def _speed_resolution(self, request: PhoneRequest, game: Game) -> Resolution | str:
+        rules = self.speed_rules()
+        assert rules is not None
+        procedure = find_procedure(rules.procedure)
+        if request.seat not in {v.key for v in game.vehicles}:
+            return "your vehicle is not in this game"
+        wanted = {k: request.values[k] for k in ("speed", "reverse", "direction")
+                  if k in request.values}
+        if "speed" not in wanted:
+            return "no speed chosen"
+        try:
+            return procedure.resolve({"vehicle": game.sheet(request.seat), **wanted},
+                                     EnteredDice([]), game.house)
+        except (InputError, ValueError) as error:
+            return f"not a speed the rules take: {error}"
+
+    # --- the GM ---------------------------------------------------------------------------
+    def waiting(self) -> list[PhoneRequest]:
+        """The requests waiting for the GM, oldest first."""
+        return [r for r in self.requests if r.state is RequestState.WAITING]
+
+    def accept(self, request: PhoneRequest, initiator: object = None) -> None:
+        """Accept ``request``: a secret speed is in (all in: revealed); checked again
+        against the game as it stands (a request that no longer fits is refused)."""
+        if request.state is not RequestState.WAITING:
+            return
+        why = self._refusal(request)
+        if why:
+            self._refused(request, why)
+            return
+        request.state = RequestState.IN
+        if self.speeds_in()[0] == self.speeds_in()[1]:
+            self.reveal(initiator)
+
+    def refuse(self, request: PhoneRequest, reason: str) -> None:
+        """Refuse ``request`` with ``reason`` (its phone shows it)."""
+        if request.state in (RequestState.WAITING, RequestState.IN):
+            self._refused(request, reason or "refused by the GM")
+
+    @staticmethod
+    def _refused(request: PhoneRequest, reason: str) -> None:
+        request.state = RequestState.REFUSED
+        request.reason = reason
+
+    def revoke(self, tokens: Sequence[str] | None = None) -> None:
+        """The links of ``tokens`` (None: every link) were revoked: their requests not
+        accepted yet are refused."""
+        for request in self.requests:
+            if (tokens is None or request.token in tokens) and request.state in (
+                    RequestState.WAITING, RequestState.IN):
+                self._refused(request, "this link was revoked")
+
+    # --- secret speeds ---------------------------------------------------------------------
+    def _speeds(self) -> list[PhoneRequest]:
+        game = self._game()
+        if game is None:
+            return []
+        return [r for r in self.requests if r.kind == "speed" and r.state is RequestState.IN
+                and r.turn == game.clock.turn]
+
+    def speeds_in(self) -> tuple[int, int]:
+        """(speeds in, vehicles) of this turn's secret speeds."""
+        game = self._game()
+        if game is None or not self.speeds_open():
+            return (0, 0)
+        return (len({r.seat for r in self._speeds()}), len(game.vehicles))
+
+    def waiting_for(self) -> list[str]:
+        """The players whose secret speed is not in yet (none when no choice is open)."""
+        game = self._game()
+        if game is None or not self.speeds_open():
+            return []
+        done = {r.seat for r in self._speeds()}
+        return [self._player(v.key) for v in game.vehicles if v.key not in done]
+
+    def reveal(self, initiator: object = None) -> PendingResolution | None:
+        """Apply the speeds in as ONE event (undoable): each vehicle's speed procedure on
+        its own sheet, logged "from Bob's, Di's phones"; None when none is in."""
+        game = self._game()
+        speeds = self._speeds()
+        if game is None or not speeds or not self.speeds_open():
+            return None
+        rules = self.speed_rules()
+        assert rules is not None
+        procedure = find_procedure(rules.procedure)
+        effects: list[SheetChange] = []
+        parts: list[ResolutionPart] = []
+        outcomes: list[str] = []
+        for request in speeds:
+            resolution = self._speed_resolution(request, game)
+            if isinstance(resolution, str) or resolution.refusal is not None:
+                self._refused(request, resolution if isinstance(resolution, str)
+                              else resolution.refusal.text())  # type: ignore[union-attr]
+                continue
+            outcomes.append(resolution.outcome)
+            parts.append(ResolutionPart(resolution, None, {"vehicle": request.seat}))
+            effects += [SheetChange(f"vehicle_{request.seat}", e.sheet, e.summary)
+                        for e in resolution.effects]
+        if not effects:
+            return None
+        senders = ", ".join(f"{self._player(r.seat)}'s" for r in speeds
+                            if r.state is RequestState.IN)
+        combined = Resolution(
+            procedure_id=procedure.id,
+            inputs={"secret speeds": [{"seat": r.seat, **r.values} for r in speeds]},
+            dice=(), steps=tuple(s for p in parts for s in p.resolution.steps),
+            outcome=f"secret speeds revealed: {'; '.join(outcomes)} (from {senders} "
+                    f"phone{'s' if len(parts) > 1 else ''})",
+            success=True, effects=tuple(effects), values={})
+        bindings = {e.input_name: e.input_name.removeprefix("vehicle_") for e in effects}
+        pending = self.table.pending(combined, bindings, None, initiator=initiator,
+                                     parts=parts)
+        try:
+            pending.apply(initiator=initiator)
+        except (ResolveError, ValueError):
+            pending.discard(initiator)
+            raise
+        for request in speeds:
+            if request.state is RequestState.IN:
+                request.state = RequestState.ACCEPTED
+        self.revealed = (self.table.session_id or 0, game.clock.turn)
+        return pending
+
+    # --- what each phone is told -------------------------------------------------------------
+    def phone_state(self, seat: str) -> dict[str, Any]:
+        """What seat ``seat``'s phone may send now and what became of its latest requests
+        (no other seat's values)."""
+        game = self._game()
+        state: dict[str, Any] = {"requests": [r.to_phone() for r in self.requests
+                                              if r.seat == seat][-SHOWN_TO_PHONE:]}
+        if game is None:
+            return state
+        state.update(turn=game.clock.turn, phase=game.clock.phase)
+        if self.speeds_open():
+            mine = next((r for r in reversed(self.requests) if r.seat == seat
+                         and r.kind == "speed" and r.turn == game.clock.turn
+                         and r.state in (RequestState.WAITING, RequestState.IN)), None)
+            state["speeds"] = [c.to_json() for c in self.speed_choices(seat)]
+            state["speed_sent"] = mine.summary if mine is not None else ""
+        return state
+
+    def forget(self) -> None:
+        """A new session: nothing of the last one's requests is kept."""
+        self.revoke()
+        self.requests.clear()
+        self._keys.clear()
+        self.revealed = None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _values(value: Any) -> dict[str, Any]:
+    """The request's values: plain numbers, words and yes/no only."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k)[:30]: v for k, v in value.items()
+            if isinstance(v, bool | int | str) and (not isinstance(v, str) or len(v) <= 40)}
+
+
+def _phase_name(phases: Sequence[str], index: int) -> str:
+    return phases[index] if 0 <= index < len(phases) else f"phase {index}"
+
+
+__all__ = ["SPEEDS", "PhoneDesk", "PhoneRequest", "RequestState", "SpeedChoice", "SpeedRules"]
+
