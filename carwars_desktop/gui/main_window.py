@@ -36,8 +36,10 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.players_display import PlayerDisplay
     from carwars_desktop.gui.share_dialog import ShareDialog
     from carwars_desktop.gui.table import TableWorkspace
+    from carwars_desktop.gui.table.phone_queue import PhoneQueue
     from carwars_desktop.gui.workshop import WorkshopWorkspace
     from carwars_desktop.storage import Database
+    from carwars_desktop.services.phone_requests import PhoneRequest
     from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
 RULESET_KEY = "ruleset"
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
     start-up, or as the GM switched to them): :meth:`everything_built`."""
     workshop: WorkshopWorkspace
     table: TableWorkspace
+    phone_queue: PhoneQueue
 
     def __init__(self, db_url_hint: str | None = None, interactive: bool = True,
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
@@ -163,6 +166,7 @@ class MainWindow(QMainWindow):
         self.phone_sharing = PhoneSharing(self.services, self)
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
+        self.phone_sharing.requests_changed.connect(self._phone_requests_changed)
         self.share_dialog: ShareDialog | None = None
         self._db_label = QLabel("Opening the database…")
         self.statusBar().addPermanentWidget(self._db_label)
@@ -226,7 +230,22 @@ class MainWindow(QMainWindow):
             self.table.set_ruleset(self.ruleset())
             self.table.play.share_action.triggered.connect(self._share_from_table)
             self.club_link.reopen_requested.connect(self.table.open_session)
+            self._add_phone_queue(self.table)
         return self.table
+
+    def _add_phone_queue(self, table: TableWorkspace) -> None:
+        """The GM's queue of the phones' requests, a dock beside the sheets."""
+        from carwars_desktop.gui.table.phone_queue import PhoneQueue
+
+        self.phone_queue = PhoneQueue(self.phone_sharing, self._edit_phone_request, table.play)
+        table.play.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.phone_queue)
+        self.phone_queue.setVisible(self.phone_sharing.sharing)
+
+    def _edit_phone_request(self, request: PhoneRequest) -> None:
+        """E in the queue: the request in the normal dialog, its values preset."""
+        procedure, presets, note = self.phone_sharing.edited(request)
+        if procedure and hasattr(self, "table"):
+            self.table.hub.runner.run(procedure, presets, note=note)
 
     def _build_through(self, row: int) -> None:
         """Build the workspaces up to the rail's ``row`` (the first screen's first)."""
@@ -776,6 +795,14 @@ class MainWindow(QMainWindow):
                 self.table.play.show_message(f"⚠ {sharing.problem}", True)
         if self.player_display is not None:
             self.player_display.show_sharing(sharing.url)
+        if hasattr(self, "phone_queue"):
+            self.phone_queue.setVisible(sharing.sharing)
+        self._phone_requests_changed()
+
+    def _phone_requests_changed(self) -> None:
+        """The TV says whose secret choice is awaited (never the values)."""
+        if self.player_display is not None:
+            self.player_display.show_waiting(self.phone_sharing.desk.waiting_for())
 
     def _player_display_gone(self) -> None:
         self.player_display = None

@@ -234,6 +234,13 @@ class PhoneSharing(QObject):
         self.desk.refuse(request, reason)
         self._requests_done()
 
+    def edited(self, request: PhoneRequest) -> tuple[str, dict[str, object], str]:
+        """The GM opens ``request`` in the normal dialog (E): the procedure, its presets and
+        a note for it; the request leaves the queue."""
+        opened = self.desk.edited(request)
+        self._requests_done()
+        return opened
+
     def reveal(self) -> None:
         """Apply the secret speeds in now, though not everybody's is."""
         self.desk.reveal(self)

@@ -146,8 +146,9 @@ class PhoneDesk:
     auto_speeds: bool = False
     """Accept a secret speed the rules allow as soon as it arrives (a session setting)."""
     requests: list[PhoneRequest] = field(default_factory=list)
-    revealed: tuple[int, int] | None = None
-    """(session, turn) whose secret speeds were revealed last."""
+    revealed: tuple[int, int, int] | None = None
+    """(session, turn, the reveal's event) of the secret speeds revealed last: while that
+    event stands (not undone) the turn's choice is closed."""
     _keys: dict[tuple[str, str], PhoneRequest] = field(default_factory=dict)
     _count: int = 0
 
@@ -166,7 +167,11 @@ class PhoneDesk:
         game = self._game()
         if game is None or self.speed_rules() is None or game.clock.phase != 0:
             return False
-        return self.revealed != (self.table.session_id, game.clock.turn)
+        if self.revealed is None:
+            return True
+        session, turn, event = self.revealed
+        return ((session, turn) != (self.table.session_id or 0, game.clock.turn)
+                or game.last_active_seq() < event)
 
     def speed_choices(self, seat: str) -> list[SpeedChoice]:
         rules, game = self.speed_rules(), self._game()
@@ -174,7 +179,7 @@ class PhoneDesk:
             return []
         return rules.choices(game.sheet(seat), game.house)
 
-    def _player(self, seat: str) -> str:
+    def player_of(self, seat: str) -> str:
         game = self._game()
         vehicle = next((v for v in game.vehicles if v.key == seat), None) if game else None
         if vehicle is None:
@@ -271,6 +276,17 @@ class PhoneDesk:
         if self.speeds_in()[0] == self.speeds_in()[1]:
             self.reveal(initiator)
 
+    def edited(self, request: PhoneRequest) -> tuple[str, dict[str, Any], str]:
+        """The GM opens ``request`` in the normal dialog: it leaves the queue (the dialog's
+        result is the event); the procedure, its presets (vehicles as keys) and a note."""
+        request.state = RequestState.ACCEPTED
+        request.reason = "edited by the GM"
+        rules = self.speed_rules()
+        procedure = rules.procedure if rules is not None else ""
+        presets = {"vehicle": request.seat, **{k: v for k, v in request.values.items()
+                                                if k in ("speed", "reverse", "direction")}}
+        return procedure, presets, f"from {self.player_of(request.seat)}'s phone"
+
     def refuse(self, request: PhoneRequest, reason: str) -> None:
         """Refuse ``request`` with ``reason`` (its phone shows it)."""
         if request.state in (RequestState.WAITING, RequestState.IN):
@@ -310,7 +326,7 @@ class PhoneDesk:
         if game is None or not self.speeds_open():
             return []
         done = {r.seat for r in self._speeds()}
-        return [self._player(v.key) for v in game.vehicles if v.key not in done]
+        return [self.player_of(v.key) for v in game.vehicles if v.key not in done]
 
     def reveal(self, initiator: object = None) -> PendingResolution | None:
         """Apply the speeds in as ONE event (undoable): each vehicle's speed procedure on
@@ -331,13 +347,13 @@ class PhoneDesk:
                 self._refused(request, resolution if isinstance(resolution, str)
                               else resolution.refusal.text())  # type: ignore[union-attr]
                 continue
-            outcomes.append(resolution.outcome)
+            outcomes.append(request.summary.removeprefix("secret speed for "))
             parts.append(ResolutionPart(resolution, None, {"vehicle": request.seat}))
             effects += [SheetChange(f"vehicle_{request.seat}", e.sheet, e.summary)
                         for e in resolution.effects]
         if not effects:
             return None
-        senders = ", ".join(f"{self._player(r.seat)}'s" for r in speeds
+        senders = ", ".join(f"{self.player_of(r.seat)}'s" for r in speeds
                             if r.state is RequestState.IN)
         combined = Resolution(
             procedure_id=procedure.id,
@@ -350,14 +366,16 @@ class PhoneDesk:
         pending = self.table.pending(combined, bindings, None, initiator=initiator,
                                      parts=parts)
         try:
-            pending.apply(initiator=initiator)
+            changes = pending.apply(initiator=initiator)
         except (ResolveError, ValueError):
             pending.discard(initiator)
             raise
         for request in speeds:
             if request.state is RequestState.IN:
                 request.state = RequestState.ACCEPTED
-        self.revealed = (self.table.session_id or 0, game.clock.turn)
+        stored = changes.event if changes is not None else None
+        self.revealed = (self.table.session_id or 0, game.clock.turn,
+                         stored.seq if stored is not None else game.last_active_seq())
         return pending
 
     # --- what each phone is told -------------------------------------------------------------

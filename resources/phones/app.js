@@ -238,7 +238,7 @@
   function drawWaiting() {
     const names = view.waiting_for || [];
     $("waiting").hidden = !names.length;
-    $("waiting").textContent = names.length ? "Secret speeds: waiting for " + names.join(", ") : "";
+    $("waiting").textContent = names.length ? "Secret speeds — waiting for: " + names.join(", ") : "";
   }
 
   function draw() {

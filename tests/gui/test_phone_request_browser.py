@@ -1,0 +1,186 @@
+"""The phones' requests in real browsers (headless Chromium, loopback only): one
+Battlecars round with four phones sending their secret speeds, the GM accepting and
+refusing from the keyboard in the queue beside the sheets; the database, the session log,
+the TV (the players' display) and each phone's page checked at every step."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.players_display import PlayerDisplay
+from carwars_desktop.rules import find_ruleset
+from carwars_desktop.services import Services
+from carwars_desktop.services.share_network import LOOPBACK, Interface
+from carwars_desktop.session.setup import Entry, prepare
+
+from .browser import chromium
+
+WAIT = 30.0
+PLAYERS = ["Bob", "Di", "Al", "Cy"]
+CARS = ["Red Baron", "Blue Thunder", "Ambusher", "Comet"]
+
+
+def loopback(_allow_public: bool) -> list[Interface]:
+    return [Interface(LOOPBACK, f"{LOOPBACK} (this computer only)", True)]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def phones() -> Iterator[list[WebDriver]]:
+    drivers: list[WebDriver] = []
+    yield drivers
+    for driver in drivers:
+        driver.quit()
+
+
+def _start(services: Services, ruleset_id: str, count: int) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    catalog = ruleset.catalog()
+    designs = (list(catalog) * count)[:count]
+    entries = [Entry(player, name, catalog[design].to_json())
+               for player, name, design in zip(PLAYERS[:count], CARS[:count], designs,
+                                               strict=True)]
+    services.table.open(services.table.start(ruleset_id, "Phones night", "",
+                                             prepare(ruleset, entries)))
+
+
+def _wait(driver: WebDriver, condition, timeout: float = WAIT):  # type: ignore[no-untyped-def]
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def _text(driver: WebDriver, element_id: str) -> str:
+    return str(driver.execute_script(
+        "const e = document.getElementById(arguments[0]);"
+        " return e && !e.hidden ? e.innerText : '';", element_id))
+
+
+def _speeds(driver: WebDriver) -> list[str]:
+    return list(driver.execute_script(
+        "return Array.from(document.querySelectorAll('#speeds button'), b => b.dataset.label);"))
+
+
+def _fastest(driver: WebDriver) -> str:
+    return [label for label in _speeds(driver) if "reverse" not in label][-1]
+
+
+def _tap_speed(driver: WebDriver, label: str) -> None:
+    assert driver.execute_script(
+        "for (const b of document.querySelectorAll('#speeds button'))"
+        " if (b.dataset.label === arguments[0]) { b.click(); return true; } return false;",
+        label)
+
+
+def _summaries(window: MainWindow) -> list[str]:
+    """The session's events as the database keeps them (read afresh)."""
+    game = window.services.table.running()
+    store = game.store
+    return [e.event.summary for e in store.page(0, 100) if not e.undone]  # type: ignore[attr-defined]
+
+
+def _tv_waiting(display: PlayerDisplay) -> str:
+    return str(display.waiting.property("waiting-for") or "") \
+        if display.waiting.isVisibleTo(display) else ""
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+def test_phone_request_battlecars_round_of_secret_speeds_from_four_phones(
+        qtbot, window: MainWindow, phones: list[WebDriver]) -> None:  # type: ignore[no-untyped-def]
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    _start(window.services, "battlecars", 4)
+    display = window.open_player_display()
+    sharing.start(LOOPBACK)
+    queue = window.phone_queue
+    assert queue.isVisibleTo(window.table.play)
+    seats = {key: url for key, _name, url in sharing.seats()}
+    for key in ["v1", "v2", "v3", "v4"]:
+        driver = chromium()
+        phones.append(driver)
+        driver.get(seats[key])
+    for driver in phones:
+        _wait(driver, lambda d: _text(d, "connection") == "live" and _speeds(d))
+    bob, di, al, cy = phones
+    game = window.services.table.running()
+    before = {key: game.sheet(key).speed for key in seats}  # type: ignore[attr-defined]
+    # Nobody has chosen: the TV, the Table and every phone say who is awaited.
+    everyone = "waiting for: Bob, Di, Al, Cy"
+    assert _tv_waiting(display).endswith(everyone)
+    assert queue.speeds.text().startswith("0 of 4 speeds in")
+    for driver in phones:
+        _wait(driver, lambda d: _text(d, "waiting").endswith(everyone))
+    assert _summaries(window) == []
+
+    # Bob sends his: the GM's queue shows it without its value; nothing applied yet.
+    chosen = {"v1": _fastest(bob)}
+    _tap_speed(bob, chosen["v1"])
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    assert queue.texts() == ["Bob's phone: a secret speed (allowed by the rules)"]
+    _wait(bob, lambda d: "waiting" in _text(d, "requests"))
+    queue.list.setFocus()
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)  # Enter: in
+    assert queue.speeds.text().startswith("1 of 4 speeds in")
+    assert _tv_waiting(display).endswith("waiting for: Di, Al, Cy")
+    _wait(bob, lambda d: _text(d, "sent").startswith("in: "))
+    for driver in (di, al, cy):
+        _wait(driver, lambda d: _text(d, "waiting").endswith("waiting for: Di, Al, Cy"))
+        assert "Red Baron" not in _text(driver, "send")  # nobody else sees Bob's
+    assert _summaries(window) == [] and not game.can_undo()
+
+    # Di's first choice is refused from the keyboard, with a reason her phone shows.
+    _tap_speed(di, _speeds(di)[0])
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    qtbot.keyClicks(queue.reason, "too slow, think again")
+    queue.list.setFocus()
+    qtbot.keyClick(queue.list, Qt.Key.Key_Delete)
+    assert queue.list.count() == 0 and queue.speeds.text().startswith("1 of 4")
+    _wait(di, lambda d: "refused — too slow, think again" in _text(d, "requests"))
+    chosen["v2"] = _fastest(di)
+    _tap_speed(di, chosen["v2"])
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)
+    assert _tv_waiting(display).endswith("waiting for: Al, Cy")
+
+    # Al's is accepted; then the GM lets secret speeds in by themselves: Cy's is the last.
+    chosen["v3"] = _fastest(al)
+    _tap_speed(al, chosen["v3"])
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)
+    assert queue.speeds.text().startswith("3 of 4 speeds in")
+    assert _tv_waiting(display).endswith("waiting for: Cy")
+    assert _summaries(window) == []
+    queue.auto.setChecked(True)
+    chosen["v4"] = _fastest(cy)
+    _tap_speed(cy, chosen["v4"])
+    # All in: revealed together, one event.
+    qtbot.waitUntil(lambda: len(_summaries(window)) == 1, timeout=int(WAIT * 1000))
+    summary = _summaries(window)[0]
+    assert "secret speeds revealed: Red Baron: " in summary
+    assert "from Bob's, Di's, Al's, Cy's phones" in summary
+    after = {key: game.sheet(key).speed for key in seats}  # type: ignore[attr-defined]
+    assert after == {key: int(chosen[key].split()[0]) for key in seats}
+    assert _tv_waiting(display) == ""
+    qtbot.waitUntil(lambda: any("secret speeds revealed" in t for t in display.texts()))
+    assert queue.list.count() == 0
+    for driver in phones:
+        _wait(driver, lambda d: "secret speeds revealed" in _text(d, "log"))
+        assert _text(driver, "waiting") == "" and not _speeds(driver)
+    _wait(cy, lambda d: "accepted" in _text(d, "requests"))
+    # The reveal is one ordinary event: one undo puts every speed back.
+    window.services.table.undo()
+    assert {key: game.sheet(key).speed for key in seats} == before  # type: ignore[attr-defined]
+    assert _summaries(window) == []
