@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.table.phone_queue import PhoneQueue
     from carwars_desktop.gui.workshop import WorkshopWorkspace
-    from carwars_desktop.storage import Database
     from carwars_desktop.services.phone_requests import PhoneRequest
+    from carwars_desktop.storage import Database
     from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
 RULESET_KEY = "ruleset"
