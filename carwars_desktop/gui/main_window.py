@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.table.phone_queue import PhoneQueue
     from carwars_desktop.gui.workshop import WorkshopWorkspace
+    from carwars_desktop.services.fire_batch import DeclaredShot
     from carwars_desktop.services.phone_requests import PhoneRequest
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
@@ -167,6 +168,8 @@ class MainWindow(QMainWindow):
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
         self.phone_sharing.requests_changed.connect(self._phone_requests_changed)
+        self._phone_shots: dict[int, DeclaredShot] = {}
+        """Each phone's shot accepted into the fire batch, by its request's number."""
         self.share_dialog: ShareDialog | None = None
         self._db_label = QLabel("Opening the database…")
         self.statusBar().addPermanentWidget(self._db_label)
@@ -240,6 +243,33 @@ class MainWindow(QMainWindow):
         self.phone_queue = PhoneQueue(self.phone_sharing, self._edit_phone_request, table.play)
         table.play.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.phone_queue)
         self.phone_queue.setVisible(self.phone_sharing.sharing)
+        self.phone_sharing.desk.declare = self._declare_phone_shot
+        self.phone_sharing.desk.on_dice = self._phone_shot_dice
+
+    def _declare_phone_shot(self, request: PhoneRequest) -> str:
+        """An accepted shot from a phone joins the phase's fire batch (with its dice, when
+        typed already); why not, or ""."""
+        keys = self.table.keys
+        ui = keys.ui()
+        action = next((a for a in (ui.key_actions if ui is not None else ())
+                       if ui is not None and ui.fire_batch is not None
+                       and a.procedure_id == ui.fire_batch.fire), None)
+        if action is None or keys.batch is None:
+            return "this ruleset has no fire batch"
+        values, bindings, dice, label = self.phone_sharing.desk.shot_declaration(request)
+        refused = keys.declare(action, values, bindings, dice)
+        if not refused:
+            shot = keys.batch.shots[-1]
+            shot.label = f"{shot.label} {label}"
+            self._phone_shots[request.number] = shot
+        return refused
+
+    def _phone_shot_dice(self, request: PhoneRequest) -> None:
+        """The dice a phone typed for its shot in the batch go with that shot."""
+        shot = self._phone_shots.get(request.number)
+        batch = self.table.keys.batch if hasattr(self, "table") else None
+        if shot is not None and batch is not None and shot in batch.shots:
+            batch.set_dice(shot, str(request.values.get("dice", "")))
 
     def _edit_phone_request(self, request: PhoneRequest) -> None:
         """E in the queue: the request in the normal dialog, its values preset."""

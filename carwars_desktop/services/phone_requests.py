@@ -29,13 +29,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.dice import EnteredDice
-from carwars_desktop.procedures import InputError, Resolution, SheetChange
+from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
 from carwars_desktop.rules import RecordSheet, find_procedure
 from carwars_desktop.services.table import (
     PendingResolution,
     ResolutionPart,
     ResolveError,
     TableService,
+    compact_dice,
 )
 from carwars_desktop.session import Game
 
@@ -131,6 +132,10 @@ def _battlecars_choices(sheet: RecordSheet, house: Mapping[str, Any]) -> list[Sp
     return found
 
 
+SHOTS = {"mini_car_wars": "mini.fire"}
+"""The rulesets whose phones may declare a shot (its fire procedure): in Mini Car Wars
+the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch."""
+
 SPEEDS: dict[str, SpeedRules] = {
     "mini_car_wars": SpeedRules("mini.speed", _mini_choices),
     "battlecars": SpeedRules("battlecars.speed", _battlecars_choices),
@@ -149,6 +154,10 @@ class PhoneDesk:
     revealed: tuple[int, int, int] | None = None
     """(session, turn, the reveal's event) of the secret speeds revealed last: while that
     event stands (not undone) the turn's choice is closed."""
+    declare: Callable[[PhoneRequest], str] | None = None
+    """Puts an accepted shot in the phase's fire batch (the Table's); why not, or ""."""
+    on_dice: Callable[[PhoneRequest], None] | None = None
+    """The dice of a shot in the batch arrived (the Table puts them with it)."""
     _keys: dict[tuple[str, str], PhoneRequest] = field(default_factory=dict)
     _count: int = 0
 
@@ -219,6 +228,10 @@ class PhoneDesk:
             return (f"that was for {clock.word} {request.turn}, "
                     f"{_phase_name(clock.phases, request.phase)}; the table is at "
                     f"{clock.word} {clock.turn}, {clock.phase_name}")
+        if request.kind == "shot":
+            return self._shot_refusal(request, game)
+        if request.kind == "dice":
+            return self._dice_refusal(request)
         if request.kind != "speed":
             return f"a phone cannot send {request.kind or 'that'}"
         return self._speed_refusal(request, game)
@@ -258,6 +271,100 @@ class PhoneDesk:
         except (InputError, ValueError) as error:
             return f"not a speed the rules take: {error}"
 
+    # --- declared shots and their dice -------------------------------------------------------
+    def shot_procedure(self) -> str:
+        game = self._game()
+        return "" if game is None else SHOTS.get(game.ruleset.id, "")
+
+    def shot_options(self, seat: str) -> dict[str, Any] | None:
+        """What seat ``seat``'s phone may declare: its weapons that can still fire, the
+        other vehicles, the sides (None: its ruleset takes no shot from a phone)."""
+        game = self._game()
+        if game is None or not self.shot_procedure() or seat not in {v.key for v in
+                                                                    game.vehicles}:
+            return None
+        from carwars_desktop.rules.mini_car_wars.procedures.common import SIDE_KEYS
+
+        sheet: Any = game.sheet(seat)
+        weapons = [{"value": str(n), "label": f"{n}: {w.label}"}
+                   for n, w in enumerate(sheet.weapons, start=1) if w.status == "ready"]
+        targets = [{"value": v.key, "label": v.name} for v in game.vehicles if v.key != seat]
+        return {"weapons": weapons, "targets": targets, "sides": list(SIDE_KEYS)}
+
+    def _shot_raw(self, request: PhoneRequest, game: Game) -> dict[str, Any] | str:
+        values = request.values
+        target = values.get("target")
+        if not isinstance(target, str) or target == request.seat or target not in {
+                v.key for v in game.vehicles}:
+            return "choose another vehicle as the target"
+        options = self.shot_options(request.seat) or {}
+        if str(values.get("weapon")) not in {w["value"] for w in options.get("weapons", [])}:
+            return "that weapon cannot fire now (destroyed, spent or fired this turn)"
+        return {"firer": game.sheet(request.seat), "target": game.sheet(target),
+                "weapon": str(values["weapon"]), "side": str(values.get("side", "")),
+                "range": str(values.get("range", "")), "hold_damage": True}
+
+    def _shot_refusal(self, request: PhoneRequest, game: Game) -> str:
+        raw = self._shot_raw(request, game)
+        if isinstance(raw, str):
+            return raw
+        procedure = find_procedure(self.shot_procedure())
+        bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        kept = {k: v for k, v in raw.items() if k not in bindings}
+        refused = game.table_problems(procedure.id, bindings, kept)
+        if refused:
+            return "; ".join(refused)
+        try:
+            odds = procedure.odds(raw, game.house)
+            needs = procedure.dice_needed(raw, game.house)
+        except (InputError, ValueError) as error:
+            return str(error)
+        p = odds.p_success()
+        names = {v.key: v.name for v in game.vehicles}
+        weapon = next(w["label"] for w in (self.shot_options(request.seat) or {})["weapons"]
+                      if w["value"] == raw["weapon"])
+        request.summary = (f"{names[request.seat]} fires {weapon} at "
+                           f"{names[bindings['target']]} ({raw['side']} side, range "
+                           f"{raw['range']})")
+        request.odds = " · ".join(part for part in (
+            f"need {odds.need}+" if odds.need is not None else "",
+            "" if p is None else odds_text(p)) if part)
+        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+        return ""
+
+    def _dice_refusal(self, request: PhoneRequest) -> str:
+        shot = self._shot_of(request)
+        if shot is None:
+            return "no shot of yours waits for these dice"
+        typed = str(request.values.get("dice", ""))
+        try:
+            compact_dice(typed)
+        except (ResolveError, ValueError) as error:
+            return f"not dice: {error}"
+        shot.values["dice"] = typed
+        request.summary = f"dice {typed} for {shot.summary}"
+        request.state = RequestState.ACCEPTED  # dice only go with a shot the GM accepts
+        if shot.state is RequestState.ACCEPTED and self.on_dice is not None:
+            self.on_dice(shot)
+        return ""
+
+    def _shot_of(self, request: PhoneRequest) -> PhoneRequest | None:
+        key = request.values.get("shot")
+        return next((r for r in self.requests if r.seat == request.seat and r.key == key
+                     and r.kind == "shot" and r.state in (RequestState.WAITING,
+                                                          RequestState.ACCEPTED)
+                     and (r.turn, r.phase) == (request.turn, request.phase)), None)
+
+    def shot_declaration(self, request: PhoneRequest) -> tuple[dict[str, Any], dict[str, str],
+                                                               str, str]:
+        """A shot as the fire batch takes it: the form's values, the vehicles, the dice
+        typed, and its label ("… from Bob's phone")."""
+        values = {k: v for k, v in request.values.items()
+                  if k in ("weapon", "side", "range")}
+        bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        return (values, bindings, str(request.values.get("dice", "")),
+                f"from {self.player_of(request.seat)}'s phone")
+
     # --- the GM ---------------------------------------------------------------------------
     def waiting(self) -> list[PhoneRequest]:
         """The requests waiting for the GM, oldest first."""
@@ -271,6 +378,14 @@ class PhoneDesk:
         why = self._refusal(request)
         if why:
             self._refused(request, why)
+            return
+        if request.kind == "shot":
+            why = self.declare(request) if self.declare is not None else \
+                "no fire batch at the table"
+            if why:
+                self._refused(request, why)
+            else:
+                request.state = RequestState.ACCEPTED
             return
         request.state = RequestState.IN
         if self.speeds_in()[0] == self.speeds_in()[1]:
@@ -394,6 +509,15 @@ class PhoneDesk:
                          and r.state in (RequestState.WAITING, RequestState.IN)), None)
             state["speeds"] = [c.to_json() for c in self.speed_choices(seat)]
             state["speed_sent"] = mine.summary if mine is not None else ""
+        elif (options := self.shot_options(seat)) is not None:
+            state["shot"] = options
+            state["shots"] = [
+                {"key": r.key, "summary": r.summary, "odds": r.odds, "state": r.state.value,
+                 "dice_needed": r.values.get("dice_needed", ""),
+                 "dice": r.values.get("dice", "")}
+                for r in self.requests if r.seat == seat and r.kind == "shot"
+                and (r.turn, r.phase) == (game.clock.turn, game.clock.phase)
+                and r.state in (RequestState.WAITING, RequestState.ACCEPTED)]
         return state
 
     def forget(self) -> None:

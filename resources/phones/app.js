@@ -207,15 +207,66 @@
     if (request) post(request);
   }
 
+  function fill(select, options) {
+    const before = select.value;
+    const wanted = options.map((o) => o.value + "\u0000" + o.label).join("\u0001");
+    if (select.dataset.options !== wanted) {
+      clear(select);
+      for (const o of options) {
+        const option = el("option", o.label);
+        option.value = o.value;
+        select.appendChild(option);
+      }
+      select.dataset.options = wanted;
+    }
+    if (options.some((o) => o.value === before)) select.value = before;
+  }
+  function drawShots(phone) {
+    const shot = phone.shot || null;
+    $("shot-form").hidden = shot === null;
+    const box = $("shots");
+    clear(box);
+    if (shot === null) return;
+    fill($("shot-weapon"), shot.weapons);
+    fill($("shot-target"), shot.targets);
+    fill($("shot-side"), shot.sides.map((s) => ({ value: s, label: s })));
+    $("shot-send").disabled = !shot.weapons.length;
+    for (const declared of phone.shots || []) {
+      const card = el("div", null, "shot");
+      card.dataset.key = declared.key;
+      card.appendChild(el("div", declared.summary, "shot-summary"));
+      card.appendChild(el("div", declared.odds, "big shot-odds"));
+      card.appendChild(el("div", "dice to throw: " + declared.dice_needed, "muted shot-need"));
+      card.appendChild(el("div", declared.state === "accepted" ? "✔ in the phase's fire batch"
+                                                             : "… waiting for the GM", "shot-state"));
+      const row = el("div", null, "dice-row");
+      const input = el("input");
+      input.inputMode = "numeric";
+      input.className = "shot-dice";
+      input.placeholder = "e.g. 543";
+      input.value = declared.dice || "";
+      const button = el("button", declared.dice ? "Send again" : "Send the dice", "shot-dice-send");
+      button.type = "button";
+      button.addEventListener("click", () => send("dice", { shot: declared.key, dice: input.value.trim() }));
+      row.appendChild(input);
+      row.appendChild(button);
+      card.appendChild(row);
+      if (declared.dice) card.appendChild(el("div", "dice sent: " + declared.dice, "shot-dice-sent"));
+      box.appendChild(card);
+    }
+  }
+
   function drawSend() {
     const phone = seatOf() !== null && view.phone ? view.phone : null;
     const speeds = phone && phone.speeds ? phone.speeds : null;
-    $("send").hidden = phone === null || (speeds === null && !phone.requests.length);
+    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.requests.length);
     if (phone === null) return;
+    const typing = document.activeElement && document.activeElement.classList.contains("shot-dice");
+    if (!typing) drawShots(phone);
     $("footer").textContent = "Your seat: you may send what the rules keep secret; the GM accepts it.";
     const box = $("speeds");
     clear(box);
-    $("send-title").textContent = speeds ? "Your secret speed" : "Your requests";
+    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase" : "Your requests";
     $("send-help").hidden = !speeds;
     for (const choice of speeds || []) {
       const button = el("button", choice.label, "speed");
@@ -296,6 +347,9 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("change").addEventListener("click", () => choose(null));
+    $("shot-send").addEventListener("click", () => send("shot", {
+      weapon: $("shot-weapon").value, target: $("shot-target").value,
+      side: $("shot-side").value, range: $("shot-range").value.trim() }));
     connect();
   });
 })();

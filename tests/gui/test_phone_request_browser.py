@@ -184,3 +184,129 @@ def test_phone_request_battlecars_round_of_secret_speeds_from_four_phones(
     window.services.table.undo()
     assert {key: game.sheet(key).speed for key in seats} == before  # type: ignore[attr-defined]
     assert _summaries(window) == []
+
+
+def _shot_cards(driver: WebDriver) -> list[dict[str, str]]:
+    return list(driver.execute_script(
+        "return Array.from(document.querySelectorAll('#shots .shot'), c => ({"
+        " key: c.dataset.key, summary: c.querySelector('.shot-summary').textContent,"
+        " odds: c.querySelector('.shot-odds').textContent,"
+        " need: c.querySelector('.shot-need').textContent,"
+        " state: c.querySelector('.shot-state').textContent,"
+        " sent: (c.querySelector('.shot-dice-sent') || {}).textContent || ''}));"))
+
+
+def _declare(driver: WebDriver, weapon: str, target: str, side: str, range_: str) -> None:
+    assert driver.execute_script(
+        "const [w, t, s, r] = arguments;"
+        "const set = (id, v) => { const e = document.getElementById(id); e.value = v;"
+        " return e.value === v; };"
+        "if (!(set('shot-weapon', w) && set('shot-target', t) && set('shot-side', s)))"
+        " return false;"
+        "document.getElementById('shot-range').value = r;"
+        "document.getElementById('shot-send').click(); return true;",
+        weapon, target, side, range_)
+
+
+def _type_dice(driver: WebDriver, key: str, dice: str) -> None:
+    assert driver.execute_script(
+        "for (const c of document.querySelectorAll('#shots .shot')) if (c.dataset.key ="
+        "== arguments[0]) { c.querySelector('.shot-dice').value = arguments[1];"
+        " c.querySelector('.shot-dice-send').click(); return true; } return false;",
+        key, dice)
+
+
+def _mcw(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A Mini Car Wars session opened at the Table (its fire batch with it), phase 2."""
+    services = window.services
+    ruleset = find_ruleset("mini_car_wars")
+    catalog = ruleset.catalog()
+    entries = [Entry(player, name, catalog[design].to_json())
+               for player, name, design in zip(PLAYERS[:2], CARS[:2], ["Courier (b)", "Courier"],
+                                               strict=True)]
+    window.table.open_session(services.table.start("mini_car_wars", "Phones night", "",
+                                                   prepare(ruleset, entries)))
+    qtbot.waitUntil(lambda: window.table.keys.batch is not None)
+    game = services.table.running()
+    services.table.set_clock(game.clock.advanced(), "phase 2")  # the speeds are chosen
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+def test_phone_request_mcw_phase_two_phones_declare_shots_and_type_their_dice(
+        qtbot, window: MainWindow, phones: list[WebDriver]) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.rules import find_procedure
+
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    _mcw(window, qtbot)
+    display = window.open_player_display()
+    sharing.start(LOOPBACK)
+    queue = window.phone_queue
+    keys = window.table.keys
+    assert keys.batch is not None and keys.batch.shots == []
+    seats = {key: url for key, _name, url in sharing.seats()}
+    for key in ["v1", "v2"]:
+        driver = chromium()
+        phones.append(driver)
+        driver.get(seats[key])
+    bob, di = phones
+    for driver in phones:
+        _wait(driver, lambda d: _text(d, "connection") == "live"
+              and _text(d, "send-title") == "Your shot this phase")
+    game = window.services.table.running()
+    events = len(_summaries(window))
+    # Bob declares: his phone shows the need and the exact odds before he throws.
+    _declare(bob, "1", "v2", "L", "5")
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    fire = find_procedure("mini.fire")
+    odds = fire.odds({"firer": game.sheet("v1"), "target": game.sheet("v2"), "weapon": "1",
+                      "side": "L", "range": "5", "hold_damage": True}, game.house)
+    _wait(bob, lambda d: len(_shot_cards(d)) == 1)
+    card = _shot_cards(bob)[0]
+    assert card["odds"] == f"need {odds.need}+ · 5/6 · 83.3%"
+    assert card["summary"].startswith("Red Baron fires 1: ")
+    assert "at Blue Thunder" in card["summary"]
+    assert "2d6" in card["need"] and "waiting for the GM" in card["state"]
+    assert queue.texts()[0].startswith("Bob's phone: Red Baron fires 1: ")
+    assert "need 5+ · 5/6 · 83.3%" in queue.texts()[0]
+    assert _shot_cards(di) == []  # nobody else's shot on Di's phone
+    # Di declares too; the GM accepts Bob's (Enter) and refuses Di's (Delete, a reason).
+    _declare(di, "1", "v1", "F", "12")
+    qtbot.waitUntil(lambda: queue.list.count() == 2, timeout=int(WAIT * 1000))
+    queue.list.setFocus()
+    queue.list.setCurrentRow(0)
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)
+    assert len(keys.batch.shots) == 1 and "from Bob's phone" in keys.batch.shots[0].label
+    _wait(bob, lambda d: "in the phase's fire batch" in _shot_cards(d)[0]["state"])
+    qtbot.keyClicks(queue.reason, "out of your arc")
+    queue.list.setFocus()
+    qtbot.keyClick(queue.list, Qt.Key.Key_Delete)
+    assert queue.list.count() == 0 and len(keys.batch.shots) == 1
+    _wait(di, lambda d: "refused — out of your arc" in _text(d, "requests"))
+    assert _shot_cards(di) == []
+    _declare(di, "1", "v1", "L", "5")
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)
+    assert len(keys.batch.shots) == 2
+    assert len(_summaries(window)) == events  # declared, nothing applied
+    # Each types the dice of their own shot (compact, as at the Table).
+    _type_dice(bob, _shot_cards(bob)[0]["key"], "44566")
+    _wait(di, lambda d: len(_shot_cards(d)) == 1)
+    _type_dice(di, _shot_cards(di)[0]["key"], "11")
+    qtbot.waitUntil(lambda: [s.dice for s in keys.batch.shots] == ["44566", "11"],
+                    timeout=int(WAIT * 1000))
+    _wait(bob, lambda d: _shot_cards(d)[0]["sent"] == "dice sent: 44566")
+    assert len(_summaries(window)) == events
+    # The GM applies the batch: one event, from the phones' dice.
+    pending = keys.batch.resolve(window.services.table)
+    pending.apply()
+    keys.batch.resolved()
+    summaries = _summaries(window)
+    assert len(summaries) == events + 1 and "fire batch of 2" in summaries[-1]
+    assert game.sheet("v2").armor.left == 3  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: any("fire batch of 2" in t for t in display.texts()))
+    for driver in phones:
+        _wait(driver, lambda d: "fire batch of 2" in _text(d, "log"))
