@@ -274,8 +274,12 @@ class MainWindow(QMainWindow):
     def _edit_phone_request(self, request: PhoneRequest) -> None:
         """E in the queue: the request in the normal dialog, its values preset."""
         procedure, presets, note = self.phone_sharing.edited(request)
-        if procedure and hasattr(self, "table"):
-            self.table.hub.runner.run(procedure, presets, note=note)
+        keys = self.table.keys if hasattr(self, "table") else None
+        ui = keys.ui() if keys is not None else None
+        action = next((a for a in (ui.key_actions if ui is not None else ())
+                       if a.procedure_id == procedure), None)
+        if keys is not None and action is not None:
+            keys.open_action(action, presets, note)
 
     def _build_through(self, row: int) -> None:
         """Build the workspaces up to the rail's ``row`` (the first screen's first)."""

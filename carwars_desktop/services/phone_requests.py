@@ -396,11 +396,15 @@ class PhoneDesk:
         result is the event); the procedure, its presets (vehicles as keys) and a note."""
         request.state = RequestState.ACCEPTED
         request.reason = "edited by the GM"
+        note = f"from {self.player_of(request.seat)}'s phone"
+        if request.kind == "shot":
+            values, bindings, _dice, _label = self.shot_declaration(request)
+            return self.shot_procedure(), {**bindings, **values}, note
         rules = self.speed_rules()
         procedure = rules.procedure if rules is not None else ""
         presets = {"vehicle": request.seat, **{k: v for k, v in request.values.items()
                                                 if k in ("speed", "reverse", "direction")}}
-        return procedure, presets, f"from {self.player_of(request.seat)}'s phone"
+        return procedure, presets, note
 
     def refuse(self, request: PhoneRequest, reason: str) -> None:
         """Refuse ``request`` with ``reason`` (its phone shows it)."""

@@ -277,3 +277,34 @@ def test_phone_request_secret_speeds_are_applied_together_as_one_event(
     services.table.undo()  # one event: one undo puts every speed back
     assert {key: game.sheet(key).speed for key in seats} == speeds_before  # type: ignore[attr-defined]
     assert not game.can_undo()
+    assert desk.speeds_open() and desk.waiting_for() == ["Bob", "Di", "Al"]  # choose again
+
+
+def test_phone_request_e_opens_it_in_the_normal_dialog_and_enter_accepts_nothing_else(
+        qtbot, window, settings) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    window.table.open_session(window.services.table.start(
+        "mini_car_wars", "Test night", "", prepare(find_ruleset("mini_car_wars"), [
+            Entry("Bob", "Red Baron", find_ruleset("mini_car_wars").catalog()["Courier"]
+                  .to_json())])))
+    qtbot.waitUntil(lambda: window.table.keys.batch is not None)
+    sharing.start(LOOPBACK)
+    seat = _seats(sharing)["v1"]
+    assert _post(seat, _speed("edit-0001", speed=10), _page(seat))[0] == 202
+    queue = window.phone_queue
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=WAIT_MS)
+    assert queue.texts() == ["Bob's phone: a secret speed (allowed by the rules)"]
+    queue.list.setFocus()
+    qtbot.keyClick(queue.list, Qt.Key.Key_E)
+    dialog = window.table.hub.runner.dialog
+    assert dialog is not None and dialog.procedure.id == "mini.speed"
+    values = dialog._values()
+    assert values is not None and values["speed"] == 10
+    assert queue.list.count() == 0  # out of the queue: the dialog's result is the event
+    assert not window.services.table.running().can_undo()  # nothing applied yet
+    dialog.reject()
