@@ -261,8 +261,8 @@ class PhoneDesk:
         procedure = find_procedure(rules.procedure)
         if request.seat not in {v.key for v in game.vehicles}:
             return "your vehicle is not in this game"
-        wanted = {k: request.values[k] for k in ("speed", "reverse", "direction")
-                  if k in request.values}
+        wanted: dict[str, Any] = {k: request.values[k] for k in ("speed", "reverse", "direction")
+                                  if k in request.values}
         if "speed" not in wanted:
             return "no speed chosen"
         try:

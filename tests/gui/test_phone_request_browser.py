@@ -271,7 +271,7 @@ def test_phone_request_mcw_phase_two_phones_declare_shots_and_type_their_dice(
     assert "at Blue Thunder" in card["summary"]
     assert "2d6" in card["need"] and "waiting for the GM" in card["state"]
     assert queue.texts()[0].startswith("Bob's phone: Red Baron fires 1: ")
-    assert "need 5+ · 5/6 · 83.3%" in queue.texts()[0]
+    assert queue.texts()[0].endswith("\n    need 5+ · 5/6 · 83.3%")
     assert _shot_cards(di) == []  # nobody else's shot on Di's phone
     # Di declares too; the GM accepts Bob's (Enter) and refuses Di's (Delete, a reason).
     _declare(di, "1", "v1", "F", "12")

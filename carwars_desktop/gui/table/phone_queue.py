@@ -57,6 +57,8 @@ class PhoneQueue(QDockWidget):
         self.list.setObjectName("phone-requests")
         self.list.setToolTip("Enter accepts, E edits in the dialog, Delete refuses with the "
                              "reason below")
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.installEventFilter(self)
         layout.addWidget(self.list, 1)
         reason_row = QHBoxLayout()
@@ -121,7 +123,7 @@ class PhoneQueue(QDockWidget):
         who = self.sharing.desk.player_of(request.seat)
         if request.kind == "speed":
             return f"{who}'s phone: a secret speed ({request.odds})"
-        return f"{who}'s phone: {request.summary} ({request.odds})"
+        return f"{who}'s phone: {request.summary}\n    {request.odds}"
 
     def texts(self) -> list[str]:
         return [self.list.item(row).text() for row in range(self.list.count())]
