@@ -241,7 +241,9 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.table.phone_queue import PhoneQueue
 
         self.phone_queue = PhoneQueue(self.phone_sharing, self._edit_phone_request, table.play)
-        table.play.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.phone_queue)
+        # A tab beside the session log, right of the sheets (the sheets keep their room).
+        table.play.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.phone_queue)
+        table.play.tabifyDockWidget(table.play.log_dock, self.phone_queue)
         self.phone_queue.setVisible(self.phone_sharing.sharing)
         self.phone_sharing.desk.declare = self._declare_phone_shot
         self.phone_sharing.desk.on_dice = self._phone_shot_dice
@@ -829,12 +831,17 @@ class MainWindow(QMainWindow):
                 self.table.play.show_message(f"⚠ {sharing.problem}", True)
         if self.player_display is not None:
             self.player_display.show_sharing(sharing.url)
-        if hasattr(self, "phone_queue"):
+        if hasattr(self, "phone_queue") and self.phone_queue.isVisible() != sharing.sharing:
             self.phone_queue.setVisible(sharing.sharing)
+            if sharing.sharing:
+                self.phone_queue.raise_()
         self._phone_requests_changed()
 
     def _phone_requests_changed(self) -> None:
-        """The TV says whose secret choice is awaited (never the values)."""
+        """The TV says whose secret choice is awaited (never the values); the queue's tab
+        comes forward when a request waits."""
+        if hasattr(self, "phone_queue") and self.phone_sharing.desk.waiting():
+            self.phone_queue.raise_()
         if self.player_display is not None:
             self.player_display.show_waiting(self.phone_sharing.desk.waiting_for())
 

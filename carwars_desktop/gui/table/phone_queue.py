@@ -55,6 +55,7 @@ class PhoneQueue(QDockWidget):
         layout.addWidget(self.speeds)
         self.list = QListWidget()
         self.list.setObjectName("phone-requests")
+        self.list.setMinimumWidth(120)
         self.list.setToolTip("Enter accepts, E edits in the dialog, Delete refuses with the "
                              "reason below")
         self.list.setWordWrap(True)
@@ -69,20 +70,27 @@ class PhoneQueue(QDockWidget):
         reason_row.addWidget(self.reason, 1)
         layout.addLayout(reason_row)
         buttons = QHBoxLayout()
-        self.accept_button = QPushButton("Accept (Enter)")
-        self.edit_button = QPushButton("Edit… (E)")
-        self.refuse_button = QPushButton("Refuse (Del)")
+        self.accept_button = QPushButton("Accept")
+        self.accept_button.setToolTip("Accept the selected request (Enter)")
+        self.edit_button = QPushButton("Edit…")
+        self.edit_button.setToolTip("Open it in the normal dialog to change it (E)")
+        self.refuse_button = QPushButton("Refuse")
+        self.refuse_button.setToolTip("Refuse it with the reason above (Delete)")
         for button, slot in ((self.accept_button, self.accept_selected),
                              (self.edit_button, self.edit_selected),
                              (self.refuse_button, self.refuse_selected)):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         layout.addLayout(buttons)
-        self.reveal_button = QPushButton("Reveal the speeds in now")
+        self.reveal_button = QPushButton("Reveal the speeds in")
+        self.reveal_button.setToolTip("Apply the secret speeds in now, as one event, without "
+                                      "waiting for the others")
         self.reveal_button.setObjectName("reveal-speeds")
         self.reveal_button.clicked.connect(sharing.reveal)
         layout.addWidget(self.reveal_button)
-        self.auto = QCheckBox("Accept secret speeds automatically (checked against the rules)")
+        self.auto = QCheckBox("Auto-accept secret speeds")
+        self.auto.setToolTip("Let a secret speed in as soon as it arrives (still checked "
+                             "against the rules)")
         self.auto.setObjectName("auto-speeds")
         self.auto.toggled.connect(sharing.set_auto_speeds)
         layout.addWidget(self.auto)
