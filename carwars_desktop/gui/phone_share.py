@@ -247,11 +247,8 @@ class PhoneSharing(QObject):
         self._requests_done()
 
     def set_auto_speeds(self, on: bool) -> None:
-        self.desk.auto_speeds = on
-        if on:
-            for request in self.desk.waiting():
-                if request.kind == "speed":
-                    self.desk.accept(request, self)
+        """The session's setting: secret speeds accepted as they arrive (or by the GM)."""
+        self.desk.set_auto_speeds(on, self)
         self._requests_done()
 
     def _requests_done(self) -> None:

@@ -43,6 +43,8 @@ from carwars_desktop.session import Game
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
     from carwars_desktop.services.phone_server import PhoneMessage
 
+AUTO_SPEEDS = "phones_auto_speeds"
+"""The session setting: the phones' secret speeds are accepted as they arrive."""
 KEYS_KEPT = 512
 """Idempotency keys remembered (per desk)."""
 SHOWN_TO_PHONE = 5
@@ -148,8 +150,6 @@ class PhoneDesk:
     """The GM's queue of the phones' requests for the Table's open session."""
 
     table: TableService
-    auto_speeds: bool = False
-    """Accept a secret speed the rules allow as soon as it arrives (a session setting)."""
     requests: list[PhoneRequest] = field(default_factory=list)
     revealed: tuple[int, int, int] | None = None
     """(session, turn, the reveal's event) of the secret speeds revealed last: while that
@@ -162,6 +162,28 @@ class PhoneDesk:
     _count: int = 0
 
     # --- what the game is at ---------------------------------------------------------------
+    @property
+    def auto_speeds(self) -> bool:
+        """Accept a secret speed the rules allow as soon as it arrives: the session's
+        setting (:data:`AUTO_SPEEDS`, changed by :meth:`set_auto_speeds`)."""
+        game = self._game()
+        return bool(game is not None and game.settings.get(AUTO_SPEEDS, False))
+
+    def set_auto_speeds(self, on: bool, initiator: object = None) -> None:
+        """Switch :attr:`auto_speeds` (a settings event, undone like any other); the
+        speeds waiting are accepted when it goes on."""
+        game = self._game()
+        if game is None or self.auto_speeds == on:
+            return
+        self.table.change_settings(
+            {**game.settings, AUTO_SPEEDS: on},
+            "Phones: secret speeds accepted " + ("automatically" if on else "by the GM"),
+            initiator=initiator)
+        if on:
+            for request in self.waiting():
+                if request.kind == "speed":
+                    self.accept(request, initiator)
+
     def _game(self) -> Game | None:
         game = self.table.game
         return None if game is None or self.table.read_only else game
@@ -548,5 +570,6 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["SPEEDS", "PhoneDesk", "PhoneRequest", "RequestState", "SpeedChoice", "SpeedRules"]
+__all__ = ["AUTO_SPEEDS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "RequestState",
+           "SpeedChoice", "SpeedRules"]
 

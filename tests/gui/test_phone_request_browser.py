@@ -163,12 +163,13 @@ def test_phone_request_battlecars_round_of_secret_speeds_from_four_phones(
     assert queue.speeds.text().startswith("3 of 4 speeds in")
     assert _tv_waiting(display).endswith("waiting for: Cy")
     assert _summaries(window) == []
-    queue.auto.setChecked(True)
+    queue.auto.setChecked(True)  # the session's setting: an event of its own
+    assert _summaries(window) == ["Phones: secret speeds accepted automatically"]
     chosen["v4"] = _fastest(cy)
     _tap_speed(cy, chosen["v4"])
     # All in: revealed together, one event.
-    qtbot.waitUntil(lambda: len(_summaries(window)) == 1, timeout=int(WAIT * 1000))
-    summary = _summaries(window)[0]
+    qtbot.waitUntil(lambda: len(_summaries(window)) == 2, timeout=int(WAIT * 1000))
+    summary = _summaries(window)[1]
     assert "secret speeds revealed: Red Baron: " in summary
     assert "from Bob's, Di's, Al's, Cy's phones" in summary
     after = {key: game.sheet(key).speed for key in seats}  # type: ignore[attr-defined]
@@ -183,7 +184,8 @@ def test_phone_request_battlecars_round_of_secret_speeds_from_four_phones(
     # The reveal is one ordinary event: one undo puts every speed back.
     window.services.table.undo()
     assert {key: game.sheet(key).speed for key in seats} == before  # type: ignore[attr-defined]
-    assert _summaries(window) == []
+    assert _summaries(window) == ["Phones: secret speeds accepted automatically"]
+    assert sharing.desk.auto_speeds
 
 
 def _shot_cards(driver: WebDriver) -> list[dict[str, str]]:
