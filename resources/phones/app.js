@@ -195,14 +195,21 @@
       keepUnsent(null);  // answered: sent, or refused for good
       if (!response.ok) $("sent").textContent = "✘ " + (text || response.statusText);
       else $("sent").textContent = "sent: waiting for the GM";
-    })).catch(() => { $("sent").textContent = "not sent yet: will retry when back online"; });
+    })).catch(() => {
+      $("sent").textContent = "not sent yet: will retry when back online";
+      if (resendTimer === null) resendTimer = setTimeout(resend, 3000);
+    });
   }
   function send(kind, values) {
     const phone = view && view.phone;
     if (!phone) return;
     post({ key: newKey(), kind: kind, turn: phone.turn, phase: phone.phase, values: values });
   }
+  let resendTimer = null;
   function resend() {
+    // The same request, the same key: the server answers a retry again and passes it
+    // on never twice.
+    resendTimer = null;
     const request = unsent();
     if (request) post(request);
   }
@@ -347,6 +354,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("change").addEventListener("click", () => choose(null));
+    window.addEventListener("online", resend);
     $("shot-send").addEventListener("click", () => send("shot", {
       weapon: $("shot-weapon").value, target: $("shot-target").value,
       side: $("shot-side").value, range: $("shot-range").value.trim() }));

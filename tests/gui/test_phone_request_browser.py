@@ -312,3 +312,37 @@ def test_phone_request_mcw_phase_two_phones_declare_shots_and_type_their_dice(
     qtbot.waitUntil(lambda: any("fire batch of 2" in t for t in display.texts()))
     for driver in phones:
         _wait(driver, lambda d: "fire batch of 2" in _text(d, "log"))
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+def test_phone_request_unsent_while_offline_is_sent_once_back_online(
+        qtbot, window: MainWindow, phones: list[WebDriver]) -> None:  # type: ignore[no-untyped-def]
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    _start(window.services, "battlecars", 2)
+    sharing.start(LOOPBACK)
+    seats = {key: url for key, _name, url in sharing.seats()}
+    driver = chromium()
+    phones.append(driver)
+    driver.get(seats["v1"])
+    _wait(driver, lambda d: _text(d, "connection") == "live" and _speeds(d))
+    driver.execute_cdp_cmd("Network.enable", {})
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1,
+               "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+    _tap_speed(driver, _fastest(driver))
+    _wait(driver, lambda d: _text(d, "sent").startswith("not sent yet"))
+    assert driver.execute_script("return Object.keys(localStorage)"
+                                 ".filter(k => k.startsWith('carwars-unsent-')).length") == 1
+    qtbot.wait(300)
+    assert sharing.desk.requests == []
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**offline, "offline": False})
+    qtbot.waitUntil(lambda: len(sharing.desk.requests) == 1, timeout=int(WAIT * 1000))
+    _wait(driver, lambda d: "waiting" in _text(d, "requests"))
+    assert driver.execute_script("return Object.keys(localStorage)"
+                                 ".filter(k => k.startsWith('carwars-unsent-')).length") == 0
+    qtbot.wait(3500)  # a retry would have gone by now
+    assert len(sharing.desk.requests) == 1
