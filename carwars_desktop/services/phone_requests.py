@@ -38,6 +38,7 @@ from carwars_desktop.services.table import (
     TableService,
     compact_dice,
 )
+from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import Game
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
@@ -476,6 +477,8 @@ class PhoneDesk:
         speeds = self._speeds()
         if game is None or not speeds or not self.speeds_open():
             return None
+        if game.ruleset.id == "battlecars":
+            return self._reveal_round(game, speeds, initiator)
         rules = self.speed_rules()
         assert rules is not None
         procedure = find_procedure(rules.procedure)
@@ -494,14 +497,12 @@ class PhoneDesk:
                         for e in resolution.effects]
         if not effects:
             return None
-        senders = ", ".join(f"{self.player_of(r.seat)}'s" for r in speeds
-                            if r.state is RequestState.IN)
         combined = Resolution(
             procedure_id=procedure.id,
             inputs={"secret speeds": [{"seat": r.seat, **r.values} for r in speeds]},
             dice=(), steps=tuple(s for p in parts for s in p.resolution.steps),
-            outcome=f"secret speeds revealed: {'; '.join(outcomes)} (from {senders} "
-                    f"phone{'s' if len(parts) > 1 else ''})",
+            outcome=f"secret speeds revealed: {'; '.join(outcomes)} "
+                    f"({self._senders(speeds)})",
             success=True, effects=tuple(effects), values={})
         bindings = {e.input_name: e.input_name.removeprefix("vehicle_") for e in effects}
         pending = self.table.pending(combined, bindings, None, initiator=initiator,
@@ -511,13 +512,60 @@ class PhoneDesk:
         except (ResolveError, ValueError):
             pending.discard(initiator)
             raise
+        self._revealed(game, speeds, changes)
+        return pending
+
+    def _revealed(self, game: Game, speeds: Sequence[PhoneRequest],
+                  changes: GameChanges | None) -> None:
         for request in speeds:
             if request.state is RequestState.IN:
                 request.state = RequestState.ACCEPTED
         stored = changes.event if changes is not None else None
         self.revealed = (self.table.session_id or 0, game.clock.turn,
                          stored.seq if stored is not None else game.last_active_seq())
-        return pending
+
+    def _senders(self, speeds: Sequence[PhoneRequest]) -> str:
+        senders = [f"{self.player_of(r.seat)}'s" for r in speeds if r.state is RequestState.IN]
+        return f"from {', '.join(senders)} phone{'s' if len(senders) > 1 else ''}"
+
+    def _reveal_round(self, game: Game, speeds: Sequence[PhoneRequest],
+                      initiator: object) -> None:
+        """Battlecars (§2.2–§2.3): the speeds revealed as the Clock's own reveal does — every
+        car's (one without a phone's keeps its speed) checked by the engine, and the first
+        car's turn begins, in one event."""
+        from carwars_desktop.rules.battlecars.play import car_sheet
+        from carwars_desktop.rules.battlecars.play.clock import (
+            car_of,
+            next_phase,
+            set_speeds,
+            turn_started,
+        )
+        from carwars_desktop.rules.play import TurnError
+
+        names = {v.key: v.name for v in game.vehicles}
+        sheets = {key: car_sheet(game.sheet(key)) for key in names}
+        choices = {r.seat: (int(r.values["speed"]), str(r.values.get("direction", "forward")),
+                            "road") for r in speeds}
+        try:
+            step = set_speeds(sheets, choices, names, game.house)
+        except TurnError as error:  # a sheet changed since: those speeds go back
+            for request in speeds:
+                if request.seat in error.reasons:
+                    self._refused(request, error.reasons[request.seat])
+            return None
+        out = {names[key] for key, sheet in sheets.items()
+               if sheet.is_wreck() or not sheet.occupied}
+        first = next_phase(game.clock, out)
+        new: dict[str, RecordSheet] = dict(step.sheets)
+        if first is not None:
+            key = next(k for k, name in names.items() if name == car_of(first.phase_name))
+            new[key] = turn_started(car_sheet(new.get(key, game.sheet(key))))
+        outcomes = "; ".join(r.summary.removeprefix("secret speed for ") for r in speeds)
+        changes = self.table.set_clock(
+            first or game.clock, f"Round {game.clock.turn}: secret speeds revealed: "
+            f"{outcomes} ({self._senders(speeds)})", new, list(step.steps), initiator)
+        self._revealed(game, speeds, changes)
+        return None
 
     # --- what each phone is told -------------------------------------------------------------
     def phone_state(self, seat: str) -> dict[str, Any]:

@@ -272,6 +272,8 @@ def test_phone_request_secret_speeds_are_applied_together_as_one_event(
     assert {key: game.sheet(key).speed for key in seats} == {  # type: ignore[attr-defined]
         key: chosen[key]["values"]["speed"] for key in seats}
     assert desk.waiting_for() == [] and desk.speeds_in() == (0, 0)
+    if ruleset_id == "battlecars":  # as the Clock's own reveal: the first car's turn begins
+        assert (game.clock.turn, game.clock.phase_name) == (1, "Red Baron's turn")
     summary = game.store.page(0, 5)[-1].event.summary  # type: ignore[attr-defined]
     assert "from Bob's, Di's, Al's phones" in summary
     services.table.undo()  # one event: one undo puts every speed back
