@@ -263,6 +263,8 @@ class PhoneSharing(QObject):
             self.end()  # the shared session closed, or another one opened
             return
         if self.feed.heard(changes):
-            self._publish()
             if changes.game is not None:  # the clock may have moved: the choice with it
+                self.desk.expire()
+            self._publish()
+            if changes.game is not None:
                 self.requests_changed.emit()

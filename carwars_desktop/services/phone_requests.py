@@ -160,6 +160,8 @@ class PhoneDesk:
     on_dice: Callable[[PhoneRequest], None] | None = None
     """The dice of a shot in the batch arrived (the Table puts them with it)."""
     _keys: dict[tuple[str, str], PhoneRequest] = field(default_factory=dict)
+    _revealing: bool = False
+    """A reveal is being applied (its own clock move expires nothing)."""
     _count: int = 0
 
     # --- what the game is at ---------------------------------------------------------------
@@ -439,6 +441,20 @@ class PhoneDesk:
         request.state = RequestState.REFUSED
         request.reason = reason
 
+    def expire(self) -> bool:
+        """The clock moved: the requests for a turn or phase that has passed are refused,
+        saying so (True when one was)."""
+        game = self._game()
+        if game is None or self._revealing:
+            return False
+        now = (game.clock.turn, game.clock.phase)
+        passed = [r for r in self.requests if r.state in (RequestState.WAITING,
+                                                         RequestState.IN)
+                  and (r.turn, r.phase) != now]
+        for request in passed:
+            self._refused(request, self._refusal(request) or "its moment has passed")
+        return bool(passed)
+
     def revoke(self, tokens: Sequence[str] | None = None) -> None:
         """The links of ``tokens`` (None: every link) were revoked: their requests not
         accepted yet are refused."""
@@ -477,8 +493,18 @@ class PhoneDesk:
         speeds = self._speeds()
         if game is None or not speeds or not self.speeds_open():
             return None
-        if game.ruleset.id == "battlecars":
-            return self._reveal_round(game, speeds, initiator)
+        self._revealing = True
+        try:
+            if game.ruleset.id == "battlecars":
+                self._reveal_round(game, speeds, initiator)
+                return None
+            return self._reveal_each(game, speeds, initiator)
+        finally:
+            self._revealing = False
+
+    def _reveal_each(self, game: Game, speeds: Sequence[PhoneRequest],
+                     initiator: object) -> PendingResolution | None:
+        """Each vehicle's speed procedure on its own sheet, combined in one event."""
         rules = self.speed_rules()
         assert rules is not None
         procedure = find_procedure(rules.procedure)

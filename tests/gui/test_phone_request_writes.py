@@ -310,3 +310,19 @@ def test_phone_request_e_opens_it_in_the_normal_dialog_and_enter_accepts_nothing
     assert queue.list.count() == 0  # out of the queue: the dialog's result is the event
     assert not window.services.table.running().can_undo()  # nothing applied yet
     dialog.reject()
+
+
+def test_phone_request_waiting_when_the_phase_passes_is_refused_saying_so(
+        qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
+    _start(services)
+    sharing.start(LOOPBACK)
+    seat = _seats(sharing)["v1"]
+    assert _post(seat, _speed("wait-0001"), _page(seat))[0] == 202
+    qtbot.waitUntil(lambda: len(sharing.desk.waiting()) == 1, timeout=WAIT_MS)
+    request = sharing.desk.waiting()[0]
+    game = services.table.running()
+    services.table.set_clock(game.clock.advanced(), "phase 2")
+    qtbot.waitUntil(lambda: request.state is RequestState.REFUSED, timeout=WAIT_MS)
+    assert "that was for turn 1, phase 1; the table is at turn 1, phase 2" in request.reason
+    assert sharing.desk.phone_state("v1")["requests"][-1]["reason"] == request.reason
+    assert [e.event.summary for e in game.store.page(0, 9)] == ["phase 2"]  # type: ignore[attr-defined]
