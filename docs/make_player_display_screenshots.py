@@ -329,7 +329,7 @@ def requests() -> list[Path]:
             wait.until(lambda _d: text("connection") == "live" and text("send"))
             if ruleset_id == "battlecars":
                 driver.execute_script("document.querySelectorAll('#speeds button')[2].click();")
-                wait_until(lambda: sharing.desk.waiting(), "the speed to arrive")
+                wait_until(lambda s=sharing: s.desk.waiting(), "the speed to arrive")
                 sharing.accept(sharing.desk.waiting()[0])
                 wait.until(lambda _d: text("sent").startswith("in: "))
             else:
@@ -352,7 +352,7 @@ def requests() -> list[Path]:
                     "document.getElementById('shot-target').value = 'v3';"
                     "document.getElementById('shot-range').value = '3';"
                     "document.getElementById('shot-send').click();")
-                wait_until(lambda: len(sharing.desk.waiting()) == 2, "both shots")
+                wait_until(lambda s=sharing: len(s.desk.waiting()) == 2, "both shots")
                 queue.resize(520, 420)
                 queue.show()
                 QApplication.processEvents()
