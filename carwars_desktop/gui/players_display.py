@@ -508,6 +508,9 @@ class PlayerDisplay(QWidget):
         layout.addLayout(header)
         self.turns = _label("", NAME_PX, name="display-turns", elide=True)
         layout.addWidget(self.turns)
+        self.waiting = _label("", NAME_PX, bold=True, name="display-waiting", elide=True)
+        self.waiting.setVisible(False)
+        layout.addWidget(self.waiting)
         self.visibility = _label("", SMALL_PX, name="display-visibility", elide=True)
         self.visibility.setProperty("muted", True)
         layout.addWidget(self.visibility)
@@ -779,6 +782,16 @@ class PlayerDisplay(QWidget):
         self.share_link.setText(url.replace("/", "/\u200b"))
         self.share_qr.set_text(url)
         self.refit()
+
+    def show_waiting(self, names: list[str]) -> None:
+        """"Secret speeds: waiting for: Bob, Di" while a secret choice is open (never the
+        values: the reveal is the event that follows), nothing otherwise."""
+        text = f"Secret speeds — waiting for: {', '.join(names)}" if names else ""
+        if text != self.waiting.property("waiting-for"):
+            self.waiting.setProperty("waiting-for", text)
+            self.waiting.setText(text)
+            self.waiting.setVisible(bool(text))
+            self.refit()
 
     def texts(self) -> list[str]:
         """The text of every label shown, whole (what a test checks for hidden values)."""
