@@ -15,8 +15,9 @@ takes one key (a vehicle's number, a weapon's number, a side's letter) and moves
 the next field, a letter ends a number (``5 f``: the range, then the side), the last
 field moves on to the dice. A field of the order the Table did not fill from the GM's
 own choices (a pair remembered this turn) starts empty: the dice are not resolved
-until it is typed. Without an order the first field is the first of ``ask``, else the
-dice entry.
+until it is typed. A field the move does not use (a smokescreen's target, range and side:
+it aims at no one, Mini Car Wars §2.13) is greyed out, skipped and never asked. Without an
+order the first field is the first of ``ask``, else the dice entry.
 """
 
 from __future__ import annotations
@@ -243,8 +244,9 @@ class ProcedureDialog(QDialog):
 
     @property
     def unchosen(self) -> set[str]:
-        """Fields of the order still empty: nothing the GM chose is in them yet."""
-        return self.form.blank
+        """Fields of the order still empty: nothing the GM chose is in them yet (a field
+        the move does not use is never asked: a smokescreen's target, side and range)."""
+        return self.form.blank - self.form.unused()
 
     def recall(self, name: str, value: Any) -> None:
         """A value the GM chose before (remembered this turn for the pair) fills ``name``."""
@@ -252,7 +254,9 @@ class ProcedureDialog(QDialog):
 
     def _advance(self, name: str) -> QWidget:
         """The field after ``name`` in the order (the dice after the last) takes the focus."""
-        later = self.order[self.order.index(name) + 1:] if name in self.order else []
+        unused = self.form.unused()
+        later = [n for n in self.order[self.order.index(name) + 1:] if n not in unused] \
+            if name in self.order else []
         widget = self.form.editors[later[0]] if later else self.dice_edit
         widget.setFocus(Qt.FocusReason.TabFocusReason)
         if isinstance(widget, QLineEdit):
@@ -317,7 +321,9 @@ class ProcedureDialog(QDialog):
         vehicles are in play), or an input in ``ask``; None when every field has one (the
         dice are next)."""
         if self.order:
-            return self.form.editors[self.order[0]]
+            unused = self.form.unused()
+            asked = [name for name in self.order if name not in unused]
+            return self.form.editors[asked[0]] if asked else None
         vehicles = len(self.game.vehicles)
         bindings = self.form.bindings()
         for spec in self.procedure.inputs:
