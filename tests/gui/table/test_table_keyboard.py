@@ -692,6 +692,9 @@ MCW_QUICK = ("Q", *"1mg2f5:543", "Enter")
 MCW_QUICK_ALONE = ("Q", *"1mg2f5:543", "Ctrl+Shift+Enter")
 BC_SHOT = ("F1", "2", "f", "Enter", "7", "6", "1", "1", "Ctrl+Enter")
 AP_ATTACK = ("F2", "1", "4", "Enter", "6", "5", "Ctrl+Enter")
+MCW_SMOKE = ("F4", "3", "Ctrl+Enter")
+"""Vehicle 4 (the Mini Sherman) fires its weapon 3, the smokescreen, into the batch: it aims
+at no one (§2.13), so nothing more is asked."""
 
 MCW_FOUR = [("Ann", "Rocket Special"), ("Bo", "Courier"), ("Cy", "Killer Kart"),
             ("Di", "Mini Sherman")]
@@ -901,6 +904,91 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
                for v in game.vehicles)
 
 
+def _smoke_left(table: TableWorkspace) -> list[str]:
+    """The smoke clouds on the Mini Sherman's sheet (v4), each as "N turns left"."""
+    return re.findall(r"smoke cloud behind Mini Sherman \(laid Turn \d+, phase 1\): "
+                      r"(\d+ turns left)", table.play.sheets["v4"].durations_text())
+
+
+def _next_turn(table: TableWorkspace, keys: Keys, qtbot: Any) -> None:
+    """Ctrl+J to the end of the turn (nobody moves at 0 mph), then Start turn."""
+    game = table.context.game
+    clock = table.play.clock
+    assert game is not None and isinstance(clock, MiniClockPanel)
+    turn = game.clock.turn
+    keys.press("Ctrl+J")
+    keys.press("Ctrl+J")
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == turn + 1)
+    table.focus_default()
+
+
+def test_keys_mini_car_wars_smokescreen_asks_only_its_weapon_on_every_path(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """§2.13 (MCW-A4, MCW-D16): a smokescreen has no to-hit roll and aims at no one. The
+    dialog asks its weapon and nothing more (3 keys into the batch), the quick line reads
+    ``4 smoke``, the Resolver greys out what it does not use; each cloud lasts 60 turns on
+    the sheet, counting down."""
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("F4")  # the Mini Sherman fires
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    keys.press("3")  # its smokescreen: no target, range or side to type
+    form = dialog.form
+    assert keys.focused() is dialog.dice_edit and dialog.unchosen == set()
+    assert [name for name in ("target", "range", "side", "smoke", "hold_damage")
+            if form.editors[name].isEnabled()] == []
+    assert form.editors["weapon"].isEnabled() and form.editors["person"].isEnabled()
+    assert dialog.odds_label.text() == "smokescreen: no to-hit roll, a cloud is placed"
+    assert dialog.dice_hint.text() == "No dice: press Enter to resolve."
+    keys.press("Ctrl+Enter")  # into the phase's batch
+    assert not dialog.isVisible() and dialog.error.text() == ""
+    assert keys.count == len(MCW_SMOKE) == 3, keys.count
+    batch = table.keys.batch
+    assert batch is not None and [s.bindings for s in batch.shots] == [{"firer": "v4"}]
+    assert batch.shots[0].label == "Mini Sherman (3)"
+    keys.press("b", "Ctrl+Enter")  # the phase's fire, one event
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert _last_summary(table) == "fire batch of 1: 1. smoke cloud placed behind Mini Sherman"
+    assert _smoke_left(table) == ["60 turns left"]
+    _next_turn(table, keys, qtbot)
+    assert _smoke_left(table) == ["59 turns left"]
+
+    # The quick line: the weapon alone, declared into the batch at once (no dice to type).
+    keys.press("Q", *"4smoke", "Enter")
+    assert not table.quick.isVisible(), table.quick.info.text()
+    assert [s.bindings for s in batch.shots] == [{"firer": "v4"}]
+    keys.press("b", "Ctrl+Enter")
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert _smoke_left(table) == ["59 turns left", "60 turns left"]
+    keys.press("Q", *"4mg", "Enter")  # an MG still needs its target
+    assert table.quick.info.text() == "⚠ name the target by its number next"
+    keys.press("Esc")
+    _next_turn(table, keys, qtbot)
+    assert _smoke_left(table) == ["58 turns left", "59 turns left"]
+
+    # The Resolver at the Table: the fields the smokescreen does not use are greyed out.
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    qtbot.waitUntil(resolver.isVisible)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "v4")
+    resolver.form.set_value("weapon", "3")
+    assert [name for name in ("target", "range", "side")
+            if resolver.form.editors[name].isEnabled()] == []
+    assert resolver.form.editors["range"].toolTip() == "not used by this move"
+    resolver.resolve_entered()
+    resolver.apply()
+    assert _smoke_left(table) == ["58 turns left", "59 turns left", "60 turns left"]
+    resolver.form.set_value("weapon", "1")  # an MG again: its fields come back
+    assert all(resolver.form.editors[name].isEnabled() for name in ("target", "range", "side"))
+
+
 def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
     from carwars_desktop.gui.table.battlecars_clock_panel import BattlecarsClockPanel
@@ -978,7 +1066,7 @@ def test_keys_the_guide_quotes_the_sequences_typed() -> None:
     from pathlib import Path
 
     guide = (Path(__file__).parents[3] / "docs" / "user-guide.md").read_text(encoding="utf-8")
-    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK)
+    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK, MCW_SMOKE)
     for sequence in typed:
         assert _sequence_text(sequence) in guide, _sequence_text(sequence)
     assert "`Q` `1mg2f5:543` `Enter`" in guide
