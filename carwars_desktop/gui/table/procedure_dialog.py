@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
-from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import matches, shortcut
 from carwars_desktop.procedures import (
     REFUSED,
@@ -63,9 +63,6 @@ from carwars_desktop.services import (
     typed_dice,
 )
 from carwars_desktop.session import Game
-
-REFUSED_HINT = "No dice: the rules refuse it as it stands."
-"""The dice hint of a move the rules refuse (its odds say why)."""
 
 
 class ProcedureDialog(QDialog):
@@ -430,13 +427,17 @@ class ProcedureDialog(QDialog):
             self.dice_hint.setText("")
             self.table.prepared_gone(self)
             return
-        self.odds = self.procedure.odds(values)
+        bindings = self.form.bindings()
+        refused = self.table.table_problems(self.procedure, values, bindings)
+        # What the moment of play refuses (an AUTOpower attack outside its car's Combat
+        # phase, §2.3) is shown as the rules' refusal: no dice are asked for it.
+        self.odds = refused_odds("; ".join(refused)) if refused else \
+            self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
         self.dice_hint.setText(REFUSED_HINT if self._refused() else
                                dice_hint(self.procedure, values))
         # The players see the need and the odds while the form is filled (#28 §4).
-        self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
-                             initiator=self)
+        self.table.preparing(self.procedure.id, bindings, self.odds, initiator=self)
 
     def done(self, result: int) -> None:
         """Closed (applied, added to the batch or cancelled): the roll it prepared is no

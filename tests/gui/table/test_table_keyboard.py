@@ -48,6 +48,19 @@ def _start(window: MainWindow, start_session: Any, ruleset: str,
     return table
 
 
+def _to_phase(table: TableWorkspace, keys: Keys, phase: str) -> None:
+    """Ctrl+. to ``phase`` (AUTOpower §2.3 step 4: a car attacks in its own Combat phase);
+    the key count starts again from there."""
+    game = table.context.game
+    assert game is not None
+    for _ in range(len(game.clock.phases)):
+        if game.clock.phase_name == phase:
+            break
+        keys.press("Ctrl+.")
+    assert game.clock.phase_name == phase
+    keys.count = 0
+
+
 def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
     """Two cars or four, the same keys in the same order (#28 §3)."""
@@ -118,6 +131,7 @@ def test_an_autopower_attack_in_eight_keys(window: MainWindow, start_session, qt
     game = table.context.game
     assert game is not None
     keys = Keys(qtbot)
+    _to_phase(table, keys, "Longshot: combat")
     keys.press("2", "f")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
@@ -410,6 +424,7 @@ def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_se
     assert table.quick.raw["points_between"] == 3
     table.quick.close_line()
     table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    _to_phase(table, Keys(qtbot), "Longshot: combat")
     table.quick.open()
     table.quick.read("2 at 1 4 : 65")
     assert table.quick.pending is not None, table.quick.info.text()
@@ -1045,6 +1060,7 @@ def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
     game = table.context.game
     assert game is not None
     keys = Keys(qtbot)
+    _to_phase(table, keys, "Longshot: combat")  # its own Combat phase (§2.3 step 4)
     keys.press("F2")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
@@ -1060,6 +1076,72 @@ def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
     rhino = game.sheet("v1")
     assert isinstance(rhino, CarSheet) and rhino.total_damage == 4
     assert "Rhino" in _last_summary(table)
+
+
+def test_keys_autopower_attack_outside_its_own_combat_phase_is_refused(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """AUTOpower §2.3 step 4: a car makes at most one attack a turn, in its own Combat
+    phase. Before it (another car's phase, or its own Accelerate) the dialog and the quick
+    line refuse the attack with the reason and the rule, ask for no dice and log nothing;
+    in its Combat phase it is made, and a second attack that turn is refused."""
+    from ..evening.harness import stored
+
+    table = _start(window, start_session, "autopower",
+                   [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
+                    ("Di", "Longshot", "Longshot II")])
+    game = table.context.game
+    session = table.context.session_id
+    assert game is not None and session is not None
+    assert game.clock.phase_name == "Longshot: draw"  # the fastest car's turn first
+    keys = Keys(qtbot)
+    before = stored(window, session)
+    events = table.play.log_dock.model.rowCount()
+    reason = ("Longshot attacks only in its own Combat phase: it is Longshot's draw phase "
+              "(AUTOpower §2.3 step 4)")
+    keys.press("F2")  # Longshot would attack, in its Draw phase
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    keys.press("1", "4", "Enter")
+    assert dialog.odds_label.text() == f"not allowed: {reason}"
+    assert dialog.dice_hint.text() == "No dice: the rules refuse it as it stands."
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert dialog.isVisible() and dialog.pending is None
+    assert dialog.error.text() == f"⚠ not allowed: {reason}: nothing was resolved."
+    keys.press("Esc")
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")  # the quick line: the same refusal, before any die
+    assert table.quick.pending is None and table.quick.info.text() == f"⚠ {reason}"
+    table.quick.read("3 at 1 4 : 65")  # another car, in Longshot's turn
+    assert table.quick.info.text() == ("⚠ Rhino II attacks only in its own Combat phase: "
+                                       "it is Longshot's draw phase (AUTOpower §2.3 step 4)")
+    table.quick.close_line()
+    _to_phase(table, keys, "Longshot: accelerate")  # its own turn, but not its Combat
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")
+    assert table.quick.info.text() == ("⚠ Longshot attacks only in its own Combat phase: "
+                                       "it is Longshot's accelerate phase (AUTOpower §2.3 "
+                                       "step 4)")
+    table.quick.close_line()
+    after = stored(window, session)
+    assert after.resolutions == before.resolutions and after.dice == before.dice
+    assert after.sheets == before.sheets
+    # (the clock's moves are its own events; no attack is among them)
+    assert all("attack" not in table.play.log_dock.model.event_at(row).event.summary
+               for row in range(events, table.play.log_dock.model.rowCount()))
+
+    _to_phase(table, keys, "Longshot: combat")
+    keys.press(*AP_ATTACK)  # in its Combat phase: made
+    assert keys.count == len(AP_ATTACK) == 7, keys.count
+    assert "Rhino" in _last_summary(table)
+    keys.press("F2", "1", "4", "Enter")  # a second attack this turn: refused
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.error.text().startswith(  # (the engine's refusal: no odds, no dice)
+        "⚠ not allowed: Longshot has made this turn's one attack (§2.3 step 4)")
+    assert dialog.odds_label.text() == dialog.dice_hint.text() == ""
+    dialog.reject()
 
 
 def test_keys_the_guide_quotes_the_sequences_typed() -> None:
