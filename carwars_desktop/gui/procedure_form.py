@@ -187,6 +187,9 @@ class ProcedureForm(QWidget):
         unused = self.unused()
         for name, editor in self.editors.items():
             editor.setEnabled(name not in unused)
+            label = self._layout.labelForField(editor)
+            if label is not None:  # (its label greyed out with it)
+                label.setEnabled(name not in unused)
             if name in unused:
                 editor.setToolTip(UNUSED_TIP)
             elif editor.toolTip() == UNUSED_TIP and self.procedure is not None:
