@@ -386,14 +386,23 @@ class VehicleCard(QFrame):
         for label, fact in zip(self.values, numbers, strict=True):
             label.setText(f"✖{fact.value}" if fact.lost else fact.value)
         if self.words is not None:
-            # Lost things struck through with a ✖, the rest with a ✔: never colour alone.
+            # Lost things struck through with a ✖, spent ones (fired this turn, no shots)
+            # with a ●, the rest with a ✔: never colour alone.
             self.words.setText("   ".join(
-                f"✖ <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
-                else f"✔ {escape(f.label)} {escape(f.value)}"
+                f"{LOST_MARK} <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
+                else f"{SPENT_MARK} {escape(f.label)} {escape(f.value)}" if f.spent
+                else f"{READY_MARK} {escape(f.label)} {escape(f.value)}"
                 for f in view.facts if not f.number))
 
 
 LEVELS = ("info", "warning", "danger")
+LOST_MARK = "✖"
+"""A fact gone for good (a destroyed weapon)."""
+SPENT_MARK = "●"
+"""A fact used up for now (a weapon fired this turn, or with no shots left), as the
+Table's full sheet marks it ("● fired")."""
+READY_MARK = "✔"
+"""A fact that stands (a weapon ready, a crew member well)."""
 
 
 def _shape(view: VehicleView) -> tuple[tuple[str, bool], ...]:

@@ -42,7 +42,7 @@ from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, s
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
-from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
@@ -476,7 +476,11 @@ class ResolverWorkspace(Workspace):
             self.dice_hint.setText("")
             self.chart.clear()  # never another procedure's (another ruleset's) chart
             return
-        odds = self.procedure.odds(values)
+        refused = self.context.service.table_problems(self.procedure, values,
+                                                      self.form.bindings())
+        # What the moment of play refuses (AUTOpower §2.3: an attack only in its car's
+        # Combat phase) is the rules' refusal here too: no dice are asked for it.
+        odds = refused_odds("; ".join(refused)) if refused else self.procedure.odds(values)
         self.odds = odds
         for modifier in odds.modifiers:
             row = self.modifier_table.rowCount()
@@ -493,7 +497,7 @@ class ResolverWorkspace(Workspace):
         fill_outcome_table(self.outcome_table, odds.outcomes, odds.effects)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
-        self.dice_hint.setText(dice_hint(self.procedure, values))
+        self.dice_hint.setText(REFUSED_HINT if refused else dice_hint(self.procedure, values))
         if odds.chart is None:
             self.chart.clear()
         elif self._loaded:

@@ -762,6 +762,16 @@ class TableService:
         return self._commit(self.running().redo, initiator)
 
     # --- resolving -------------------------------------------------------------------------
+    def table_problems(self, procedure: Procedure, inputs: Mapping[str, Any],
+                       bindings: Mapping[str, str] | None) -> tuple[str, ...]:
+        """Why the rules refuse the roll at this moment of the open session's play (empty:
+        allowed, or no session, or no vehicle in play bound): asked before any die, so a
+        form shows the refusal instead of the dice (see :meth:`resolve`)."""
+        if self.game is None or not bindings:
+            return ()
+        return self.game.table_problems(
+            procedure.id, bindings, {k: v for k, v in inputs.items() if k not in bindings})
+
     def resolve(self, procedure: Procedure, inputs: Mapping[str, Any], dice: DiceSource, *,
                 bindings: Mapping[str, str] | None = None, odds: Odds | None = None,
                 ruleset_id: str | None = None, house: House | None = None,
@@ -778,12 +788,11 @@ class TableService:
         """
         if house is None:
             house = self.house_for(procedure.ruleset)
-        if self.game is not None and bindings:
-            # What the moment of play refuses (Battlecars §2.9 return fire), whatever path.
-            refused = self.game.table_problems(
-                procedure.id, bindings, {k: v for k, v in inputs.items() if k not in bindings})
-            if refused:
-                raise ResolveError("; ".join(refused), refused=True)
+        # What the moment of play refuses (Battlecars §2.9 return fire, AUTOpower §2.3: an
+        # attack only in the car's own Combat phase), whatever path.
+        refused = self.table_problems(procedure, inputs, bindings)
+        if refused:
+            raise ResolveError("; ".join(refused), refused=True)
         resolution = resolve_dice(procedure, inputs, dice, house)
         if odds is None:
             try:

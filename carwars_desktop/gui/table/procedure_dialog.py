@@ -15,8 +15,9 @@ takes one key (a vehicle's number, a weapon's number, a side's letter) and moves
 the next field, a letter ends a number (``5 f``: the range, then the side), the last
 field moves on to the dice. A field of the order the Table did not fill from the GM's
 own choices (a pair remembered this turn) starts empty: the dice are not resolved
-until it is typed. Without an order the first field is the first of ``ask``, else the
-dice entry.
+until it is typed. A field the move does not use (a smokescreen's target, range and side:
+it aims at no one, Mini Car Wars §2.13) is greyed out, skipped and never asked. Without an
+order the first field is the first of ``ask``, else the dice entry.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.procedure_form import ProcedureForm
-from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import matches, shortcut
 from carwars_desktop.procedures import (
     REFUSED,
@@ -62,9 +63,6 @@ from carwars_desktop.services import (
     typed_dice,
 )
 from carwars_desktop.session import Game
-
-REFUSED_HINT = "No dice: the rules refuse it as it stands."
-"""The dice hint of a move the rules refuse (its odds say why)."""
 
 
 class ProcedureDialog(QDialog):
@@ -243,8 +241,9 @@ class ProcedureDialog(QDialog):
 
     @property
     def unchosen(self) -> set[str]:
-        """Fields of the order still empty: nothing the GM chose is in them yet."""
-        return self.form.blank
+        """Fields of the order still empty: nothing the GM chose is in them yet (a field
+        the move does not use is never asked: a smokescreen's target, side and range)."""
+        return self.form.blank - self.form.unused()
 
     def recall(self, name: str, value: Any) -> None:
         """A value the GM chose before (remembered this turn for the pair) fills ``name``."""
@@ -252,7 +251,9 @@ class ProcedureDialog(QDialog):
 
     def _advance(self, name: str) -> QWidget:
         """The field after ``name`` in the order (the dice after the last) takes the focus."""
-        later = self.order[self.order.index(name) + 1:] if name in self.order else []
+        unused = self.form.unused()
+        later = [n for n in self.order[self.order.index(name) + 1:] if n not in unused] \
+            if name in self.order else []
         widget = self.form.editors[later[0]] if later else self.dice_edit
         widget.setFocus(Qt.FocusReason.TabFocusReason)
         if isinstance(widget, QLineEdit):
@@ -317,7 +318,9 @@ class ProcedureDialog(QDialog):
         vehicles are in play), or an input in ``ask``; None when every field has one (the
         dice are next)."""
         if self.order:
-            return self.form.editors[self.order[0]]
+            unused = self.form.unused()
+            asked = [name for name in self.order if name not in unused]
+            return self.form.editors[asked[0]] if asked else None
         vehicles = len(self.game.vehicles)
         bindings = self.form.bindings()
         for spec in self.procedure.inputs:
@@ -424,13 +427,17 @@ class ProcedureDialog(QDialog):
             self.dice_hint.setText("")
             self.table.prepared_gone(self)
             return
-        self.odds = self.procedure.odds(values)
+        bindings = self.form.bindings()
+        refused = self.table.table_problems(self.procedure, values, bindings)
+        # What the moment of play refuses (an AUTOpower attack outside its car's Combat
+        # phase, §2.3) is shown as the rules' refusal: no dice are asked for it.
+        self.odds = refused_odds("; ".join(refused)) if refused else \
+            self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
         self.dice_hint.setText(REFUSED_HINT if self._refused() else
                                dice_hint(self.procedure, values))
         # The players see the need and the odds while the form is filled (#28 §4).
-        self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
-                             initiator=self)
+        self.table.preparing(self.procedure.id, bindings, self.odds, initiator=self)
 
     def done(self, result: int) -> None:
         """Closed (applied, added to the batch or cancelled): the roll it prepared is no

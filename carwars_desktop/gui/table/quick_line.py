@@ -37,7 +37,12 @@ from carwars_desktop.services import (
     procedure_sides,
     typed_dice,
 )
-from carwars_desktop.services.quick_entry import QuickEntryError, parse, presets
+from carwars_desktop.services.quick_entry import (
+    QuickEntryError,
+    missing_target,
+    parse,
+    presets,
+)
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.workspace import TableWorkspace
@@ -205,6 +210,12 @@ class QuickLine(QWidget):
         typed_inputs = {name: value for name, value in given.items()
                         if not isinstance(procedure.input(name), SheetInput)}
         raw, bindings = ProcedureRunner._raw(procedure, game, given)
+        missing = missing_target(command, ui.quick, procedure.unused(raw, game.house), text)
+        if missing is not None:  # (a smokescreen needs none: it aims at no one)
+            self.pointer.setText(f"{text}\n{missing.pointer()}")
+            self.pointer.show()
+            self.info.setText(f"⚠ {missing}")
+            return
         refused = game.table_problems(procedure.id, bindings,
                                       {k: v for k, v in given.items() if k not in bindings})
         if refused:  # what the moment of play refuses (Battlecars §2.9 return fire)
@@ -235,6 +246,8 @@ class QuickLine(QWidget):
                              if batched else ""))
         if command.dice and batched:
             self.declare(command.dice)
+        elif batched and not procedure.dice_needed(raw):
+            self.declare("")  # no dice to type (a smokescreen): declared at once
         elif command.dice:
             self.resolve(command.dice, apply)
         elif all(need.when for need in procedure.dice_needed(raw)):
