@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
 from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.rules.builtin import BATTLECARS, MINI_CAR_WARS
 from carwars_desktop.services.table import (
     PendingResolution,
     ResolutionPart,
@@ -135,13 +136,13 @@ def _battlecars_choices(sheet: RecordSheet, house: Mapping[str, Any]) -> list[Sp
     return found
 
 
-SHOTS = {"mini_car_wars": "mini.fire"}
+SHOTS = {MINI_CAR_WARS.id: "mini.fire"}
 """The rulesets whose phones may declare a shot (its fire procedure): in Mini Car Wars
 the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch."""
 
 SPEEDS: dict[str, SpeedRules] = {
-    "mini_car_wars": SpeedRules("mini.speed", _mini_choices),
-    "battlecars": SpeedRules("battlecars.speed", _battlecars_choices),
+    MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices),
+    BATTLECARS.id: SpeedRules("battlecars.speed", _battlecars_choices),
 }
 """The rulesets whose speeds are chosen secretly and revealed together."""
 
@@ -495,7 +496,7 @@ class PhoneDesk:
             return None
         self._revealing = True
         try:
-            if game.ruleset.id == "battlecars":
+            if game.ruleset.id == BATTLECARS.id:
                 self._reveal_round(game, speeds, initiator)
                 return None
             return self._reveal_each(game, speeds, initiator)
