@@ -44,6 +44,7 @@ class Op(Generic[T]):
                                    Callable[[BaseException], object]]] = []
         self._failed: list[Callable[[str], object]] = []
         self._salvage: Salvage | None = None
+        self._again: Retry | None = None
         self.value: T | None = None
         """What the call returned, once it went through."""
         self.changes: tuple[Changes, ...] = ()
@@ -71,6 +72,12 @@ class Op(Generic[T]):
         self._salvage = salvage
         return self
 
+    def again(self, retry: Retry) -> Op[T]:
+        """What Retry does instead of running this same call again (a view that works out
+        the call afresh: the design's next undo, the design as it is now)."""
+        self._again = retry
+        return self
+
     def run(self) -> bool:
         """Run it: True when it went through (or went through in part: :meth:`partly`)."""
         heard: list[Changes] = []
@@ -91,7 +98,7 @@ class Op(Generic[T]):
                 return True
             for told in self._failed:
                 told(text)
-            self._report(text, self.run)
+            self._report(text, self._again or self.run)
             return False
         finally:
             if unsubscribe is not None:
