@@ -104,8 +104,8 @@ class Op(Generic[T]):
             if unsubscribe is not None:
                 unsubscribe()
         self.value, self.changes = value, tuple(heard)
-        for callback in self._success:
-            callback(value)
+        for succeeded in self._success:
+            succeeded(value)
         return True
 
 
