@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
@@ -50,10 +51,12 @@ from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import (
+    Changes,
     Discarded,
     PendingResolution,
     PendingState,
     ResolveError,
+    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -261,6 +264,9 @@ class ResolverWorkspace(Workspace):
         self._shortcut("resolver.discard", self.discard)
         self._stale = False
         self.context.game_changed.connect(self._game_changed)
+        # A roll made elsewhere (a Table dialog, the quick line) discards the result on
+        # screen: the one slot of the Table service.
+        ChangeSignal(context.service.bus, self).changed.connect(self._heard)
         self.context.changed.connect(lambda _changes: self._game_changed())
         self._set_result(None)
 
@@ -275,6 +281,15 @@ class ResolverWorkspace(Workspace):
         """The result on screen waiting for Apply or Discard."""
         pending = self.pending
         return pending.resolution if pending is not None else None
+
+    def _heard(self, changes: Changes) -> None:
+        notice = changes.roll
+        if notice is None or notice.state is not RollState.DISCARDED or \
+                notice.pending is None or notice.pending.initiator is not self:
+            return
+        if self.apply_button.isEnabled() or self.discard_button.isEnabled():
+            self._set_result(None)
+            self.status_label.setText("Discarded: the roll stays in the log.")
 
     def _game_changed(self) -> None:
         """Sheets changed: rebuild the form now if it is on screen, else when it is shown."""

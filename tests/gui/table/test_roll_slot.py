@@ -108,6 +108,8 @@ def test_a_new_roll_elsewhere_discards_the_one_on_screen(
         dialog.form.set_value(name, value)
     dialog.roll()  # one roll on screen: the Resolver's is not applied
     assert resolver.pending is None and dialog.pending is not None
+    assert not resolver.apply_button.isEnabled()  # (nor shown as waiting there)
+    assert resolver.result_view.toPlainText() == ""
     assert _log(table) == [("discarded", "a new roll"), ("pending", "")]
     dialog.reject()
     assert _log(table) == [("discarded", "a new roll"), ("discarded", "window closed")]
