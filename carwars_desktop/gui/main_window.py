@@ -300,7 +300,7 @@ class MainWindow(QMainWindow):
             return ResolverWorkspace(self.game_context, self, self._settings)
         from carwars_desktop.gui.dice_workspace import DiceWorkspace
 
-        return DiceWorkspace(self)
+        return DiceWorkspace(self, self.services.bus)
 
     def _show_row(self, row: int) -> None:
         """The GM switched to ``row`` before its workspace was built in the background."""

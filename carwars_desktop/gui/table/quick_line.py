@@ -93,7 +93,6 @@ class QuickLine(QWidget):
         self.raw: dict[str, Any] = {}
         self.bindings: dict[str, str] = {}
         self.odds: Odds | None = None
-        self.pending: PendingResolution | None = None
         self.given: dict[str, Any] = {}
         """The line's inputs as typed (a declared shot keeps these, as the dialog's form)."""
         self.alone = False
@@ -124,10 +123,15 @@ class QuickLine(QWidget):
         self.hide()
         self.table.focus_default()
 
-    def discard(self, reason: str = Discarded.NEW_ROLL) -> None:
-        if self.pending is not None:
-            self.pending.discard(reason=reason)
-            self.pending = None
+    @property
+    def pending(self) -> PendingResolution | None:
+        """The line's result on screen (the Table service's slot), not yet applied."""
+        return self.table.context.service.shown_by(self)
+
+    def discard(self, reason: str = Discarded.NEW_ROLL) -> bool:
+        """The line's result on screen is discarded, saying why (a refused write goes to
+        the Table's banner with Retry)."""
+        return self.table.hub.runner.discard(self, reason)
 
     def enter(self, apply: bool = False, alone: bool = False) -> None:
         """Enter: read the line, or the dice, or apply the result shown. ``alone``
@@ -269,29 +273,34 @@ class QuickLine(QWidget):
         procedure = self.procedure
         if procedure is None:
             return
-        self.discard()
-        try:
+
+        def resolve() -> PendingResolution:
+            # (a result shown before is discarded by the service: a new roll replaces it)
             game = self.table.context.game
             house = game.house if game is not None else None
             dice = typed_dice(typed, False, procedure_sides(procedure, self.raw, house))
-            self.pending = self.table.context.service.resolve(
+            return self.table.context.service.resolve(
                 procedure, self.raw, dice, bindings=self.bindings, odds=self.odds,
                 initiator=self)
-        except ResolveError as error:
+
+        def refused(error: BaseException) -> None:
             if quiet:  # a die is needed after all: asked for, in the engine's words
                 self.info.setText(f"{self.info.text()}<br><b>{error}</b>: type it")
             else:
                 self.info.setText(f"⚠ {error}")
-            return
-        self.edit.clear()
-        self.edit.setPlaceholderText("Enter applies · Esc discards")
-        self.info.setText(f"<b>{self.pending.resolution.outcome}</b> — Enter applies, "
-                          "Esc discards")
-        if apply:
-            self.apply()
+
+        def shown(pending: PendingResolution) -> None:
+            self.edit.clear()
+            self.edit.setPlaceholderText("Enter applies · Esc discards")
+            self.info.setText(f"<b>{pending.resolution.outcome}</b> — Enter applies, "
+                              "Esc discards")
+            if apply:
+                self.apply()
+
+        self.table.hub.runner.ops(resolve).refused(ResolveError, refused).success(shown).run()
 
     def apply(self) -> None:
-        pending, self.pending = self.pending, None
+        pending = self.pending
         if pending is None:
             return
         self.table.hub.runner.finish(pending, None)
