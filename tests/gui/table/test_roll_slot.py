@@ -17,6 +17,8 @@ from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import typed_dice
 from carwars_desktop.services.players_view import players_view
 
+from ..evening.harness import Keys  # the one key sender of the Table's tests
+
 
 def _log(table: TableWorkspace) -> list[tuple[str, str]]:
     database = table.context.database
@@ -76,8 +78,17 @@ def test_the_resolver_roll_then_an_input_changed_then_away(
     assert _log(table) == [("discarded", "input changed")]
 
 
-def test_the_quick_line_result_then_escape(window: MainWindow, start_session: Any) -> None:
+def test_the_quick_line_result_then_escape(
+        window: MainWindow, start_session: Any, qtbot: Any) -> None:
     table = start_session("autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    game = table.context.game
+    assert game is not None
+    keys = Keys(qtbot)
+    for _ in range(len(game.clock.phases)):  # AUTOpower §2.3 step 4: its own Combat phase
+        if game.clock.phase_name == "Longshot: combat":
+            break
+        keys.press("Ctrl+.")
+    assert game.clock.phase_name == "Longshot: combat"
     table.quick.open()
     table.quick.read("2 at 1 4 : 65")
     first = table.quick.pending
