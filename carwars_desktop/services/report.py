@@ -15,7 +15,7 @@ The report is a pure function of the session: the same session gives the same re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,7 @@ from carwars_desktop.procedures import (
 )
 from carwars_desktop.rules import Ruleset, find_procedure, find_ruleset
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
-from carwars_desktop.session import EventKind, StoredEvent, VehicleInPlay
+from carwars_desktop.session import Event, EventKind, StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.visibility import Visibility, hidden_names
 
@@ -109,6 +109,24 @@ class VictoryCheck:
     procedure_id: str
     outcome: str
     steps: tuple[str, ...] = ()
+    winners: tuple[str, ...] = ()
+    """The vehicles (keys) the check names as the winners: ``X wins`` names one by its
+    sheet's name; Mini Car Wars' Pack Attack says "the car wins" (the lone car, its first
+    vehicle) or "the cycles win" (the others). None: a draw, no winner yet, not checked."""
+
+
+def victory_winners(outcome: str, vehicles: Sequence[VehicleInPlay],
+                    names: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys of the vehicles a victory check's ``outcome`` names as winning (``names``:
+    vehicle key → the name its sheet carries)."""
+    for vehicle in sorted(vehicles, key=lambda v: -len(names.get(v.key, v.name))):
+        if outcome.startswith(f"{names.get(vehicle.key, vehicle.name)} wins"):
+            return (vehicle.key,)
+    if outcome.startswith("the car wins") and vehicles:
+        return (vehicles[0].key,)
+    if outcome.startswith("the cycles win"):
+        return tuple(v.key for v in vehicles[1:])
+    return ()
 
 
 @dataclass(frozen=True)
@@ -285,7 +303,7 @@ def _luck(rolls: Iterable[tuple[str, bool, Fraction]]) -> tuple[PlayerLuck, ...]
     return tuple(result)
 
 
-def _victory(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
+def victory_check(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
              sheets: Mapping[str, Mapping[str, Any]], house: Mapping[str, Any],
              show_steps: bool) -> VictoryCheck | None:
     procedure = _procedure(ruleset.victory)
@@ -310,12 +328,87 @@ def _victory(ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
     except (InputError, ValueError) as error:
         return VictoryCheck(procedure.title, procedure.id, f"not checked: {error}")
     steps = tuple(str(step) for step in resolution.steps) if show_steps else ()
-    return VictoryCheck(procedure.title, procedure.id, resolution.outcome, steps)
+    names = {vehicle.key: str(getattr(raw[slot.name], "name", vehicle.name))
+             for slot, vehicle in zip(slots, vehicles, strict=False)}
+    return VictoryCheck(procedure.title, procedure.id, resolution.outcome, steps,
+                        victory_winners(resolution.outcome, vehicles, names))
 
 
 def _date(value: Any) -> str:
     """In UTC, as stored: the same report on every machine, whatever its time zone."""
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Damage a vehicle took in one event (in the ruleset's damage points) and the other
+    vehicles of that event (who dealt it; none for a crash alone)."""
+
+    vehicle: str
+    amount: int
+    dealers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fell:
+    """A vehicle put out of play by an event, and who caused it (keys): the other vehicles
+    of the event, else those whose damage it last took (a crash after a shot)."""
+
+    victim: str
+    by: tuple[str, ...]
+
+
+def damage_trail(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+                 initial_sheets: Mapping[str, Mapping[str, Any]],
+                 events: Iterable[StoredEvent],
+                 shown: Callable[[str], bool] = lambda _key: True,
+                 ) -> Iterator[tuple[StoredEvent, tuple[Damage, ...], tuple[Fell, ...]]]:
+    """Each event in force, in order, with the damage it dealt and the vehicles it put out
+    of play, and by whom: the one derivation of kills (the battle report's and the club
+    ledger's). ``shown``: the vehicles that may be named (the players' copy leaves hidden
+    ones out: as dealers, and as victims)."""
+    keys = {v.key for v in vehicles}
+    out = {v.key: rules.out_of_play(ruleset.sheet_from_json(initial_sheets[v.key]))
+           for v in vehicles}
+    last_damaged_by: dict[str, tuple[str, ...]] = {}
+    for stored in events:
+        if stored.undone:
+            continue
+        event = stored.event
+        damages: list[Damage] = []
+        fallen: list[Fell] = []
+        for update in event.updates:
+            if update.vehicle not in out:
+                continue
+            after = ruleset.sheet_from_json(update.after)
+            dealers = tuple(dict.fromkeys(k for k in event.bindings.values()
+                                          if k != update.vehicle and k in keys and shown(k)))
+            amount = rules.damage_points(after) - rules.damage_points(
+                ruleset.sheet_from_json(update.before))
+            if amount > 0:
+                damages.append(Damage(update.vehicle, amount, dealers))
+                if dealers:
+                    last_damaged_by[update.vehicle] = dealers
+            now_out = rules.out_of_play(after)
+            if now_out and not out[update.vehicle] and shown(update.vehicle):
+                fallen.append(Fell(update.vehicle,
+                                   dealers or last_damaged_by.get(update.vehicle, ())))
+            out[update.vehicle] = now_out
+        yield stored, tuple(damages), tuple(fallen)
+
+
+def judged_rolls(event: Event, vehicles: Mapping[str, VehicleInPlay]
+                 ) -> Iterator[tuple[Mapping[str, Any], list[str]]]:
+    """The event's rolls kept with their exact odds and a success or failure, each with its
+    vehicles (the one who rolled first): what luck is counted on."""
+    for roll in event.rolls:
+        p, success = roll.get("p_success"), roll.get("success")
+        if p is None or not isinstance(success, bool):
+            continue
+        keys = _actor_keys(roll)
+        if not keys or keys[0] not in vehicles:
+            continue
+        yield roll, keys
 
 
 def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],
@@ -330,47 +423,27 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
     shown = [v for v in loaded.vehicles if gm_copy or visibility.shows(v.key)]
     narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy)
     vehicles = {v.key: v for v in loaded.vehicles}
-    out = {v.key: rules.out_of_play(ruleset.sheet_from_json(loaded.initial_sheets[v.key]))
-           for v in loaded.vehicles}
     narrative: list[NarrativeLine] = []
     kills: list[Kill] = []
     luck_rolls: list[tuple[str, bool, Fraction]] = []
-    last_damaged_by: dict[str, tuple[str, ...]] = {}
-    for stored in events:
-        if stored.undone:
-            continue
+    shown_to = (lambda _key: True) if gm_copy else visibility.shows
+    trail = damage_trail(ruleset, rules, loaded.vehicles, loaded.initial_sheets, events,
+                         shown_to)
+    for stored, _damages, fallen in trail:
         event = stored.event
-        for update in event.updates:
-            if update.vehicle not in out:
-                continue
-            after = ruleset.sheet_from_json(update.after)
-            dealers = tuple(sorted({who(vehicles[k]) for k in event.bindings.values()
-                                    if k != update.vehicle and k in vehicles
-                                    and (gm_copy or visibility.shows(k))}))
-            if dealers and rules.damage_points(after) > rules.damage_points(
-                    ruleset.sheet_from_json(update.before)):
-                last_damaged_by[update.vehicle] = dealers
-            now_out = rules.out_of_play(after)
-            if now_out and not out[update.vehicle] and (
-                    gm_copy or visibility.shows(update.vehicle)):
-                by = dealers or last_damaged_by.get(update.vehicle, ())
-                kills.append(Kill(who(vehicles[update.vehicle]), by, event.turn,
-                                  narrator.phase(event.phase), narrator.line(stored).text
-                                  if narrator.readable(stored) else "out of play"))
-            out[update.vehicle] = now_out
+        for fell in fallen:
+            by = tuple(sorted({who(vehicles[k]) for k in fell.by}))
+            kills.append(Kill(who(vehicles[fell.victim]), by, event.turn,
+                              narrator.phase(event.phase), narrator.line(stored).text
+                              if narrator.readable(stored) else "out of play"))
         if narrator.readable(stored):
             narrative.append(narrator.line(stored))
-        for roll in event.rolls:
-            p, success = roll.get("p_success"), roll.get("success")
-            if p is None or not isinstance(success, bool):
-                continue
-            keys = _actor_keys(roll)
-            if not keys or keys[0] not in vehicles:
-                continue
+        for roll, keys in judged_rolls(event, vehicles):
             if not gm_copy and any(not visibility.shows(k) for k in keys):
                 continue
             actor = vehicles[keys[0]]
-            luck_rolls.append((actor.player or actor.name, success, Fraction(str(p))))
+            luck_rolls.append((actor.player or actor.name, bool(roll["success"]),
+                               Fraction(str(roll["p_success"]))))
     luck = _luck(luck_rolls) if gm_copy or visibility.odds_shown else ()
     luck_note = "" if luck else (
         "the odds are hidden from the players in this session" if not (
@@ -395,7 +468,7 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
         end=tuple(_sheet_view(ruleset, rules, v, loaded.sheets[v.key], sheets_open)
                   for v in shown),
         narrative=tuple(narrative), kills=tuple(kills),
-        victory=_victory(ruleset, loaded.vehicles, loaded.sheets, house.checked(ruleset),
+        victory=victory_check(ruleset, loaded.vehicles, loaded.sheets, house.checked(ruleset),
                          sheets_open) if gm_copy or not visibility.hidden_vehicles else None,
         luck=luck, luck_note=luck_note)
 

@@ -65,6 +65,7 @@ from carwars_desktop.storage.models import (
     SessionEventRow,
     SessionVehicleRow,
 )
+from carwars_desktop.storage.players import player_id_for
 from carwars_desktop.storage.session_records import (
     VEHICLE_COLUMNS,
     LoadedSession,
@@ -176,7 +177,8 @@ class GameSessions:
                vehicles: Sequence[NewVehicle], clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None) -> int:
         """Create a running session with its vehicles (and its first settings: the house
-        rules and what the players see), in one transaction.
+        rules and what the players see), in one transaction; each vehicle is linked to
+        its player (:mod:`.players`: a new name is a new player).
 
         Raises:
             SessionDataError: a name longer than :data:`TEXT_MAX`.
@@ -198,7 +200,9 @@ class GameSessions:
                 sheet = _dumps(new.sheet)
                 session.add(SessionVehicleRow(
                     session_id=row.id, key=new.vehicle.key, position=position,
-                    player=new.vehicle.player, name=new.vehicle.name,
+                    player=new.vehicle.player, player_id=player_id_for(session,
+                                                                       new.vehicle.player),
+                    name=new.vehicle.name,
                     design=_dumps(new.vehicle.design), initial_sheet=sheet,
                     current_sheet=sheet))
             return row.id
