@@ -44,7 +44,7 @@ RULESET_KEY = "ruleset"
 HIDDEN_LOAD_DELAY_MS = 100
 """How long after start-up the hidden workspaces begin to be built, then load their heavy
 parts (the app is fully loaded by then)."""
-WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
+WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice", "Ledger")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
 
@@ -243,9 +243,13 @@ class MainWindow(QMainWindow):
             from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
             return ResolverWorkspace(self.game_context, self, self._settings)
-        from carwars_desktop.gui.dice_workspace import DiceWorkspace
+        if position == WORKSPACE_TITLES.index("Dice"):
+            from carwars_desktop.gui.dice_workspace import DiceWorkspace
 
-        return DiceWorkspace(self)
+            return DiceWorkspace(self)
+        from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+
+        return LedgerWorkspace(self.services, self)
 
     def _show_row(self, row: int) -> None:
         """The GM switched to ``row`` before its workspace was built in the background."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -113,9 +114,12 @@ def summarise(ruleset_id: str, loaded: LoadedSession, events: Iterable[StoredEve
 
 
 def design_name(vehicle: VehicleInPlay) -> str:
-    """The design a vehicle in play is a copy of (its saved name), else its name in play."""
+    """The design a vehicle in play is a copy of: the name its copy entered play under,
+    without the number a second copy of one design gets (``Courier #2`` is a Courier). A
+    vehicle given a name of its own at the table counts under that name."""
     name = vehicle.design.get("name") if isinstance(vehicle.design, Mapping) else None
-    return str(name).strip() if isinstance(name, str) and name.strip() else vehicle.name
+    text = str(name).strip() if isinstance(name, str) and name.strip() else vehicle.name
+    return re.sub(r" #\d+$", "", text)
 
 
 @dataclass(frozen=True)

@@ -139,9 +139,10 @@ class LedgerStore:
         with writing(self._sessions, "The ledger's summaries") as session:
             versions = {}
             for chunk in _chunks(summaries):
-                versions.update(dict(session.execute(
-                    select(GameSessionRow.id, GameSessionRow.version)
-                    .where(GameSessionRow.id.in_(chunk))).tuples().all()))
+                for found_id, found_version in session.execute(
+                        select(GameSessionRow.id, GameSessionRow.version)
+                        .where(GameSessionRow.id.in_(chunk))).all():
+                    versions[int(found_id)] = int(found_version)
             for session_id, (version, body) in summaries.items():
                 if versions.get(session_id) != version:
                     continue
