@@ -62,7 +62,7 @@ class _Cell(QTableWidgetItem):
         super().__init__(text)
         self.key = key
         if not isinstance(key, str):
-            self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+            self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setFlags(self.flags() & ~Qt.ItemFlag.ItemIsEditable)
 
     def __lt__(self, other: QTableWidgetItem) -> bool:
