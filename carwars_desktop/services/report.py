@@ -371,6 +371,16 @@ def damage_trail(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[VehicleI
     out = {v.key: rules.out_of_play(ruleset.sheet_from_json(initial_sheets[v.key]))
            for v in vehicles}
     last_damaged_by: dict[str, tuple[str, ...]] = {}
+    last_after: dict[str, tuple[Mapping[str, Any], int]] = {}
+    """Each vehicle's last sheet read and its damage points (the next event's "before" is
+    nearly always that sheet: it is not read again)."""
+
+    def points_before(vehicle: str, sheet: Mapping[str, Any]) -> int:
+        known = last_after.get(vehicle)
+        if known is not None and known[0] == sheet:
+            return known[1]
+        return rules.damage_points(ruleset.sheet_from_json(sheet))
+
     for stored in events:
         if stored.undone:
             continue
@@ -383,8 +393,9 @@ def damage_trail(ruleset: Ruleset, rules: PlayRules, vehicles: Sequence[VehicleI
             after = ruleset.sheet_from_json(update.after)
             dealers = tuple(dict.fromkeys(k for k in event.bindings.values()
                                           if k != update.vehicle and k in keys and shown(k)))
-            amount = rules.damage_points(after) - rules.damage_points(
-                ruleset.sheet_from_json(update.before))
+            after_points = rules.damage_points(after)
+            amount = after_points - points_before(update.vehicle, update.before)
+            last_after[update.vehicle] = (update.after, after_points)
             if amount > 0:
                 damages.append(Damage(update.vehicle, amount, dealers))
                 if dealers:
