@@ -131,6 +131,12 @@ def main() -> int:
     settle(app)
     if not window.finish_startup():
         return 1
+    only = next((a.removeprefix("--only=") for a in sys.argv[1:]
+                 if a.startswith("--only=")), None)
+    if only == "ledger":  # one screen alone (the others take minutes)
+        ledger_screen(app, window, out)
+        window.shutdown()
+        return 0
     dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     dice.expression_edit.setText("2d6")
     dice.target_spin.setValue(8)
@@ -153,6 +159,7 @@ def main() -> int:
     table_battlecars_screen(app, window, out)
     table_sessions_screens(app, window, out)
     replay_screen(app, window, out)
+    ledger_screen(app, window, out)
     library_screen(app, window, out)
     workshop_mini_screen(app, window, out)
     workshop_battlecars_screen(app, window, out)
@@ -340,6 +347,37 @@ def table_sessions_screens(app: QApplication, window: MainWindow, out: Path) -> 
     settle(app)
     save(dialog.grab(), out / "table-new-session.png")
     dialog.reject()
+
+
+def ledger_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """The Ledger after a season of club nights (the tests' generated club history: three
+    rulesets, eight players, seeded dice), sorted by wins."""
+    import importlib.util
+    import random
+
+    from PySide6.QtCore import Qt
+
+    from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+    from carwars_desktop.services import Services
+
+    path = Path(__file__).resolve().parents[1] / "tests" / "services" / "club_history.py"
+    spec = importlib.util.spec_from_file_location("club_history", path)
+    assert spec is not None and spec.loader is not None
+    history = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(history)
+    services = Services()
+    services.table.database = window.database
+    rng, totals = random.Random(36), history.Totals()
+    for number in range(18):
+        history.play_session(services, number, rng, totals)
+    window._rail.setCurrentRow(5)
+    ledger = window.current_workspace()
+    assert isinstance(ledger, LedgerWorkspace)
+    ledger.refresh()
+    wins = [ledger.table.horizontalHeaderItem(c).text()
+            for c in range(ledger.table.columnCount())].index("Wins")
+    ledger.table.sortByColumn(wins, Qt.SortOrder.DescendingOrder)
+    grab(app, window, out / "ledger.png")
 
 
 def replay_screen(app: QApplication, window: MainWindow, out: Path) -> None:

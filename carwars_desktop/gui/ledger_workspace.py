@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import LatestOnly
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.workspace import Workspace
@@ -88,6 +89,7 @@ class LedgerWorkspace(Workspace):
         self.service: LedgerService | None = None
         self.ledger: Ledger | None = None
         self._stale = True
+        self._ruleset = ""
         self.ask_path: Callable[[QWidget, str], str] = _ask_csv_path
         """Asks where to export (a dialog; tests replace it)."""
 
@@ -154,8 +156,15 @@ class LedgerWorkspace(Workspace):
         self.poll_timer = QTimer(self)
         self.poll_timer.setInterval(POLL_MS)
         self.poll_timer.timeout.connect(self.poll)
+        self.counting: LatestOnly[object] = LatestOnly(self)
+        """Reads or computes the summaries not yet at hand, off the GUI thread."""
+        self._again = False
 
     # --- the workspace's hooks -----------------------------------------------------------
+    def set_ruleset(self, ruleset_id: str) -> None:
+        """The ledger counts every ruleset's sessions (its own Ruleset box chooses)."""
+        self._ruleset = ruleset_id
+
     def attach_database(self, database: Database) -> None:
         self.service = LedgerService(database, self.services.bus)
         self._stale = True
@@ -196,10 +205,33 @@ class LedgerWorkspace(Workspace):
         return str(self.rows_box.currentData())
 
     def refresh(self) -> None:
-        """Draw the table again from the ledger (summaries computed only where stale)."""
+        """Draw the table again from the ledger. Summaries not yet at hand (the first look
+        at a database, sessions finished since) are read or computed on a worker first,
+        the window answering meanwhile; then the table is drawn."""
         if self.service is None:
             return
         self._stale = False
+        if self.counting.busy:
+            self._again = True  # drawn when the count ends
+            return
+        if not self.service.up_to_date():
+            service = self.service
+            self.summary.setText("Counting the finished sessions' results…")
+            self.counting.submit(lambda job: service.summaries(job.progress),
+                                 self._counted, self._count_failed)
+            return
+        self._draw()
+
+    def _counted(self, _summaries: object) -> None:
+        self._again = False
+        self._draw()
+
+    def _count_failed(self, error: BaseException) -> None:
+        self._again = False
+        self.summary.setText(f"⚠ The ledger could not be counted: {error}")
+
+    def _draw(self) -> None:
+        assert self.service is not None
         self._fill_profiles()
         self.ledger = self.service.ledger(self.wanted())
         by = self.by()
@@ -260,7 +292,7 @@ class LedgerWorkspace(Workspace):
         import csv
 
         if self.ledger is None:
-            self.refresh()
+            return None
         path = self.ask_path(self, f"ledger-{self.by()}s.csv")
         if not path:
             return None

@@ -304,6 +304,12 @@ class LedgerService:
                 store.store(fresh)
         return [(i, self._summaries[i.id][1]) for i in finished if i.id in self._summaries]
 
+    def up_to_date(self) -> bool:
+        """Every finished session's summary is at hand (read or computed this run): the
+        ledger is then only totalled (quick); otherwise summaries are read or computed."""
+        return all(self._summaries.get(i.id, (None,))[0] == i.version
+                   for i in self.database.ledger.finished())
+
     def ledger(self, wanted: LedgerFilter | None = None) -> Ledger:
         wanted = wanted or LedgerFilter()
         chosen = [summary for info, summary in self.summaries() if wanted.admits(info)]
