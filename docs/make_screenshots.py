@@ -364,6 +364,7 @@ def ledger_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     spec = importlib.util.spec_from_file_location("club_history", path)
     assert spec is not None and spec.loader is not None
     history = importlib.util.module_from_spec(spec)
+    sys.modules["club_history"] = history  # (its dataclasses look their module up)
     spec.loader.exec_module(history)
     services = Services()
     services.table.database = window.database
@@ -374,6 +375,9 @@ def ledger_screen(app: QApplication, window: MainWindow, out: Path) -> None:
     ledger = window.current_workspace()
     assert isinstance(ledger, LedgerWorkspace)
     ledger.refresh()
+    while ledger.counting.busy or ledger.table.columnCount() == 0:  # counted on a worker
+        app.processEvents()
+        time.sleep(0.02)
     wins = [ledger.table.horizontalHeaderItem(c).text()
             for c in range(ledger.table.columnCount())].index("Wins")
     ledger.table.sortByColumn(wins, Qt.SortOrder.DescendingOrder)
