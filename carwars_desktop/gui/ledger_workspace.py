@@ -72,6 +72,10 @@ class _Cell(QTableWidgetItem):
         return super().__lt__(other)
 
 
+def _text(item: QTableWidgetItem | None) -> str:
+    return "" if item is None else item.text()
+
+
 def _ask_csv_path(parent: QWidget, suggested: str) -> str:
     from PySide6.QtWidgets import QFileDialog
 
@@ -284,7 +288,7 @@ class LedgerWorkspace(Workspace):
 
     def shown_rows(self) -> list[list[str]]:
         """The table's cells as shown (sorted as shown)."""
-        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
+        return [[_text(self.table.item(r, c)) for c in range(self.table.columnCount())]
                 for r in range(self.table.rowCount())]
 
     def export(self) -> Path | None:
@@ -296,7 +300,7 @@ class LedgerWorkspace(Workspace):
         path = self.ask_path(self, f"ledger-{self.by()}s.csv")
         if not path:
             return None
-        headings = [self.table.horizontalHeaderItem(c).text()
+        headings = [_text(self.table.horizontalHeaderItem(c))
                     for c in range(self.table.columnCount())]
         with open(path, "w", newline="", encoding="utf-8") as file:
             writer = csv.writer(file, lineterminator="\n")
