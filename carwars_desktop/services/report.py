@@ -15,6 +15,7 @@ The report is a pure function of the session: the same session gives the same re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -213,8 +214,12 @@ def _odds_words(rolls: Sequence[Mapping[str, Any]]) -> str:
 
 class _Narrator:
     def __init__(self, ruleset: Ruleset, vehicles: Sequence[VehicleInPlay],
-                 visibility: Visibility, gm_copy: bool) -> None:
+                 visibility: Visibility, gm_copy: bool,
+                 sheets: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.ruleset = ruleset
+        self.sheets: dict[str, Mapping[str, Any]] = dict(sheets or {})
+        """Each vehicle's sheet as it stands at the event told (the first ones, then each
+        event's: :meth:`advance`)."""
         self.vehicles = {v.key: v for v in vehicles}
         self.visibility = visibility
         self.gm_copy = gm_copy
@@ -252,6 +257,38 @@ class _Narrator:
             text = event.summary
         return NarrativeLine(stored.seq, event.turn, self.phase(event.phase), text, details)
 
+    def advance(self, stored: StoredEvent) -> None:
+        """The sheets after an event in force (the next event's weapons are read on them)."""
+        for update in stored.event.updates:
+            self.sheets[update.vehicle] = update.after
+
+    def _weapon(self, procedure: Procedure | None, stored: StoredEvent) -> str:
+        """The weapon a shot was made with, by its name on the firer's sheet as it stood
+        (``RL (F)``: the weapon input's choice), or its value when the input names it
+        itself; empty when the procedure has no weapon input or it cannot be read."""
+        if procedure is None:
+            return ""
+        spec = next((i for i in procedure.inputs
+                     if i.name == "weapon" and not isinstance(i, SheetInput)), None)
+        event = stored.event
+        value = event.inputs.get("weapon")
+        if spec is None or value is None or value == "":
+            return ""
+        choices_from = getattr(spec, "choices_from", None)
+        if choices_from is None:
+            return str(value)
+        values: dict[str, Any] = dict(event.inputs)
+        try:
+            for name, key in event.bindings.items():
+                values[name] = self.ruleset.sheet_from_json(self.sheets[key])
+            pairs = choices_from(values)
+        except (KeyError, LookupError, TypeError, ValueError):
+            return ""
+        for choice, label in pairs:
+            if str(choice) == str(value):
+                return re.sub(r"^\d+: ", "", str(label).split(" — ")[0]).strip()
+        return ""
+
     def phase(self, phase: str | None) -> str | None:
         """The phase, unless it names a vehicle hidden from the players (``Kart's turn``)."""
         if phase is not None and any(name in phase for name in self.hidden):
@@ -269,10 +306,15 @@ class _Narrator:
         parties = [who(self.vehicles[key]) for _name, key in bound if key in self.vehicles]
         actor = parties[0] if parties else ""
         others = parties[1:]
-        head = f"{actor}: {title}" if actor else title
-        if others:
-            head += f" against {' and '.join(others)}"
-        chosen = _inputs_words(procedure, event.inputs)
+        weapon = self._weapon(procedure, stored) if actor and others else ""
+        if weapon:  # "Ann's Rocket Special fired its RL (F) at Bob's Courier"
+            head = f"{actor} fired its {weapon} at {' and '.join(others)}"
+        else:
+            head = f"{actor}: {title}" if actor else title
+            if others:
+                head += f" against {' and '.join(others)}"
+        chosen = _inputs_words(procedure, {k: v for k, v in event.inputs.items()
+                                           if not (weapon and k == "weapon")})
         if chosen:
             head += f" ({chosen})"
         odds = _odds_words(event.rolls) if self.gm_copy or self.visibility.odds_shown else ""
@@ -432,7 +474,8 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
     house = HouseRules.of(settings)
     sheets_open = gm_copy or visibility.sheets_open
     shown = [v for v in loaded.vehicles if gm_copy or visibility.shows(v.key)]
-    narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy)
+    narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy,
+                         loaded.initial_sheets)
     vehicles = {v.key: v for v in loaded.vehicles}
     narrative: list[NarrativeLine] = []
     kills: list[Kill] = []
@@ -455,6 +498,7 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
             actor = vehicles[keys[0]]
             luck_rolls.append((actor.player or actor.name, bool(roll["success"]),
                                Fraction(str(roll["p_success"]))))
+        narrator.advance(stored)
     luck = _luck(luck_rolls) if gm_copy or visibility.odds_shown else ()
     luck_note = "" if luck else (
         "the odds are hidden from the players in this session" if not (

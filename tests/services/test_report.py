@@ -36,8 +36,8 @@ def test_report_tells_the_game_in_words(services: Services, database: Database) 
     report = session_report(database, play_scripted_session(services))
     first = report.narrative[0]
     assert first.when == "Turn 1, phase 1"
-    assert first.text.startswith("Ann's Rocket Special: Fire (to hit, damage, allocation) "
-                                 "against Bob's Courier (range 5) — need 8+, 41.7% — hit")
+    assert first.text.startswith("Ann's Rocket Special fired its RL (F) at Bob's Courier "
+                                 "(range 5) — need 8+, 41.7% — hit")
     assert "Courier: 12 damage to the front" in first.text
     assert [k.victim for k in report.kills] == ["Bob's Courier"]
     assert report.kills[0].by == ("Ann's Rocket Special",) and report.kills[0].turn == 4
