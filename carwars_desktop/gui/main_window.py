@@ -747,6 +747,9 @@ class MainWindow(QMainWindow):
         if self.player_display is None:
             self.player_display = PlayerDisplay(self.services, self._settings)
             self.player_display.destroyed.connect(self._player_display_gone)
+            # the phones follow a replay shown on the TV (issue 36 §1)
+            self.player_display.replayed_changed.connect(
+                lambda view: self.phone_sharing.show_replayed(view))
             self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.player_display.open()
         self._sharing_changed()

@@ -60,6 +60,8 @@ class PhoneSharing(QObject):
         self.port = port
         self.server: PhoneServer | None = None
         self.feed: PlayersFeed | None = None
+        self.replayed: object = None
+        """The replay's moment shown to the players (a ``PlayersView``), or None."""
         self.session_id: int | None = None
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
@@ -118,6 +120,7 @@ class PhoneSharing(QObject):
         self.stop(notify=False)
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
+        self.feed.show_replayed(self.replayed)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
@@ -172,6 +175,16 @@ class PhoneSharing(QObject):
         self.problem = (f"Sharing stopped: the phones' page server ended unexpectedly (exit "
                         f"code {code}). Start sharing again for a new server.")
         self.changed.emit()
+
+    def show_replayed(self, view: object) -> None:
+        """The replay's moment on the phones too (the players' display shows it), or the
+        live table again (None)."""
+        from carwars_desktop.services.players_view import PlayersView
+
+        self.replayed = view if isinstance(view, PlayersView) else None
+        if self.feed is not None:
+            self.feed.show_replayed(self.replayed)
+            self._publish()
 
     def qr_png(self) -> bytes:
         return qr_png(self.url) if self.url else b""
