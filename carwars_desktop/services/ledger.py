@@ -45,7 +45,12 @@ from typing import TYPE_CHECKING, Any
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.services.changes import ChangeBus, Changes
-from carwars_desktop.services.report import damage_trail, judged_rolls, victory_check
+from carwars_desktop.services.report import (
+    damage_trail,
+    judged_rolls,
+    victory_check,
+    with_logged_odds,
+)
 from carwars_desktop.session import StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
 
@@ -272,7 +277,8 @@ class LedgerService:
         events = sessions.events(info.id, None, info.version, "the ledger reads only")
         links = self.database.ledger.player_links(info.id)
         self.computed += 1
-        return summarise(info.ruleset_id, loaded, all_events(events), links)
+        read = with_logged_odds(all_events(events), sessions.applied_rolls(info.id))
+        return summarise(info.ruleset_id, loaded, read, links)
 
     def summaries(self, progress: Callable[[int, int], None] | None = None
                   ) -> list[tuple[LedgerSession, dict[str, Any]]]:

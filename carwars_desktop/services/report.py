@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -464,6 +464,41 @@ def judged_rolls(event: Event, vehicles: Mapping[str, VehicleInPlay]
         yield roll, keys
 
 
+def with_logged_odds(events: Iterable[StoredEvent],
+                     logged: Sequence[tuple[str, bool | None, str | None]]
+                     ) -> Iterator[StoredEvent]:
+    """The events, each resolution recorded before events kept their rolls given the odds
+    the roll log kept for it (``logged``: :meth:`GameSessions.applied_rolls`).
+
+    The log names no event: its applied lines are matched to the resolution events in
+    order (undone ones included: undoing an event leaves its line applied), each event to
+    the next line of its own procedure. An event that kept its rolls uses up its line too
+    (the log has one for it), so the two stay in step. A line applied with no event (a
+    result applied offline, a clock move's roll) of a procedure that also has events
+    would shift the matching: the odds of such a session are then a close reading, and a
+    line with no event left unmatched is never counted."""
+    queue = list(logged)
+    position = 0
+    for stored in events:
+        event = stored.event
+        if event.kind is not EventKind.RESOLUTION or not event.procedure_id:
+            yield stored
+            continue
+        found = next((i for i in range(position, len(queue))
+                      if queue[i][0] == event.procedure_id), None)
+        if found is None:
+            yield stored
+            continue
+        position = found + 1
+        if event.rolls:
+            yield stored
+            continue
+        _procedure_id, success, p_success = queue[found]
+        roll = {"procedure": event.procedure_id, "bindings": dict(event.bindings),
+                "need": None, "p_success": p_success, "success": success, "from_log": True}
+        yield replace(stored, event=replace(event, rolls=(roll,)))
+
+
 def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],
                  gm_copy: bool = False) -> BattleReport:
     """The report of one session from its stored state and its events, in order."""
@@ -575,4 +610,5 @@ def session_report(database: Database, session: SessionInfo | int,
     if loaded.unreadable:
         raise ReportError(f"session #{session_id} cannot be read: {loaded.unreadable}")
     events = sessions.events(session_id, None, loaded.info.version, "a report reads only")
-    return build_report(loaded.info, loaded, all_events(events), gm_copy)
+    read = with_logged_odds(all_events(events), sessions.applied_rolls(session_id))
+    return build_report(loaded.info, loaded, read, gm_copy)

@@ -442,6 +442,27 @@ class GameSessions:
                                    .order_by(ResolutionLogRow.id)).all()
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
+    def applied_rolls(self, session_id: int) -> list[tuple[str, bool | None, str | None]]:
+        """(procedure, success, exact P(success)) of each result the roll log kept as
+        applied for the session, oldest first, leaving out the parts of combined results
+        (their own lines, ``part_of``): what an event recorded before events kept their
+        rolls (:attr:`Event.rolls`) applied, in the same order."""
+        with self._sessions() as session:
+            rows = session.execute(select(ResolutionLogRow.procedure_id, ResolutionLogRow.success,
+                                          ResolutionLogRow.p_success, ResolutionLogRow.body)
+                                   .where(ResolutionLogRow.session_id == session_id,
+                                          ResolutionLogRow.state == APPLIED)
+                                   .order_by(ResolutionLogRow.id)).all()
+        kept = []
+        for procedure_id, success, p_success, body in rows:
+            try:
+                part = json.loads(body).get("part_of") is not None
+            except (ValueError, AttributeError):
+                part = False
+            if not part:
+                kept.append((str(procedure_id), success, p_success))
+        return kept
+
     def charts(self, session_id: int) -> dict[str, Any] | None:
         """The finished session's stored chart aggregates, or None if not computed yet."""
         with self._sessions() as session:
