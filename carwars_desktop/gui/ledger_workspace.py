@@ -129,6 +129,7 @@ class LedgerWorkspace(Workspace):
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSortIndicator(0, Qt.SortOrder.AscendingOrder)
 
         filters = QHBoxLayout()
         for label, widget in (("&Rows:", self.rows_box), ("R&uleset:", self.ruleset_box),

@@ -89,3 +89,12 @@ def test_ledger_tab_shows_what_another_copy_finished(qtbot, window: MainWindow) 
     qtbot.waitUntil(lambda: "4 finished sessions" in ledger.summary.text())
     games = {row[0]: int(row[1]) for row in ledger.shown_rows()}
     assert games == {p: c["games"] for p, c in totals.players.items()}
+
+
+def test_ledger_tab_first_lists_by_name(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    assert window.database is not None
+    _play(window.database.url, range(3), Totals())
+    ledger = _ledger(window)
+    qtbot.waitUntil(lambda: ledger.isVisible() and ledger.table.rowCount() > 0)
+    names = [row[0] for row in ledger.shown_rows()]
+    assert names == sorted(names, key=str.casefold)
