@@ -27,6 +27,7 @@ from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, inte
 if TYPE_CHECKING:
     from carwars_desktop.services.phone_server import PhoneServer
     from carwars_desktop.services.players_feed import PlayersFeed
+    from carwars_desktop.services.players_view import PlayersView
 
 PORT_TRIES = 10
 """Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
@@ -60,8 +61,8 @@ class PhoneSharing(QObject):
         self.port = port
         self.server: PhoneServer | None = None
         self.feed: PlayersFeed | None = None
-        self.replayed: object = None
-        """The replay's moment shown to the players (a ``PlayersView``), or None."""
+        self.replayed: PlayersView | None = None
+        """The replay's moment shown to the players, or None."""
         self.session_id: int | None = None
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
@@ -179,9 +180,9 @@ class PhoneSharing(QObject):
     def show_replayed(self, view: object) -> None:
         """The replay's moment on the phones too (the players' display shows it), or the
         live table again (None)."""
-        from carwars_desktop.services.players_view import PlayersView
+        from carwars_desktop.services import players_view
 
-        self.replayed = view if isinstance(view, PlayersView) else None
+        self.replayed = view if isinstance(view, players_view.PlayersView) else None
         if self.feed is not None:
             self.feed.show_replayed(self.replayed)
             self._publish()
