@@ -47,7 +47,7 @@ RULESET_KEY = "ruleset"
 HIDDEN_LOAD_DELAY_MS = 100
 """How long after start-up the hidden workspaces begin to be built, then load their heavy
 parts (the app is fully loaded by then)."""
-WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
+WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice", "Ledger")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
 
@@ -298,9 +298,13 @@ class MainWindow(QMainWindow):
             from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
             return ResolverWorkspace(self.game_context, self, self._settings)
-        from carwars_desktop.gui.dice_workspace import DiceWorkspace
+        if position == WORKSPACE_TITLES.index("Dice"):
+            from carwars_desktop.gui.dice_workspace import DiceWorkspace
 
-        return DiceWorkspace(self, self.services.bus)
+            return DiceWorkspace(self, self.services.bus)
+        from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+
+        return LedgerWorkspace(self.services, self)
 
     def _show_row(self, row: int) -> None:
         """The GM switched to ``row`` before its workspace was built in the background."""
@@ -798,6 +802,9 @@ class MainWindow(QMainWindow):
         if self.player_display is None:
             self.player_display = PlayerDisplay(self.services, self._settings)
             self.player_display.destroyed.connect(self._player_display_gone)
+            # the phones follow a replay shown on the TV (issue 36 §1)
+            self.player_display.replayed_changed.connect(
+                lambda view: self.phone_sharing.show_replayed(view))
             self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.player_display.open()
         self._sharing_changed()

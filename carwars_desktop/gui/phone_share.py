@@ -35,6 +35,7 @@ from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, inte
 if TYPE_CHECKING:
     from carwars_desktop.services.phone_server import PhoneServer
     from carwars_desktop.services.players_feed import PlayersFeed
+    from carwars_desktop.services.players_view import PlayersView
 
 PORT_TRIES = 10
 """Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
@@ -72,6 +73,8 @@ class PhoneSharing(QObject):
         self.port = port
         self.server: PhoneServer | None = None
         self.feed: PlayersFeed | None = None
+        self.replayed: PlayersView | None = None
+        """The replay's moment shown to the players, or None."""
         self.session_id: int | None = None
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
@@ -135,6 +138,7 @@ class PhoneSharing(QObject):
             self.desk.forget()
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
+        self.feed.show_replayed(self.replayed)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
@@ -198,6 +202,16 @@ class PhoneSharing(QObject):
         self.problem = (f"Sharing stopped: the phones' page server ended unexpectedly (exit "
                         f"code {code}). Start sharing again for a new server.")
         self.changed.emit()
+
+    def show_replayed(self, view: object) -> None:
+        """The replay's moment on the phones too (the players' display shows it), or the
+        live table again (None)."""
+        from carwars_desktop.services import players_view
+
+        self.replayed = view if isinstance(view, players_view.PlayersView) else None
+        if self.feed is not None:
+            self.feed.show_replayed(self.replayed)
+            self._publish()
 
     def qr_png(self) -> bytes:
         return qr_png(self.url) if self.url else b""

@@ -469,6 +469,9 @@ class PlayerDisplay(QWidget):
 
     redrawn = Signal(object)
     """The vehicle keys just redrawn (the benchmark and tests listen)."""
+    replayed_changed = Signal(object)
+    """A replayed moment is shown (its ``PlayersView``) or the live table again (None):
+    the phones follow it (``gui/phone_share.py``)."""
 
     def __init__(self, services: Services, settings: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -582,6 +585,7 @@ class PlayerDisplay(QWidget):
         live table, until given None: the table's game again."""
         self.replayed = view
         self.rebuild()
+        self.replayed_changed.emit(view)
 
     def _read_events(self) -> None:
         """The last events, read once when a session opens (then kept from the bus)."""
