@@ -97,6 +97,12 @@ def play_session(services: Services, number: int, rng: random.Random,
                 continue
             if ruleset_id == "battlecars":
                 table.set_clock(game.clock.advanced(), "on")
+            if ruleset_id == "autopower":  # AUTOpower §2.3 step 4: in its own Combat phase
+                combat = f"{game.sheet(firer).name}: combat"  # type: ignore[attr-defined]
+                for _ in range(len(game.clock.phases)):
+                    if game.clock.phase_name == combat:
+                        break
+                    table.set_clock(game.clock.advanced(), "on")
             raw = {**shot, "firer": game.sheet(firer), "target": game.sheet(target)}
             try:
                 values = procedure.bind(raw, table.house_for(ruleset_id))
