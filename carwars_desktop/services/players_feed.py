@@ -74,8 +74,9 @@ class PlayersFeed:
     def seats(self) -> dict[str, dict[str, Any] | None]:
         """Vehicle key → its own full sheet as JSON (None while it is hidden): what only
         that vehicle's seat link is sent."""
-        return {key: None if view is None else view.to_json()
-                for key, view in own_sheets(self.table.game).items()}
+        replayed = self.replayed.seats if self.replayed is not None else None
+        sheets = own_sheets(self.table.game) if replayed is None else replayed
+        return {key: None if view is None else view.to_json() for key, view in sheets.items()}
 
     def keys(self) -> list[str]:
         """The vehicles of the session (each gets a seat link)."""

@@ -12,7 +12,7 @@ ambush) is absent everywhere — its card, the clock, the roll, the log.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from carwars_desktop.procedures import SheetInput, odds_text
@@ -113,6 +113,10 @@ class PlayersView:
     log: tuple[str, ...]
     sheets_open: bool
     odds_shown: bool
+    seats: Mapping[str, VehicleView | None] | None = field(default=None, compare=False)
+    """Each vehicle's own sheet for its seat link at the same moment (a replayed moment
+    carries them, :func:`own_sheets` of the replayed game); never in :meth:`to_json`, which
+    is what every screen may see."""
 
     def vehicle(self, key: str) -> VehicleView | None:
         return next((v for v in self.vehicles if v.key == key), None)

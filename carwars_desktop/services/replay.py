@@ -10,6 +10,7 @@ whose place among every possible throw of those dice is its percentile.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,10 +64,12 @@ class ReplaySession:
     def players_view_at(self, index: int) -> PlayersView:
         """What the players' display showed after position ``index`` (the session's
         visibility then), its log the last events of that line."""
-        from carwars_desktop.services.players_view import KEPT_EVENTS, players_view
+        from carwars_desktop.services.players_view import KEPT_EVENTS, own_sheets, players_view
 
-        return players_view(self.game_at(index), f"{self.title} (replay)",
+        game = self.game_at(index)
+        view = players_view(game, f"{self.title} (replay)",
                             self.replay.line_events(index, KEPT_EVENTS))
+        return dataclasses.replace(view, seats=own_sheets(game))  # the seat links follow too
 
 
 def open_replay(database: Database, session_id: int,

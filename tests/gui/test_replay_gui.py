@@ -16,6 +16,7 @@ from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.replay_view import ReplayPicker, ReplayView
 from carwars_desktop.services import Services
 from carwars_desktop.services.players_feed import PlayersFeed
+from carwars_desktop.services.players_view import own_sheets
 
 SERVICES_TESTS = Path(__file__).resolve().parents[1] / "services"
 
@@ -128,6 +129,10 @@ def test_replay_shows_event_n_on_the_players_display(window: MainWindow,
     feed = PlayersFeed(window.services.table)
     feed.show_replayed(display.view)
     assert feed.snapshot()["title"].endswith("(replay)")
+    # each seat link gets its own sheet as it stood at event N, not the live one
+    then = own_sheets(view.session.game_at(view.index))
+    assert then and feed.seats() == {key: None if sheet is None else sheet.to_json()
+                                     for key, sheet in then.items()}
     qtbot.keyClick(view, Qt.Key.Key_End)  # the odds were hidden later in the game
     assert display.view == view.session.players_view_at(view.replay.last)
     assert not display.view.odds_shown
