@@ -259,11 +259,9 @@ class MainWindow(QMainWindow):
         if action is None or keys.batch is None:
             return "this ruleset has no fire batch"
         values, bindings, dice, label = self.phone_sharing.desk.shot_declaration(request)
-        refused = keys.declare(action, values, bindings, dice)
+        refused = keys.declare(action, values, bindings, dice, label)  # kept with its label
         if not refused:
-            shot = keys.batch.shots[-1]
-            shot.label = f"{shot.label} {label}"
-            self._phone_shots[request.number] = shot
+            self._phone_shots[request.number] = keys.batch.shots[-1]
         return refused
 
     def _phone_shot_dice(self, request: PhoneRequest) -> None:

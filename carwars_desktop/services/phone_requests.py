@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
@@ -43,6 +43,7 @@ from carwars_desktop.session import Game
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
     from carwars_desktop.services.phone_server import PhoneMessage
+    from carwars_desktop.storage.game_sessions import StoredPhoneRequest
 
 AUTO_SPEEDS = "phones_auto_speeds"
 """The session setting: the phones' secret speeds are accepted as they arrive."""
@@ -50,6 +51,22 @@ KEYS_KEPT = 512
 """Idempotency keys remembered (per desk)."""
 SHOWN_TO_PHONE = 5
 """A seat's latest requests its phone shows with what became of them."""
+
+
+REVEALED = "revealed"
+"""The kind of the kept row that says which turn's secret speeds were revealed last."""
+
+
+@runtime_checkable
+class PhoneStore(Protocol):
+    """Where a session's phones' requests are kept (the session's events in the database:
+    ``storage.SessionEvents``): each call one committed transaction."""
+
+    def phone_requests(self) -> Sequence[StoredPhoneRequest]: ...
+
+    def keep_phone_requests(self, requests: Sequence[StoredPhoneRequest]) -> None: ...
+
+    def forget_phone_requests(self) -> None: ...
 
 
 class RequestState(Enum):
@@ -78,6 +95,12 @@ class PhoneRequest:
     odds: str = ""
     state: RequestState = RequestState.WAITING
     reason: str = ""
+
+    def kept(self) -> tuple[Any, ...]:
+        """What is kept of it (a change of any of these is written)."""
+        return (self.number, self.token, self.kind, self.turn, self.phase,
+                sorted(self.values.items()), self.summary, self.odds, self.state.value,
+                self.reason)
 
     def to_phone(self) -> dict[str, Any]:
         """What its own phone is told of it (its own values: it sent them)."""
@@ -163,6 +186,12 @@ class PhoneDesk:
     _revealing: bool = False
     """A reveal is being applied (its own clock move expires nothing)."""
     _count: int = 0
+    problem: str = ""
+    """Why the last request could not be kept (the database refused it), or empty."""
+    _kept: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
+    """What the store holds of each request (by seat and key)."""
+    _kept_session: int | None = None
+    """The session whose requests were read from the store (:meth:`restore`)."""
 
     # --- what the game is at ---------------------------------------------------------------
     @property
@@ -220,6 +249,84 @@ class PhoneDesk:
             return seat
         return vehicle.player or vehicle.name
 
+    # --- kept in the database --------------------------------------------------------------
+    def _store(self) -> PhoneStore | None:
+        game = self._game()
+        store = game.store if game is not None else None
+        return store if isinstance(store, PhoneStore) else None
+
+    def keep(self) -> None:
+        """Write the requests changed since the last write (and the last reveal), in one
+        committed transaction; nothing without a store. Raises the storage's error when
+        the write is refused (nothing kept)."""
+        store = self._store()
+        if store is None:
+            return
+        from carwars_desktop.storage.game_sessions import StoredPhoneRequest
+
+        changed = [r for r in self.requests if self._kept.get((r.seat, r.key)) != r.kept()]
+        records = [StoredPhoneRequest(r.number, r.seat, r.key, r.token, r.kind, r.turn,
+                                      r.phase, dict(r.values), r.summary, r.odds,
+                                      r.state.value, r.reason) for r in changed]
+        revealed = ((0, 0, REVEALED, 0, 0, [], "", "", RequestState.ACCEPTED.value, "")
+                    if self.revealed is None else self.revealed)
+        if self.revealed is not None and self._kept.get(("", "")) != revealed:
+            _session, turn, event = self.revealed
+            records.append(StoredPhoneRequest(0, "", "", "", REVEALED, turn, 0,
+                                              {"event": event}, "", "", "accepted", ""))
+        if not records:
+            return
+        store.keep_phone_requests(records)
+        for request in changed:
+            self._kept[(request.seat, request.key)] = request.kept()
+        self._kept[("", "")] = revealed
+
+    def _keep_quietly(self) -> None:
+        """:meth:`keep` after the GM's own change: a refused write is said in
+        :attr:`problem` (the change stands in memory, and is written with the next)."""
+        try:
+            self.keep()
+        except _write_errors() as error:
+            self.problem = f"the phones' requests could not be kept: {error}"
+
+    def restore(self) -> None:
+        """The session opened for play: its phones' requests as the database keeps them
+        (the queue waiting, the speeds in, the keys seen; a restart loses none of them).
+        Any other session's are dropped first."""
+        session = self.table.session_id
+        if session is not None and session == self._kept_session:
+            return
+        self.requests.clear()
+        self._keys.clear()
+        self._kept.clear()
+        self.revealed = None
+        self._count = 0
+        store = self._store()
+        self._kept_session = session if store is not None else None
+        if store is None:
+            return
+        for row in store.phone_requests():
+            if row.kind == REVEALED:
+                self.revealed = (session or 0, row.turn, _int(row.values.get("event")))
+                self._kept[("", "")] = self.revealed
+                continue
+            request = PhoneRequest(row.number, row.seat, row.token, row.key, row.kind,
+                                   row.turn, row.phase, dict(row.values), row.summary,
+                                   row.odds, RequestState(row.state), row.reason)
+            self.requests.append(request)
+            self._keys[(row.seat, row.key)] = request
+            self._kept[(row.seat, row.key)] = request.kept()
+            self._count = max(self._count, row.number)
+
+    def answered(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Seat → idempotency key → the answer a retry of it gets (the phones' server is
+        told these when it starts: a retry after a restart is answered "again")."""
+        found: dict[str, dict[str, dict[str, Any]]] = {}
+        for request in self.requests[-KEYS_KEPT:]:
+            found.setdefault(request.seat, {})[request.key] = {
+                "key": request.key, "state": "received"}
+        return found
+
     # --- receiving -----------------------------------------------------------------------
     def receive(self, message: PhoneMessage) -> PhoneRequest | None:
         """Take a request the server passed on: refused at once with its reason, queued
@@ -241,6 +348,13 @@ class PhoneDesk:
             self._refused(request, why)
         elif request.kind == "speed" and self.auto_speeds:
             self.accept(request)
+        try:
+            self.keep()  # committed before its phone is told it was received
+        except _write_errors() as error:  # not kept: not received (a retry may come again)
+            self.requests.remove(request)
+            del self._keys[(message.seat, message.key)]
+            self.problem = f"a phone's request could not be kept: {error}"
+            return None
         return request
 
     def _refusal(self, request: PhoneRequest) -> str:
@@ -403,6 +517,7 @@ class PhoneDesk:
         why = self._refusal(request)
         if why:
             self._refused(request, why)
+            self._keep_quietly()
             return
         if request.kind == "shot":
             why = self.declare(request) if self.declare is not None else \
@@ -411,16 +526,19 @@ class PhoneDesk:
                 self._refused(request, why)
             else:
                 request.state = RequestState.ACCEPTED
+            self._keep_quietly()
             return
         request.state = RequestState.IN
         if self.speeds_in()[0] == self.speeds_in()[1]:
             self.reveal(initiator)
+        self._keep_quietly()
 
     def edited(self, request: PhoneRequest) -> tuple[str, dict[str, Any], str]:
         """The GM opens ``request`` in the normal dialog: it leaves the queue (the dialog's
         result is the event); the procedure, its presets (vehicles as keys) and a note."""
         request.state = RequestState.ACCEPTED
         request.reason = "edited by the GM"
+        self._keep_quietly()
         note = f"from {self.player_of(request.seat)}'s phone"
         if request.kind == "shot":
             values, bindings, _dice, _label = self.shot_declaration(request)
@@ -435,6 +553,7 @@ class PhoneDesk:
         """Refuse ``request`` with ``reason`` (its phone shows it)."""
         if request.state in (RequestState.WAITING, RequestState.IN):
             self._refused(request, reason or "refused by the GM")
+            self._keep_quietly()
 
     @staticmethod
     def _refused(request: PhoneRequest, reason: str) -> None:
@@ -453,6 +572,7 @@ class PhoneDesk:
                   and (r.turn, r.phase) != now]
         for request in passed:
             self._refused(request, self._refusal(request) or "its moment has passed")
+        self._keep_quietly()
         return bool(passed)
 
     def revoke(self, tokens: Sequence[str] | None = None) -> None:
@@ -462,6 +582,7 @@ class PhoneDesk:
             if (tokens is None or request.token in tokens) and request.state in (
                     RequestState.WAITING, RequestState.IN):
                 self._refused(request, "this link was revoked")
+        self._keep_quietly()
 
     # --- secret speeds ---------------------------------------------------------------------
     def _speeds(self) -> list[PhoneRequest]:
@@ -501,6 +622,7 @@ class PhoneDesk:
             return self._reveal_each(game, speeds, initiator)
         finally:
             self._revealing = False
+            self._keep_quietly()
 
     def _reveal_each(self, game: Game, speeds: Sequence[PhoneRequest],
                      initiator: object) -> PendingResolution | None:
@@ -621,11 +743,22 @@ class PhoneDesk:
         return state
 
     def forget(self) -> None:
-        """A new session: nothing of the last one's requests is kept."""
-        self.revoke()
+        """The session closed (or another opened): nothing of its requests stays here (the
+        database keeps them, as they were, for the next time it is played)."""
         self.requests.clear()
         self._keys.clear()
+        self._kept.clear()
+        self._kept_session = None
         self.revealed = None
+        self._count = 0
+
+
+def _write_errors() -> tuple[type[BaseException], ...]:
+    """What a refused write of the phones' requests raises (nothing was kept)."""
+    from carwars_desktop.session import StaleSessionError
+    from carwars_desktop.storage.errors import DatabaseError
+
+    return (DatabaseError, StaleSessionError, ValueError, LookupError)
 
 
 def _int(value: Any) -> int:
@@ -644,6 +777,7 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["AUTO_SPEEDS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "RequestState",
+__all__ = ["AUTO_SPEEDS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "PhoneStore",
+           "RequestState",
            "SpeedChoice", "SpeedRules"]
 
