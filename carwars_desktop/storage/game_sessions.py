@@ -59,8 +59,8 @@ from carwars_desktop.storage.leases import (  # the lease rules, here by their n
 )
 from carwars_desktop.storage.models import (
     DeclaredShotRow,
-    PhoneRequestRow,
     GameSessionRow,
+    PhoneRequestRow,
     ResolutionLogRow,
     SessionChartsRow,
     SessionEventRow,
