@@ -101,3 +101,37 @@ def test_phone_request_queue_speeds_in_and_keys_survive_a_restart(
             game.store.last_active().event.summary)  # type: ignore[union-attr]
     finally:
         restarted.end()
+
+
+def test_phone_request_shot_keeps_its_phone_label_in_the_batch_after_a_restart(
+        qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.services.fire_batch import FireBatch
+    from carwars_desktop.services.phone_server import PhoneMessage
+    from tests.gui.test_phone_request_browser import _mcw
+
+    window.build_workspaces()
+    _mcw(window, qtbot)
+    desk = window.phone_sharing.desk
+    game = window.services.table.running()
+    turn, phase = game.clock.turn, game.clock.phase
+    shot = desk.receive(PhoneMessage("v1", "token", "shot-0001", {
+        "kind": "shot", "turn": turn, "phase": phase,
+        "values": {"weapon": "1", "target": "v2", "side": "L", "range": "5"}}))
+    assert shot is not None and shot.state is RequestState.WAITING, shot and shot.reason
+    window.phone_sharing.accept(shot)
+    batch = window.table.keys.batch
+    assert batch is not None and batch.shots[0].label.endswith("from Bob's phone")
+    session_id = window.services.table.session_id
+    database = window.database
+    assert database is not None and session_id is not None
+    events = database.game_sessions.events(session_id)
+    assert [s.label for s in events.declared_shots()] == [batch.shots[0].label]
+    restored = FireBatch.restored(batch.rules, events)  # as a restarted app reads it
+    assert [s.label for s in restored.shots] == [batch.shots[0].label]
+    # The dice Bob types after a restart still go with his shot in the batch.
+    window._phone_shots.clear()  # (what a restarted window holds of it: nothing)
+    assert desk.receive(PhoneMessage("v1", "token", "dice-0001", {
+        "kind": "dice", "turn": turn, "phase": phase,
+        "values": {"shot": "shot-0001", "dice": "44566"}})) is not None
+    assert batch.shots[0].dice == "44566"
+    assert [s.dice for s in events.declared_shots()] == ["44566"]
