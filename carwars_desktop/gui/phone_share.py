@@ -213,7 +213,8 @@ class PhoneSharing(QObject):
             return
         server.add_seats(feed.keys())
         keys = feed.keys()
-        public = {**feed.snapshot(), "waiting_for": self.desk.waiting_for()}
+        public = {**feed.snapshot(), "waiting_for": self.desk.waiting_for(),
+                  "missions": self.desk.missions_done()}  # (a secret one: its phone only)
         server.publish(public, feed.seats(), {key: self.desk.phone_state(key) for key in keys})
 
     # --- the phones' requests ------------------------------------------------------------

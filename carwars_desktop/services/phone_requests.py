@@ -162,6 +162,15 @@ SHOTS = {"mini_car_wars": "mini.fire"}
 """The rulesets whose phones may declare a shot (its fire procedure): in Mini Car Wars
 the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch."""
 
+MISSIONS = {"battlecars": "battlecars.mission"}
+"""The rulesets whose phones may roll a secret mission (Battlecars' Mission Accomplished,
+§2.19, §3.10: each player secretly rolls 1d8 on their car's mission plot and keeps it
+hidden until it is done): its mission procedure."""
+MISSION_CARS = 4
+"""Mission Accomplished's cars are numbered 1–4, in the session's order."""
+UNPHASED = ("mission", "mission_done")
+"""Request kinds tied to no turn or phase: a mission is kept all game."""
+
 SPEEDS: dict[str, SpeedRules] = {
     "mini_car_wars": SpeedRules("mini.speed", _mini_choices),
     "battlecars": SpeedRules("battlecars.speed", _battlecars_choices),
@@ -363,6 +372,8 @@ class PhoneDesk:
         if game is None:
             return "no game is running at the table"
         clock = game.clock
+        if request.kind in UNPHASED:
+            return self._mission_refusal(request, game)
         if (request.turn, request.phase) != (clock.turn, clock.phase):
             return (f"that was for {clock.word} {request.turn}, "
                     f"{_phase_name(clock.phases, request.phase)}; the table is at "
@@ -504,6 +515,73 @@ class PhoneDesk:
         return (values, bindings, str(request.values.get("dice", "")),
                 f"from {self.player_of(request.seat)}'s phone")
 
+    # --- the secret mission (Battlecars, Mission Accomplished) ------------------------------
+    def mission_car(self, seat: str) -> int:
+        """The car number of ``seat`` in Mission Accomplished (1–4, the session's order),
+        0 when its phone rolls no mission (another ruleset, a fifth car)."""
+        game = self._game()
+        if game is None or game.ruleset.id not in MISSIONS:
+            return 0
+        keys = [v.key for v in game.vehicles]
+        number = keys.index(seat) + 1 if seat in keys else 0
+        return number if number <= MISSION_CARS else 0
+
+    def mission_of(self, seat: str, besides: PhoneRequest | None = None
+                   ) -> PhoneRequest | None:
+        """The seat's secret mission (other than ``besides``): accepted (in, hidden;
+        accepted once done), or waiting for the GM."""
+        return next((r for r in reversed(self.requests) if r.seat == seat
+                     and r.kind == "mission" and r is not besides
+                     and r.state is not RequestState.REFUSED), None)
+
+    def missions_done(self) -> list[dict[str, str]]:
+        """The missions declared done and accepted (the only ones anybody else sees)."""
+        return [{"player": self.player_of(r.seat), "goal": str(r.values.get("goal", ""))}
+                for r in self.requests if r.kind == "mission"
+                and r.state is RequestState.ACCEPTED]
+
+    def _mission_refusal(self, request: PhoneRequest, game: Game) -> str:
+        car = self.mission_car(request.seat)
+        if not car:
+            return ("no secret mission here: Mission Accomplished is Battlecars', for cars "
+                    f"1–{MISSION_CARS}")
+        mission = self.mission_of(request.seat, request)
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        if request.kind == "mission_done":
+            if mission is None or mission.state is not RequestState.IN:
+                return "you have no secret mission in to declare done"
+            if any(r is not request and r.seat == request.seat and r.kind == "mission_done"
+                   and r.state is RequestState.WAITING for r in self.requests):
+                return "your mission is declared done already: the GM is checking it"
+            request.summary = (f"{name}'s mission accomplished: "
+                               f"{mission.values.get('goal', '?')}")
+            request.odds = "the GM checks it (BC-D33: only kills this car caused count)"
+            return ""
+        if mission is not None:
+            return "your secret mission is rolled already"
+        try:
+            faces = compact_dice(str(request.values.get("dice", "")))
+        except (ResolveError, ValueError) as error:
+            return f"not a die: {error}"
+        procedure = find_procedure(MISSIONS[game.ruleset.id])
+        if len(faces) != 1:
+            return "the mission roll is one d8: type its face, 1 to 8"
+        try:
+            resolution = procedure.resolve({"car": car}, EnteredDice(faces), game.house)
+        except (InputError, ValueError) as error:
+            return f"not a mission roll: {error}"
+        from carwars_desktop.rules.battlecars.options import options_from
+        from carwars_desktop.rules.battlecars.scenarios import mission_for
+
+        plot = mission_for(car, faces[0], options_from(procedure.bind({"car": car},
+                                                                      dict(game.house))))
+        request.values["goal"] = resolution.outcome
+        request.values["face"] = faces[0]
+        request.values["story"] = plot.story
+        request.summary = f"secret mission for {name} (car {car})"
+        request.odds = f"car {car} rolled {faces[0]} on 1d8"
+        return ""
+
     # --- the GM ---------------------------------------------------------------------------
     def waiting(self) -> list[PhoneRequest]:
         """The requests waiting for the GM, oldest first."""
@@ -517,6 +595,10 @@ class PhoneDesk:
         why = self._refusal(request)
         if why:
             self._refused(request, why)
+            self._keep_quietly()
+            return
+        if request.kind in UNPHASED:
+            self._accept_mission(request, initiator)
             self._keep_quietly()
             return
         if request.kind == "shot":
@@ -533,6 +615,22 @@ class PhoneDesk:
             self.reveal(initiator)
         self._keep_quietly()
 
+    def _accept_mission(self, request: PhoneRequest, initiator: object) -> None:
+        """A mission roll is in, kept hidden (the log says only that it was rolled); one
+        declared done reveals it, in the log and to everybody, as one ordinary event."""
+        who = self.player_of(request.seat)
+        if request.kind == "mission":
+            request.state = RequestState.IN
+            self.table.note(f"{who}'s secret mission is rolled (kept hidden until it is "
+                            f"done; from {who}'s phone)", initiator=initiator)
+            return
+        mission = self.mission_of(request.seat)
+        assert mission is not None
+        mission.state = RequestState.ACCEPTED
+        request.state = RequestState.ACCEPTED
+        self.table.note(f"{request.summary} (from {who}'s phone)",
+                        [str(mission.values.get("story", ""))], initiator=initiator)
+
     def edited(self, request: PhoneRequest) -> tuple[str, dict[str, Any], str]:
         """The GM opens ``request`` in the normal dialog: it leaves the queue (the dialog's
         result is the event); the procedure, its presets (vehicles as keys) and a note."""
@@ -543,6 +641,10 @@ class PhoneDesk:
         if request.kind == "shot":
             values, bindings, _dice, _label = self.shot_declaration(request)
             return self.shot_procedure(), {**bindings, **values}, note
+        game = self._game()
+        if request.kind in UNPHASED and game is not None:
+            return MISSIONS.get(game.ruleset.id, ""), {
+                "car": self.mission_car(request.seat)}, note
         rules = self.speed_rules()
         procedure = rules.procedure if rules is not None else ""
         presets = {"vehicle": request.seat, **{k: v for k, v in request.values.items()
@@ -569,7 +671,7 @@ class PhoneDesk:
         now = (game.clock.turn, game.clock.phase)
         passed = [r for r in self.requests if r.state in (RequestState.WAITING,
                                                          RequestState.IN)
-                  and (r.turn, r.phase) != now]
+                  and r.kind not in UNPHASED and (r.turn, r.phase) != now]
         for request in passed:
             self._refused(request, self._refusal(request) or "its moment has passed")
         self._keep_quietly()
@@ -579,7 +681,8 @@ class PhoneDesk:
         """The links of ``tokens`` (None: every link) were revoked: their requests not
         accepted yet are refused."""
         for request in self.requests:
-            if (tokens is None or request.token in tokens) and request.state in (
+            held = request.kind == "mission" and request.state is RequestState.IN
+            if (tokens is None or request.token in tokens) and not held and request.state in (
                     RequestState.WAITING, RequestState.IN):
                 self._refused(request, "this link was revoked")
         self._keep_quietly()
@@ -725,6 +828,16 @@ class PhoneDesk:
         if game is None:
             return state
         state.update(turn=game.clock.turn, phase=game.clock.phase)
+        if car := self.mission_car(seat):  # its own mission only, never another seat's
+            mission = self.mission_of(seat)
+            done = next((r for r in reversed(self.requests) if r.seat == seat
+                         and r.kind == "mission_done"
+                         and r.state is not RequestState.REFUSED), None)
+            state["mission"] = {"car": car} if mission is None else {
+                "car": car, "goal": mission.values.get("goal", ""),
+                "story": mission.values.get("story", ""), "face": mission.values.get("face"),
+                "state": ("done" if mission.state is RequestState.ACCEPTED else
+                          "declared" if done is not None else mission.state.value)}
         if self.speeds_open():
             mine = next((r for r in reversed(self.requests) if r.seat == seat
                          and r.kind == "speed" and r.turn == game.clock.turn
@@ -777,7 +890,7 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["AUTO_SPEEDS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "PhoneStore",
+__all__ = ["AUTO_SPEEDS", "MISSIONS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "PhoneStore",
            "RequestState",
            "SpeedChoice", "SpeedRules"]
 
