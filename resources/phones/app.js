@@ -287,10 +287,31 @@
     clear(list);
     for (const request of phone.requests.slice().reverse()) {
       const mark = { waiting: "… ", in: "✔ ", accepted: "✔ ", refused: "✘ " }[request.state] || "";
-      const text = mark + (request.summary || request.kind) + ": " + request.state
+      // Listed here only once the GM's table has kept it: received.
+      const said = request.state === "waiting" ? "received, waiting for the GM" : request.state;
+      const text = mark + (request.summary || request.kind) + ": " + said
         + (request.reason ? " — " + request.reason : "");
       list.appendChild(el("li", text, "request-" + request.state));
     }
+  }
+
+  function drawMission() {
+    // This seat's own secret mission (the page of another seat never gets it).
+    const phone = seatOf() !== null && view.phone ? view.phone : null;
+    const mission = phone && phone.mission ? phone.mission : null;
+    $("mission").hidden = mission === null;
+    const done = view.missions || [];
+    $("missions").hidden = !done.length;
+    $("missions").textContent = done.map((m) => "Mission accomplished — " + m.player + ": " + m.goal).join("\n");
+    if (mission === null) return;
+    const rolled = Boolean(mission.goal);
+    $("mission-roll").hidden = rolled;
+    $("mission-goal").textContent = rolled ? mission.goal : "";
+    $("mission-story").textContent = rolled ? mission.story + " (car " + mission.car + ", rolled " + mission.face + ")" : "car " + mission.car;
+    const words = { waiting: "… received, waiting for the GM", in: "✔ in: keep it hidden until it is done",
+      declared: "… declared done: the GM is checking it", done: "✔ accomplished: everybody sees it now" };
+    $("mission-state").textContent = rolled ? (words[mission.state] || mission.state) : "";
+    $("mission-done").hidden = mission.state !== "in";
   }
 
   function drawWaiting() {
@@ -310,6 +331,7 @@
     drawOthers(key);
     drawWaiting();
     drawSend();
+    drawMission();
     const log = $("log");
     clear(log);
     for (const line of view.log) log.appendChild(el("li", line));
@@ -358,6 +380,15 @@
     $("shot-send").addEventListener("click", () => send("shot", {
       weapon: $("shot-weapon").value, target: $("shot-target").value,
       side: $("shot-side").value, range: $("shot-range").value.trim() }));
+    $("mission-send").addEventListener("click", () => send("mission", { dice: $("mission-dice").value.trim() }));
+    $("mission-throw").addEventListener("click", () => {
+      const face = new Uint8Array(1);
+      do { crypto.getRandomValues(face); } while (face[0] >= 248);  // 1d8, evenly
+      const die = String(face[0] % 8 + 1);
+      $("mission-dice").value = die;
+      send("mission", { dice: die });
+    });
+    $("mission-done").addEventListener("click", () => send("mission_done", {}));
     connect();
   });
 })();
