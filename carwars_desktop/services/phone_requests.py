@@ -277,8 +277,7 @@ class PhoneDesk:
         records = [StoredPhoneRequest(r.number, r.seat, r.key, r.token, r.kind, r.turn,
                                       r.phase, dict(r.values), r.summary, r.odds,
                                       r.state.value, r.reason) for r in changed]
-        revealed = ((0, 0, REVEALED, 0, 0, [], "", "", RequestState.ACCEPTED.value, "")
-                    if self.revealed is None else self.revealed)
+        revealed: tuple[Any, ...] = self.revealed or ()
         if self.revealed is not None and self._kept.get(("", "")) != revealed:
             _session, turn, event = self.revealed
             records.append(StoredPhoneRequest(0, "", "", "", REVEALED, turn, 0,
