@@ -158,9 +158,14 @@ def _battlecars_choices(sheet: RecordSheet, house: Mapping[str, Any]) -> list[Sp
     return found
 
 
-SHOTS = {"mini_car_wars": "mini.fire"}
+SHOTS = {"mini_car_wars": "mini.fire", "battlecars": "battlecars.fire"}
 """The rulesets whose phones may declare a shot (its fire procedure): in Mini Car Wars
-the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch."""
+the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch; in
+Battlecars an accepted shot is fired with the dice its player typed (§2.9: in the car's
+own Turn, or return fire — one round, only at the attacker, BC-D26 — outside it)."""
+BATTLECARS_SHOT = ("mount", "area", "bearing", "points_between", "smoke")
+"""What a Battlecars phone declares of its shot besides the target (the fire
+procedure's own inputs; its mode, own Turn or return fire, is the moment of play's)."""
 
 MISSIONS = {"battlecars": "battlecars.mission"}
 """The rulesets whose phones may roll a secret mission (Battlecars' Mission Accomplished,
@@ -432,6 +437,8 @@ class PhoneDesk:
         if game is None or not self.shot_procedure() or seat not in {v.key for v in
                                                                     game.vehicles}:
             return None
+        if game.ruleset.id == "battlecars":
+            return self._battlecars_options(seat, game)
         from carwars_desktop.rules.mini_car_wars.procedures.common import SIDE_KEYS
 
         sheet: Any = game.sheet(seat)
@@ -440,12 +447,53 @@ class PhoneDesk:
         targets = [{"value": v.key, "label": v.name} for v in game.vehicles if v.key != seat]
         return {"weapons": weapons, "targets": targets, "sides": list(SIDE_KEYS)}
 
+    def _battlecars_options(self, seat: str, game: Game) -> dict[str, Any] | None:
+        """A Battlecars car's shot: its pods and turret (with their rounds), the other
+        cars, the areas and bearings the fire procedure takes; None in the speeds phase
+        (no car's Turn: nobody fires)."""
+        from carwars_desktop.rules.battlecars.play.return_fire import turn_of
+        from carwars_desktop.rules.battlecars.sheet import CarSheet
+        from carwars_desktop.rules.battlecars.terms import BLOCKS, Bearing
+
+        sheet = game.sheet(seat)
+        if turn_of(game.clock) is None or not isinstance(sheet, CarSheet):
+            return None
+        mounts = [{"value": m.name, "label": f"{m.name} (" + (", ".join(
+            w.value for w in sheet.load(m.name)) or "empty") + ")"} for m in sheet.mounts()
+            if sheet.load(m.name)]
+        targets = [{"value": v.key, "label": v.name} for v in game.vehicles if v.key != seat]
+        mode = game.table_defaults(SHOTS["battlecars"], {"firer": seat}).get("mode", "")
+        return {"fields": "battlecars", "mounts": mounts, "targets": targets,
+                "areas": [b.value for b in BLOCKS], "bearings": [b.value for b in Bearing],
+                "mode": mode}
+
+    def _battlecars_raw(self, request: PhoneRequest, game: Game) -> dict[str, Any] | str:
+        values = request.values
+        options = self.shot_options(request.seat) or {}
+        if str(values.get("mount")) not in {m["value"] for m in options.get("mounts", [])}:
+            return "that pod or turret holds nothing to fire"
+        if values.get("area") not in options.get("areas", []):
+            return "choose the armour block aimed at"
+        if values.get("bearing", "ahead") not in options.get("bearings", []):
+            return "choose your bearing from the target"
+        between = values.get("points_between", 0)
+        if isinstance(between, str):
+            between = int(between) if between.strip().isdigit() else -1
+        if not isinstance(between, int) or not 0 <= between <= 40:
+            return "points between: a whole number, 0 to 40"
+        return {"firer": game.sheet(request.seat), "target": game.sheet(str(values["target"])),
+                "mount": str(values["mount"]), "mode": str(options.get("mode", "")),
+                "area": str(values["area"]), "bearing": str(values.get("bearing", "ahead")),
+                "points_between": between, "smoke": values.get("smoke") is True}
+
     def _shot_raw(self, request: PhoneRequest, game: Game) -> dict[str, Any] | str:
         values = request.values
         target = values.get("target")
         if not isinstance(target, str) or target == request.seat or target not in {
                 v.key for v in game.vehicles}:
             return "choose another vehicle as the target"
+        if game.ruleset.id == "battlecars":
+            return self._battlecars_raw(request, game)
         options = self.shot_options(request.seat) or {}
         if str(values.get("weapon")) not in {w["value"] for w in options.get("weapons", [])}:
             return "that weapon cannot fire now (destroyed, spent or fired this turn)"
@@ -470,6 +518,17 @@ class PhoneDesk:
             return str(error)
         p = odds.p_success()
         names = {v.key: v.name for v in game.vehicles}
+        if game.ruleset.id == "battlecars":
+            request.values["mode"] = raw["mode"]
+            request.summary = (
+                f"{names[request.seat]} fires {raw['mount']} at {names[bindings['target']]} "
+                f"({raw['area']}, {raw['bearing']}, {raw['points_between']} points between"
+                + (", smoke" if raw["smoke"] else "") + f"; {raw['mode']})")
+            request.odds = " · ".join(part for part in (
+                f"need {odds.need}+" if odds.need is not None else "",
+                "" if p is None else odds_text(p)) if part)
+            request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+            return ""
         weapon = next(w["label"] for w in (self.shot_options(request.seat) or {})["weapons"]
                       if w["value"] == raw["weapon"])
         request.summary = (f"{names[request.seat]} fires {weapon} at "
@@ -490,11 +549,52 @@ class PhoneDesk:
             compact_dice(typed)
         except (ResolveError, ValueError) as error:
             return f"not dice: {error}"
+        if shot.values.get("fired"):
+            return "that shot was fired already"
         shot.values["dice"] = typed
         request.summary = f"dice {typed} for {shot.summary}"
+        if shot.state is RequestState.ACCEPTED and game_ruleset(self._game()) == "battlecars":
+            why = self._fire(shot, None)  # the GM accepted it: fired with these dice
+            if why:
+                shot.values["dice"] = ""
+                return f"the dice do not fit: {why}"
+            shot.reason = ""
         request.state = RequestState.ACCEPTED  # dice only go with a shot the GM accepts
-        if shot.state is RequestState.ACCEPTED and self.on_dice is not None:
+        if shot.state is RequestState.ACCEPTED and self.on_dice is not None and \
+                game_ruleset(self._game()) != "battlecars":
             self.on_dice(shot)
+        return ""
+
+    def _fire(self, request: PhoneRequest, initiator: object) -> str:
+        """A Battlecars shot the GM accepted, fired with the dice its player typed: one
+        ordinary event (undoable), logged "from Bob's phone"; why not, or ""."""
+        from dataclasses import replace
+
+        from carwars_desktop.dice import DiceError
+
+        game = self._game()
+        if game is None:
+            return "no game is running at the table"
+        raw = self._shot_raw(request, game)
+        if isinstance(raw, str):
+            return raw
+        procedure = find_procedure(self.shot_procedure())
+        bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        try:
+            faces = compact_dice(str(request.values.get("dice", "")))
+            pending = self.table.resolve(procedure, raw, EnteredDice(faces),
+                                         bindings=bindings, initiator=initiator)
+        except (ResolveError, InputError, DiceError, ValueError) as error:
+            return str(error)
+        pending.resolution = replace(
+            pending.resolution, outcome=f"{pending.resolution.outcome} "
+                                        f"(from {self.player_of(request.seat)}'s phone)")
+        try:
+            pending.apply(initiator=initiator)
+        except (ResolveError, ValueError) as error:
+            pending.discard(initiator)
+            return str(error)
+        request.values["fired"] = True
         return ""
 
     def _shot_of(self, request: PhoneRequest) -> PhoneRequest | None:
@@ -508,8 +608,10 @@ class PhoneDesk:
                                                                str, str]:
         """A shot as the fire batch takes it: the form's values, the vehicles, the dice
         typed, and its label ("… from Bob's phone")."""
-        values = {k: v for k, v in request.values.items()
-                  if k in ("weapon", "side", "range")}
+        game = self._game()
+        kept = BATTLECARS_SHOT + ("mode",) if game_ruleset(game) == "battlecars" else (
+            "weapon", "side", "range")
+        values = {k: v for k, v in request.values.items() if k in kept}
         bindings = {"firer": request.seat, "target": str(request.values["target"])}
         return (values, bindings, str(request.values.get("dice", "")),
                 f"from {self.player_of(request.seat)}'s phone")
@@ -598,6 +700,15 @@ class PhoneDesk:
             return
         if request.kind in UNPHASED:
             self._accept_mission(request, initiator)
+            self._keep_quietly()
+            return
+        if request.kind == "shot" and game_ruleset(self._game()) == "battlecars":
+            request.state = RequestState.ACCEPTED  # fired with its player's dice
+            if request.values.get("dice"):
+                why = self._fire(request, initiator)
+                if why:
+                    request.values["dice"] = ""
+                    request.reason = f"the dice did not fit: {why}; type them again"
             self._keep_quietly()
             return
         if request.kind == "shot":
@@ -848,7 +959,8 @@ class PhoneDesk:
             state["shots"] = [
                 {"key": r.key, "summary": r.summary, "odds": r.odds, "state": r.state.value,
                  "dice_needed": r.values.get("dice_needed", ""),
-                 "dice": r.values.get("dice", "")}
+                 "dice": r.values.get("dice", ""), "fired": bool(r.values.get("fired")),
+                 "reason": r.reason}
                 for r in self.requests if r.seat == seat and r.kind == "shot"
                 and (r.turn, r.phase) == (game.clock.turn, game.clock.phase)
                 and r.state in (RequestState.WAITING, RequestState.ACCEPTED)]
@@ -863,6 +975,10 @@ class PhoneDesk:
         self._kept_session = None
         self.revealed = None
         self._count = 0
+
+
+def game_ruleset(game: Game | None) -> str:
+    return "" if game is None else game.ruleset.id
 
 
 def _write_errors() -> tuple[type[BaseException], ...]:

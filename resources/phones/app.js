@@ -234,17 +234,37 @@
     const box = $("shots");
     clear(box);
     if (shot === null) return;
-    fill($("shot-weapon"), shot.weapons);
+    // Battlecars takes its fire procedure's own fields: pod or turret, area, bearing,
+    // points between, smoke; its mode (own Turn or return fire) is the table's (§2.9).
+    const battlecars = shot.fields === "battlecars";
+    const weapons = battlecars ? shot.mounts : shot.weapons;
+    fill($("shot-weapon"), weapons);
     fill($("shot-target"), shot.targets);
-    fill($("shot-side"), shot.sides.map((s) => ({ value: s, label: s })));
-    $("shot-send").disabled = !shot.weapons.length;
+    fill($("shot-side"), (battlecars ? shot.areas : shot.sides).map((s) => ({ value: s, label: s })));
+    $("shot-weapon-label").textContent = battlecars ? "Pod or turret" : "Weapon";
+    $("shot-side-label").textContent = battlecars ? "Area aimed at" : "Side";
+    $("shot-range-label").textContent = battlecars ? "Points between" : "Range (inches)";
+    $("shot-bearing-box").hidden = !battlecars;
+    $("shot-smoke-box").hidden = !battlecars;
+    $("shot-mode").hidden = !battlecars;
+    if (battlecars) {
+      fill($("shot-bearing"), shot.bearings.map((s) => ({ value: s, label: s })));
+      $("shot-mode").textContent = shot.mode === "return-fire"
+        ? "Return fire: one round, only at the car that fired at you (§2.9)"
+        : "Your own Turn";
+    }
+    $("shot-send").dataset.fields = battlecars ? "battlecars" : "";
+    $("shot-send").disabled = !weapons.length;
     for (const declared of phone.shots || []) {
       const card = el("div", null, "shot");
       card.dataset.key = declared.key;
       card.appendChild(el("div", declared.summary, "shot-summary"));
       card.appendChild(el("div", declared.odds, "big shot-odds"));
       card.appendChild(el("div", "dice to throw: " + declared.dice_needed, "muted shot-need"));
-      card.appendChild(el("div", declared.state === "accepted" ? "✔ in the phase's fire batch"
+      const accepted = declared.fired ? "✔ fired" : battlecars
+        ? "✔ accepted: type your dice to fire it" + (declared.reason ? " (" + declared.reason + ")" : "")
+        : "✔ in the phase's fire batch";
+      card.appendChild(el("div", declared.state === "accepted" ? accepted
                                                              : "… waiting for the GM", "shot-state"));
       const row = el("div", null, "dice-row");
       const input = el("input");
@@ -377,9 +397,12 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("change").addEventListener("click", () => choose(null));
     window.addEventListener("online", resend);
-    $("shot-send").addEventListener("click", () => send("shot", {
-      weapon: $("shot-weapon").value, target: $("shot-target").value,
-      side: $("shot-side").value, range: $("shot-range").value.trim() }));
+    $("shot-send").addEventListener("click", () => send("shot", $("shot-send").dataset.fields === "battlecars"
+      ? { mount: $("shot-weapon").value, target: $("shot-target").value, area: $("shot-side").value,
+          bearing: $("shot-bearing").value, points_between: $("shot-range").value.trim(),
+          smoke: $("shot-smoke").checked }
+      : { weapon: $("shot-weapon").value, target: $("shot-target").value,
+          side: $("shot-side").value, range: $("shot-range").value.trim() }));
     $("mission-send").addEventListener("click", () => send("mission", { dice: $("mission-dice").value.trim() }));
     $("mission-throw").addEventListener("click", () => {
       const face = new Uint8Array(1);
