@@ -102,3 +102,52 @@ def test_phone_request_mission_from_a_phone_stays_secret_until_done(
     for driver in (bob, di, common):
         _wait(driver, lambda d: f"Mission accomplished — Bob: {goal}" in _text(d, "missions"))
     qtbot.waitUntil(lambda: goal in _tv_text(display), timeout=int(WAIT * 1000))
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+def test_phone_request_battlecars_shot_declared_on_a_phone_with_its_dice(
+        qtbot, window: MainWindow, phones: list[WebDriver]) -> None:  # type: ignore[no-untyped-def]
+    from .test_phone_request_browser import _shot_cards, _type_dice
+
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    _start(window.services, "battlecars", 2)
+    table = window.services.table
+    game = table.running()
+    table.set_clock(game.clock.advanced(), "Red Baron's Turn")
+    sharing.start(LOOPBACK)
+    queue = window.phone_queue
+    seats = {key: url for key, _name, url in sharing.seats()}
+    for key in ["v1", "v2"]:
+        driver = chromium()
+        phones.append(driver)
+        driver.get(seats[key])
+    bob, di = phones
+    _wait(bob, lambda d: _text(d, "send-title") == "Your shot this phase"
+          and _text(d, "shot-mode") == "Your own Turn")
+    _wait(di, lambda d: _text(d, "shot-mode").startswith("Return fire: one round"))
+    mount = sharing.desk.shot_options("v1")["mounts"][0]["value"]  # type: ignore[index]
+    assert bob.execute_script(
+        "const set = (id, v) => { const e = document.getElementById(id); e.value = v;"
+        " return e.value === v; };"
+        "if (!(set('shot-weapon', arguments[0]) && set('shot-target', 'v2')"
+        " && set('shot-side', 'front') && set('shot-bearing', 'ahead'))) return false;"
+        "document.getElementById('shot-range').value = '2';"
+        "document.getElementById('shot-send').click(); return true;", mount)
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=int(WAIT * 1000))
+    assert queue.texts()[0].startswith(f"Bob's phone: Red Baron fires {mount} at Blue Thunder")
+    _wait(bob, lambda d: len(_shot_cards(d)) == 1 and "%" in _shot_cards(d)[0]["odds"])
+    events = len(_summaries(window))
+    queue.list.setFocus()
+    queue.list.setCurrentRow(0)
+    qtbot.keyClick(queue.list, Qt.Key.Key_Return)
+    _wait(bob, lambda d: "type your dice to fire it" in _shot_cards(d)[0]["state"])
+    assert len(_summaries(window)) == events  # nothing fired before the dice
+    _type_dice(bob, _shot_cards(bob)[0]["key"], "8811")
+    qtbot.waitUntil(lambda: len(_summaries(window)) == events + 1, timeout=int(WAIT * 1000))
+    assert "from Bob's phone" in _summaries(window)[-1]
+    _wait(bob, lambda d: "✔ fired" in _shot_cards(d)[0]["state"])
+    assert _shot_cards(di) == []  # nobody else's shot on Di's phone
