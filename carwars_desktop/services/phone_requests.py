@@ -167,6 +167,13 @@ BATTLECARS_SHOT = ("mount", "area", "bearing", "points_between", "smoke")
 """What a Battlecars phone declares of its shot besides the target (the fire
 procedure's own inputs; its mode, own Turn or return fire, is the moment of play's)."""
 
+ROLLS = {"autopower": {"attack": "autopower.attack", "control": "autopower.control"}}
+"""AUTOpower's rolls a phone may ask for, by request kind: an attack with the Fighting
+cards the player plays (§2.6) and a control roll after damage with the IQ cards played
+(§2.8). The session does not track the hand's faces (only its size), so the player
+types the values of the cards played ("3, 6"); the procedure checks them and the hand's
+size. Accepted by the GM, it is rolled with the dice typed on the phone, one event."""
+
 MISSIONS = {"battlecars": "battlecars.mission"}
 """The rulesets whose phones may roll a secret mission (Battlecars' Mission Accomplished,
 §2.19, §3.10: each player secretly rolls 1d8 on their car's mission plot and keeps it
@@ -382,6 +389,8 @@ class PhoneDesk:
             return (f"that was for {clock.word} {request.turn}, "
                     f"{_phase_name(clock.phases, request.phase)}; the table is at "
                     f"{clock.word} {clock.turn}, {clock.phase_name}")
+        if request.kind in ROLLS.get(game.ruleset.id, {}):
+            return self._roll_refusal(request, game)
         if request.kind == "shot":
             return self._shot_refusal(request, game)
         if request.kind == "dice":
@@ -553,7 +562,7 @@ class PhoneDesk:
             return "that shot was fired already"
         shot.values["dice"] = typed
         request.summary = f"dice {typed} for {shot.summary}"
-        if shot.state is RequestState.ACCEPTED and game_ruleset(self._game()) == "battlecars":
+        if shot.state is RequestState.ACCEPTED and self._rolled_here(shot):
             why = self._fire(shot, None)  # the GM accepted it: fired with these dice
             if why:
                 shot.values["dice"] = ""
@@ -561,9 +570,16 @@ class PhoneDesk:
             shot.reason = ""
         request.state = RequestState.ACCEPTED  # dice only go with a shot the GM accepts
         if shot.state is RequestState.ACCEPTED and self.on_dice is not None and \
-                game_ruleset(self._game()) != "battlecars":
+                not self._rolled_here(shot):
             self.on_dice(shot)
         return ""
+
+    def _rolled_here(self, request: PhoneRequest) -> bool:
+        """A request the GM accepts and its phone's dice then resolve (no fire batch): a
+        Battlecars shot, an AUTOpower attack or control roll."""
+        ruleset = game_ruleset(self._game())
+        return (request.kind == "shot" and ruleset == "battlecars") or \
+            request.kind in ROLLS.get(ruleset, {})
 
     def _fire(self, request: PhoneRequest, initiator: object) -> str:
         """A Battlecars shot the GM accepted, fired with the dice its player typed: one
@@ -575,11 +591,17 @@ class PhoneDesk:
         game = self._game()
         if game is None:
             return "no game is running at the table"
-        raw = self._shot_raw(request, game)
-        if isinstance(raw, str):
-            return raw
-        procedure = find_procedure(self.shot_procedure())
-        bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        if request.kind == "shot":
+            raw = self._shot_raw(request, game)
+            if isinstance(raw, str):
+                return raw
+            procedure = find_procedure(self.shot_procedure())
+            bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        else:
+            found = self._roll_raw(request, game)
+            if isinstance(found, str):
+                return found
+            procedure, raw, bindings = find_procedure(found[0]), found[1], found[2]
         try:
             faces = compact_dice(str(request.values.get("dice", "")))
             pending = self.table.resolve(procedure, raw, EnteredDice(faces),
@@ -600,7 +622,8 @@ class PhoneDesk:
     def _shot_of(self, request: PhoneRequest) -> PhoneRequest | None:
         key = request.values.get("shot")
         return next((r for r in self.requests if r.seat == request.seat and r.key == key
-                     and r.kind == "shot" and r.state in (RequestState.WAITING,
+                     and r.kind in ("shot", "attack", "control")
+                     and r.state in (RequestState.WAITING,
                                                           RequestState.ACCEPTED)
                      and (r.turn, r.phase) == (request.turn, request.phase)), None)
 
@@ -615,6 +638,75 @@ class PhoneDesk:
         bindings = {"firer": request.seat, "target": str(request.values["target"])}
         return (values, bindings, str(request.values.get("dice", "")),
                 f"from {self.player_of(request.seat)}'s phone")
+
+    # --- AUTOpower's attacks and control rolls ----------------------------------------------
+    def roll_options(self, seat: str) -> dict[str, Any] | None:
+        """What an AUTOpower seat's phone may ask for: an attack (its targets) and, with
+        the Control variant, a control roll; None for another ruleset."""
+        game = self._game()
+        if game is None or seat not in {v.key for v in game.vehicles} or \
+                game.ruleset.id not in ROLLS:
+            return None
+        sheet: Any = game.sheet(seat)
+        return {"targets": [{"value": v.key, "label": v.name} for v in game.vehicles
+                            if v.key != seat],
+                "hand": int(getattr(sheet, "hand_size", 0)), "tracked": False,
+                "kinds": list(ROLLS[game.ruleset.id])}
+
+    def _roll_raw(self, request: PhoneRequest, game: Game
+                  ) -> tuple[str, dict[str, Any], dict[str, str]] | str:
+        """(procedure, its inputs, its vehicles) of an AUTOpower roll; why not."""
+        values = request.values
+        procedure = ROLLS[game.ruleset.id][request.kind]
+        iq = str(values.get("iq_cards", ""))
+        if request.kind == "control":  # after damage taken: the sheet says how much
+            from carwars_desktop.rules.autopower.play import car_sheet
+
+            damage = car_sheet(game.sheet(request.seat)).control_due
+            if damage is None:
+                return "no control roll is due for your car (§2.8: after damage from a hit)"
+            return (procedure, {"vehicle": game.sheet(request.seat), "damage": damage,
+                                "iq_cards": iq}, {"vehicle": request.seat})
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        now, _, step = game.clock.phase_name.rpartition(": ")
+        if (now, step) != (name, "combat"):
+            return (f"only the active player attacks, in their combat phase (AP-D4); the "
+                    f"table is at {game.clock.phase_name}")
+        target = values.get("target")
+        if not isinstance(target, str) or target == request.seat or target not in {
+                v.key for v in game.vehicles}:
+            return "choose another vehicle as the target"
+        return (procedure, {"firer": game.sheet(request.seat), "target": game.sheet(target),
+                            "cards": str(values.get("cards", "")), "iq_cards": iq},
+                {"firer": request.seat, "target": target})
+
+    def _roll_refusal(self, request: PhoneRequest, game: Game) -> str:
+        raw = self._roll_raw(request, game)
+        if isinstance(raw, str):
+            return raw
+        procedure_id, inputs, bindings = raw
+        procedure = find_procedure(procedure_id)
+        refused = game.table_problems(procedure.id, bindings,
+                                      {k: v for k, v in inputs.items() if k not in bindings})
+        if refused:
+            return "; ".join(refused)
+        try:
+            odds = procedure.odds(inputs, game.house)
+            needs = procedure.dice_needed(inputs, game.house)
+        except (InputError, ValueError) as error:
+            return str(error)
+        names = {v.key: v.name for v in game.vehicles}
+        iq = f", IQ cards {inputs['iq_cards']}" if inputs["iq_cards"] else ""
+        request.summary = (
+            f"{names[request.seat]} attacks {names[bindings['target']]} with Fighting cards "
+            f"{inputs['cards']}{iq}" if request.kind == "attack" else
+            f"{names[request.seat]}'s control roll after {inputs['damage']} damage{iq}")
+        p = odds.p_success()
+        request.odds = " · ".join(part for part in (
+            f"need {odds.need}+" if odds.need is not None else "",
+            "" if p is None else odds_text(p)) if part)
+        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+        return ""
 
     # --- the secret mission (Battlecars, Mission Accomplished) ------------------------------
     def mission_car(self, seat: str) -> int:
@@ -702,7 +794,7 @@ class PhoneDesk:
             self._accept_mission(request, initiator)
             self._keep_quietly()
             return
-        if request.kind == "shot" and game_ruleset(self._game()) == "battlecars":
+        if self._rolled_here(request):
             request.state = RequestState.ACCEPTED  # fired with its player's dice
             if request.values.get("dice"):
                 why = self._fire(request, initiator)
@@ -954,14 +1046,19 @@ class PhoneDesk:
                          and r.state in (RequestState.WAITING, RequestState.IN)), None)
             state["speeds"] = [c.to_json() for c in self.speed_choices(seat)]
             state["speed_sent"] = mine.summary if mine is not None else ""
-        elif (options := self.shot_options(seat)) is not None:
-            state["shot"] = options
+        elif (options := self.shot_options(seat)) is not None or (
+                rolls := self.roll_options(seat)) is not None:
+            if options is not None:
+                state["shot"] = options
+            else:
+                state["rolls"] = rolls
             state["shots"] = [
                 {"key": r.key, "summary": r.summary, "odds": r.odds, "state": r.state.value,
                  "dice_needed": r.values.get("dice_needed", ""),
                  "dice": r.values.get("dice", ""), "fired": bool(r.values.get("fired")),
                  "reason": r.reason}
-                for r in self.requests if r.seat == seat and r.kind == "shot"
+                for r in self.requests if r.seat == seat
+                and r.kind in ("shot", "attack", "control")
                 and (r.turn, r.phase) == (game.clock.turn, game.clock.phase)
                 and r.state in (RequestState.WAITING, RequestState.ACCEPTED)]
         return state
@@ -1005,7 +1102,5 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["AUTO_SPEEDS", "MISSIONS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "PhoneStore",
-           "RequestState",
-           "SpeedChoice", "SpeedRules"]
-
+__all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest",
+           "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]

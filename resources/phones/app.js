@@ -230,13 +230,21 @@
   }
   function drawShots(phone) {
     const shot = phone.shot || null;
+    const rolls = phone.rolls || null;  // AUTOpower: the cards played, typed (§2.6, §2.8)
     $("shot-form").hidden = shot === null;
+    $("roll-form").hidden = rolls === null;
     const box = $("shots");
     clear(box);
-    if (shot === null) return;
+    if (rolls !== null) {
+      fill($("ap-target"), rolls.targets);
+      $("roll-hand").textContent = "Your hand: " + rolls.hand + " cards. Type the values of the cards you play.";
+      $("ap-control").hidden = !rolls.kinds.includes("control");
+    }
+    if (shot === null && rolls === null) return;
+    const battlecars = shot !== null && shot.fields === "battlecars";
+    if (shot === null) { drawDeclared(phone, box, true); return; }
     // Battlecars takes its fire procedure's own fields: pod or turret, area, bearing,
     // points between, smoke; its mode (own Turn or return fire) is the table's (§2.9).
-    const battlecars = shot.fields === "battlecars";
     const weapons = battlecars ? shot.mounts : shot.weapons;
     fill($("shot-weapon"), weapons);
     fill($("shot-target"), shot.targets);
@@ -255,6 +263,9 @@
     }
     $("shot-send").dataset.fields = battlecars ? "battlecars" : "";
     $("shot-send").disabled = !weapons.length;
+    drawDeclared(phone, box, battlecars);
+  }
+  function drawDeclared(phone, box, battlecars) {
     for (const declared of phone.shots || []) {
       const card = el("div", null, "shot");
       card.dataset.key = declared.key;
@@ -286,14 +297,15 @@
   function drawSend() {
     const phone = seatOf() !== null && view.phone ? view.phone : null;
     const speeds = phone && phone.speeds ? phone.speeds : null;
-    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.requests.length);
+    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.rolls && !phone.requests.length);
     if (phone === null) return;
     const typing = document.activeElement && document.activeElement.classList.contains("shot-dice");
     if (!typing) drawShots(phone);
     $("footer").textContent = "Your seat: you may send what the rules keep secret; the GM accepts it.";
     const box = $("speeds");
     clear(box);
-    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase" : "Your requests";
+    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase"
+      : phone.rolls ? "Your cards and rolls" : "Your requests";
     $("send-help").hidden = !speeds;
     for (const choice of speeds || []) {
       const button = el("button", choice.label, "speed");
@@ -412,6 +424,9 @@
       send("mission", { dice: die });
     });
     $("mission-done").addEventListener("click", () => send("mission_done", {}));
+    $("ap-attack").addEventListener("click", () => send("attack", {
+      target: $("ap-target").value, cards: $("ap-cards").value.trim(), iq_cards: $("ap-iq").value.trim() }));
+    $("ap-control").addEventListener("click", () => send("control", { iq_cards: $("ap-iq").value.trim() }));
     connect();
   });
 })();
