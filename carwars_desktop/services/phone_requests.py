@@ -174,6 +174,11 @@ cards the player plays (§2.6) and a control roll after damage with the IQ cards
 types the values of the cards played ("3, 6"); the procedure checks them and the hand's
 size. Accepted by the GM, it is rolled with the dice typed on the phone, one event."""
 
+VEHICLE_CHOICE = ("autopower",)
+"""The rulesets whose vehicles are chosen on the phones, secretly, and revealed together
+when every player has chosen (AUTOpower §2.2 step 1: a character card that fits the
+division), before anything is played."""
+
 MISSIONS = {"battlecars": "battlecars.mission"}
 """The rulesets whose phones may roll a secret mission (Battlecars' Mission Accomplished,
 §2.19, §3.10: each player secretly rolls 1d8 on their car's mission plot and keeps it
@@ -389,6 +394,8 @@ class PhoneDesk:
             return (f"that was for {clock.word} {request.turn}, "
                     f"{_phase_name(clock.phases, request.phase)}; the table is at "
                     f"{clock.word} {clock.turn}, {clock.phase_name}")
+        if request.kind == "vehicle":
+            return self._vehicle_refusal(request, game)
         if request.kind in ROLLS.get(game.ruleset.id, {}):
             return self._roll_refusal(request, game)
         if request.kind == "shot":
@@ -639,6 +646,68 @@ class PhoneDesk:
         return (values, bindings, str(request.values.get("dice", "")),
                 f"from {self.player_of(request.seat)}'s phone")
 
+    # --- AUTOpower's vehicle choice ---------------------------------------------------------
+    def vehicles_open(self) -> bool:
+        """The vehicles may be chosen on the phones: AUTOpower, nothing played yet."""
+        game = self._game()
+        return (game is not None and game.ruleset.id in VEHICLE_CHOICE
+                and (game.clock.turn, game.clock.phase) == (1, 0) and not game.can_undo())
+
+    def vehicle_choices(self) -> dict[str, Any]:
+        """The character cards that fit the duel's division (AP-D2 as the session has it),
+        by name."""
+        from carwars_desktop.rules.autopower.errors import OptionsFormatError
+        from carwars_desktop.rules.autopower.options import Options
+
+        game = self._game()
+        if game is None:
+            return {}
+        try:
+            options = Options.from_json(dict(game.house))
+        except (OptionsFormatError, ValueError, TypeError):
+            options = Options()
+        cards = game.ruleset.catalog()
+        return {name: card for name, card in cards.items()
+                if not card.problems(options.division, options.ap_d2_division_is_upper_limit)}
+
+    def _vehicles(self) -> list[PhoneRequest]:
+        return [r for r in self.requests if r.kind == "vehicle" and r.state is RequestState.IN]
+
+    def _vehicle_refusal(self, request: PhoneRequest, game: Game) -> str:
+        if not self.vehicles_open():
+            return "the vehicles are chosen before anything is played (AUTOpower §2.2)"
+        card = request.values.get("card")
+        if card not in self.vehicle_choices():
+            return "that card does not fit the duel's division"
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        request.summary = f"a secret vehicle card for {name}"
+        request.odds = "fits the division"
+        for other in self.requests:  # a new choice replaces the seat's earlier one
+            if (other is not request and other.seat == request.seat and other.kind == "vehicle"
+                    and other.state in (RequestState.WAITING, RequestState.IN)):
+                self._refused(other, "replaced by a newer choice")
+        return ""
+
+    def _reveal_vehicles(self, initiator: object) -> None:
+        """Every player has chosen: the cards revealed together as one event, each seat's
+        sheet the new card's (AUTOpower §2.2 step 1)."""
+        from carwars_desktop.rules.autopower.sheet import new_sheet
+
+        game = self._game()
+        chosen = self._vehicles()
+        if game is None or {r.seat for r in chosen} != {v.key for v in game.vehicles}:
+            return
+        cards = self.vehicle_choices()
+        names = {v.key: v.name for v in game.vehicles}
+        sheets: dict[str, RecordSheet] = {r.seat: new_sheet(cards[str(r.values["card"])])
+                                          for r in chosen}
+        shown = "; ".join(f"{names[r.seat]}: {r.values['card']}" for r in chosen)
+        senders = [f"{self.player_of(r.seat)}'s" for r in chosen]
+        self.table.set_clock(game.clock, f"Vehicles revealed: {shown} (from "
+                             f"{', '.join(senders)} phones)", sheets, initiator=initiator)
+        for request in chosen:
+            request.state = RequestState.ACCEPTED
+
     # --- AUTOpower's attacks and control rolls ----------------------------------------------
     def roll_options(self, seat: str) -> dict[str, Any] | None:
         """What an AUTOpower seat's phone may ask for: an attack (its targets) and, with
@@ -790,6 +859,11 @@ class PhoneDesk:
             self._refused(request, why)
             self._keep_quietly()
             return
+        if request.kind == "vehicle":
+            request.state = RequestState.IN
+            self._reveal_vehicles(initiator)
+            self._keep_quietly()
+            return
         if request.kind in UNPHASED:
             self._accept_mission(request, initiator)
             self._keep_quietly()
@@ -907,6 +981,9 @@ class PhoneDesk:
     def waiting_for(self) -> list[str]:
         """The players whose secret speed is not in yet (none when no choice is open)."""
         game = self._game()
+        if game is not None and self.vehicles_open():  # AUTOpower's vehicle cards
+            chosen = {r.seat for r in self._vehicles()}
+            return [self.player_of(v.key) for v in game.vehicles if v.key not in chosen]
         if game is None or not self.speeds_open():
             return []
         done = {r.seat for r in self._speeds()}
@@ -1040,6 +1117,13 @@ class PhoneDesk:
                 "story": mission.values.get("story", ""), "face": mission.values.get("face"),
                 "state": ("done" if mission.state is RequestState.ACCEPTED else
                           "declared" if done is not None else mission.state.value)}
+        if self.vehicles_open():
+            mine_card = next((r for r in reversed(self.requests) if r.seat == seat
+                              and r.kind == "vehicle" and r.state in (RequestState.WAITING,
+                                                                      RequestState.IN)), None)
+            state["vehicles"] = [{"label": n, "values": {"card": n}}
+                                 for n in self.vehicle_choices()]
+            state["vehicle_sent"] = "" if mine_card is None else str(mine_card.values["card"])
         if self.speeds_open():
             mine = next((r for r in reversed(self.requests) if r.seat == seat
                          and r.kind == "speed" and r.turn == game.clock.turn
@@ -1102,5 +1186,5 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest",
-           "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]
+__all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "VEHICLE_CHOICE", "PhoneDesk",
+           "PhoneRequest", "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]

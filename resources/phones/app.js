@@ -296,7 +296,9 @@
 
   function drawSend() {
     const phone = seatOf() !== null && view.phone ? view.phone : null;
-    const speeds = phone && phone.speeds ? phone.speeds : null;
+    // AUTOpower's vehicle cards are chosen as the speeds are: secretly, revealed together.
+    const cards = phone && phone.vehicles ? phone.vehicles : null;
+    const speeds = cards || (phone && phone.speeds ? phone.speeds : null);
     $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.rolls && !phone.requests.length);
     if (phone === null) return;
     const typing = document.activeElement && document.activeElement.classList.contains("shot-dice");
@@ -304,17 +306,18 @@
     $("footer").textContent = "Your seat: you may send what the rules keep secret; the GM accepts it.";
     const box = $("speeds");
     clear(box);
-    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase"
+    $("send-title").textContent = cards ? "Your vehicle card" : speeds ? "Your secret speed" : phone.shot ? "Your shot this phase"
       : phone.rolls ? "Your cards and rolls" : "Your requests";
     $("send-help").hidden = !speeds;
     for (const choice of speeds || []) {
       const button = el("button", choice.label, "speed");
       button.type = "button";
       button.dataset.label = choice.label;
-      button.addEventListener("click", () => send("speed", choice.values));
+      button.addEventListener("click", () => send(cards ? "vehicle" : "speed", choice.values));
       box.appendChild(button);
     }
     if (speeds && phone.speed_sent) $("sent").textContent = "in: " + phone.speed_sent;
+    if (cards && phone.vehicle_sent) $("sent").textContent = "chosen: " + phone.vehicle_sent;
     const list = $("requests");
     clear(list);
     for (const request of phone.requests.slice().reverse()) {

@@ -7,6 +7,7 @@ hold, are refused with the rules' reason."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -70,3 +71,46 @@ def test_phone_request_autopower_attack_with_typed_cards_and_dice(
     last = game.store.last_active()  # type: ignore[attr-defined]
     assert last is not None and f"(from {desk.player_of(seat)}'s phone)" in last.event.summary
     assert game.can_undo()
+
+
+def test_phone_request_autopower_vehicles_chosen_secretly_revealed_together(
+        qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
+    from carwars_desktop.rules.autopower import CarSheet
+
+    _start(services, "autopower")
+    desk = sharing.desk
+    game = services.table.running()
+    cards = list(desk.vehicle_choices())
+    assert len(cards) >= 2 and desk.phone_state("v1")["vehicles"]
+    assert desk.waiting_for() == ["Bob", "Di", "Al"]
+    bad = desk.receive(PhoneMessage("v1", "t", "card-bad-1", _ask(game, "vehicle",
+                                                                 card="Nobody")))
+    assert bad is not None and bad.state is RequestState.REFUSED
+    chosen = {"v1": cards[0], "v2": cards[1], "v3": cards[0]}
+    requests = []
+    for seat, card in chosen.items():
+        request = desk.receive(PhoneMessage(seat, "t", f"card-{seat}-01",
+                                            _ask(game, "vehicle", card=card)))
+        assert request is not None and request.state is RequestState.WAITING, request.reason
+        requests.append(request)
+    # Each phone shows its own card only, the others' never (the TV: whose is awaited).
+    for seat in ("v1", "v2", "v3"):
+        assert desk.phone_state(seat)["vehicle_sent"] == chosen[seat]
+    others = json.dumps(desk.phone_state("v2"))
+    assert "card-v1-01" not in others and "card-v3-01" not in others
+    sharing.accept(requests[0])
+    sharing.accept(requests[1])
+    assert desk.waiting_for() == ["Al"]
+    assert not game.can_undo()  # nothing revealed yet
+    assert all(isinstance(game.sheet(k), CarSheet) for k in chosen)
+    before = {k: game.sheet(k).to_json() for k in chosen}  # type: ignore[attr-defined]
+    sharing.accept(requests[2])  # the last one in: revealed together, one event
+    last = game.store.last_active()  # type: ignore[attr-defined]
+    assert last is not None and last.event.summary.startswith("Vehicles revealed: ")
+    assert all(card in last.event.summary for card in chosen.values())
+    assert all(game.sheet(k).car.name == card  # type: ignore[attr-defined]
+               for k, card in chosen.items())
+    assert before != {k: game.sheet(k).to_json() for k in chosen}  # type: ignore[attr-defined]
+    assert desk.waiting_for() == [] and not desk.vehicles_open()
+    services.table.undo()
+    assert desk.vehicles_open()  # undone: chosen again

@@ -133,6 +133,8 @@ class PhoneQueue(QDockWidget):
         who = self.sharing.desk.player_of(request.seat)
         if request.kind == "speed":
             return f"{who}'s phone: a secret speed ({request.odds})"
+        if request.kind == "vehicle":
+            return f"{who}'s phone: a secret vehicle card ({request.odds}; hover to read it)"
         if request.kind == "mission":
             return f"{who}'s phone: a secret mission ({request.odds}; hover to read it)"
         if request.kind == "mission_done":
@@ -143,6 +145,8 @@ class PhoneQueue(QDockWidget):
         """What only the GM reads of a secret request (its tooltip): a mission's goal."""
         if request.kind == "mission":
             return f"{request.values.get('goal', '')} — {request.values.get('story', '')}"
+        if request.kind == "vehicle":
+            return str(request.values.get("card", ""))
         return request.summary if request.kind == "mission_done" else ""
 
     def texts(self) -> list[str]:
