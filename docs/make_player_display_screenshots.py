@@ -17,7 +17,8 @@ with Blue Thunder picked and a roll in progress.
 The phones' requests (:func:`requests`): ``phones-speed.png`` a Battlecars seat's page
 while the secret speeds are chosen (one sent, the others awaited), ``phones-shot.png`` a
 Mini Car Wars seat's page with its declared shot (the need and exact odds, the dice to
-type), ``phones-queue.png`` the GM's queue beside the sheets with both kinds waiting.
+type), ``phones-queue.png`` the GM's queue beside the sheets with both kinds waiting;
+``phones-mission.png`` (:func:`mission`) a Battlecars seat's secret mission, in and hidden.
 """
 
 from __future__ import annotations
@@ -365,6 +366,51 @@ def requests() -> list[Path]:
     return shots
 
 
+def mission() -> Path:
+    """``phones-mission.png``: a Battlecars seat's secret mission, typed on its phone and
+    accepted by the GM, in and hidden until it is done (127.0.0.1 only)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from carwars_desktop.gui.phone_share import PhoneSharing
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.services import Services
+    from carwars_desktop.storage import open_database
+
+    folder = Path(tempfile.mkdtemp())
+    path = HERE / "phones-mission.png"
+    driver = _phone_driver()
+
+    def text(element_id: str) -> str:
+        return str(driver.execute_script(
+            "const e = document.getElementById(arguments[0]);"
+            " return e && !e.hidden ? e.innerText : '';", element_id))
+
+    wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+    database = open_database(f"sqlite:///{folder / 'mission.sqlite3'}")
+    try:
+        services = Services()
+        services.table.database = database
+        catalog = list(find_ruleset("battlecars").catalog())
+        _request_session(services, "battlecars", catalog[:2])
+        sharing = PhoneSharing(services, choices=loopback)
+        sharing.start()
+        seats = {key: url for key, _name, url in sharing.seats()}
+        driver.get(seats["v1"])
+        wait.until(lambda _d: text("connection") == "live" and text("mission"))
+        driver.execute_script("document.getElementById('mission-dice').value = '6';"
+                              "document.getElementById('mission-send').click();")
+        wait_until(lambda: sharing.desk.waiting(), "the mission to arrive")
+        sharing.accept(sharing.desk.waiting()[0])
+        wait.until(lambda _d: QApplication.processEvents() or "keep it hidden" in text(
+            "mission-state"))
+        driver.find_element("id", "mission").screenshot(str(path))
+        sharing.end()
+    finally:
+        database.close()
+        driver.quit()
+    return path
+
+
 def secret(services: Any) -> None:
     from carwars_desktop.session.visibility import Visibility
 
@@ -383,6 +429,7 @@ def main() -> None:
         print(path)
     for path in requests():
         print(path)
+    print(mission())
     del app
 
 

@@ -259,17 +259,21 @@ class MainWindow(QMainWindow):
         if action is None or keys.batch is None:
             return "this ruleset has no fire batch"
         values, bindings, dice, label = self.phone_sharing.desk.shot_declaration(request)
-        refused = keys.declare(action, values, bindings, dice)
+        refused = keys.declare(action, values, bindings, dice, label)  # kept with its label
         if not refused:
-            shot = keys.batch.shots[-1]
-            shot.label = f"{shot.label} {label}"
-            self._phone_shots[request.number] = shot
+            self._phone_shots[request.number] = keys.batch.shots[-1]
         return refused
 
     def _phone_shot_dice(self, request: PhoneRequest) -> None:
         """The dice a phone typed for its shot in the batch go with that shot."""
         shot = self._phone_shots.get(request.number)
         batch = self.table.keys.batch if hasattr(self, "table") else None
+        if shot is None and batch is not None:  # declared before a restart: found by its
+            values, bindings, _dice, label = self.phone_sharing.desk.shot_declaration(request)
+            shot = next((s for s in batch.shots if s.bindings == bindings  # phone's label
+                         and s.label.endswith(label)
+                         and all(str(s.inputs.get(k)) == str(v) for k, v in values.items())),
+                        None)
         if shot is not None and batch is not None and shot in batch.shots:
             batch.set_dice(shot, str(request.values.get("dice", "")))
 

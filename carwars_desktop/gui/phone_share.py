@@ -134,15 +134,15 @@ class PhoneSharing(QObject):
         if is_public(address) and not allow_public:
             raise ValueError(f"{address} is a public address: allow public addresses first")
         self.stop(notify=False)
-        if self.session_id != table.session_id:
-            self.desk.forget()
+        self.desk.restore()  # this session's requests, as the database keeps them
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
         self.feed.show_replayed(self.replayed)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
-            server = PhoneServer(resources_dir() / "phones", address, port)
+            server = PhoneServer(resources_dir() / "phones", address, port,
+                                 answered=self.desk.answered())
             try:
                 server.start()
             except ShareError as failed:
@@ -159,15 +159,18 @@ class PhoneSharing(QObject):
         self.changed.emit()
         return self.server.url
 
-    def stop(self, notify: bool = True) -> None:
+    def stop(self, notify: bool = True, refuse: bool = True) -> None:
         """Stop sharing: nothing listens any more, every phone's stream is closed, and
-        the links are revoked (the next start makes new ones)."""
+        the links are revoked (the next start makes new ones); so are the requests not
+        accepted yet unless ``refuse`` is false (the session closing or the app quitting:
+        the database keeps them for the next time the session is played)."""
         server, self.server = self.server, None
         self._watch.stop()
         if server is not None:
             server.on_request = None
             server.stop()
-            self.desk.revoke()  # the links are revoked: so are their requests
+            if refuse:
+                self.desk.revoke()  # the links are revoked: so are their requests
             self.requests_changed.emit()
             if notify:
                 self.changed.emit()
@@ -175,7 +178,7 @@ class PhoneSharing(QObject):
     def end(self) -> None:
         """Stop: the session closed (or another opened)."""
         self.session_id = None
-        self.stop()
+        self.stop(refuse=False)  # what the GM was given stays in the database
         self.desk.forget()
         self.requests_changed.emit()
 
@@ -224,7 +227,8 @@ class PhoneSharing(QObject):
             return
         server.add_seats(feed.keys())
         keys = feed.keys()
-        public = {**feed.snapshot(), "waiting_for": self.desk.waiting_for()}
+        public = {**feed.snapshot(), "waiting_for": self.desk.waiting_for(),
+                  "missions": self.desk.missions_done()}  # (a secret one: its phone only)
         server.publish(public, feed.seats(), {key: self.desk.phone_state(key) for key in keys})
 
     # --- the phones' requests ------------------------------------------------------------
@@ -271,10 +275,14 @@ class PhoneSharing(QObject):
 
     # --- the bus -------------------------------------------------------------------------
     def _on_changes(self, changes: Changes) -> None:
-        if self.server is None or self.feed is None:
+        if changes.session and (self.server is None
+                                or self.services.table.session_id != self.session_id):
+            if self.server is not None:
+                self.end()  # the shared session closed, or another one opened
+            self.desk.restore()  # a session opened: its queue as the database keeps it
+            self.requests_changed.emit()
             return
-        if changes.session and self.services.table.session_id != self.session_id:
-            self.end()  # the shared session closed, or another one opened
+        if self.server is None or self.feed is None:
             return
         if self.feed.heard(changes):
             if changes.game is not None:  # the clock may have moved: the choice with it

@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
 from carwars_desktop.rules import RecordSheet, find_procedure
-from carwars_desktop.rules.builtin import BATTLECARS, MINI_CAR_WARS
+from carwars_desktop.rules.builtin import AUTOPOWER, BATTLECARS, MINI_CAR_WARS
 from carwars_desktop.services.table import (
     PendingResolution,
     ResolutionPart,
@@ -44,6 +44,7 @@ from carwars_desktop.session import Game
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
     from carwars_desktop.services.phone_server import PhoneMessage
+    from carwars_desktop.storage.game_sessions import StoredPhoneRequest
 
 AUTO_SPEEDS = "phones_auto_speeds"
 """The session setting: the phones' secret speeds are accepted as they arrive."""
@@ -51,6 +52,22 @@ KEYS_KEPT = 512
 """Idempotency keys remembered (per desk)."""
 SHOWN_TO_PHONE = 5
 """A seat's latest requests its phone shows with what became of them."""
+
+
+REVEALED = "revealed"
+"""The kind of the kept row that says which turn's secret speeds were revealed last."""
+
+
+@runtime_checkable
+class PhoneStore(Protocol):
+    """Where a session's phones' requests are kept (the session's events in the database:
+    ``storage.SessionEvents``): each call one committed transaction."""
+
+    def phone_requests(self) -> Sequence[StoredPhoneRequest]: ...
+
+    def keep_phone_requests(self, requests: Sequence[StoredPhoneRequest]) -> None: ...
+
+    def forget_phone_requests(self) -> None: ...
 
 
 class RequestState(Enum):
@@ -79,6 +96,12 @@ class PhoneRequest:
     odds: str = ""
     state: RequestState = RequestState.WAITING
     reason: str = ""
+
+    def kept(self) -> tuple[Any, ...]:
+        """What is kept of it (a change of any of these is written)."""
+        return (self.number, self.token, self.kind, self.turn, self.phase,
+                sorted(self.values.items()), self.summary, self.odds, self.state.value,
+                self.reason)
 
     def to_phone(self) -> dict[str, Any]:
         """What its own phone is told of it (its own values: it sent them)."""
@@ -136,9 +159,35 @@ def _battlecars_choices(sheet: RecordSheet, house: Mapping[str, Any]) -> list[Sp
     return found
 
 
-SHOTS = {MINI_CAR_WARS.id: "mini.fire"}
+SHOTS = {MINI_CAR_WARS.id: "mini.fire", BATTLECARS.id: "battlecars.fire"}
 """The rulesets whose phones may declare a shot (its fire procedure): in Mini Car Wars
-the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch."""
+the phase's fire is simultaneous, and an accepted shot joins the phase's fire batch; in
+Battlecars an accepted shot is fired with the dice its player typed (§2.9: in the car's
+own Turn, or return fire — one round, only at the attacker, BC-D26 — outside it)."""
+BATTLECARS_SHOT = ("mount", "area", "bearing", "points_between", "smoke")
+"""What a Battlecars phone declares of its shot besides the target (the fire
+procedure's own inputs; its mode, own Turn or return fire, is the moment of play's)."""
+
+ROLLS = {AUTOPOWER.id: {"attack": "autopower.attack", "control": "autopower.control"}}
+"""AUTOpower's rolls a phone may ask for, by request kind: an attack with the Fighting
+cards the player plays (§2.6) and a control roll after damage with the IQ cards played
+(§2.8). The session does not track the hand's faces (only its size), so the player
+types the values of the cards played ("3, 6"); the procedure checks them and the hand's
+size. Accepted by the GM, it is rolled with the dice typed on the phone, one event."""
+
+VEHICLE_CHOICE = (AUTOPOWER.id,)
+"""The rulesets whose vehicles are chosen on the phones, secretly, and revealed together
+when every player has chosen (AUTOpower §2.2 step 1: a character card that fits the
+division), before anything is played."""
+
+MISSIONS = {BATTLECARS.id: "battlecars.mission"}
+"""The rulesets whose phones may roll a secret mission (Battlecars' Mission Accomplished,
+§2.19, §3.10: each player secretly rolls 1d8 on their car's mission plot and keeps it
+hidden until it is done): its mission procedure."""
+MISSION_CARS = 4
+"""Mission Accomplished's cars are numbered 1–4, in the session's order."""
+UNPHASED = ("mission", "mission_done")
+"""Request kinds tied to no turn or phase: a mission is kept all game."""
 
 SPEEDS: dict[str, SpeedRules] = {
     MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices),
@@ -164,6 +213,12 @@ class PhoneDesk:
     _revealing: bool = False
     """A reveal is being applied (its own clock move expires nothing)."""
     _count: int = 0
+    problem: str = ""
+    """Why the last request could not be kept (the database refused it), or empty."""
+    _kept: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
+    """What the store holds of each request (by seat and key)."""
+    _kept_session: int | None = None
+    """The session whose requests were read from the store (:meth:`restore`)."""
 
     # --- what the game is at ---------------------------------------------------------------
     @property
@@ -221,6 +276,83 @@ class PhoneDesk:
             return seat
         return vehicle.player or vehicle.name
 
+    # --- kept in the database --------------------------------------------------------------
+    def _store(self) -> PhoneStore | None:
+        game = self._game()
+        store = game.store if game is not None else None
+        return store if isinstance(store, PhoneStore) else None
+
+    def keep(self) -> None:
+        """Write the requests changed since the last write (and the last reveal), in one
+        committed transaction; nothing without a store. Raises the storage's error when
+        the write is refused (nothing kept)."""
+        store = self._store()
+        if store is None:
+            return
+        from carwars_desktop.storage.game_sessions import StoredPhoneRequest
+
+        changed = [r for r in self.requests if self._kept.get((r.seat, r.key)) != r.kept()]
+        records = [StoredPhoneRequest(r.number, r.seat, r.key, r.token, r.kind, r.turn,
+                                      r.phase, dict(r.values), r.summary, r.odds,
+                                      r.state.value, r.reason) for r in changed]
+        revealed: tuple[Any, ...] = self.revealed or ()
+        if self.revealed is not None and self._kept.get(("", "")) != revealed:
+            _session, turn, event = self.revealed
+            records.append(StoredPhoneRequest(0, "", "", "", REVEALED, turn, 0,
+                                              {"event": event}, "", "", "accepted", ""))
+        if not records:
+            return
+        store.keep_phone_requests(records)
+        for request in changed:
+            self._kept[(request.seat, request.key)] = request.kept()
+        self._kept[("", "")] = revealed
+
+    def _keep_quietly(self) -> None:
+        """:meth:`keep` after the GM's own change: a refused write is said in
+        :attr:`problem` (the change stands in memory, and is written with the next)."""
+        try:
+            self.keep()
+        except _write_errors() as error:
+            self.problem = f"the phones' requests could not be kept: {error}"
+
+    def restore(self) -> None:
+        """The session opened for play: its phones' requests as the database keeps them
+        (the queue waiting, the speeds in, the keys seen; a restart loses none of them).
+        Any other session's are dropped first."""
+        session = self.table.session_id
+        if session is not None and session == self._kept_session:
+            return
+        self.requests.clear()
+        self._keys.clear()
+        self._kept.clear()
+        self.revealed = None
+        self._count = 0
+        store = self._store()
+        self._kept_session = session if store is not None else None
+        if store is None:
+            return
+        for row in store.phone_requests():
+            if row.kind == REVEALED:
+                self.revealed = (session or 0, row.turn, _int(row.values.get("event")))
+                self._kept[("", "")] = self.revealed
+                continue
+            request = PhoneRequest(row.number, row.seat, row.token, row.key, row.kind,
+                                   row.turn, row.phase, dict(row.values), row.summary,
+                                   row.odds, RequestState(row.state), row.reason)
+            self.requests.append(request)
+            self._keys[(row.seat, row.key)] = request
+            self._kept[(row.seat, row.key)] = request.kept()
+            self._count = max(self._count, row.number)
+
+    def answered(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Seat → idempotency key → the answer a retry of it gets (the phones' server is
+        told these when it starts: a retry after a restart is answered "again")."""
+        found: dict[str, dict[str, dict[str, Any]]] = {}
+        for request in self.requests[-KEYS_KEPT:]:
+            found.setdefault(request.seat, {})[request.key] = {
+                "key": request.key, "state": "received"}
+        return found
+
     # --- receiving -----------------------------------------------------------------------
     def receive(self, message: PhoneMessage) -> PhoneRequest | None:
         """Take a request the server passed on: refused at once with its reason, queued
@@ -242,6 +374,13 @@ class PhoneDesk:
             self._refused(request, why)
         elif request.kind == "speed" and self.auto_speeds:
             self.accept(request)
+        try:
+            self.keep()  # committed before its phone is told it was received
+        except _write_errors() as error:  # not kept: not received (a retry may come again)
+            self.requests.remove(request)
+            del self._keys[(message.seat, message.key)]
+            self.problem = f"a phone's request could not be kept: {error}"
+            return None
         return request
 
     def _refusal(self, request: PhoneRequest) -> str:
@@ -250,10 +389,16 @@ class PhoneDesk:
         if game is None:
             return "no game is running at the table"
         clock = game.clock
+        if request.kind in UNPHASED:
+            return self._mission_refusal(request, game)
         if (request.turn, request.phase) != (clock.turn, clock.phase):
             return (f"that was for {clock.word} {request.turn}, "
                     f"{_phase_name(clock.phases, request.phase)}; the table is at "
                     f"{clock.word} {clock.turn}, {clock.phase_name}")
+        if request.kind == "vehicle":
+            return self._vehicle_refusal(request, game)
+        if request.kind in ROLLS.get(game.ruleset.id, {}):
+            return self._roll_refusal(request, game)
         if request.kind == "shot":
             return self._shot_refusal(request, game)
         if request.kind == "dice":
@@ -309,6 +454,8 @@ class PhoneDesk:
         if game is None or not self.shot_procedure() or seat not in {v.key for v in
                                                                     game.vehicles}:
             return None
+        if game.ruleset.id == BATTLECARS.id:
+            return self._battlecars_options(seat, game)
         from carwars_desktop.rules.mini_car_wars.procedures.common import SIDE_KEYS
 
         sheet: Any = game.sheet(seat)
@@ -317,12 +464,53 @@ class PhoneDesk:
         targets = [{"value": v.key, "label": v.name} for v in game.vehicles if v.key != seat]
         return {"weapons": weapons, "targets": targets, "sides": list(SIDE_KEYS)}
 
+    def _battlecars_options(self, seat: str, game: Game) -> dict[str, Any] | None:
+        """A Battlecars car's shot: its pods and turret (with their rounds), the other
+        cars, the areas and bearings the fire procedure takes; None in the speeds phase
+        (no car's Turn: nobody fires)."""
+        from carwars_desktop.rules.battlecars.play.return_fire import turn_of
+        from carwars_desktop.rules.battlecars.sheet import CarSheet
+        from carwars_desktop.rules.battlecars.terms import BLOCKS, Bearing
+
+        sheet = game.sheet(seat)
+        if turn_of(game.clock) is None or not isinstance(sheet, CarSheet):
+            return None
+        mounts = [{"value": m.name, "label": f"{m.name} (" + (", ".join(
+            w.value for w in sheet.load(m.name)) or "empty") + ")"} for m in sheet.mounts()
+            if sheet.load(m.name)]
+        targets = [{"value": v.key, "label": v.name} for v in game.vehicles if v.key != seat]
+        mode = game.table_defaults(SHOTS[BATTLECARS.id], {"firer": seat}).get("mode", "")
+        return {"fields": BATTLECARS.id, "mounts": mounts, "targets": targets,
+                "areas": [b.value for b in BLOCKS], "bearings": [b.value for b in Bearing],
+                "mode": mode}
+
+    def _battlecars_raw(self, request: PhoneRequest, game: Game) -> dict[str, Any] | str:
+        values = request.values
+        options = self.shot_options(request.seat) or {}
+        if str(values.get("mount")) not in {m["value"] for m in options.get("mounts", [])}:
+            return "that pod or turret holds nothing to fire"
+        if values.get("area") not in options.get("areas", []):
+            return "choose the armour block aimed at"
+        if values.get("bearing", "ahead") not in options.get("bearings", []):
+            return "choose your bearing from the target"
+        between = values.get("points_between", 0)
+        if isinstance(between, str):
+            between = int(between) if between.strip().isdigit() else -1
+        if not isinstance(between, int) or not 0 <= between <= 40:
+            return "points between: a whole number, 0 to 40"
+        return {"firer": game.sheet(request.seat), "target": game.sheet(str(values["target"])),
+                "mount": str(values["mount"]), "mode": str(options.get("mode", "")),
+                "area": str(values["area"]), "bearing": str(values.get("bearing", "ahead")),
+                "points_between": between, "smoke": values.get("smoke") is True}
+
     def _shot_raw(self, request: PhoneRequest, game: Game) -> dict[str, Any] | str:
         values = request.values
         target = values.get("target")
         if not isinstance(target, str) or target == request.seat or target not in {
                 v.key for v in game.vehicles}:
             return "choose another vehicle as the target"
+        if game.ruleset.id == BATTLECARS.id:
+            return self._battlecars_raw(request, game)
         options = self.shot_options(request.seat) or {}
         if str(values.get("weapon")) not in {w["value"] for w in options.get("weapons", [])}:
             return "that weapon cannot fire now (destroyed, spent or fired this turn)"
@@ -347,6 +535,17 @@ class PhoneDesk:
             return str(error)
         p = odds.p_success()
         names = {v.key: v.name for v in game.vehicles}
+        if game.ruleset.id == BATTLECARS.id:
+            request.values["mode"] = raw["mode"]
+            request.summary = (
+                f"{names[request.seat]} fires {raw['mount']} at {names[bindings['target']]} "
+                f"({raw['area']}, {raw['bearing']}, {raw['points_between']} points between"
+                + (", smoke" if raw["smoke"] else "") + f"; {raw['mode']})")
+            request.odds = " · ".join(part for part in (
+                f"need {odds.need}+" if odds.need is not None else "",
+                "" if p is None else odds_text(p)) if part)
+            request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+            return ""
         weapon = next(w["label"] for w in (self.shot_options(request.seat) or {})["weapons"]
                       if w["value"] == raw["weapon"])
         request.summary = (f"{names[request.seat]} fires {weapon} at "
@@ -367,17 +566,72 @@ class PhoneDesk:
             compact_dice(typed)
         except (ResolveError, ValueError) as error:
             return f"not dice: {error}"
+        if shot.values.get("fired"):
+            return "that shot was fired already"
         shot.values["dice"] = typed
         request.summary = f"dice {typed} for {shot.summary}"
+        if shot.state is RequestState.ACCEPTED and self._rolled_here(shot):
+            why = self._fire(shot, None)  # the GM accepted it: fired with these dice
+            if why:
+                shot.values["dice"] = ""
+                return f"the dice do not fit: {why}"
+            shot.reason = ""
         request.state = RequestState.ACCEPTED  # dice only go with a shot the GM accepts
-        if shot.state is RequestState.ACCEPTED and self.on_dice is not None:
+        if shot.state is RequestState.ACCEPTED and self.on_dice is not None and \
+                not self._rolled_here(shot):
             self.on_dice(shot)
+        return ""
+
+    def _rolled_here(self, request: PhoneRequest) -> bool:
+        """A request the GM accepts and its phone's dice then resolve (no fire batch): a
+        Battlecars shot, an AUTOpower attack or control roll."""
+        ruleset = game_ruleset(self._game())
+        return (request.kind == "shot" and ruleset == BATTLECARS.id) or \
+            request.kind in ROLLS.get(ruleset, {})
+
+    def _fire(self, request: PhoneRequest, initiator: object) -> str:
+        """A Battlecars shot the GM accepted, fired with the dice its player typed: one
+        ordinary event (undoable), logged "from Bob's phone"; why not, or ""."""
+        from dataclasses import replace
+
+        from carwars_desktop.dice import DiceError
+
+        game = self._game()
+        if game is None:
+            return "no game is running at the table"
+        if request.kind == "shot":
+            raw = self._shot_raw(request, game)
+            if isinstance(raw, str):
+                return raw
+            procedure = find_procedure(self.shot_procedure())
+            bindings = {"firer": request.seat, "target": str(request.values["target"])}
+        else:
+            found = self._roll_raw(request, game)
+            if isinstance(found, str):
+                return found
+            procedure, raw, bindings = find_procedure(found[0]), found[1], found[2]
+        try:
+            faces = compact_dice(str(request.values.get("dice", "")))
+            pending = self.table.resolve(procedure, raw, EnteredDice(faces),
+                                         bindings=bindings, initiator=initiator)
+        except (ResolveError, InputError, DiceError, ValueError) as error:
+            return str(error)
+        pending.resolution = replace(
+            pending.resolution, outcome=f"{pending.resolution.outcome} "
+                                        f"(from {self.player_of(request.seat)}'s phone)")
+        try:
+            pending.apply(initiator=initiator)
+        except (ResolveError, ValueError) as error:
+            pending.discard(initiator)
+            return str(error)
+        request.values["fired"] = True
         return ""
 
     def _shot_of(self, request: PhoneRequest) -> PhoneRequest | None:
         key = request.values.get("shot")
         return next((r for r in self.requests if r.seat == request.seat and r.key == key
-                     and r.kind == "shot" and r.state in (RequestState.WAITING,
+                     and r.kind in ("shot", "attack", "control")
+                     and r.state in (RequestState.WAITING,
                                                           RequestState.ACCEPTED)
                      and (r.turn, r.phase) == (request.turn, request.phase)), None)
 
@@ -385,11 +639,211 @@ class PhoneDesk:
                                                                str, str]:
         """A shot as the fire batch takes it: the form's values, the vehicles, the dice
         typed, and its label ("… from Bob's phone")."""
-        values = {k: v for k, v in request.values.items()
-                  if k in ("weapon", "side", "range")}
+        game = self._game()
+        kept = BATTLECARS_SHOT + ("mode",) if game_ruleset(game) == BATTLECARS.id else (
+            "weapon", "side", "range")
+        values = {k: v for k, v in request.values.items() if k in kept}
         bindings = {"firer": request.seat, "target": str(request.values["target"])}
         return (values, bindings, str(request.values.get("dice", "")),
                 f"from {self.player_of(request.seat)}'s phone")
+
+    # --- AUTOpower's vehicle choice ---------------------------------------------------------
+    def vehicles_open(self) -> bool:
+        """The vehicles may be chosen on the phones: AUTOpower, nothing played yet."""
+        game = self._game()
+        return (game is not None and game.ruleset.id in VEHICLE_CHOICE
+                and (game.clock.turn, game.clock.phase) == (1, 0) and not game.can_undo())
+
+    def vehicle_choices(self) -> dict[str, Any]:
+        """The character cards that fit the duel's division (AP-D2 as the session has it),
+        by name."""
+        from carwars_desktop.rules.autopower.errors import OptionsFormatError
+        from carwars_desktop.rules.autopower.options import Options
+
+        game = self._game()
+        if game is None:
+            return {}
+        try:
+            options = Options.from_json(dict(game.house))
+        except (OptionsFormatError, ValueError, TypeError):
+            options = Options()
+        cards = game.ruleset.catalog()
+        return {name: card for name, card in cards.items()
+                if not card.problems(options.division, options.ap_d2_division_is_upper_limit)}
+
+    def _vehicles(self) -> list[PhoneRequest]:
+        return [r for r in self.requests if r.kind == "vehicle" and r.state is RequestState.IN]
+
+    def _vehicle_refusal(self, request: PhoneRequest, game: Game) -> str:
+        if not self.vehicles_open():
+            return "the vehicles are chosen before anything is played (AUTOpower §2.2)"
+        card = request.values.get("card")
+        if card not in self.vehicle_choices():
+            return "that card does not fit the duel's division"
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        request.summary = f"a secret vehicle card for {name}"
+        request.odds = "fits the division"
+        for other in self.requests:  # a new choice replaces the seat's earlier one
+            if (other is not request and other.seat == request.seat and other.kind == "vehicle"
+                    and other.state in (RequestState.WAITING, RequestState.IN)):
+                self._refused(other, "replaced by a newer choice")
+        return ""
+
+    def _reveal_vehicles(self, initiator: object) -> None:
+        """Every player has chosen: the cards revealed together as one event, each seat's
+        sheet the new card's (AUTOpower §2.2 step 1)."""
+        from carwars_desktop.rules.autopower.sheet import new_sheet
+
+        game = self._game()
+        chosen = self._vehicles()
+        if game is None or {r.seat for r in chosen} != {v.key for v in game.vehicles}:
+            return
+        cards = self.vehicle_choices()
+        names = {v.key: v.name for v in game.vehicles}
+        sheets: dict[str, RecordSheet] = {r.seat: new_sheet(cards[str(r.values["card"])])
+                                          for r in chosen}
+        shown = "; ".join(f"{names[r.seat]}: {r.values['card']}" for r in chosen)
+        senders = [f"{self.player_of(r.seat)}'s" for r in chosen]
+        self.table.set_clock(game.clock, f"Vehicles revealed: {shown} (from "
+                             f"{', '.join(senders)} phones)", sheets, initiator=initiator)
+        for request in chosen:
+            request.state = RequestState.ACCEPTED
+
+    # --- AUTOpower's attacks and control rolls ----------------------------------------------
+    def roll_options(self, seat: str) -> dict[str, Any] | None:
+        """What an AUTOpower seat's phone may ask for: an attack (its targets) and, with
+        the Control variant, a control roll; None for another ruleset."""
+        game = self._game()
+        if game is None or seat not in {v.key for v in game.vehicles} or \
+                game.ruleset.id not in ROLLS:
+            return None
+        sheet: Any = game.sheet(seat)
+        return {"targets": [{"value": v.key, "label": v.name} for v in game.vehicles
+                            if v.key != seat],
+                "hand": int(getattr(sheet, "hand_size", 0)), "tracked": False,
+                "kinds": list(ROLLS[game.ruleset.id])}
+
+    def _roll_raw(self, request: PhoneRequest, game: Game
+                  ) -> tuple[str, dict[str, Any], dict[str, str]] | str:
+        """(procedure, its inputs, its vehicles) of an AUTOpower roll; why not."""
+        values = request.values
+        procedure = ROLLS[game.ruleset.id][request.kind]
+        iq = str(values.get("iq_cards", ""))
+        if request.kind == "control":  # after damage taken: the sheet says how much
+            from carwars_desktop.rules.autopower.play import car_sheet
+
+            damage = car_sheet(game.sheet(request.seat)).control_due
+            if damage is None:
+                return "no control roll is due for your car (§2.8: after damage from a hit)"
+            return (procedure, {"vehicle": game.sheet(request.seat), "damage": damage,
+                                "iq_cards": iq}, {"vehicle": request.seat})
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        now, _, step = game.clock.phase_name.rpartition(": ")
+        if (now, step) != (name, "combat"):
+            return (f"only the active player attacks, in their combat phase (AP-D4); the "
+                    f"table is at {game.clock.phase_name}")
+        target = values.get("target")
+        if not isinstance(target, str) or target == request.seat or target not in {
+                v.key for v in game.vehicles}:
+            return "choose another vehicle as the target"
+        return (procedure, {"firer": game.sheet(request.seat), "target": game.sheet(target),
+                            "cards": str(values.get("cards", "")), "iq_cards": iq},
+                {"firer": request.seat, "target": target})
+
+    def _roll_refusal(self, request: PhoneRequest, game: Game) -> str:
+        raw = self._roll_raw(request, game)
+        if isinstance(raw, str):
+            return raw
+        procedure_id, inputs, bindings = raw
+        procedure = find_procedure(procedure_id)
+        refused = game.table_problems(procedure.id, bindings,
+                                      {k: v for k, v in inputs.items() if k not in bindings})
+        if refused:
+            return "; ".join(refused)
+        try:
+            odds = procedure.odds(inputs, game.house)
+            needs = procedure.dice_needed(inputs, game.house)
+        except (InputError, ValueError) as error:
+            return str(error)
+        names = {v.key: v.name for v in game.vehicles}
+        iq = f", IQ cards {inputs['iq_cards']}" if inputs["iq_cards"] else ""
+        request.summary = (
+            f"{names[request.seat]} attacks {names[bindings['target']]} with Fighting cards "
+            f"{inputs['cards']}{iq}" if request.kind == "attack" else
+            f"{names[request.seat]}'s control roll after {inputs['damage']} damage{iq}")
+        p = odds.p_success()
+        request.odds = " · ".join(part for part in (
+            f"need {odds.need}+" if odds.need is not None else "",
+            "" if p is None else odds_text(p)) if part)
+        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+        return ""
+
+    # --- the secret mission (Battlecars, Mission Accomplished) ------------------------------
+    def mission_car(self, seat: str) -> int:
+        """The car number of ``seat`` in Mission Accomplished (1–4, the session's order),
+        0 when its phone rolls no mission (another ruleset, a fifth car)."""
+        game = self._game()
+        if game is None or game.ruleset.id not in MISSIONS:
+            return 0
+        keys = [v.key for v in game.vehicles]
+        number = keys.index(seat) + 1 if seat in keys else 0
+        return number if number <= MISSION_CARS else 0
+
+    def mission_of(self, seat: str, besides: PhoneRequest | None = None
+                   ) -> PhoneRequest | None:
+        """The seat's secret mission (other than ``besides``): accepted (in, hidden;
+        accepted once done), or waiting for the GM."""
+        return next((r for r in reversed(self.requests) if r.seat == seat
+                     and r.kind == "mission" and r is not besides
+                     and r.state is not RequestState.REFUSED), None)
+
+    def missions_done(self) -> list[dict[str, str]]:
+        """The missions declared done and accepted (the only ones anybody else sees)."""
+        return [{"player": self.player_of(r.seat), "goal": str(r.values.get("goal", ""))}
+                for r in self.requests if r.kind == "mission"
+                and r.state is RequestState.ACCEPTED]
+
+    def _mission_refusal(self, request: PhoneRequest, game: Game) -> str:
+        car = self.mission_car(request.seat)
+        if not car:
+            return ("no secret mission here: Mission Accomplished is Battlecars', for cars "
+                    f"1–{MISSION_CARS}")
+        mission = self.mission_of(request.seat, request)
+        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        if request.kind == "mission_done":
+            if mission is None or mission.state is not RequestState.IN:
+                return "you have no secret mission in to declare done"
+            if any(r is not request and r.seat == request.seat and r.kind == "mission_done"
+                   and r.state is RequestState.WAITING for r in self.requests):
+                return "your mission is declared done already: the GM is checking it"
+            request.summary = (f"{name}'s mission accomplished: "
+                               f"{mission.values.get('goal', '?')}")
+            request.odds = "the GM checks it (BC-D33: only kills this car caused count)"
+            return ""
+        if mission is not None:
+            return "your secret mission is rolled already"
+        try:
+            faces = compact_dice(str(request.values.get("dice", "")))
+        except (ResolveError, ValueError) as error:
+            return f"not a die: {error}"
+        procedure = find_procedure(MISSIONS[game.ruleset.id])
+        if len(faces) != 1:
+            return "the mission roll is one d8: type its face, 1 to 8"
+        try:
+            resolution = procedure.resolve({"car": car}, EnteredDice(faces), game.house)
+        except (InputError, ValueError) as error:
+            return f"not a mission roll: {error}"
+        from carwars_desktop.rules.battlecars.options import options_from
+        from carwars_desktop.rules.battlecars.scenarios import mission_for
+
+        plot = mission_for(car, faces[0], options_from(procedure.bind({"car": car},
+                                                                      dict(game.house))))
+        request.values["goal"] = resolution.outcome
+        request.values["face"] = faces[0]
+        request.values["story"] = plot.story
+        request.summary = f"secret mission for {name} (car {car})"
+        request.odds = f"car {car} rolled {faces[0]} on 1d8"
+        return ""
 
     # --- the GM ---------------------------------------------------------------------------
     def waiting(self) -> list[PhoneRequest]:
@@ -404,6 +858,25 @@ class PhoneDesk:
         why = self._refusal(request)
         if why:
             self._refused(request, why)
+            self._keep_quietly()
+            return
+        if request.kind == "vehicle":
+            request.state = RequestState.IN
+            self._reveal_vehicles(initiator)
+            self._keep_quietly()
+            return
+        if request.kind in UNPHASED:
+            self._accept_mission(request, initiator)
+            self._keep_quietly()
+            return
+        if self._rolled_here(request):
+            request.state = RequestState.ACCEPTED  # fired with its player's dice
+            if request.values.get("dice"):
+                why = self._fire(request, initiator)
+                if why:
+                    request.values["dice"] = ""
+                    request.reason = f"the dice did not fit: {why}; type them again"
+            self._keep_quietly()
             return
         if request.kind == "shot":
             why = self.declare(request) if self.declare is not None else \
@@ -412,20 +885,43 @@ class PhoneDesk:
                 self._refused(request, why)
             else:
                 request.state = RequestState.ACCEPTED
+            self._keep_quietly()
             return
         request.state = RequestState.IN
         if self.speeds_in()[0] == self.speeds_in()[1]:
             self.reveal(initiator)
+        self._keep_quietly()
+
+    def _accept_mission(self, request: PhoneRequest, initiator: object) -> None:
+        """A mission roll is in, kept hidden (the log says only that it was rolled); one
+        declared done reveals it, in the log and to everybody, as one ordinary event."""
+        who = self.player_of(request.seat)
+        if request.kind == "mission":
+            request.state = RequestState.IN
+            self.table.note(f"{who}'s secret mission is rolled (kept hidden until it is "
+                            f"done; from {who}'s phone)", initiator=initiator)
+            return
+        mission = self.mission_of(request.seat)
+        assert mission is not None
+        mission.state = RequestState.ACCEPTED
+        request.state = RequestState.ACCEPTED
+        self.table.note(f"{request.summary} (from {who}'s phone)",
+                        [str(mission.values.get("story", ""))], initiator=initiator)
 
     def edited(self, request: PhoneRequest) -> tuple[str, dict[str, Any], str]:
         """The GM opens ``request`` in the normal dialog: it leaves the queue (the dialog's
         result is the event); the procedure, its presets (vehicles as keys) and a note."""
         request.state = RequestState.ACCEPTED
         request.reason = "edited by the GM"
+        self._keep_quietly()
         note = f"from {self.player_of(request.seat)}'s phone"
         if request.kind == "shot":
             values, bindings, _dice, _label = self.shot_declaration(request)
             return self.shot_procedure(), {**bindings, **values}, note
+        game = self._game()
+        if request.kind in UNPHASED and game is not None:
+            return MISSIONS.get(game.ruleset.id, ""), {
+                "car": self.mission_car(request.seat)}, note
         rules = self.speed_rules()
         procedure = rules.procedure if rules is not None else ""
         presets = {"vehicle": request.seat, **{k: v for k, v in request.values.items()
@@ -436,6 +932,7 @@ class PhoneDesk:
         """Refuse ``request`` with ``reason`` (its phone shows it)."""
         if request.state in (RequestState.WAITING, RequestState.IN):
             self._refused(request, reason or "refused by the GM")
+            self._keep_quietly()
 
     @staticmethod
     def _refused(request: PhoneRequest, reason: str) -> None:
@@ -451,18 +948,21 @@ class PhoneDesk:
         now = (game.clock.turn, game.clock.phase)
         passed = [r for r in self.requests if r.state in (RequestState.WAITING,
                                                          RequestState.IN)
-                  and (r.turn, r.phase) != now]
+                  and r.kind not in UNPHASED and (r.turn, r.phase) != now]
         for request in passed:
             self._refused(request, self._refusal(request) or "its moment has passed")
+        self._keep_quietly()
         return bool(passed)
 
     def revoke(self, tokens: Sequence[str] | None = None) -> None:
         """The links of ``tokens`` (None: every link) were revoked: their requests not
         accepted yet are refused."""
         for request in self.requests:
-            if (tokens is None or request.token in tokens) and request.state in (
+            held = request.kind == "mission" and request.state is RequestState.IN
+            if (tokens is None or request.token in tokens) and not held and request.state in (
                     RequestState.WAITING, RequestState.IN):
                 self._refused(request, "this link was revoked")
+        self._keep_quietly()
 
     # --- secret speeds ---------------------------------------------------------------------
     def _speeds(self) -> list[PhoneRequest]:
@@ -482,6 +982,9 @@ class PhoneDesk:
     def waiting_for(self) -> list[str]:
         """The players whose secret speed is not in yet (none when no choice is open)."""
         game = self._game()
+        if game is not None and self.vehicles_open():  # AUTOpower's vehicle cards
+            chosen = {r.seat for r in self._vehicles()}
+            return [self.player_of(v.key) for v in game.vehicles if v.key not in chosen]
         if game is None or not self.speeds_open():
             return []
         done = {r.seat for r in self._speeds()}
@@ -502,6 +1005,7 @@ class PhoneDesk:
             return self._reveal_each(game, speeds, initiator)
         finally:
             self._revealing = False
+            self._keep_quietly()
 
     def _reveal_each(self, game: Game, speeds: Sequence[PhoneRequest],
                      initiator: object) -> PendingResolution | None:
@@ -604,29 +1108,67 @@ class PhoneDesk:
         if game is None:
             return state
         state.update(turn=game.clock.turn, phase=game.clock.phase)
+        if car := self.mission_car(seat):  # its own mission only, never another seat's
+            mission = self.mission_of(seat)
+            done = next((r for r in reversed(self.requests) if r.seat == seat
+                         and r.kind == "mission_done"
+                         and r.state is not RequestState.REFUSED), None)
+            state["mission"] = {"car": car} if mission is None else {
+                "car": car, "goal": mission.values.get("goal", ""),
+                "story": mission.values.get("story", ""), "face": mission.values.get("face"),
+                "state": ("done" if mission.state is RequestState.ACCEPTED else
+                          "declared" if done is not None else mission.state.value)}
+        if self.vehicles_open():
+            mine_card = next((r for r in reversed(self.requests) if r.seat == seat
+                              and r.kind == "vehicle" and r.state in (RequestState.WAITING,
+                                                                      RequestState.IN)), None)
+            state["vehicles"] = [{"label": n, "values": {"card": n}}
+                                 for n in self.vehicle_choices()]
+            state["vehicle_sent"] = "" if mine_card is None else str(mine_card.values["card"])
         if self.speeds_open():
             mine = next((r for r in reversed(self.requests) if r.seat == seat
                          and r.kind == "speed" and r.turn == game.clock.turn
                          and r.state in (RequestState.WAITING, RequestState.IN)), None)
             state["speeds"] = [c.to_json() for c in self.speed_choices(seat)]
             state["speed_sent"] = mine.summary if mine is not None else ""
-        elif (options := self.shot_options(seat)) is not None:
-            state["shot"] = options
+        elif (options := self.shot_options(seat)) is not None or (
+                rolls := self.roll_options(seat)) is not None:
+            if options is not None:
+                state["shot"] = options
+            else:
+                state["rolls"] = rolls
             state["shots"] = [
                 {"key": r.key, "summary": r.summary, "odds": r.odds, "state": r.state.value,
                  "dice_needed": r.values.get("dice_needed", ""),
-                 "dice": r.values.get("dice", "")}
-                for r in self.requests if r.seat == seat and r.kind == "shot"
+                 "dice": r.values.get("dice", ""), "fired": bool(r.values.get("fired")),
+                 "reason": r.reason}
+                for r in self.requests if r.seat == seat
+                and r.kind in ("shot", "attack", "control")
                 and (r.turn, r.phase) == (game.clock.turn, game.clock.phase)
                 and r.state in (RequestState.WAITING, RequestState.ACCEPTED)]
         return state
 
     def forget(self) -> None:
-        """A new session: nothing of the last one's requests is kept."""
-        self.revoke()
+        """The session closed (or another opened): nothing of its requests stays here (the
+        database keeps them, as they were, for the next time it is played)."""
         self.requests.clear()
         self._keys.clear()
+        self._kept.clear()
+        self._kept_session = None
         self.revealed = None
+        self._count = 0
+
+
+def game_ruleset(game: Game | None) -> str:
+    return "" if game is None else game.ruleset.id
+
+
+def _write_errors() -> tuple[type[BaseException], ...]:
+    """What a refused write of the phones' requests raises (nothing was kept)."""
+    from carwars_desktop.session import StaleSessionError
+    from carwars_desktop.storage.errors import DatabaseError
+
+    return (DatabaseError, StaleSessionError, ValueError, LookupError)
 
 
 def _int(value: Any) -> int:
@@ -645,6 +1187,5 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
     return phases[index] if 0 <= index < len(phases) else f"phase {index}"
 
 
-__all__ = ["AUTO_SPEEDS", "SHOTS", "SPEEDS", "PhoneDesk", "PhoneRequest", "RequestState",
-           "SpeedChoice", "SpeedRules"]
-
+__all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "VEHICLE_CHOICE", "PhoneDesk",
+           "PhoneRequest", "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]

@@ -208,8 +208,15 @@ class PhoneServer:
 
     def __init__(self, static_dir: Path, host: str, port: int, token: str | None = None,
                  max_clients: int = MAX_CLIENTS, queue_size: int = QUEUE_SIZE,
-                 seat_tokens: Mapping[str, str] | None = None) -> None:
+                 seat_tokens: Mapping[str, str] | None = None,
+                 answered: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+                 ) -> None:
         self.static_dir = static_dir
+        self.answered = {seat: {key: dict(answer) for key, answer in keys.items()}
+                         for seat, keys in (answered or {}).items()}
+        """Seat → idempotency key → the answer a retry of it gets: the keys the GM's table
+        received before (kept in the database: a retry after a restart is answered
+        "again", never passed on twice)."""
         self.host = host
         self.port = port
         self.token = token or new_token()
@@ -272,7 +279,7 @@ class PhoneServer:
         data_in, data_out = socket.socketpair()
         counters = context.Array("q", 8, lock=False)
         settings = _Settings(self.static_dir, self.max_clients, self.queue_size,
-                             self._tokens())
+                             self._tokens(), self.answered)
         process = context.Process(
             target=serve, name="carwars-phones",
             args=(settings, listening, control_in, data_in, counters), daemon=True)
@@ -578,6 +585,8 @@ class _Settings:
     max_clients: int
     queue_size: int
     tokens: dict[str, str | None]
+    answered: dict[str, dict[str, dict[str, Any]]]
+    """Seat → idempotency key → its answer: the keys received before this start."""
 
 
 def serve(settings: _Settings, listening: socket.socket, control: socket.socket,
@@ -839,7 +848,9 @@ class _Site:
         self._secret = secrets.token_bytes(32)
         """Signs the page tokens (:func:`page_token`); this process's alone."""
         self._rate = _SeatRate()
-        self._answered: dict[str, OrderedDict[str, dict[str, Any]]] = {}
+        self._answered: dict[str, OrderedDict[str, dict[str, Any]]] = {
+            seat: OrderedDict(list(keys.items())[-KEYS_KEPT:])
+            for seat, keys in settings.answered.items()}
         """Seat → idempotency key → the answer its request got (the last :data:`KEYS_KEPT`)."""
         self._to_gui: asyncio.StreamWriter | None = None
 

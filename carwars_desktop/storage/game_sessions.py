@@ -60,6 +60,7 @@ from carwars_desktop.storage.leases import (  # the lease rules, here by their n
 from carwars_desktop.storage.models import (
     DeclaredShotRow,
     GameSessionRow,
+    PhoneRequestRow,
     ResolutionLogRow,
     SessionChartsRow,
     SessionEventRow,
@@ -145,6 +146,25 @@ class StoredShot:
     label: str
     turn: int | None
     phase: str
+
+
+@dataclass(frozen=True)
+class StoredPhoneRequest:
+    """A phone's request as the database keeps it (revision 0012): see
+    :class:`~carwars_desktop.storage.models.PhoneRequestRow`."""
+
+    number: int
+    seat: str
+    key: str
+    token: str
+    kind: str
+    turn: int
+    phase: int
+    values: Mapping[str, Any]
+    summary: str
+    odds: str
+    state: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -772,6 +792,58 @@ class SessionEvents:
                             .where(DeclaredShotRow.id == shot_id,
                                    DeclaredShotRow.session_id == self.session_id)
                             .values(dice=dice).execution_options(synchronize_session=False))
+
+    # --- the phones' requests (issue 33) -----------------------------------------------------
+    def phone_requests(self) -> list[StoredPhoneRequest]:
+        """The phones' requests of this session, in the order received."""
+        with self._sessions() as session:
+            rows = session.scalars(select(PhoneRequestRow)
+                                   .where(PhoneRequestRow.session_id == self.session_id)
+                                   .order_by(PhoneRequestRow.number, PhoneRequestRow.id)).all()
+            return [StoredPhoneRequest(row.number, row.seat, row.key, row.token, row.kind,
+                                       row.turn, row.phase, dict(json.loads(row.values)),
+                                       row.summary, row.odds, row.state, row.reason)
+                    for row in rows]
+
+    def keep_phone_requests(self, requests: Sequence[StoredPhoneRequest]) -> None:
+        """Keep ``requests`` (new ones added, known ones — the same seat and key — as they
+        are now), all in one committed transaction; no event, no version moved."""
+        if not requests:
+            return
+        for request in requests:
+            for name, text in (("seat", request.seat), ("key", request.key)):
+                if len(text) > 64:
+                    raise SessionDataError(f"a phone request's {name} is too long")
+        try:
+            texts = [_dumps(dict(r.values)) for r in requests]
+        except (TypeError, ValueError) as error:
+            raise SessionDataError(f"the request's values cannot be kept: {error}") from None
+        with writing(self._sessions, "The phone's request") as session:
+            self._hold(session)
+            known = {(row.seat, row.key): row for row in session.scalars(
+                select(PhoneRequestRow).where(
+                    PhoneRequestRow.session_id == self.session_id,
+                    PhoneRequestRow.key.in_({r.key for r in requests})))}
+            for request, values in zip(requests, texts, strict=True):
+                row = known.get((request.seat, request.key))
+                if row is None:
+                    row = PhoneRequestRow(session_id=self.session_id, seat=request.seat,
+                                          key=request.key, received_at=_now())
+                    session.add(row)
+                    known[(request.seat, request.key)] = row
+                row.number, row.token, row.kind = request.number, request.token[:200], \
+                    request.kind[:20]
+                row.turn, row.phase, row.values = request.turn, request.phase, values
+                row.summary, row.odds = request.summary, request.odds
+                row.state, row.reason = request.state[:16], request.reason
+
+    def forget_phone_requests(self) -> None:
+        """This session's phones' requests are gone (their keys with them)."""
+        with writing(self._sessions, "Forgetting the phones' requests") as session:
+            self._hold(session)
+            session.execute(delete(PhoneRequestRow)
+                            .where(PhoneRequestRow.session_id == self.session_id)
+                            .execution_options(synchronize_session=False))
 
     def forget_declared(self) -> None:
         """The batch was emptied: its declared shots are gone."""

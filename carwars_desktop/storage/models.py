@@ -339,3 +339,35 @@ class DeclaredShotRow(Base):
     turn: Mapped[int | None] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(200), default="")
     declared_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PhoneRequestRow(Base):
+    """A request a player's phone sent for a session, and what became of it (revision
+    0012, issue 33): kept so that nothing the GM was given is lost in a restart — the
+    queue waiting, the secret speeds already in, and each idempotency key (a retry after
+    the restart is known). Committed before the phone is told it was received.
+
+    ``values`` is a JSON object (the request's values); ``state`` is ``waiting``, ``in``,
+    ``accepted`` or ``refused``. The row of kind ``revealed`` (seat and key ``""``) keeps
+    the turn and event of the last reveal of the secret speeds in ``values``.
+    """
+
+    __tablename__ = "phone_requests"
+    __table_args__ = (UniqueConstraint("session_id", "seat", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(64))
+    token: Mapped[str] = mapped_column(String(200), default="")
+    kind: Mapped[str] = mapped_column(String(20))
+    turn: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[int] = mapped_column(Integer)
+    values: Mapped[str] = mapped_column(Text, default="{}")
+    summary: Mapped[str] = mapped_column(Text, default="")
+    odds: Mapped[str] = mapped_column(Text, default="")
+    state: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -230,21 +230,52 @@
   }
   function drawShots(phone) {
     const shot = phone.shot || null;
+    const rolls = phone.rolls || null;  // AUTOpower: the cards played, typed (§2.6, §2.8)
     $("shot-form").hidden = shot === null;
+    $("roll-form").hidden = rolls === null;
     const box = $("shots");
     clear(box);
-    if (shot === null) return;
-    fill($("shot-weapon"), shot.weapons);
+    if (rolls !== null) {
+      fill($("ap-target"), rolls.targets);
+      $("roll-hand").textContent = "Your hand: " + rolls.hand + " cards. Type the values of the cards you play.";
+      $("ap-control").hidden = !rolls.kinds.includes("control");
+    }
+    if (shot === null && rolls === null) return;
+    const battlecars = shot !== null && shot.fields === "battlecars";
+    if (shot === null) { drawDeclared(phone, box, true); return; }
+    // Battlecars takes its fire procedure's own fields: pod or turret, area, bearing,
+    // points between, smoke; its mode (own Turn or return fire) is the table's (§2.9).
+    const weapons = battlecars ? shot.mounts : shot.weapons;
+    fill($("shot-weapon"), weapons);
     fill($("shot-target"), shot.targets);
-    fill($("shot-side"), shot.sides.map((s) => ({ value: s, label: s })));
-    $("shot-send").disabled = !shot.weapons.length;
+    fill($("shot-side"), (battlecars ? shot.areas : shot.sides).map((s) => ({ value: s, label: s })));
+    $("shot-weapon-label").textContent = battlecars ? "Pod or turret" : "Weapon";
+    $("shot-side-label").textContent = battlecars ? "Area aimed at" : "Side";
+    $("shot-range-label").textContent = battlecars ? "Points between" : "Range (inches)";
+    $("shot-bearing-box").hidden = !battlecars;
+    $("shot-smoke-box").hidden = !battlecars;
+    $("shot-mode").hidden = !battlecars;
+    if (battlecars) {
+      fill($("shot-bearing"), shot.bearings.map((s) => ({ value: s, label: s })));
+      $("shot-mode").textContent = shot.mode === "return-fire"
+        ? "Return fire: one round, only at the car that fired at you (§2.9)"
+        : "Your own Turn";
+    }
+    $("shot-send").dataset.fields = battlecars ? "battlecars" : "";
+    $("shot-send").disabled = !weapons.length;
+    drawDeclared(phone, box, battlecars);
+  }
+  function drawDeclared(phone, box, battlecars) {
     for (const declared of phone.shots || []) {
       const card = el("div", null, "shot");
       card.dataset.key = declared.key;
       card.appendChild(el("div", declared.summary, "shot-summary"));
       card.appendChild(el("div", declared.odds, "big shot-odds"));
       card.appendChild(el("div", "dice to throw: " + declared.dice_needed, "muted shot-need"));
-      card.appendChild(el("div", declared.state === "accepted" ? "✔ in the phase's fire batch"
+      const accepted = declared.fired ? "✔ fired" : battlecars
+        ? "✔ accepted: type your dice to fire it" + (declared.reason ? " (" + declared.reason + ")" : "")
+        : "✔ in the phase's fire batch";
+      card.appendChild(el("div", declared.state === "accepted" ? accepted
                                                              : "… waiting for the GM", "shot-state"));
       const row = el("div", null, "dice-row");
       const input = el("input");
@@ -265,32 +296,57 @@
 
   function drawSend() {
     const phone = seatOf() !== null && view.phone ? view.phone : null;
-    const speeds = phone && phone.speeds ? phone.speeds : null;
-    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.requests.length);
+    // AUTOpower's vehicle cards are chosen as the speeds are: secretly, revealed together.
+    const cards = phone && phone.vehicles ? phone.vehicles : null;
+    const speeds = cards || (phone && phone.speeds ? phone.speeds : null);
+    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.rolls && !phone.requests.length);
     if (phone === null) return;
     const typing = document.activeElement && document.activeElement.classList.contains("shot-dice");
     if (!typing) drawShots(phone);
     $("footer").textContent = "Your seat: you may send what the rules keep secret; the GM accepts it.";
     const box = $("speeds");
     clear(box);
-    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase" : "Your requests";
+    $("send-title").textContent = cards ? "Your vehicle card" : speeds ? "Your secret speed" : phone.shot ? "Your shot this phase"
+      : phone.rolls ? "Your cards and rolls" : "Your requests";
     $("send-help").hidden = !speeds;
     for (const choice of speeds || []) {
       const button = el("button", choice.label, "speed");
       button.type = "button";
       button.dataset.label = choice.label;
-      button.addEventListener("click", () => send("speed", choice.values));
+      button.addEventListener("click", () => send(cards ? "vehicle" : "speed", choice.values));
       box.appendChild(button);
     }
     if (speeds && phone.speed_sent) $("sent").textContent = "in: " + phone.speed_sent;
+    if (cards && phone.vehicle_sent) $("sent").textContent = "chosen: " + phone.vehicle_sent;
     const list = $("requests");
     clear(list);
     for (const request of phone.requests.slice().reverse()) {
       const mark = { waiting: "… ", in: "✔ ", accepted: "✔ ", refused: "✘ " }[request.state] || "";
-      const text = mark + (request.summary || request.kind) + ": " + request.state
+      // Listed here only once the GM's table has kept it: received.
+      const said = request.state === "waiting" ? "received, waiting for the GM" : request.state;
+      const text = mark + (request.summary || request.kind) + ": " + said
         + (request.reason ? " — " + request.reason : "");
       list.appendChild(el("li", text, "request-" + request.state));
     }
+  }
+
+  function drawMission() {
+    // This seat's own secret mission (the page of another seat never gets it).
+    const phone = seatOf() !== null && view.phone ? view.phone : null;
+    const mission = phone && phone.mission ? phone.mission : null;
+    $("mission").hidden = mission === null;
+    const done = view.missions || [];
+    $("missions").hidden = !done.length;
+    $("missions").textContent = done.map((m) => "Mission accomplished — " + m.player + ": " + m.goal).join("\n");
+    if (mission === null) return;
+    const rolled = Boolean(mission.goal);
+    $("mission-roll").hidden = rolled;
+    $("mission-goal").textContent = rolled ? mission.goal : "";
+    $("mission-story").textContent = rolled ? mission.story + " (car " + mission.car + ", rolled " + mission.face + ")" : "car " + mission.car;
+    const words = { waiting: "… received, waiting for the GM", in: "✔ in: keep it hidden until it is done",
+      declared: "… declared done: the GM is checking it", done: "✔ accomplished: everybody sees it now" };
+    $("mission-state").textContent = rolled ? (words[mission.state] || mission.state) : "";
+    $("mission-done").hidden = mission.state !== "in";
   }
 
   function drawWaiting() {
@@ -310,6 +366,7 @@
     drawOthers(key);
     drawWaiting();
     drawSend();
+    drawMission();
     const log = $("log");
     clear(log);
     for (const line of view.log) log.appendChild(el("li", line));
@@ -355,9 +412,24 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("change").addEventListener("click", () => choose(null));
     window.addEventListener("online", resend);
-    $("shot-send").addEventListener("click", () => send("shot", {
-      weapon: $("shot-weapon").value, target: $("shot-target").value,
-      side: $("shot-side").value, range: $("shot-range").value.trim() }));
+    $("shot-send").addEventListener("click", () => send("shot", $("shot-send").dataset.fields === "battlecars"
+      ? { mount: $("shot-weapon").value, target: $("shot-target").value, area: $("shot-side").value,
+          bearing: $("shot-bearing").value, points_between: $("shot-range").value.trim(),
+          smoke: $("shot-smoke").checked }
+      : { weapon: $("shot-weapon").value, target: $("shot-target").value,
+          side: $("shot-side").value, range: $("shot-range").value.trim() }));
+    $("mission-send").addEventListener("click", () => send("mission", { dice: $("mission-dice").value.trim() }));
+    $("mission-throw").addEventListener("click", () => {
+      const face = new Uint8Array(1);
+      do { crypto.getRandomValues(face); } while (face[0] >= 248);  // 1d8, evenly
+      const die = String(face[0] % 8 + 1);
+      $("mission-dice").value = die;
+      send("mission", { dice: die });
+    });
+    $("mission-done").addEventListener("click", () => send("mission_done", {}));
+    $("ap-attack").addEventListener("click", () => send("attack", {
+      target: $("ap-target").value, cards: $("ap-cards").value.trim(), iq_cards: $("ap-iq").value.trim() }));
+    $("ap-control").addEventListener("click", () => send("control", { iq_cards: $("ap-iq").value.trim() }));
     connect();
   });
 })();

@@ -311,9 +311,10 @@ class TableKeys(QObject):
             dialog.batch_refusal = refused
 
     def declare(self, action: KeyAction, values: Mapping[str, Any],
-                bindings: Mapping[str, str], dice: str) -> str:
+                bindings: Mapping[str, str], dice: str, note: str = "") -> str:
         """A shot (the form's raw values, its vehicles, the dice typed) added to the phase's
-        batch, committed before the batch shows it; why not, or "" when it was."""
+        batch, committed before the batch shows it (with ``note`` after its label: "from
+        Bob's phone"); why not, or "" when it was."""
         if self.batch is None or self.game is None:
             return "this ruleset has no fire batch"
         game = self.game
@@ -322,7 +323,8 @@ class TableKeys(QObject):
         target = names.get(bindings.get(action.target_input, ""), "")
         weapon = values.get("weapon") or values.get("mount") or ""
         # (a smokescreen aims at no one: its firer and weapon only)
-        label = (f"{firer} → {target}" if target else firer) + (f" ({weapon})" if weapon else "")
+        label = (f"{firer} → {target}" if target else firer) + (
+            f" ({weapon})" if weapon else "") + (f" {note}" if note else "")
         try:  # committed before the batch shows it (a kill then loses nothing)
             self.batch.declare(values, bindings, dice, label, game.clock.turn,
                                game.clock.phase_name)

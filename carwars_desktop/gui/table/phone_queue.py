@@ -4,7 +4,8 @@ Each waiting request shows who sent it, what it would do and its odds (a secret 
 says that it is allowed, never its value: the Table may be seen by the players);
 **Enter** accepts the selected one, **E** opens it in the normal dialog to edit (the
 request then counts as accepted: the dialog's result is the event), **Delete** refuses it
-with the reason typed in the Reason field (the phone shows it). The header says
+with the reason typed in the Reason field (the phone shows it). A Battlecars secret
+mission (and its "done") shows its goal only in the line's tooltip. The header says
 "3 of 4 speeds in" while secret speeds are being chosen; **Reveal speeds** applies those
 in now; *Accept secret speeds automatically* is the session's switch (still checked
 against the rules). Nothing a phone sends changes the game until it is accepted here.
@@ -107,6 +108,7 @@ class PhoneQueue(QDockWidget):
         for request in desk.waiting():
             item = QListWidgetItem(self.line(request))
             item.setData(Qt.ItemDataRole.UserRole, request.number)
+            item.setToolTip(self.secret(request))
             self.list.addItem(item)
             if selected is not None and request.number == selected.number:
                 self.list.setCurrentItem(item)
@@ -131,7 +133,21 @@ class PhoneQueue(QDockWidget):
         who = self.sharing.desk.player_of(request.seat)
         if request.kind == "speed":
             return f"{who}'s phone: a secret speed ({request.odds})"
+        if request.kind == "vehicle":
+            return f"{who}'s phone: a secret vehicle card ({request.odds}; hover to read it)"
+        if request.kind == "mission":
+            return f"{who}'s phone: a secret mission ({request.odds}; hover to read it)"
+        if request.kind == "mission_done":
+            return f"{who}'s phone: mission accomplished? (hover to read it)\n    {request.odds}"
         return f"{who}'s phone: {request.summary}\n    {request.odds}"
+
+    def secret(self, request: PhoneRequest) -> str:
+        """What only the GM reads of a secret request (its tooltip): a mission's goal."""
+        if request.kind == "mission":
+            return f"{request.values.get('goal', '')} — {request.values.get('story', '')}"
+        if request.kind == "vehicle":
+            return str(request.values.get("card", ""))
+        return request.summary if request.kind == "mission_done" else ""
 
     def texts(self) -> list[str]:
         return [self.list.item(row).text() for row in range(self.list.count())]
