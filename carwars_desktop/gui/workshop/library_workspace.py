@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
     AskClash,
@@ -70,7 +71,6 @@ from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.library import (
     DesignDataError,
