@@ -19,7 +19,6 @@ from ..loop import settle
 from ..readable import clipped, unreadable
 from .test_table_layout import FOUR, _laptop
 
-
 LONG = [("Alexandra Konstantinopoulou-Papadimitriou", "Firelight Deluxe (opt)",
          "The Unstoppable Firelight of Doom and Everlasting Gloom on the Road"),
         ("Bartholomew", "Mini Sherman (b)", "Mini Sherman (b) the Second of His Name"),
