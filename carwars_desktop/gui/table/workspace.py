@@ -431,13 +431,13 @@ class TableWorkspace(Workspace):
 
         read_only_instead: list[bool] = []
 
-        def read_only(text: str) -> tuple[str, Retry]:
+        def followed_instead(text: str) -> tuple[str, Retry]:
             # the lease could not be written (a read-only database): followed instead
             read_only_instead.append(True)
             return (f"{text} The session opens read-only.",
                     lambda: self.open_session(session_id))
 
-        op = self.ops(take).refused(SessionOpenError, not_opened).partly(read_only)
+        op = self.ops(take).refused(SessionOpenError, not_opened).partly(followed_instead)
         if not op.run():
             return False
         if read_only_instead:
