@@ -77,12 +77,14 @@ def test_the_resolver_roll_then_an_input_changed_then_away(
 
 
 def test_the_quick_line_result_then_escape(window: MainWindow, start_session: Any) -> None:
-    table = start_session("autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    # (Mini Car Wars, the shot applied alone: AUTOpower's Longshot may attack only in its
+    # own Combat phase, not at the start of a session)
+    table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Killer Kart")])
     table.quick.open()
-    table.quick.read("2 at 1 4 : 65")
+    table.quick.read("1 rl 2 f 5 : 11", alone=True)
     first = table.quick.pending
     assert first is not None, table.quick.info.text()
-    table.quick.resolve("66")  # new dice: the result on screen is replaced
+    table.quick.resolve("12")  # new dice: the result on screen is replaced
     assert first.state.value == "discarded" and table.quick.pending is not None
     table.quick.close_line()  # Esc
     assert table.quick.pending is None and table.context.service.shown is None
