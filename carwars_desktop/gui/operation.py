@@ -45,6 +45,7 @@ class Op(Generic[T]):
         self._failed: list[Callable[[str], object]] = []
         self._salvage: Salvage | None = None
         self._again: Retry | None = None
+        self._quiet = False
         self.value: T | None = None
         """What the call returned, once it went through."""
         self.changes: tuple[Changes, ...] = ()
@@ -78,6 +79,12 @@ class Op(Generic[T]):
         self._again = retry
         return self
 
+    def quietly(self) -> Op[T]:
+        """A refused write is not shown (it mends itself: a lease not released lapses);
+        :meth:`failed` callbacks are still told."""
+        self._quiet = True
+        return self
+
     def run(self) -> bool:
         """Run it: True when it went through (or went through in part: :meth:`partly`)."""
         heard: list[Changes] = []
@@ -98,7 +105,8 @@ class Op(Generic[T]):
                 return True
             for told in self._failed:
                 told(text)
-            self._report(text, self._again or self.run)
+            if not self._quiet:
+                self._report(text, self._again or self.run)
             return False
         finally:
             if unsubscribe is not None:

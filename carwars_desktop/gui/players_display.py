@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.gui.elided_label import ElidedLabel
 from carwars_desktop.gui.shortcuts import key_text
 from carwars_desktop.services import Changes, RollNotice, RollState, Services
 from carwars_desktop.services.players_view import (
@@ -111,49 +112,6 @@ def _label(text: str = "", pixels: int = TEXT_PX, bold: bool = False,
     if name:
         label.setObjectName(name)
     return label
-
-
-class ElidedLabel(QLabel):
-    """One line that never widens the window: too long for its room, it ends in "…" (the
-    whole text in :attr:`full_text` and its tooltip)."""
-
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.full_text = ""
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        self.full_text = text
-        self._elide()
-
-    def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight,
-                                              max(0, self.contentsRect().width()))
-        super().setText(shown)
-        self.setToolTip(self.full_text if shown != self.full_text else "")
-
-    def is_elided(self) -> bool:
-        return super().text() != self.full_text
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        metrics = self.fontMetrics()
-        margins = self.contentsMargins()
-        return QSize(metrics.horizontalAdvance(self.full_text) + margins.left()
-                     + margins.right() + 2, metrics.height() + margins.top() + margins.bottom())
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        hint = self.sizeHint()
-        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M…") * 2),
-                     hint.height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._elide()
 
 
 class LinesLabel(QLabel):

@@ -1,20 +1,18 @@
 """A banner for a write the database refused: the reason, and Retry. It never blocks.
 
-Every workspace keeps one at its top. :meth:`WriteBanner.attempt` runs a write; if the
-database refuses it (read-only, locked, full) the banner shows why and the caller
-gets ``None``, so nothing is shown as done. Retry runs the same write again and, once
-it goes through, the banner hides and ``on_success`` shows the result.
+Every workspace keeps one at its top. Its writes run through
+:class:`carwars_desktop.gui.operation.Ops`: if the database refuses one (read-only,
+locked, full) the banner shows why and nothing is shown as done. Retry runs the same
+operation again and, once it goes through, the banner hides and the operation's success
+callbacks show the result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
-
-T = TypeVar("T")
 
 
 def write_failure(error: BaseException) -> str | None:
@@ -60,25 +58,6 @@ class WriteBanner(QFrame):
         self._retry = retry
         self.retry_button.setVisible(retry is not None)
         self.show()
-
-    def attempt(self, write: Callable[[], T], on_success: Callable[[T], object] | None = None,
-                ) -> T | None:
-        """Run ``write``; a refused write shows the banner (with Retry) and returns None."""
-        return self._run(write, on_success)[1]
-
-    def _run(self, write: Callable[[], T],
-             on_success: Callable[[T], object] | None) -> tuple[bool, T | None]:
-        try:
-            result = write()
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            self.show_message(text, lambda: self._run(write, on_success)[0])
-            return False, None
-        if on_success is not None:
-            on_success(result)
-        return True, result
 
     def retry(self) -> None:
         retry = self._retry

@@ -168,3 +168,24 @@ def unreadable(root: QWidget) -> list[str]:
         if problem is not None:
             problems.append(f"{_name(widget)}: {problem}")
     return problems
+
+
+def clipped(root: QWidget) -> list[str]:
+    """Every widget under ``root`` (and ``root`` itself) that its parent cuts: a visible
+    child reaching past its parent's rectangle, or ``root`` shown only in part by what
+    holds it (a scroll area's view). Empty when everything shows whole."""
+    for _ in range(3):
+        QApplication.processEvents()
+    problems: list[str] = []
+    cut = _cut_sideways(root)
+    if cut is not None:
+        problems.append(f"{_name(root)}: {cut}")
+    for widget in root.findChildren(QWidget):
+        parent = widget.parentWidget()
+        if parent is None or not widget.isVisibleTo(root) or widget.isWindow():
+            continue
+        inside = parent.rect().adjusted(-SLACK, -SLACK, SLACK, SLACK)
+        if not inside.contains(widget.geometry()):
+            problems.append(f"{_name(widget)}: {widget.geometry().getRect()} reaches past "
+                            f"its parent {_name(parent)} {parent.rect().getRect()}")
+    return problems

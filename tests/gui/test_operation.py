@@ -76,3 +76,17 @@ def test_a_write_refused_after_part_went_through_retries_the_rest(qtbot) -> None
     assert "only its line is missing" in banner.label.text()
     banner.retry()
     assert rest == ["logged"] and banner.isHidden()
+
+
+def test_a_quiet_operation_s_refused_write_is_not_shown(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A write that mends itself (a lease not released lapses) is not shown in the banner;
+    its ``failed`` callbacks are still told and nothing is shown as done."""
+    banner = WriteBanner()
+    qtbot.addWidget(banner)
+    bus = ChangeBus()
+    refused = WriteFailedError("The lease was not released: read-only", "read-only")
+    told: list[str] = []
+    done: list[int] = []
+    op = Ops(banner.show_message, bus)(_flaky(bus, [refused])).quietly()
+    assert not op.failed(told.append).success(done.append).run()
+    assert banner.isHidden() and told == [str(refused)] and done == []

@@ -20,10 +20,18 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.procedures import InputError
-from carwars_desktop.services import Discarded, PendingResolution, PendingState, ResolveError
+from carwars_desktop.services import (
+    Changes,
+    Discarded,
+    PendingResolution,
+    PendingState,
+    ResolveError,
+    RollState,
+)
 from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
 
 if TYPE_CHECKING:
@@ -73,6 +81,11 @@ class BatchDialog(QDialog):
         clear.clicked.connect(self.empty)
         shortcut("dialog.apply", self, self.apply)
         shortcut("dialog.apply_enter", self, self.apply)
+        self._showing = False
+        """The dialog shows the batch's result (Apply applies it)."""
+        # A roll made elsewhere discards the result shown here (the Table service's one
+        # slot): the dialog says so and no longer shows it.
+        ChangeSignal(table.context.service.bus, self).changed.connect(self._heard)
         self.fill()
 
     def fill(self) -> None:
@@ -129,8 +142,19 @@ class BatchDialog(QDialog):
         """The batch's result on screen (the Table service's slot), not yet applied."""
         return self.table.context.service.shown_by(self)
 
+    def _heard(self, changes: Changes) -> None:
+        notice = changes.roll
+        if not self._showing or notice is None or notice.state is not RollState.DISCARDED \
+                or notice.pending is None or notice.pending.initiator is not self:
+            return
+        self._showing = False
+        self.result_view.setHtml("")
+        self.error.setText("⚠ Discarded: a new roll elsewhere (it stays in the log). Enter "
+                           "on the last dice shows the batch again; Ctrl+Enter applies it.")
+
     def _forget(self, reason: str) -> None:
         """The batch's result on screen no longer stands (``reason``: why, for the log)."""
+        self._showing = False
         self.table.hub.runner.discard(self, reason)
         self.result_view.setHtml("")
 
@@ -142,6 +166,7 @@ class BatchDialog(QDialog):
             self.resolve()
 
     def resolve(self) -> PendingResolution | None:
+        self._showing = False
         self.result_view.setHtml("")
         # (a result shown before is discarded by the service: a new roll replaces it)
         op = self.table.hub.runner.ops(
@@ -153,6 +178,7 @@ class BatchDialog(QDialog):
         self.error.setText("")
         self.result_view.setHtml(explanation_html(pending.resolution, None,
                                                   effect_names=False))
+        self._showing = True
 
     def apply(self) -> None:
         pending = self.pending or self.resolve()

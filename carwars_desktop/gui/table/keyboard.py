@@ -224,6 +224,7 @@ class TableKeys(QObject):
                 self._pair_changed(a, d, pair, noted)
 
             dialog.form.changed.connect(pair_changed)
+            pair_changed()  # (the move preset may use none of them)
         return dialog
 
     def _recalled(self, action: KeyAction, firer: Any,
@@ -244,19 +245,24 @@ class TableKeys(QObject):
     def _pair_changed(self, action: KeyAction, dialog: ProcedureDialog,
                       pair: list[tuple[str | None, str | None]],
                       noted: Callable[[str], str]) -> None:
-        """The GM changed the firer or the target in the dialog: what the turn remembers
-        for the new pair is filled in, and the note says which."""
+        """The GM changed the dialog's form. A new firer or target: what the turn
+        remembers for the new pair is filled in, and the note says which; a move that
+        does not use the pair's measures (a Mini Car Wars smokescreen uses no target,
+        range nor side, §2.5) has no such line."""
         bindings = dialog.form.bindings()
         now = (bindings.get(action.vehicle_input), bindings.get(action.target_input))
-        if now == pair[0]:
-            return
-        pair[0] = now
         remembered, line = self._recalled(action, *now)
-        for name, value in (remembered or {}).items():
-            with suppress(ValueError):  # (a value the new pair's lists do not offer)
-                dialog.recall(name, value)
+        if now != pair[0]:
+            pair[0] = now
+            for name, value in (remembered or {}).items():
+                with suppress(ValueError):  # (a value the new pair's lists do not offer)
+                    dialog.recall(name, value)
+        unused = dialog.form.unused()
+        if action.target_input in unused or unused >= set(action.remembered):
+            line = ""  # a move that aims at no one (a smokescreen): nothing to measure
         text = noted(line)
-        dialog.note.setText(text)
+        if text != dialog.note.text():
+            dialog.note.setText(text)
         dialog.note.setVisible(bool(text))
 
     def _default_target(self, action: KeyAction, presets: Mapping[str, Any]) -> str | None:

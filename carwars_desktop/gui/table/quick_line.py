@@ -24,6 +24,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.resolving import dice_hint
 from carwars_desktop.gui.rulesets import KeyAction, ruleset_ui
 from carwars_desktop.gui.table.procedure_runner import ProcedureRunner
@@ -31,9 +32,11 @@ from carwars_desktop.gui.table.sheet_frame import numbers_font
 from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import (
+    Changes,
     Discarded,
     PendingResolution,
     ResolveError,
+    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -97,10 +100,16 @@ class QuickLine(QWidget):
         """The line's inputs as typed (a declared shot keeps these, as the dialog's form)."""
         self.alone = False
         """Ctrl+Shift+Enter read the line: this shot is applied alone, not batched."""
+        self._showing = False
+        """The line shows a result (Enter applies it)."""
         self._reset()
+        # A roll made elsewhere (the Resolver, a Table dialog) discards the result shown
+        # here: the one slot of the Table service. The line says so.
+        ChangeSignal(table.context.service.bus, self).changed.connect(self._heard)
 
     # --- stages ----------------------------------------------------------------------------
     def _reset(self) -> None:
+        self._showing = False
         self.discard(Discarded.WINDOW_CLOSED)
         self.procedure = None
         self.alone = False
@@ -132,6 +141,17 @@ class QuickLine(QWidget):
         """The line's result on screen is discarded, saying why (a refused write goes to
         the Table's banner with Retry)."""
         return self.table.hub.runner.discard(self, reason)
+
+    def _heard(self, changes: Changes) -> None:
+        """The line's result was discarded by a roll elsewhere: it no longer shows it."""
+        notice = changes.roll
+        if not self._showing or notice is None or notice.state is not RollState.DISCARDED \
+                or notice.pending is None or notice.pending.initiator is not self:
+            return
+        self._showing = False
+        self.edit.setPlaceholderText("the dice thrown, e.g. 543 — Enter (never rolls)")
+        self.info.setText("⚠ Discarded: a new roll elsewhere (it stays in the log). Type the "
+                          "dice again, or Esc.")
 
     def enter(self, apply: bool = False, alone: bool = False) -> None:
         """Enter: read the line, or the dice, or apply the result shown. ``alone``
@@ -294,6 +314,7 @@ class QuickLine(QWidget):
             self.edit.setPlaceholderText("Enter applies · Esc discards")
             self.info.setText(f"<b>{pending.resolution.outcome}</b> — Enter applies, "
                               "Esc discards")
+            self._showing = True
             if apply:
                 self.apply()
 

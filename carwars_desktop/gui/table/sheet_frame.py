@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.elided_label import ElidedLabel
 from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.durations import ShownDuration
@@ -59,6 +60,27 @@ def flags_html(flags: tuple[StatusFlag, ...]) -> str:
         f"{f.symbol}&nbsp;{f.word}</span>" for f in flags)
 
 
+NAME_CHARS = 26
+"""How many characters of a vehicle's name (with its number key) a sheet widens for."""
+PLAYER_CHARS = 14
+"""How many characters of a player's name a sheet widens for."""
+
+
+class NameLabel(ElidedLabel):
+    """A name in a sheet's header: it asks for room for ``chars`` characters at most, and
+    a longer name shown in less ends in "…" (the whole name in its tooltip)."""
+
+    def __init__(self, text: str, chars: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent=parent)
+        self._chars = chars
+        self.setText(text)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        room = self.fontMetrics().averageCharWidth() * self._chars
+        return QSize(min(hint.width(), room), hint.height())
+
+
 class SheetFrame(QFrame):
     """A vehicle's sheet: subclasses build the body and draw the sheet."""
 
@@ -84,12 +106,14 @@ class SheetFrame(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setAccessibleName(f"Record sheet of {vehicle.name}")
 
-        self.title = QLabel(vehicle.name)
+        # A long name never widens the sheet (a large sheet wider than the Table's room
+        # has its right side cut off at 1366×768): beyond a few words it ends in "…".
+        self.title: QLabel = NameLabel(vehicle.name, NAME_CHARS)
         title_font = QFont(self.title.font())
         title_font.setBold(True)
         title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
         self.title.setFont(title_font)
-        self.player = QLabel(vehicle.player)
+        self.player: QLabel = NameLabel(vehicle.player, PLAYER_CHARS)
         self.player.setObjectName("player")
         self.marks_button = QToolButton()
         self.marks_button.setText("Mark ▾")
@@ -115,9 +139,8 @@ class SheetFrame(QFrame):
         self.durations.setVisible(False)
 
         header = QHBoxLayout()
-        header.addWidget(self.title)
+        header.addWidget(self.title, 1)  # (the room the sheet has beyond its names)
         header.addWidget(self.player)
-        header.addStretch(1)
         header.addWidget(self.marks_button)
         self.body = QVBoxLayout()
         self.body.setSpacing(4)

@@ -30,6 +30,7 @@ from carwars_desktop.gui import background, plotting
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.operation import Retry
 from carwars_desktop.gui.rulesets import ACTION_KINDS, require_screens
 from carwars_desktop.gui.shortcuts import TABLE
 from carwars_desktop.gui.table.actions import TableActions
@@ -39,7 +40,7 @@ from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
-from carwars_desktop.services import SessionOpenError, ShownGame
+from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
@@ -150,6 +151,8 @@ class TableWorkspace(Workspace):
         self._follow_timer.setInterval(FOLLOW_MS)
         self._follow_timer.timeout.connect(self.follow_tick)
         self.hub.write_failed.connect(self.banner.show_message)
+        self.ops = self.hub.runner.ops
+        """How the Table's operations run (a refused write: the banner, with Retry)."""
         self.context.stale.connect(self._stale)
         self.print_dialog: QWidget | None = None
 
@@ -326,13 +329,15 @@ class TableWorkspace(Workspace):
         if setup is not None:
             ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
             scenario = dialog.scenario_name()
-            try:
-                rules = dialog.result_rules
-                self.banner.attempt(
-                    lambda: self.start_session(ruleset_id, name, scenario, setup, rules))
-            except SessionDataError as error:
+            rules = dialog.result_rules
+
+            def refused(error: BaseException) -> None:
                 self.show_sessions()
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
+
+            if not (self.ops(lambda: self.start_session(ruleset_id, name, scenario, setup,
+                                                        rules))
+                    .refused(SessionDataError, refused).run()):
                 return
             offer = getattr(self.play.clock, "offer_opening", None)
             game = self.context.game
@@ -378,7 +383,10 @@ class TableWorkspace(Workspace):
 
         assert self.database is not None
         service = self.context.service
-        try:
+
+        def take() -> OpenedSession | None:
+            """The lease negotiated and the session read: None when the GM cancelled."""
+            nonlocal follow
             info = service.session_info(session_id)
             # A ruleset the app has no screens for is refused before its lease is taken.
             try:
@@ -396,7 +404,7 @@ class TableWorkspace(Workspace):
                     if choice is LeaseChoice.CANCEL:
                         if self.context.session_id != session_id:
                             self.show_sessions()
-                        return False
+                        return None
                     follow = choice is LeaseChoice.FOLLOW
                     if not follow:
                         lease = service.acquire_lease(session_id, take_over=True)
@@ -412,21 +420,31 @@ class TableWorkspace(Workspace):
             lease = None if follow else self.lease
             read = None if self._at_startup else self._in_turns(
                 (), lambda _job: service.read(session_id, lease, follow))
-            opened = service.open(session_id, initiator=self,
-                                  wrap=lambda events: guarded(self, events),
-                                  lease=lease, follow=follow, shown=self._shown, read=read)
-        except SessionOpenError as error:
+            return service.open(session_id, initiator=self,
+                                wrap=lambda events: guarded(self, events),
+                                lease=lease, follow=follow, shown=self._shown, read=read)
+
+        def not_opened(error: BaseException) -> None:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
                                                f"{error}")
+
+        read_only_instead: list[bool] = []
+
+        def followed_instead(text: str) -> tuple[str, Retry]:
+            # the lease could not be written (a read-only database): followed instead
+            read_only_instead.append(True)
+            return (f"{text} The session opens read-only.",
+                    lambda: self.open_session(session_id))
+
+        op = self.ops(take).refused(SessionOpenError, not_opened).partly(followed_instead)
+        if not op.run():
             return False
-        except Exception as error:  # the lease could not be written (a read-only database)
-            text = write_failure(error)
-            if text is None:
-                raise
-            self.banner.show_message(f"{text} The session opens read-only.",
-                                     lambda: self.open_session(session_id))
+        if read_only_instead:
             return self.open_session(session_id, follow=True)
+        opened = op.value
+        if opened is None:
+            return False
         info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
         self._followed_version = info.version
@@ -571,23 +589,16 @@ class TableWorkspace(Workspace):
         session_id = self.session_id
         service, lease = self.context.service, self.lease
 
-        def finish() -> bool:
-            try:
-                service.finish(initiator=self, lease=lease)
-            except StaleSessionError as error:  # taken over meanwhile: follow it instead
-                self._stale(error)
-                return False
-            return True
-
-        def finished(done: bool) -> None:
-            if not done:
-                return
+        def finished(_done: object) -> None:
             self.lease = None
             self._renew_timer.stop()
             self.open_session(session_id)
             self.play.tabs.setCurrentIndex(1)
 
-        self.banner.attempt(finish, finished)
+        (self.ops(lambda: service.finish(initiator=self, lease=lease))
+         # taken over meanwhile: follow it instead
+         .refused(StaleSessionError, lambda error: self._stale(cast(StaleSessionError, error)))
+         .success(finished).run())
 
     # --- one writer at a time -----------------------------------------------------------
     def release_lease(self) -> None:
@@ -595,12 +606,8 @@ class TableWorkspace(Workspace):
         lease, self.lease = self.lease, None
         self._renew_timer.stop()
         if lease is not None and self.database is not None:
-            try:
-                self.context.service.release_lease(lease)
-            except Exception as error:
-                if write_failure(error) is None:
-                    raise
-                # It lapses by itself once no longer renewed.
+            # A refused write is not shown: the lease lapses by itself once not renewed.
+            self.ops(lambda: self.context.service.release_lease(lease)).quietly().run()
 
     def renew_lease(self) -> None:
         """Tell the other copies this one still plays the session."""
@@ -608,8 +615,8 @@ class TableWorkspace(Workspace):
         if lease is None or self.database is None:
             return
         service = self.context.service
-        still = self.banner.attempt(lambda: service.renew_lease(lease))
-        if still is False:
+        renewal = self.ops(lambda: service.renew_lease(lease))
+        if renewal.run() and renewal.value is False:
             self._stale(StaleSessionError(
                 "Another copy of Carwars Desktop took this session over: it is read-only "
                 "here now.", taken_over=True))

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
     AskClash,
@@ -70,7 +71,7 @@ from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner, write_failure
+from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -122,17 +123,13 @@ def shows_refused_writes(
     returns False (0): nothing is shown as done."""
 
     def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
+        def failed(text: str) -> None:
             self.refresh()  # a change of several designs may have stopped half-way
             self._say(f"⚠ {text}")
-            self.write_banner.show_message(text,
-                                           lambda: bool(guarded(self, *args, **kwargs)))
-            return cast(R, False)  # False == 0: "nothing done" as a bool or a count
+
+        op = self.ops(lambda: method(self, *args, **kwargs)).failed(failed)
+        # False == 0: "nothing done" as a bool or a count
+        return cast(R, op.value) if op.run() else cast(R, False)
 
     guarded.__name__, guarded.__doc__ = method.__name__, method.__doc__
     return guarded
@@ -315,6 +312,8 @@ class LibraryWorkspace(Workspace):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.write_banner = WriteBanner()
+        self.ops = Ops(self.write_banner.show_message, self.service.bus)
+        """How the Library's writes run (a refused write: the banner, with Retry)."""
         layout = QVBoxLayout(self)
         layout.addWidget(self.write_banner)
         layout.addWidget(splitter, 1)
@@ -390,10 +389,10 @@ class LibraryWorkspace(Workspace):
         self._verdicts = {}
         self._fill_rules_box()
         # A read-only database lists as it is (a refused write shows the banner).
-        attached = self.write_banner.attempt(
-            lambda: (self.service.attach(database, defer_check=True),))
-        added = attached[0] if attached is not None else 0
-        if attached is not None and added is None and not database.read_only:
+        attach = self.ops(lambda: self.service.attach(database, defer_check=True))
+        attached = attach.run()
+        added = attach.value if attached else 0
+        if attached and added is None and not database.read_only:
             # Checked against the rules after the list is shown.
             QTimer.singleShot(0, lambda: self._tidy_later(database))
         if self.isVisible():
