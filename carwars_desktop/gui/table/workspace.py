@@ -37,7 +37,7 @@ from carwars_desktop.gui.table.keyboard import TableKeys
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner, write_failure
+from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import ruleset_ids
 from carwars_desktop.services import SessionOpenError, ShownGame
 from carwars_desktop.session import Changes, StaleSessionError
@@ -120,7 +120,9 @@ class TableWorkspace(Workspace):
         self.quick.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.banner)
+        # Over the Table's top edge, outside the layout: shown, it moves no sheet.
+        self.banner.setParent(self)
+        self._banner_overlay = Overlay(self.banner, self)
         layout.addWidget(self.quick)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
