@@ -33,8 +33,11 @@ if TYPE_CHECKING:
         QueueState,
         ReplayResult,
     )
+    from carwars_desktop.storage.stuck_calls import StuckCalls
 
 RETRY_MS = 10_000
+WATCH_MS = 1_000
+"""How often statements stuck on a hung network path are looked for (and cut)."""
 
 
 class ClubLink(QObject):
@@ -59,6 +62,11 @@ class ClubLink(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(RETRY_MS)
         self._timer.timeout.connect(self.retry)
+        self.stuck: StuckCalls | None = None
+        """The club database's running statements; a stuck one is cut (every second)."""
+        self._watchdog = QTimer(self)
+        self._watchdog.setInterval(WATCH_MS)
+        self._watchdog.timeout.connect(self.cut_stuck)
 
     def attach_database(self, database: Database) -> None:
         from carwars_desktop.storage.club import ClubConnection, is_server_url
@@ -71,7 +79,25 @@ class ClubLink(QObject):
         self._url = database.url
         self._target = (ClubConnection.from_url(database.url).key
                         if is_server_url(database.url) else None)
+        self._watch(database if self._target is not None else None)
         self.state_changed.emit(None)
+
+    def _watch(self, database: Database | None) -> None:
+        from carwars_desktop.storage.stuck_calls import StuckCalls
+
+        if self.stuck is not None:
+            self.stuck.close()
+            self.stuck = None
+        self._watchdog.stop()
+        if database is not None:
+            self.stuck = StuckCalls(database.engine)
+            self._watchdog.start()
+
+    def cut_stuck(self) -> int:
+        """Cut the statements stuck on a hung path (they fail as a lost connection, the
+        thread that waited goes on); the banner then says the server is not answering."""
+        stuck = self.stuck
+        return 0 if stuck is None else stuck.cut()
 
     def _offline_queue(self) -> OfflineQueue:
         from carwars_desktop.storage.offline_queue import OfflineQueue, default_queue_path
@@ -161,6 +187,7 @@ class ClubLink(QObject):
     def stop(self) -> None:
         """No more retries (the window closes); what waits stays in the queue file."""
         self._timer.stop()
+        self._watch(None)
         self.store = None
 
     def retry(self) -> ReplayResult | None:

@@ -30,6 +30,10 @@ class StallingProxy:
     def stall(self) -> None:
         self.stalled.set()
 
+    def resume(self) -> None:
+        """Forward again (what arrived meanwhile goes on; a connection cut meanwhile ends)."""
+        self.stalled.clear()
+
     def _serve(self) -> None:
         while not self._stop.is_set():
             try:
