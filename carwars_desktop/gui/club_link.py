@@ -236,7 +236,8 @@ def guarded(widget: QWidget, events: SessionEvents) -> SessionEvents | QueuedEve
 def outage_words(waiting: int) -> str:
     """The banner's words while the club server is away, ``waiting`` entries queued."""
     if waiting == 0:
-        queued = "what you do now waits on this laptop and is sent when it answers again"
+        queued = ("a mark made at the table waits on this laptop until it answers; library "
+                  "changes are refused until then")
     else:
         queued = (f"{waiting} entr{'y waits' if waiting == 1 else 'ies wait'} on this laptop "
                   "to be sent, in order, when it answers again")

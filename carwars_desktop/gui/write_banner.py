@@ -18,11 +18,18 @@ T = TypeVar("T")
 
 
 def write_failure(error: BaseException) -> str | None:
-    """The banner text for a refused write, or None if ``error`` is something else."""
+    """The banner text for a refused write, or None if ``error`` is something else.
+
+    A read or write that met the club server's connection lost (outside a write's own
+    words) is refused in words too: "Not done: the club server is not answering…"."""
     from carwars_desktop.storage.errors import WriteFailedError
+    from carwars_desktop.storage.writes import NOT_ANSWERING, is_lost_server
 
     if isinstance(error, WriteFailedError):
         return str(error)
+    if is_lost_server(error):
+        return (f"Not done: {NOT_ANSWERING}, and the library and the sessions' lists are "
+                "kept on it (nothing was changed). Retry once it answers.")
     return None
 
 
