@@ -63,13 +63,11 @@ class ClubLink(QObject):
         self._timer.setInterval(RETRY_MS)
         self._timer.timeout.connect(self.retry)
         self.stuck: StuckCalls | None = None
-        """The club database's running statements; a stuck one is cut (every second)."""
-        self._watchdog = QTimer(self)
-        self._watchdog.setInterval(WATCH_MS)
-        self._watchdog.timeout.connect(self.cut_stuck)
+        """The club database's running statements; a stuck one is cut (every second, from
+        a thread of its own)."""
 
     def attach_database(self, database: Database) -> None:
-        from carwars_desktop.storage.club import ClubConnection, is_server_url
+        from carwars_desktop.storage.club import ClubConnection, is_server_url, server_identity
 
         self._timer.stop()
         self.store = None
@@ -77,8 +75,15 @@ class ClubLink(QObject):
         self._retries = []
         self._database = database
         self._url = database.url
-        self._target = (ClubConnection.from_url(database.url).key
-                        if is_server_url(database.url) else None)
+        self._target = None
+        if is_server_url(database.url):
+            # Entries wait under the server's identity, not its address: made through
+            # another port, host name or proxy of the same server, they replay here too.
+            address = ClubConnection.from_url(database.url).key
+            identity = server_identity(database)
+            self._target = identity or address
+            if identity is not None and self._offline_queue().count(address):
+                self._offline_queue().rekey(address, identity)
         self._watch(database if self._target is not None else None)
         self.state_changed.emit(None)
 
@@ -88,16 +93,9 @@ class ClubLink(QObject):
         if self.stuck is not None:
             self.stuck.close()
             self.stuck = None
-        self._watchdog.stop()
         if database is not None:
             self.stuck = StuckCalls(database.engine)
-            self._watchdog.start()
-
-    def cut_stuck(self) -> int:
-        """Cut the statements stuck on a hung path (they fail as a lost connection, the
-        thread that waited goes on); the banner then says the server is not answering."""
-        stuck = self.stuck
-        return 0 if stuck is None else stuck.cut()
+            self.stuck.watch(WATCH_MS / 1000)
 
     def _offline_queue(self) -> OfflineQueue:
         from carwars_desktop.storage.offline_queue import OfflineQueue, default_queue_path

@@ -38,6 +38,8 @@ class StuckCalls:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
         self._running: dict[int, tuple[Any, float, str]] = {}
         """Thread id → (the driver's connection, when the statement started, thread name)."""
         event.listen(engine, "before_cursor_execute", self._before)
@@ -58,7 +60,23 @@ class StuckCalls:
 
         dialect.do_ping = do_ping  # type: ignore[method-assign]
 
+    def watch(self, every: float = 1.0) -> None:
+        """Cut stuck calls every ``every`` seconds from a thread of its own (a call stuck
+        on the GUI thread is cut too: no timer of that thread could run meanwhile)."""
+        if self._watcher is not None:
+            return
+        stop = self._stop
+
+        def run() -> None:
+            while not stop.wait(every):
+                self.cut()
+
+        self._watcher = threading.Thread(target=run, name="carwars-stuck-calls", daemon=True)
+        self._watcher.start()
+
     def close(self) -> None:
+        self._stop.set()
+        self._watcher = None
         self.engine.dialect.do_ping = self._ping  # type: ignore[method-assign]
         for name, listener in (("before_cursor_execute", self._before),
                                ("after_cursor_execute", self._after),
