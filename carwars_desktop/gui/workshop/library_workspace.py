@@ -483,7 +483,16 @@ class LibraryWorkspace(Workspace):
                 raise
             self._say("⚠ The club server is not answering: the list shows the designs as "
                       "they were read last.")
-            self.write_banner.show_message(text, lambda: (self.refresh(), True)[1])
+            self.write_banner.show_message(text, self._refreshed_again)
+
+    def _refreshed_again(self) -> bool:
+        """Retry's: the list read again (True; refused again, the banner says so again)."""
+        self.refresh()
+        return True
+
+    def _preview_again(self) -> bool:
+        self._show_preview()
+        return True
 
     def _refresh(self) -> None:
         if self._database is None:
@@ -800,13 +809,19 @@ class LibraryWorkspace(Workspace):
         try:
             record = self.library.get(entries[0].id)
         except Exception as error:
+            from sqlalchemy.exc import OperationalError
+
             text = write_failure(error)
             if text is None:
-                raise
+                if not isinstance(error, OperationalError):
+                    raise
+                # The server refused the read (a sign-in changed meanwhile, say).
+                self.preview.show_message("Not shown: the database refused to read it.")
+                return
             self.detail.setText(f"<b>{html.escape(entries[0].name)}</b>")
             self.preview.show_message("Not shown: the club server is not answering. It is "
                                       "read again once it answers.")
-            self.write_banner.show_message(text, lambda: (self._show_preview(), True)[1])
+            self.write_banner.show_message(text, self._preview_again)
             return
         try:
             design = load_design(record.ruleset_id, record.kind, record.data)
