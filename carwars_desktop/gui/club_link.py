@@ -6,10 +6,17 @@ entries made while the server is away wait, in order, in the queue file on the l
 :class:`OfflineBanner` says so; every :data:`RETRY_MS` (and on Retry) the link replays them.
 A conflict with another client's entries is shown in the banner, and the GM may set the
 laptop's entries aside (they stay in the queue file).
+
+The banner is the window's only word on an outage: a write outside the queue lost with the
+connection (the session's lease, its end) is handed here by the workspace's write banner
+(:meth:`ClubLink.connection_lost`) and retried with the queue, never shown as the driver's
+text. It lies over the workspaces' top edge (:class:`~carwars_desktop.gui.write_banner.
+Overlay`): the sheets under it never move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -18,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.write_banner import Overlay
     from carwars_desktop.storage import Database, SessionEvents
     from carwars_desktop.storage.offline_queue import (
         OfflineQueue,
@@ -25,8 +33,11 @@ if TYPE_CHECKING:
         QueueState,
         ReplayResult,
     )
+    from carwars_desktop.storage.stuck_calls import StuckCalls
 
 RETRY_MS = 10_000
+WATCH_MS = 1_000
+"""How often statements stuck on a hung network path are looked for (and cut)."""
 
 
 class ClubLink(QObject):
@@ -43,20 +54,48 @@ class ClubLink(QObject):
         self._queue: OfflineQueue | None = None
         self._target: str | None = None
         self._url = ""
+        self._database: Database | None = None
+        self._away = False
+        """A write outside the queue was lost with the connection (:meth:`connection_lost`)."""
+        self._retries: list[Callable[[], object]] = []
         self.store: QueuedEventStore | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(RETRY_MS)
         self._timer.timeout.connect(self.retry)
+        self.stuck: StuckCalls | None = None
+        """The club database's running statements; a stuck one is cut (every second, from
+        a thread of its own)."""
 
     def attach_database(self, database: Database) -> None:
-        from carwars_desktop.storage.club import ClubConnection, is_server_url
+        from carwars_desktop.storage.club import ClubConnection, is_server_url, server_identity
 
         self._timer.stop()
         self.store = None
+        self._away = False
+        self._retries = []
+        self._database = database
         self._url = database.url
-        self._target = (ClubConnection.from_url(database.url).key
-                        if is_server_url(database.url) else None)
+        self._target = None
+        if is_server_url(database.url):
+            # Entries wait under the server's identity, not its address: made through
+            # another port, host name or proxy of the same server, they replay here too.
+            address = ClubConnection.from_url(database.url).key
+            identity = server_identity(database)
+            self._target = identity or address
+            if identity is not None and self._offline_queue().count(address):
+                self._offline_queue().rekey(address, identity)
+        self._watch(database if self._target is not None else None)
         self.state_changed.emit(None)
+
+    def _watch(self, database: Database | None) -> None:
+        from carwars_desktop.storage.stuck_calls import StuckCalls
+
+        if self.stuck is not None:
+            self.stuck.close()
+            self.stuck = None
+        if database is not None:
+            self.stuck = StuckCalls(database.engine)
+            self.stuck.watch(WATCH_MS / 1000)
 
     def _offline_queue(self) -> OfflineQueue:
         from carwars_desktop.storage.offline_queue import OfflineQueue, default_queue_path
@@ -82,6 +121,8 @@ class ClubLink(QObject):
         return store
 
     def _on_state(self, state: QueueState) -> None:
+        if self._away and not state.offline:
+            state = replace(state, offline=True)
         if state.offline and state.conflict is None:
             if not self._timer.isActive():
                 self._timer.start()
@@ -89,26 +130,86 @@ class ClubLink(QObject):
             self._timer.stop()
         self.state_changed.emit(state)
 
+    def _state(self) -> QueueState:
+        from carwars_desktop.storage.offline_queue import QueueState
+
+        return self.store.state() if self.store is not None else QueueState(False, 0)
+
+    def connection_lost(self, retry: Callable[[], object] | None) -> bool:
+        """A write outside the queue failed with the club server's connection: say so in the
+        one banner and retry it with the queue. False when no club server is attached."""
+        if self._target is None:
+            return False
+        self._away = True
+        if retry is not None:
+            self._retries = [*self._retries[-9:], retry]
+        self._on_state(self._state())
+        return True
+
+    @property
+    def away(self) -> bool:
+        """The club server is taken for gone (entries wait, or a write was lost)."""
+        return self._away or (self.store is not None and self.store.offline)
+
+    def _probe(self) -> bool:
+        """The server answers again (a cheap statement, bounded by the engine's timeouts)."""
+        from sqlalchemy import text
+
+        from carwars_desktop.storage.club import is_connection_lost
+
+        if self._database is None:
+            return False
+        try:
+            with self._database.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except Exception as error:
+            if not is_connection_lost(error):
+                raise
+            return False
+        return True
+
+    def _retry_lost_writes(self) -> bool:
+        """Run the writes lost with the connection again; True once none is left."""
+        retries, self._retries = self._retries, []
+        for number, retry in enumerate(retries):
+            self._away = False  # a write refused again hands itself back (connection_lost)
+            retry()
+            if self._away:
+                self._retries = [*self._retries, *retries[number + 1:]]
+                return False
+        if not retries and not self._probe():
+            return False
+        self._away = False
+        return True
+
     def stop(self) -> None:
         """No more retries (the window closes); what waits stays in the queue file."""
         self._timer.stop()
+        self._watch(None)
         self.store = None
 
     def retry(self) -> ReplayResult | None:
         """Send what waits. A refusal other than a dropped connection (the password was
         changed, say) is shown in the banner in words; the entries keep waiting."""
         from carwars_desktop.storage.club import ClubConnection, translate
+        from carwars_desktop.storage.offline_queue import ReplayResult
 
         store = self.store
-        if store is None or not store.offline:
+        if (store is None or not store.offline) and not self._away:
             self._timer.stop()
             return None
         try:
-            return store.replay()
+            result = store.replay() if store is not None and store.offline else \
+                ReplayResult(0, 0)
+            if self._away and result.pending == 0 and result.conflict is None:
+                if not self._retry_lost_writes():
+                    result = replace(result, still_offline=True)
+                self._on_state(self._state())
+            return result
         except Exception as error:  # the timer's slot: never let it escape to the event loop
             connection = ClubConnection.from_url(self._url)
             problem = str(translate(error, connection))
-            self.state_changed.emit(replace(store.state(), problem=problem))
+            self.state_changed.emit(replace(self._state(), offline=True, problem=problem))
             return None
 
     def set_aside(self) -> int:
@@ -130,12 +231,27 @@ def guarded(widget: QWidget, events: SessionEvents) -> SessionEvents | QueuedEve
     return window.club_link.guard(events) if isinstance(window, HasClubLink) else events
 
 
-class OfflineBanner(QFrame):
-    """Shown while entries wait for the club server, or when they met another client's."""
+def outage_words(waiting: int) -> str:
+    """The banner's words while the club server is away, ``waiting`` entries queued."""
+    if waiting == 0:
+        queued = ("a mark made at the table waits on this laptop until it answers; library "
+                  "changes are refused until then")
+    else:
+        queued = (f"{waiting} entr{'y waits' if waiting == 1 else 'ies wait'} on this laptop "
+                  "to be sent, in order, when it answers again")
+    return f"The club server is not answering — the table keeps playing; {queued}."
 
-    def __init__(self, link: ClubLink, parent: QWidget | None = None) -> None:
+
+class OfflineBanner(QFrame):
+    """Shown while entries wait for the club server, or when they met another client's.
+
+    Over the workspaces' top edge (give it an ``anchor``), never pushing them down."""
+
+    def __init__(self, link: ClubLink, parent: QWidget | None = None,
+                 anchor: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("club-offline-banner")
+        self.setAccessibleName("Club server")
         self.setStyleSheet("QFrame#club-offline-banner { background: #fff3cd; "
                            "border-bottom: 1px solid #d6b656; }")
         self._link = link
@@ -153,6 +269,11 @@ class OfflineBanner(QFrame):
         row.addWidget(self.retry_button)
         row.addWidget(self.set_aside_button)
         link.state_changed.connect(self.show_state)
+        self.overlay: Overlay | None = None
+        if anchor is not None:
+            from carwars_desktop.gui.write_banner import Overlay
+
+            self.overlay = Overlay(self, anchor)
         self.show_state(None)
 
     def show_state(self, state: QueueState | None) -> None:
@@ -165,11 +286,9 @@ class OfflineBanner(QFrame):
             self.label.setText(f"⚠ Not sent yet, kept on this laptop ({state.pending} waiting): "
                                f"{state.problem}")
         else:
-            waiting = state.pending
-            self.label.setText(
-                f"⚠ The club server cannot be reached. {waiting} "
-                f"entr{'y waits' if waiting == 1 else 'ies wait'} on this laptop, in order, and "
-                "will be written when the connection returns. Nothing you see is lost.")
+            self.label.setText(f"⚠ {outage_words(state.pending)}")
         self.set_aside_button.setVisible(state.conflict is not None)
         self.retry_button.setVisible(state.conflict is None)
         self.show()
+        if self.overlay is not None:
+            self.overlay.place()

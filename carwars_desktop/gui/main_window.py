@@ -138,18 +138,18 @@ class MainWindow(QMainWindow):
         self._rail.currentRowChanged.connect(self._focus_workspace)
 
         self.club_link = ClubLink(parent=self)
-        self.offline_banner = OfflineBanner(self.club_link)
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self.offline_banner)
         row = QHBoxLayout()
         row.setSpacing(0)
         row.addWidget(self._rail)
         row.addWidget(self._stack, 1)
         column.addLayout(row, 1)
         self.setCentralWidget(central)
+        # Over the workspaces' top edge, outside the layout: shown, it moves nothing.
+        self.offline_banner = OfflineBanner(self.club_link, central, anchor=self._stack)
 
         from carwars_desktop.services import Services
 

@@ -11,17 +11,64 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 
 def write_failure(error: BaseException) -> str | None:
-    """The banner text for a refused write, or None if ``error`` is something else."""
+    """The banner text for a refused write, or None if ``error`` is something else.
+
+    A read or write that met the club server's connection lost (outside a write's own
+    words) is refused in words too: "Not done: the club server is not answering…"."""
     from carwars_desktop.storage.errors import WriteFailedError
+    from carwars_desktop.storage.writes import NOT_ANSWERING, is_lost_server
 
     if isinstance(error, WriteFailedError):
         return str(error)
+    if is_lost_server(error):
+        return (f"Not done: {NOT_ANSWERING}, and the library and the sessions' lists are "
+                "kept on it (nothing was changed). Retry once it answers.")
     return None
+
+
+def is_outage(text: str) -> bool:
+    """The refused write was lost with the club server's connection (said in the window's
+    one outage banner, :class:`~carwars_desktop.gui.club_link.OfflineBanner`)."""
+    from carwars_desktop.storage.writes import NOT_ANSWERING
+
+    return NOT_ANSWERING in text
+
+
+class Overlay(QObject):
+    """Keeps ``banner`` over the top edge of ``anchor`` (both children of one parent, or
+    ``anchor`` the banner's parent): shown, it covers the content instead of pushing it
+    down, so nothing under the pointer moves."""
+
+    def __init__(self, banner: QWidget, anchor: QWidget) -> None:
+        super().__init__(banner)
+        self.banner = banner
+        self.anchor = anchor
+        anchor.installEventFilter(self)
+        banner.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show,
+                            QEvent.Type.LayoutRequest):
+            self.place()
+        return False
+
+    def place(self) -> None:
+        banner, anchor = self.banner, self.anchor
+        parent = banner.parentWidget()
+        if parent is None:
+            return
+        top_left = anchor.mapTo(parent, anchor.rect().topLeft()) if anchor is not parent \
+            else parent.rect().topLeft()
+        width = anchor.width()
+        height = banner.heightForWidth(width) if banner.hasHeightForWidth() else -1
+        height = max(height, banner.sizeHint().height())
+        banner.setGeometry(top_left.x(), top_left.y(), width, height)
+        banner.raise_()
 
 
 class WriteBanner(QFrame):
@@ -53,7 +100,17 @@ class WriteBanner(QFrame):
         self.hide()
 
     def show_message(self, text: str, retry: Callable[[], bool] | None = None) -> None:
-        """Show ``text``; Retry (shown only with ``retry``) calls it, True = it worked."""
+        """Show ``text``; Retry (shown only with ``retry``) calls it, True = it worked.
+
+        A write lost with the club server's connection is handed to the window's
+        :class:`~carwars_desktop.gui.club_link.ClubLink` instead: its one banner says so
+        in words and retries it with the queue."""
+        if is_outage(text):
+            from carwars_desktop.gui.club_link import HasClubLink
+
+            window = self.window()
+            if isinstance(window, HasClubLink) and window.club_link.connection_lost(retry):
+                return
         self.label.setText(f"⚠ {text}")
         self._retry = retry
         self.retry_button.setVisible(retry is not None)

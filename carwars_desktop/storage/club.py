@@ -480,3 +480,20 @@ def open_club_database(connection: ClubConnection, password: str | None) -> Data
         if cause is not None:
             raise translate(cause, connection, password) from None
         raise ClubConnectionError(scrub(str(error), password)) from None
+
+
+def server_identity(database: Database) -> str | None:
+    """The club database's identity whatever address reaches it: the server's system
+    identifier (``pg_control_system()``, the same through every port, proxy or host name)
+    and the database's name. None when it cannot be read (an older server's refusal, or
+    the connection lost): the caller keys on the address instead."""
+    from sqlalchemy import text
+
+    try:
+        with database.engine.connect() as connection:
+            row = connection.execute(text(
+                "SELECT system_identifier, current_database() FROM pg_control_system()")
+            ).one()
+    except Exception:  # (any refusal: the address is the key then)
+        return None
+    return f"postgresql:{row[0]}/{row[1]}"

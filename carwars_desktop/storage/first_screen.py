@@ -35,6 +35,7 @@ from typing import Any
 from carwars_desktop.session import Event, RollRecord, StoredEvent
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows
 from carwars_desktop.storage.errors import MigrationHeadsError
+from carwars_desktop.storage.installation import draft_owner
 from carwars_desktop.storage.leases import lease_info
 from carwars_desktop.storage.locations import sqlite_path
 from carwars_desktop.storage.revisions import shipped_revisions
@@ -54,8 +55,9 @@ from carwars_desktop.storage.sqlite_file import (
 )
 from carwars_desktop.storage.states import ACTIVE, RUNNING, UNDONE
 
-_ENTRIES = (f"SELECT {', '.join(ENTRY_COLUMNS)}, working_data IS NOT NULL FROM designs "
-            "WHERE deleted_at IS NULL ORDER BY id")
+_ENTRIES = (f"SELECT {', '.join(ENTRY_COLUMNS)}, EXISTS (SELECT 1 FROM design_drafts "
+            "WHERE design_id = designs.id AND owner IN (?, 'legacy')) FROM designs "
+            "WHERE deleted_at IS NULL ORDER BY id")  # as Library.entries (drafts per copy)
 _LAST_RUNNING = (  # as GameSessions.last_running
     "SELECT id, ruleset_id, name, scenario, status, created_at, updated_at, finished_at, "
     "version, lease_token, lease_holder, lease_host, lease_since, lease_renewed_at, clock, "
@@ -135,7 +137,7 @@ def read_first_screen(cli_value: str | None, env: Mapping[str, str]) -> FirstScr
             if running is not None:
                 game = _running_game(connection, path, running)
                 return None if game is None else FirstScreen(game=game)
-            rows = connection.execute(_ENTRIES).fetchall()
+            rows = connection.execute(_ENTRIES, (draft_owner(),)).fetchall()
             return FirstScreen(entries=entries_from_rows(rows, _stored_time))
     except (sqlite3.Error, ValueError, TypeError, KeyError, OSError, MigrationHeadsError):
         return None  # opened first, as always: there it is reported

@@ -50,6 +50,18 @@ def installation_id(path: Path | None = None) -> str:
     return text
 
 
+def draft_owner(path: Path | None = None) -> str:
+    """Whose unsaved Workshop edits a draft is: this installation's id and the user's name
+    (two GMs sharing one computer account share their drafts, as they share the files)."""
+    import getpass
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        user = ""
+    return f"{installation_id(path)}/{user}"[:200]
+
+
 def _write_new(path: Path) -> str:
     new = secrets.token_hex(12)
     try:

@@ -47,7 +47,13 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows, tags_of
 from carwars_desktop.storage.errors import WriteFailedError
-from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DesignRevisionRow, DesignRow
+from carwars_desktop.storage.models import (
+    WIDE_MAX,
+    WIDE_MIN,
+    DesignDraftRow,
+    DesignRevisionRow,
+    DesignRow,
+)
 from carwars_desktop.storage.writes import write_failure_reason
 
 
@@ -169,19 +175,27 @@ def _dumps(value: Any) -> str:
 
 
 
-def _record(row: DesignRow, revision: int = 0) -> DesignRecord:
+LEGACY_DRAFT = "legacy"
+"""The owner of a draft made before drafts were per copy (migration 0010)."""
+
+
+def _record(row: DesignRow, revision: int = 0, working: str | None = None) -> DesignRecord:
     return DesignRecord(
         id=row.id, ruleset_id=row.ruleset_id, kind=row.kind, name=row.name,
         tags=tags_of(row.tags), data=json.loads(row.data), legal=row.legal,
         problem_count=row.problem_count, cost=row.cost, class_value=row.class_value,
         catalog_name=row.catalog_name, created_at=row.created_at, updated_at=row.updated_at,
         deleted_at=row.deleted_at,
-        working=None if row.working_data is None else json.loads(row.working_data),
+        working=None if working is None else json.loads(working),
         revision=revision)
 
 
-_ENTRY_COLUMNS = (*(getattr(DesignRow, name) for name in ENTRY_COLUMNS),
-                  DesignRow.working_data.is_not(None))
+def _entry_columns(owner: str) -> tuple[ColumnElement[Any], ...]:
+    """:data:`ENTRY_COLUMNS`, then whether ``owner`` has unsaved edits of the design."""
+    mine = (select(DesignDraftRow.design_id)
+            .where(DesignDraftRow.design_id == DesignRow.id,
+                   DesignDraftRow.owner.in_((owner, LEGACY_DRAFT))).exists())
+    return (*(getattr(DesignRow, name) for name in ENTRY_COLUMNS), mine)
 
 
 def _summary(ruleset_id: str, kind: str, data: Mapping[str, Any]) -> DesignSummary:
@@ -311,10 +325,61 @@ def _insert_designs(connection: Connection, rows: list[dict[str, Any]]) -> list[
 
 
 class Library:
-    """Add, list, save, rename, tag, duplicate, delete and restore designs."""
+    """Add, list, save, rename, tag, duplicate, delete and restore designs.
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    Unsaved Workshop edits (drafts) are per copy of the app: ``owner`` (this installation
+    and user, :func:`~carwars_desktop.storage.installation.draft_owner`, unless given)
+    reads and writes its own only; a legacy draft (made before migration 0010) is every
+    copy's until one edits, saves or discards it. Another copy's save never drops this
+    copy's draft (its next edit or save then meets the conflict, as before).
+    """
+
+    def __init__(self, sessions: sessionmaker[Session], owner: str | None = None) -> None:
         self._sessions = sessions
+        self._owner = owner
+
+    @property
+    def owner(self) -> str:
+        """Whose drafts this library reads and writes."""
+        if self._owner is None:
+            from carwars_desktop.storage.installation import draft_owner
+
+            self._owner = draft_owner()
+        return self._owner
+
+    @owner.setter
+    def owner(self, value: str) -> None:
+        self._owner = value
+
+    def _drafts(self, session: Session, design_ids: Iterable[int]) -> dict[int, str]:
+        """This copy's drafts of those designs (its own before a legacy one)."""
+        wanted = list(design_ids)
+        found: dict[int, str] = {}
+        for start in range(0, len(wanted), PROGRESS_EVERY):
+            rows = session.execute(
+                select(DesignDraftRow.design_id, DesignDraftRow.owner, DesignDraftRow.data)
+                .where(DesignDraftRow.design_id.in_(wanted[start:start + PROGRESS_EVERY]),
+                       DesignDraftRow.owner.in_((self.owner, LEGACY_DRAFT)))).all()
+            for design_id, owner, data in rows:
+                if owner != LEGACY_DRAFT or design_id not in found:
+                    found[design_id] = data
+        return found
+
+    def _draft_rows(self, session: Session, design_id: int) -> list[DesignDraftRow]:
+        """This copy's draft rows of the design (its own and a legacy one)."""
+        return list(session.scalars(select(DesignDraftRow).where(
+            DesignDraftRow.design_id == design_id,
+            DesignDraftRow.owner.in_((self.owner, LEGACY_DRAFT)))))
+
+    def _set_draft(self, session: Session, row: DesignRow, text: str | None) -> None:
+        """This copy's draft of ``row`` becomes ``text`` (None: no draft); a legacy draft
+        is taken over (or dropped) with it. Other copies' drafts are left as they are."""
+        for draft in self._draft_rows(session, row.id):
+            session.delete(draft)
+        session.flush()
+        if text is not None and text != row.data:
+            session.add(DesignDraftRow(design_id=row.id, owner=self.owner, data=text,
+                                       updated_at=_now()))
 
     # --- reading -----------------------------------------------------------------------
     def all(self, ruleset_id: str | None = None, kind: str | None = VEHICLE) -> list[DesignRecord]:
@@ -326,14 +391,16 @@ class Library:
             query = query.where(DesignRow.kind == kind)
         query = query.order_by(func.lower(DesignRow.name), DesignRow.id)
         with self._sessions() as session:
-            return [_record(row) for row in session.scalars(query)]
+            rows = list(session.scalars(query))
+            drafts = self._drafts(session, (row.id for row in rows))
+            return [_record(row, working=drafts.get(row.id)) for row in rows]
 
     def entries(self, ruleset_id: str | None = None, deleted: bool = False,
                 ids: Iterable[int] | None = None) -> list[DesignEntry]:
         """The list view of every design (or of the deleted ones), without design JSON;
         ``ids``: only those designs (the rows a change named)."""
-        query = select(*_ENTRY_COLUMNS).where(DesignRow.deleted_at.is_not(None) if deleted
-                            else DesignRow.deleted_at.is_(None))
+        query = select(*_entry_columns(self.owner)).where(
+            DesignRow.deleted_at.is_not(None) if deleted else DesignRow.deleted_at.is_(None))
         if ruleset_id is not None:
             query = query.where(DesignRow.ruleset_id == ruleset_id)
         if ids is not None:
@@ -350,13 +417,17 @@ class Library:
         """The design (deleted or not) with its latest revision number."""
         with self._sessions() as session:
             row = self._row(session, design_id)
-            return _record(row, self._last_revision(session, design_id))
+            return _record(row, self._last_revision(session, design_id),
+                           self._drafts(session, [design_id]).get(design_id))
 
     def data_size(self, design_id: int) -> int:
         """How long the design's stored JSON is, its unsaved edits included (characters),
         without reading it: whether :meth:`get` is quick or worth a worker."""
-        query = select(func.coalesce(func.length(DesignRow.data), 0)
-                       + func.coalesce(func.length(DesignRow.working_data), 0)
+        drafts = (select(func.coalesce(func.sum(func.length(DesignDraftRow.data)), 0))
+                  .where(DesignDraftRow.design_id == design_id,
+                         DesignDraftRow.owner.in_((self.owner, LEGACY_DRAFT)))
+                  .scalar_subquery())
+        query = select(func.coalesce(func.length(DesignRow.data), 0) + drafts
                        ).where(DesignRow.id == design_id)
         with self._sessions() as session:
             return int(session.scalar(query) or 0)
@@ -480,9 +551,7 @@ class Library:
             row = self._own_row(session, design_id)
             if data is not None:
                 text = _dumps(_normalized(row.ruleset_id, row.kind, data))
-                if text == row.data:
-                    text = None
-            row.working_data = text
+            self._set_draft(session, row, text)
 
     def rename(self, design_id: int, name: str) -> DesignRecord:
         """A new revision with the new name (unsaved edits are renamed too)."""
@@ -496,10 +565,12 @@ class Library:
             taken = self._names_in_use(session, row.ruleset_id, row.kind, but=design_id)
             if name.casefold() in {n.casefold() for n in taken}:
                 raise DesignNameTakenError(name, _free_name(name, taken))
-            if row.working_data is not None:
-                working = json.loads(row.working_data)
+            every = session.scalars(select(DesignDraftRow)
+                                    .where(DesignDraftRow.design_id == design_id)).all()
+            for draft in every:  # every copy's draft takes the new name
+                working = json.loads(draft.data)
                 working["name"] = name
-                row.working_data = _dumps(_normalized(row.ruleset_id, row.kind, working))
+                draft.data = _dumps(_normalized(row.ruleset_id, row.kind, working))
             data = json.loads(row.data)
             data["name"] = name
             return self._save_row(session, row, data, keep_working=True)
@@ -573,6 +644,8 @@ class Library:
                 return 0
             session.execute(delete(DesignRevisionRow)
                             .where(DesignRevisionRow.design_id.in_(doomed)))
+            session.execute(delete(DesignDraftRow)
+                            .where(DesignDraftRow.design_id.in_(doomed)))
             session.execute(delete(DesignRow).where(DesignRow.id.in_(doomed)))
             return len(doomed)
 
@@ -809,13 +882,21 @@ class Library:
         now = _now()
         row.data = _dumps(normalized)
         _apply_summary(row, summary)
-        if not keep_working or row.working_data == row.data:
-            row.working_data = None
+        row.working_data = None
+        mine = self._draft_rows(session, row.id)
+        working: str | None = None
+        for draft in mine:
+            if keep_working and draft.data != row.data and (
+                    draft.owner != LEGACY_DRAFT or working is None):
+                working = draft.data
+        if not keep_working or working is None:
+            for draft in mine:  # this copy's edits are saved; other copies' stay theirs
+                session.delete(draft)
         row.updated_at = now
         session.flush()
         number = self._add_revision(session, row, now)
         session.flush()
-        return _record(row, number)
+        return _record(row, number, working)
 
 
 class _FoldedNames:

@@ -117,10 +117,10 @@ class DesignRow(Base):
     """A design in the library (revision 0002). ``data`` is the design's saved JSON form.
 
     ``kind`` is ``vehicle`` (what ``Ruleset.design_from_json`` reads) or ``deck`` (an
-    AUTOpower deck); ``tags`` a JSON list; ``working_data`` the Workshop's edits not yet
-    saved (committed with every edit, so nothing typed is lost); ``catalog_name`` is set
-    on the read-only designs the rules ship; ``deleted_at`` on designs deleted but still
-    restorable.
+    AUTOpower deck); ``tags`` a JSON list; ``working_data`` the one shared unsaved draft
+    before revision 0010 (now empty: drafts are per copy, :class:`DesignDraftRow`);
+    ``catalog_name`` is set on the read-only designs the rules ship; ``deleted_at`` on
+    designs deleted but still restorable.
     """
 
     __tablename__ = "designs"
@@ -141,6 +141,22 @@ class DesignRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class DesignDraftRow(Base):
+    """A copy's unsaved Workshop edits of a design (revision 0010): one row per ``owner``,
+    the copy of the app and its user (:func:`~carwars_desktop.storage.installation.
+    draft_owner`), or ``legacy`` for a draft made before drafts were per copy (every copy
+    sees it until one edits, saves or discards it). ``designs.working_data`` is unused
+    since."""
+
+    __tablename__ = "design_drafts"
+
+    design_id: Mapped[int] = mapped_column(ForeignKey("designs.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200), primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class DesignRevisionRow(Base):

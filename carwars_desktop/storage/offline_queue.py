@@ -174,6 +174,15 @@ class OfflineQueue:
         with closing(self._connect()) as db:
             return int(db.execute(query, args).fetchone()[0])
 
+    def rekey(self, old: str, new: str) -> int:
+        """Entries kept under the address ``old`` (before entries were keyed on the server's
+        identity) move to ``new``; how many did."""
+        if old == new:
+            return 0
+        with closing(self._connect()) as db, db:
+            return int(db.execute("UPDATE entries SET target = ? WHERE target = ?",
+                                  (new, old)).rowcount)
+
     def remove(self, entry_id: int) -> None:
         with closing(self._connect()) as db, db:
             db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))

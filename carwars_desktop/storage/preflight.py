@@ -59,7 +59,8 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
 # The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
 # 0006 (house_rule_profiles), 0007 (declared_shots), 0008 (resolution_log.state),
-# 0009 (players, session_ledger, session_vehicles.player_id), 0012 (phone_requests).
+# 0009 (players, session_ledger, session_vehicles.player_id), 0010 (design_drafts),
+# 0012 (phone_requests).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
@@ -71,8 +72,11 @@ _TABLES_ADDED_BY_0007 = frozenset({"declared_shots"})
 _ADDED_BY_0007 = {"dice_rolls": frozenset({"resolution_id"})}
 _ADDED_BY_0008 = {"resolution_log": frozenset({"state"})}
 _TABLES_ADDED_BY_0012 = frozenset({"phone_requests"})
-_SCHEMA_0009 = {name: columns for name, columns in _HEAD_SCHEMA.items()
+_SCHEMA_0010 = {name: columns for name, columns in _HEAD_SCHEMA.items()
                 if name not in _TABLES_ADDED_BY_0012}
+_TABLES_ADDED_BY_0010 = frozenset({"design_drafts"})
+_SCHEMA_0009 = {name: columns for name, columns in _SCHEMA_0010.items()
+                if name not in _TABLES_ADDED_BY_0010}
 _TABLES_ADDED_BY_0009 = frozenset({"players", "session_ledger"})
 _ADDED_BY_0009 = {"session_vehicles": frozenset({"player_id"})}
 _SCHEMA_0008 = {name: columns - _ADDED_BY_0009.get(name, frozenset())
@@ -101,6 +105,7 @@ _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0007": _SCHEMA_0007,
     "0008": _SCHEMA_0008,
     "0009": _SCHEMA_0009,
+    "0010": _SCHEMA_0010,
 }
 
 

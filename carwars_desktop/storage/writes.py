@@ -15,9 +15,24 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.storage.errors import WriteFailedError
 
+NOT_ANSWERING = "the club server is not answering"
+"""The reason of a write lost with the club server's connection (the banner's words)."""
+
+
+def is_lost_server(error: BaseException) -> bool:
+    """``error`` is the club server's connection lost or refused (not a statement refused;
+    never a local SQLite file's error)."""
+    from carwars_desktop.storage.club import is_connection_lost
+
+    original = getattr(error, "orig", None)
+    return type(original).__module__.startswith("psycopg") and is_connection_lost(error)
+
 
 def write_failure_reason(error: BaseException) -> str:
-    """The cause of a failed write, as a GM would say it."""
+    """The cause of a failed write, as a GM would say it (never the driver's raw text for
+    a lost connection: :data:`NOT_ANSWERING`)."""
+    if is_lost_server(error):
+        return NOT_ANSWERING
     original = getattr(error, "orig", None)
     text = str(original if original is not None else error).strip()
     lowered = text.lower()

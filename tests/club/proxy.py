@@ -30,6 +30,10 @@ class StallingProxy:
     def stall(self) -> None:
         self.stalled.set()
 
+    def resume(self) -> None:
+        """Forward again (what arrived meanwhile goes on; a connection cut meanwhile ends)."""
+        self.stalled.clear()
+
     def _serve(self) -> None:
         while not self._stop.is_set():
             try:
@@ -40,7 +44,11 @@ class StallingProxy:
             self._sockets.append(client)
             if self.stalled.is_set():
                 continue  # accepted, and never answered
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:  # the server is stopped: refused, as it would be
+                client.close()
+                continue
             self._sockets.append(upstream)
             thread = threading.Thread(target=self._pump, args=(client, upstream), daemon=True)
             self._threads.append(thread)
@@ -55,7 +63,8 @@ class StallingProxy:
                     continue  # what arrives stays where it is: nothing is passed on
                 for source in ready:
                     data = source.recv(65536)
-                    if not data:
+                    if not data:  # one side closed: so does the other (as a proxy does)
+                        pairs[source].shutdown(socket.SHUT_RDWR)
                         return
                     pairs[source].sendall(data)
 

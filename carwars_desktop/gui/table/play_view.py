@@ -7,6 +7,7 @@ of the vehicles it touched, the clock, one row of the log.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Iterator
 from typing import cast
 
@@ -63,6 +64,8 @@ class PlayView(QMainWindow):
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.title = QLabel()
+        self._title_head = ""
+        self.state = ""
         self.title.setTextFormat(Qt.TextFormat.RichText)
         spacer = QWidget()
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -180,7 +183,8 @@ class PlayView(QMainWindow):
             pass
 
     def session_steps(self, game: Game, title: str, pages: EventPages, read_only: bool,
-                      charts: Callable[[], None] | None) -> Iterator[int | None]:
+                      charts: Callable[[], None] | None,
+                      state: str | None = None) -> Iterator[int | None]:
         """:meth:`show_session` in steps, each a turn of the event loop's work (the
         caller runs one per turn): each sheet built, then the grid, then the clock and
         the rest. Until the step that puts them in the grid, the sheets are built off
@@ -203,8 +207,8 @@ class PlayView(QMainWindow):
         self.session_title = title
         self.read_only = read_only
         self.provenance = Provenance(game.ruleset, rules, pages)
-        state = "read-only, finished" if read_only else "running"
-        self.title.setText(f"&nbsp;<b>{title}</b> · {game.ruleset.title} · {state}&nbsp;")
+        self._title_head = f"<b>{title}</b> · {game.ruleset.title}"
+        self.set_state(state or ("read-only, finished" if read_only else "running"))
         self.sheets = sheets
         self.clock = None  # (the next step makes this game's)
         self.grid.set_sheets(list(self.sheets.values()))
@@ -250,6 +254,12 @@ class PlayView(QMainWindow):
         self.batch_button.setVisible(screens.fire_batch is not None and not read_only)
         self.show_message("", False)
         self.update_actions()
+
+    def set_state(self, state: str) -> None:
+        """The title's last part: running, read-only, finished, or how a followed session
+        is followed ("following, live", "following, connection lost — retrying")."""
+        self.state = state
+        self.title.setText(f"&nbsp;{self._title_head} · {html.escape(state)}&nbsp;")
 
     def keep_session(self, pages: EventPages) -> None:
         """The session on screen goes on with its history read through ``pages`` (it was

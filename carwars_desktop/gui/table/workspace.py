@@ -17,13 +17,16 @@ banner with Retry; nothing is shown as done.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 import shiboken6
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
 from carwars_desktop.gui import background, plotting
@@ -38,7 +41,7 @@ from carwars_desktop.gui.table.keyboard import TableKeys
 from carwars_desktop.gui.table.play_view import PlayView
 from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner, write_failure
+from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
 from carwars_desktop.session import Changes, StaleSessionError
@@ -56,6 +59,19 @@ SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated on a worker
 without a word (tens of milliseconds); a longer one with progress and Cancel."""
 FOLLOW_MS = 1000
+FOLLOW_ANSWER_S = 3.0
+"""A followed session's version read that has not answered for this long on a club
+server: the title says the connection is lost (the read goes on, cut when stuck)."""
+FOLLOWING_LIVE = "following, live"
+FOLLOWING_LOST = "following, connection lost — retrying"
+
+log = logging.getLogger(__name__)
+
+
+class _FollowAnswers(QObject):
+    """Carries a followed session's version (or the error) from its thread to the GUI's."""
+
+    answered = Signal(int, object)
 """How often a followed session is checked for new events."""
 
 T = TypeVar("T")
@@ -121,7 +137,9 @@ class TableWorkspace(Workspace):
         self.quick.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.banner)
+        # Over the Table's top edge, outside the layout: shown, it moves no sheet.
+        self.banner.setParent(self)
+        self._banner_overlay = Overlay(self.banner, self)
         layout.addWidget(self.quick)
         layout.addWidget(self.pages)
         self.new_dialog: NewSessionDialog | None = None
@@ -150,6 +168,11 @@ class TableWorkspace(Workspace):
         self._follow_timer = QTimer(self)
         self._follow_timer.setInterval(FOLLOW_MS)
         self._follow_timer.timeout.connect(self.follow_tick)
+        self._follow_poll: float | None = None
+        """When the pending read of a followed session's version started (club server)."""
+        self._follow_state = ""
+        self._follow_answers = _FollowAnswers(self)
+        self._follow_answers.answered.connect(self._follow_answer)
         self.hub.write_failed.connect(self.banner.show_message)
         self.ops = self.hub.runner.ops
         """How the Table's operations run (a refused write: the banner, with Retry)."""
@@ -447,6 +470,7 @@ class TableWorkspace(Workspace):
             return False
         info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
+        self._follow_state = FOLLOWING_LIVE if self.following else ""
         self._followed_version = info.version
         if self.following:
             self._follow_timer.start()
@@ -497,8 +521,12 @@ class TableWorkspace(Workspace):
             def page() -> Iterator[int | None]:
                 # Each step a turn of its own: the sheets built one by one, the page
                 # shown, then the keys set up for it (the ruleset followed after).
-                yield from self.play.session_steps(opened.game, title, opened.store,
-                                                   read_only, charts if read_only else None)
+                # A session followed while it runs has no charts yet (it is not finished).
+                finished = read_only and not self.following
+                yield from self.play.session_steps(
+                    opened.game, title, opened.store, read_only,
+                    charts if finished else None,
+                    state=FOLLOWING_LIVE if self.following else None)
                 self.pages.setCurrentWidget(self.play)
                 yield None
                 self.keys.session_shown()
@@ -622,19 +650,82 @@ class TableWorkspace(Workspace):
                 "here now.", taken_over=True))
 
     def follow_tick(self) -> None:
-        """A followed session reloads when the copy that plays it wrote something."""
+        """A followed session reloads when the copy that plays it wrote something.
+
+        On a club server the version is read on a thread of its own (a hung network path
+        never freezes the window); no answer within :data:`FOLLOW_ANSWER_S`, or a dropped
+        connection, shows "following, connection lost — retrying" (said once in the log,
+        never a traceback) until an answer comes back."""
         if not self.following or self.database is None or self.session_id is None:
             self._follow_timer.stop()
             return
         if self.opening:
             return  # (checked again on the next tick, once it is open)
-        try:
-            version = self.context.service.session_version(self.session_id)
-        except LookupError:
+        from carwars_desktop.storage.club import is_server_url
+
+        session_id = self.session_id
+        if not is_server_url(self.database.url):
+            try:
+                version = self.context.service.session_version(session_id)
+            except LookupError:
+                self._follow_timer.stop()
+                return
+            self._followed(session_id, version)
+            return
+        if self._follow_poll is not None:
+            if time.monotonic() - self._follow_poll > FOLLOW_ANSWER_S:
+                self._follow_lost()
+            return  # (the last read has not answered yet)
+        self._follow_poll = time.monotonic()
+        service = self.context.service
+        answers = self._follow_answers
+
+        def read() -> None:
+            try:
+                answers.answered.emit(session_id, service.session_version(session_id))
+            except Exception as error:  # (handed to the GUI thread, never lost)
+                answers.answered.emit(session_id, error)
+
+        threading.Thread(target=read, name="carwars-follow", daemon=True).start()
+
+    def _follow_answer(self, session_id: int, answer: object) -> None:
+        from carwars_desktop.storage.club import is_connection_lost
+
+        self._follow_poll = None
+        if not self.following or session_id != self.session_id:
+            return
+        if isinstance(answer, LookupError):
             self._follow_timer.stop()
             return
+        if isinstance(answer, BaseException):
+            if not is_connection_lost(answer):
+                raise answer
+            self._follow_lost()
+            return
+        assert isinstance(answer, int)
+        try:
+            self._followed(session_id, answer)
+        except Exception as error:
+            if not is_connection_lost(error):
+                raise
+            self._follow_lost()
+
+    def _followed(self, session_id: int, version: int) -> None:
+        """The followed session's version read: reload if it moved, and say it is live."""
+        if self._follow_state != FOLLOWING_LIVE:
+            if self._follow_state == FOLLOWING_LOST:
+                log.info("following session %s: the club server answers again", session_id)
+            self._follow_state = FOLLOWING_LIVE
+            self.play.set_state(FOLLOWING_LIVE)
         if version != self._followed_version:
-            self.open_session(self.session_id, follow=True)
+            self.open_session(session_id, follow=True)
+
+    def _follow_lost(self) -> None:
+        if self._follow_state != FOLLOWING_LOST:
+            log.info("following session %s: the club server is not answering; retrying",
+                     self.session_id)
+            self._follow_state = FOLLOWING_LOST
+            self.play.set_state(FOLLOWING_LOST)
 
     def _stale(self, error: StaleSessionError) -> None:
         """Another copy wrote first, or took the session over: reload, and say so."""

@@ -10,6 +10,7 @@ designs it names — whoever made the change (this list, the Workshop).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -71,7 +72,7 @@ from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -124,7 +125,7 @@ def shows_refused_writes(
 
     def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
         def failed(text: str) -> None:
-            self.refresh()  # a change of several designs may have stopped half-way
+            self._refresh_if_answering()  # a change of several designs may have stopped
             self._say(f"⚠ {text}")
 
         op = self.ops(lambda: method(self, *args, **kwargs)).failed(failed)
@@ -461,8 +462,38 @@ class LibraryWorkspace(Workspace):
             self.select_ids(selected)
         self._update_actions()
 
+    def _refresh_if_answering(self) -> None:
+        try:
+            self._refresh()
+        except Exception as error:
+            if write_failure(error) is None:
+                raise
+
     def refresh(self) -> None:
-        """Read the list again (after any change), keeping the selection where it can."""
+        """Read the list again (after any change), keeping the selection where it can.
+
+        With the club server away the list stays as read last, and says so; the window's
+        banner reads it again once the server answers."""
+        try:
+            self._refresh()
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self._say("⚠ The club server is not answering: the list shows the designs as "
+                      "they were read last.")
+            self.write_banner.show_message(text, self._refreshed_again)
+
+    def _refreshed_again(self) -> bool:
+        """Retry's: the list read again (True; refused again, the banner says so again)."""
+        self.refresh()
+        return True
+
+    def _preview_again(self) -> bool:
+        self._show_preview()
+        return True
+
+    def _refresh(self) -> None:
         if self._database is None:
             return
         self._refresh_generation += 1  # a list being read on a worker is out of date
@@ -774,7 +805,23 @@ class LibraryWorkspace(Workspace):
                                 "Select a design to see its sheet.")
             self.preview.show_item(None)
             return
-        record = self.library.get(entries[0].id)
+        try:
+            record = self.library.get(entries[0].id)
+        except Exception as error:
+            from sqlalchemy.exc import OperationalError
+
+            text = write_failure(error)
+            if text is None:
+                if not isinstance(error, OperationalError):
+                    raise
+                # The server refused the read (a sign-in changed meanwhile, say).
+                self.preview.show_message("Not shown: the database refused to read it.")
+                return
+            self.detail.setText(f"<b>{html.escape(entries[0].name)}</b>")
+            self.preview.show_message("Not shown: the club server is not answering. It is "
+                                      "read again once it answers.")
+            self.write_banner.show_message(text, self._preview_again)
+            return
         try:
             design = load_design(record.ruleset_id, record.kind, record.data)
         except DesignDataError as error:
@@ -789,12 +836,14 @@ class LibraryWorkspace(Workspace):
         self.preview.show_item((record.ruleset_id, record.kind, design))
 
     # --- actions ---------------------------------------------------------------------------
+    @shows_refused_writes
     def open_selected(self) -> bool:
         entries = self.selected_entries()
         if len(entries) != 1 or entries[0].deleted_at is not None:
             return False
         return self.workshop.open_design(entries[0].id)
 
+    @shows_refused_writes
     def new_design(self) -> bool:
         ruleset_id = str(self.ruleset_box.currentData() or self._ruleset)
         return self.workshop.new_design(ruleset_id, kinds_of(ruleset_id)[0].kind)
@@ -931,6 +980,7 @@ class LibraryWorkspace(Workspace):
         return False
 
     # --- files and printing ----------------------------------------------------------------
+    @shows_refused_writes
     def import_designs(self, path: str | None = None) -> int:
         from carwars_desktop.gui.background import collection_paused
 
@@ -964,8 +1014,16 @@ class LibraryWorkspace(Workspace):
         from carwars_desktop.gui.background import collection_paused
 
         ids = self.selected_ids()
-        with collection_paused():
-            written = export_designs(self, self.service, ids, path, self.warn)
+        try:
+            with collection_paused():
+                written = export_designs(self, self.service, ids, path, self.warn)
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self._say(f"⚠ {text}")
+            self.write_banner.show_message(text, lambda: self.export_selected(path) is not None)
+            return None
         if written:
             self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
         return written
@@ -981,10 +1039,19 @@ class LibraryWorkspace(Workspace):
     def print_selected(self) -> None:
         from carwars_desktop.gui.workshop.printing import show_print_preview
 
-        items = self.print_items()
+        try:
+            items = self.print_items()
+        except Exception as error:
+            text = write_failure(error)
+            if text is None:
+                raise
+            self._say(f"⚠ {text}")
+            self.write_banner.show_message(text, None)
+            return
         if items:
             self.preview_dialog = show_print_preview(items, self)
 
+    @shows_refused_writes
     def export_pdf(self, path: str | None = None) -> int:
         from PySide6.QtWidgets import QFileDialog
 

@@ -38,7 +38,7 @@ from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.library import (
     DesignDataError,
     InvalidNameError,
@@ -653,7 +653,15 @@ class WorkshopWorkspace(Workspace):
         """Copy the open catalog design into the GM's own designs and open the copy."""
         if self.record is None:
             return False
-        copy = self.library_service.duplicate(self.record.id, initiator=self).record
+        try:
+            copy = self.library_service.duplicate(self.record.id, initiator=self).record
+        except Exception as error:  # refused (read-only, locked, the club server away)
+            text = write_failure(error)
+            if text is None:
+                raise
+            self._say(f"⚠ {text}")
+            self.write_banner.show_message(text, self.copy_to_mine)
+            return False
         self.open_design(copy.id)
         self._say(f"Copied into your designs as {copy.name}: edit away.")
         return True

@@ -1,0 +1,96 @@
+"""Offline, every Library action says so (issue 31 §4): refused with the reason, in the one
+banner's words, never silently with a traceback; Retry does it once the server answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFrame
+
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+from carwars_desktop.storage.club import ClubConnection
+
+BANNERS = ("write-banner", "club-offline-banner")
+
+
+@pytest.fixture
+def club_window(qtbot: Any, tmp_path: Path, club: ClubConnection,
+                club_password: str) -> Iterator[MainWindow]:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=club.url(club_password), interactive=False,
+                        settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    yield window
+    window.shutdown()
+
+
+def _library(window: MainWindow) -> LibraryWorkspace:
+    library = next(w for w in window.workspaces if isinstance(w, LibraryWorkspace))
+    library.confirm = lambda *_args: True  # type: ignore[method-assign]
+    library.warn = lambda *_args: None  # type: ignore[method-assign]
+    return library
+
+
+def _actions(library: LibraryWorkspace, tmp_path: Path) -> dict[str, Callable[[], object]]:
+    return {
+        "copy to my designs": library.duplicate_selected,
+        "rename": lambda: library.rename_selected("Offline name"),
+        "tag": lambda: library.tag_selected("night, club"),
+        "delete": lambda: library.delete_selected(confirmed=True),
+        "restore": library.restore_last_deleted,
+        "open": library.open_selected,
+        "new design": library.new_design,
+        "import": lambda: library.import_designs(str(tmp_path / "designs.cwd.json")),
+        "export": lambda: library.export_selected(str(tmp_path / "out.cwd.json")),
+        "PDF": lambda: library.export_pdf(str(tmp_path / "sheets.pdf")),
+        "print": library.print_selected,
+        "refresh": library.refresh,
+    }
+
+
+def test_each_library_action_offline_is_refused_in_words(
+        qtbot: Any, tmp_path: Path, club_window: MainWindow, club_server: Any) -> None:
+    window = club_window
+    library = _library(window)
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    own = library.service.duplicate(window.database.library.entries()[0].id,  # type: ignore[union-attr]
+                                    initiator=None).record
+    gone = library.service.duplicate(own.id, initiator=None).record
+    library.refresh()
+    library.select_ids([gone.id])
+    assert library.delete_selected(confirmed=True)  # (Restore has one to restore)
+    library.select_ids([own.id])
+    assert library.selected_ids() == [own.id]
+    assert library.export_selected(str(tmp_path / "designs.cwd.json"))  # one to import
+    try:
+        club_server.stop()
+        for name, action in _actions(library, tmp_path).items():
+            library.message.clear()
+            result = action()  # never raises (pytest-qt fails on an uncaught one too)
+            assert not result, name
+            said = library.message.text()
+            assert "not answering" in said, (name, said)
+            assert "psycopg" not in said and "127.0.0.1" not in said, (name, said)
+            assert "connection failed" not in said.lower(), (name, said)
+            shown = [f for f in window.findChildren(QFrame)
+                     if f.objectName() in BANNERS and f.isVisible()]
+            assert shown == [window.offline_banner], name
+            assert "The club server is not answering" in window.offline_banner.label.text()
+            assert "library changes are refused" in window.offline_banner.label.text()
+        # The Workshop's "Copy to my designs" on an open catalog design, too.
+        workshop = next(w for w in window.workspaces if isinstance(w, WorkshopWorkspace))
+        assert not workshop.copy_to_mine() or workshop.record is None
+        club_server.start()
+        window.offline_banner.retry_button.click()  # the refused actions run again
+        qtbot.waitUntil(lambda: not window.offline_banner.isVisible(), timeout=10_000)
+        names = {e.name for e in window.database.library.entries()}  # type: ignore[union-attr]
+        assert "Offline name" in names
+    finally:
+        club_server.start_if_stopped()
