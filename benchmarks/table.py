@@ -19,6 +19,9 @@
    (tests/gui/test_responsiveness.py asserts instead that the events are replayed on a
    worker); every later time the kept aggregates are drawn (target ≤ 1 s), next to the
    short session's charts.
+4. Finish session → its charts drawn at ``--long`` events: before (replayed from its
+   events, as before revision 0011 — the baseline, in the same run) and after (folded
+   from the parts kept with each event as it is appended; target ≤ 1 s).
 
 Runs offscreen, the Table on its own (the main window's other workspaces excluded).
 ``--quick``: small sizes, one run (./dev test runs it so the benchmark keeps working).
@@ -52,7 +55,13 @@ from carwars_desktop.rules.mini_car_wars.model import Role, Side  # noqa: E402
 from carwars_desktop.session import Event, EventKind, SheetUpdate  # noqa: E402
 from carwars_desktop.session.setup import Entry, Setup, prepare  # noqa: E402
 from carwars_desktop.storage import Database, NewVehicle, open_database  # noqa: E402
-from carwars_desktop.storage.models import SessionEventRow  # noqa: E402
+from carwars_desktop.storage.chart_parts import aggregate_rows, event_part_rows  # noqa: E402
+from carwars_desktop.storage.models import (  # noqa: E402
+    SessionChartCellRow,
+    SessionChartPartRow,
+    SessionChartSumRow,
+    SessionEventRow,
+)
 
 VEHICLES = ("Courier", "Killer Kart", "Mini Sherman", "Rocket Special", "Courier (a)",
             "Mini Sherman (b)", "Rocket Special (b)", "Courier (b)", "Mini Sherman (a)",
@@ -136,15 +145,20 @@ def apply_events(app: QApplication, table: TableWorkspace, database: Database,
           f"(clock events included)")
 
 
-def bulk_session(database: Database, events: int, name: str) -> int:
+def bulk_session(database: Database, events: int, name: str, parts: bool = False) -> int:
     """A session of ``events`` real mark events (crossing a box, then clearing it), written
-    in one transaction; its current sheets are what the events leave."""
+    in one transaction; its current sheets are what the events leave. ``parts``: with each
+    event's part of the charts, the rows the app keeps as it appends an event
+    (revision 0011, the same engine function), else none (its charts are replayed)."""
     start = setup()
     sessions = database.game_sessions
     session_id = sessions.create(
         "mini_car_wars", name, "", [NewVehicle(v, start.sheets[v.key].to_json())
                                     for v in start.vehicles], start.clock.to_json())
     bodies: list[tuple[str, str]] = []
+    charts: list[list[dict[str, object]]] = []
+    ruleset = find_ruleset("mini_car_wars")
+    rules = ruleset.play()
     for vehicle in start.vehicles:
         sheet = start.sheets[vehicle.key]
         assert isinstance(sheet, MiniSheet)
@@ -155,6 +169,7 @@ def bulk_session(database: Database, events: int, name: str) -> int:
                           (SheetUpdate(vehicle.key, before.to_json(), after.to_json()),),
                           turn=1, phase="phase 1")
             bodies.append((event.summary, json.dumps(event.to_json(), separators=(",", ":"))))
+            charts.append(event_part_rows(ruleset, rules, session_id, 0, event) or [])
     now = datetime.now(UTC)
     rows = [{"session_id": session_id, "seq": seq, "status": "active", "kind": "mark",
              "summary": bodies[(seq - 1) % len(bodies)][0],
@@ -163,6 +178,15 @@ def bulk_session(database: Database, events: int, name: str) -> int:
     with database.sessions.begin() as session:
         for start_row in range(0, len(rows), 5000):
             session.execute(SessionEventRow.__table__.insert(), rows[start_row:start_row + 5000])
+        if parts:
+            part_rows = [{**part, "seq": seq} for seq in range(1, events + 1)
+                         for part in charts[(seq - 1) % len(charts)]]
+            cells, sums = aggregate_rows(session_id, part_rows, range(1, events + 1))
+            for model, values in ((SessionChartPartRow, part_rows),
+                                  (SessionChartCellRow, cells), (SessionChartSumRow, sums)):
+                for start_row in range(0, len(values), 5000):
+                    session.execute(model.__table__.insert(),
+                                    values[start_row:start_row + 5000])
     return session_id
 
 
@@ -229,6 +253,38 @@ def open_charts(app: QApplication, table: TableWorkspace, database: Database,
           "(target ≤ 1 s)")
 
 
+def finish_to_charts(app: QApplication, table: TableWorkspace, database: Database,
+                     events: int) -> None:
+    """Finish session → its Charts tab drawn, for a long running session: before, its
+    charts replayed from its events (a session whose events have no kept parts, as every
+    one had before revision 0011: the baseline, measured here in the same run); after,
+    folded from the parts kept with its events."""
+    def drawn(session_id: int) -> bool:
+        charts = table.play.charts
+        return (table.session_id == session_id and not charts.drawing
+                and f"{events} events over" in charts.summary.text().replace(",", "")
+                and len(charts.plots) == 4
+                and not any(plot.isHidden() for plot in charts.plots.values()))
+
+    def finish(session_id: int) -> float:
+        table.open_session(session_id)
+        app.processEvents()
+        t0 = time.perf_counter()
+        table.finish_session(confirm=False)
+        while not drawn(session_id):
+            app.processEvents()
+            time.sleep(0.001)
+        table.play.charts.repaint()
+        return time.perf_counter() - t0
+
+    before = finish(bulk_session(database, events, "campaign, charts replayed"))
+    after = finish(bulk_session(database, events, "campaign, charts kept", parts=True))
+    print(f"Finish session → its charts drawn, {events:,} events:")
+    print(f"  before (replayed from its events)  {before:8.3f} s")
+    print(f"  after  (kept with its events)      {after:8.3f} s   ratio {after / before:.3f} "
+          f"(target ≤ 1 s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
@@ -253,6 +309,7 @@ def main() -> None:
         apply_events(app, table, database, arguments.events)
         sessions = open_sessions(app, table, database, arguments.opens, arguments.long)
         open_charts(app, table, database, sessions, arguments.long, arguments.opens)
+        finish_to_charts(app, table, database, arguments.long)
     finally:
         database.close()
 

@@ -3,24 +3,29 @@
 Each event's :class:`~carwars_desktop.session.history.EventCharts` is written in the
 transaction that appends the event (``session_chart_parts``), read through the same
 engine function that replays a history from scratch
-(:func:`~carwars_desktop.session.history.event_charts`). Undo and redo change only the
-event's status, and the charts are the parts of the *active* events, so nothing is kept
-twice: :func:`kept_history` folds them with a few grouped queries (the last gauges of
-each vehicle per turn, the damage taken per vehicle and dealers) in well under a second
-at 100,000 events, where a replay takes tens of seconds.
+(:func:`~carwars_desktop.session.history.event_charts`), and folded at once into the
+session's running aggregates: each vehicle's gauges at the end of each turn
+(``session_chart_cells``) and the sums of damage taken per vehicle and dealers and of
+events per turn (``session_chart_sums``). The active events are always a stack (undo
+takes the newest active one, redo the oldest undone, an append abandons the undone), so
+an undo takes its event's part off (:func:`pop`: each cell it set goes back to the
+vehicle's previous active event of the turn) and a redo puts it back (:func:`push`), in
+the transaction that changes the event's status. :func:`kept_history` reads a few hundred
+rows, whatever the length of the history, where a replay of 100,000 events takes tens of
+seconds; tests check the two agree.
 
-A session whose events do not all have their parts (an event the engine could not read
-when it was kept) has none to fold: :func:`kept_history` says so and its charts are
-replayed from the events, as before.
+A session whose active events do not all have their parts (an event the engine could
+not read when it was kept) has none to fold: :func:`kept_history` says so and its charts
+are replayed from the events, as before.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from carwars_desktop.rules import Ruleset
@@ -33,7 +38,12 @@ from carwars_desktop.session.history import (
     event_charts,
     start_history,
 )
-from carwars_desktop.storage.models import SessionChartPartRow, SessionEventRow
+from carwars_desktop.storage.models import (
+    SessionChartCellRow,
+    SessionChartPartRow,
+    SessionChartSumRow,
+    SessionEventRow,
+)
 from carwars_desktop.storage.states import ACTIVE
 
 EVENT = ""
@@ -43,6 +53,8 @@ Remembered = dict[str, tuple[Mapping[str, Any], int]]
 
 _PARTS = SessionChartPartRow.__table__
 _EVENTS = SessionEventRow.__table__
+_CELLS = SessionChartCellRow.__table__
+_SUMS = SessionChartSumRow.__table__
 
 
 def _dumps(value: object) -> str:
@@ -74,59 +86,115 @@ def event_part_rows(ruleset: Ruleset, rules: PlayRules, session_id: int, seq: in
     return part_rows(session_id, seq, charts)
 
 
-def write_parts(connection: Connection | Session, rows: Sequence[Mapping[str, Any]]) -> None:
-    if rows:
-        connection.execute(insert(_PARTS), list(rows))
-
-
 def _active(session_id: int) -> Any:
     """Parts of the session's active events."""
     return and_(_PARTS.c.session_id == session_id, _EVENTS.c.session_id == session_id,
                 _EVENTS.c.seq == _PARTS.c.seq, _EVENTS.c.status == ACTIVE)
 
 
+def _add(session: Session, session_id: int, vehicle: str, dealers: str, turn: int,
+         amount: int) -> None:
+    key = (session_id, vehicle, dealers, turn)
+    row = session.get(SessionChartSumRow, key)
+    if row is None:
+        session.add(SessionChartSumRow(session_id=session_id, vehicle=vehicle,
+                                       dealers=dealers, turn=turn, amount=amount))
+    else:
+        row.amount += amount
+
+
+def _sums(session: Session, session_id: int, rows: Sequence[Mapping[str, Any]],
+          sign: int) -> None:
+    for row in rows:
+        if row["vehicle"] == EVENT:
+            _add(session, session_id, EVENT, "", int(row["turn"]), sign)
+        elif row["taken"] > 0:
+            _add(session, session_id, str(row["vehicle"]), str(row["dealers"]), 0,
+                 sign * int(row["taken"]))
+
+
+def push(session: Session, session_id: int, rows: Sequence[Mapping[str, Any]]) -> None:
+    """An event became active (appended or redone): it is the newest active one, so its
+    gauges are each vehicle's last of its turn."""
+    _sums(session, session_id, rows, 1)
+    for row in rows:
+        if row["vehicle"] == EVENT:
+            continue
+        key = (session_id, str(row["vehicle"]), int(row["turn"]))
+        cell = session.get(SessionChartCellRow, key)
+        if cell is None:
+            session.add(SessionChartCellRow(session_id=session_id, vehicle=key[1],
+                                            turn=key[2], seq=int(row["seq"]),
+                                            gauges=str(row["gauges"])))
+        else:
+            cell.seq, cell.gauges = int(row["seq"]), str(row["gauges"])
+
+
+def pop(session: Session, session_id: int, seq: int) -> None:
+    """The newest active event was undone (its status already changed in ``session``):
+    its sums come off, and each cell it set goes back to the vehicle's previous active
+    event of that turn (or away)."""
+    rows = event_rows(session, session_id, seq)
+    _sums(session, session_id, rows, -1)
+    for row in rows:
+        if row["vehicle"] == EVENT:
+            continue
+        key = (session_id, str(row["vehicle"]), int(row["turn"]))
+        cell = session.get(SessionChartCellRow, key)
+        if cell is None or cell.seq != seq:
+            continue
+        previous = session.execute(
+            select(_PARTS.c.seq, _PARTS.c.gauges).select_from(_PARTS.join(
+                _EVENTS, _active(session_id)))
+            .where(_PARTS.c.vehicle == key[1], _PARTS.c.turn == key[2], _PARTS.c.seq < seq)
+            .order_by(_PARTS.c.seq.desc()).limit(1)).first()
+        if previous is None:
+            session.delete(cell)
+        else:
+            cell.seq, cell.gauges = int(previous[0]), str(previous[1])
+
+
+def event_rows(session: Session, session_id: int, seq: int) -> list[dict[str, Any]]:
+    """The kept part of one event (its rows)."""
+    result = session.execute(select(_PARTS).where(_PARTS.c.session_id == session_id,
+                                                  _PARTS.c.seq == seq)
+                             .order_by(_PARTS.c.id))
+    return [dict(row._mapping) for row in result]
+
+
 def complete(session: Session, session_id: int) -> bool:
-    """Every event of the session (whatever its status) has its part kept."""
+    """Every active event of the session has its part in the sums."""
     events = session.scalar(select(func.count()).select_from(_EVENTS)
-                            .where(_EVENTS.c.session_id == session_id)) or 0
-    parts = session.scalar(select(func.count()).select_from(_PARTS)
-                           .where(_PARTS.c.session_id == session_id,
-                                  _PARTS.c.vehicle == EVENT)) or 0
-    return bool(events == parts)
+                            .where(_EVENTS.c.session_id == session_id,
+                                   _EVENTS.c.status == ACTIVE)) or 0
+    counted = session.scalar(select(func.sum(_SUMS.c.amount))
+                             .where(_SUMS.c.session_id == session_id,
+                                    _SUMS.c.vehicle == EVENT)) or 0
+    return bool(events == counted)
 
 
 def kept_history(session: Session, session_id: int, ruleset: Ruleset, rules: PlayRules,
                  vehicles: Sequence[VehicleInPlay],
                  initial_sheets: Mapping[str, Mapping[str, Any]]) -> SessionHistory | None:
-    """The charts folded from the kept parts of the active events; None when some event
-    has no part (see the module docstring)."""
+    """The charts from the kept cells and sums (a few hundred rows whatever the length of
+    the history); None when some active event has no part (see the module docstring)."""
     if not complete(session, session_id):
         return None
     history = start_history(ruleset, rules, vehicles, initial_sheets)
-    joined = _PARTS.join(_EVENTS, _active(session_id))
-    count, last_turn = session.execute(
-        select(func.count(), func.max(_PARTS.c.turn)).select_from(joined)
-        .where(_PARTS.c.vehicle == EVENT)).one()
-    history.events = int(count or 0)
-    history.last_turn = max(0, int(last_turn or 0))
-    # Damage: the sums per vehicle and dealers, shared out as the replay does it.
-    damage = session.execute(
-        select(_PARTS.c.vehicle, _PARTS.c.dealers, func.sum(_PARTS.c.taken))
-        .select_from(joined)
-        .where(_PARTS.c.vehicle != EVENT, _PARTS.c.taken > 0)
-        .group_by(_PARTS.c.vehicle, _PARTS.c.dealers)
-        .order_by(_PARTS.c.vehicle, _PARTS.c.dealers)).all()
-    for vehicle, dealers, taken in damage:
-        add_damage(history, str(vehicle), int(taken), json.loads(dealers))
-    # Gauges: each vehicle's after its last active event of each turn.
-    last = (select(_PARTS.c.vehicle, _PARTS.c.turn, func.max(_PARTS.c.seq).label("seq"))
-            .select_from(joined).where(_PARTS.c.vehicle != EVENT)
-            .group_by(_PARTS.c.vehicle, _PARTS.c.turn).subquery())
-    gauges = session.execute(
-        select(_PARTS.c.vehicle, _PARTS.c.turn, _PARTS.c.gauges)
-        .join(last, and_(_PARTS.c.vehicle == last.c.vehicle, _PARTS.c.seq == last.c.seq))
-        .where(_PARTS.c.session_id == session_id)).all()
-    for vehicle, turn, values in gauges:
+    sums = session.execute(select(_SUMS.c.vehicle, _SUMS.c.dealers, _SUMS.c.turn,
+                                  _SUMS.c.amount)
+                           .where(_SUMS.c.session_id == session_id, _SUMS.c.amount > 0)
+                           .order_by(_SUMS.c.vehicle, _SUMS.c.dealers, _SUMS.c.turn)).all()
+    for vehicle, dealers, turn, amount in sums:
+        if vehicle == EVENT:
+            history.events += int(amount)
+            history.last_turn = max(history.last_turn, int(turn))
+        else:
+            add_damage(history, str(vehicle), int(amount), json.loads(dealers))
+    cells = session.execute(select(_CELLS.c.vehicle, _CELLS.c.turn, _CELLS.c.gauges)
+                            .where(_CELLS.c.session_id == session_id)
+                            .order_by(_CELLS.c.vehicle, _CELLS.c.turn)).all()
+    for vehicle, turn, values in cells:
         own = history.vehicles.get(str(vehicle))
         if own is None:
             continue
@@ -147,3 +215,27 @@ def all_part_rows(ruleset: Ruleset, rules: PlayRules, session_id: int,
             return None
         rows.extend(part)
     return rows
+
+
+def aggregate_rows(session_id: int, rows: Sequence[Mapping[str, Any]],
+                   active: Collection[int]) -> tuple[list[dict[str, Any]],
+                                                     list[dict[str, Any]]]:
+    """The cells and sums rows of a session's parts (``rows`` in seq order), its events
+    of ``active`` seq pushed one by one (revision 0011 keeps them once)."""
+    cells: dict[tuple[str, int], dict[str, Any]] = {}
+    sums: dict[tuple[str, str, int], int] = {}
+    for row in rows:
+        if int(row["seq"]) not in active:
+            continue
+        vehicle, turn = str(row["vehicle"]), int(row["turn"])
+        if vehicle == EVENT:
+            sums[EVENT, "", turn] = sums.get((EVENT, "", turn), 0) + 1
+            continue
+        if row["taken"] > 0:
+            key = (vehicle, str(row["dealers"]), 0)
+            sums[key] = sums.get(key, 0) + int(row["taken"])
+        cells[vehicle, turn] = {"session_id": session_id, "vehicle": vehicle, "turn": turn,
+                                "seq": int(row["seq"]), "gauges": str(row["gauges"])}
+    return list(cells.values()), [
+        {"session_id": session_id, "vehicle": vehicle, "dealers": dealers, "turn": turn,
+         "amount": amount} for (vehicle, dealers, turn), amount in sums.items()]

@@ -592,11 +592,12 @@ class SessionEvents:
         self._remembered: dict[str, tuple[Mapping[str, Any], int]] = {}
         """Each vehicle's last sheet and its damage points (:func:`event_charts`)."""
 
-    def _chart_parts(self, session: Session, seq: int, event: Event) -> list[dict[str, Any]]:
-        """The rows of the event's part of the charts (:mod:`.chart_parts`); none when the
-        engine cannot read them (the charts are then replayed, as before)."""
+    def _chart_parts(self, session: Session, seq: int, event: Event) -> None:
+        """Keep the event's part of the charts and fold it into the session's aggregates
+        (:mod:`.chart_parts`); nothing when the engine cannot read it (the charts are then
+        replayed, as before)."""
         from carwars_desktop.rules.registry import find_ruleset
-        from carwars_desktop.storage.chart_parts import event_part_rows
+        from carwars_desktop.storage.chart_parts import event_part_rows, push
 
         if self._rules is None:
             ruleset_id = session.scalar(select(GameSessionRow.ruleset_id)
@@ -604,11 +605,14 @@ class SessionEvents:
             try:
                 ruleset = find_ruleset(str(ruleset_id))
             except LookupError:
-                return []
+                return
             self._rules = ruleset, ruleset.play()
         ruleset, rules = self._rules
-        return event_part_rows(ruleset, rules, self.session_id, seq, event,
-                               self._remembered) or []
+        parts = event_part_rows(ruleset, rules, self.session_id, seq, event,
+                                self._remembered) or []
+        if parts:
+            session.execute(insert(SessionChartPartRow), parts)
+            push(session, self.session_id, parts)
 
     def _claim(self, session: Session) -> None:
         """Move the version on, or raise: the first write of every transaction."""
@@ -680,9 +684,7 @@ class SessionEvents:
                                   kind=event.kind.value, summary=event.summary,
                                   body=_dumps(event.to_json()), created_at=now)
             session.add(row)
-            parts = self._chart_parts(session, last + 1, event)
-            if parts:
-                session.execute(insert(SessionChartPartRow), parts)
+            self._chart_parts(session, last + 1, event)
             self._save_state(session, sheets, clock, settings)
             log_id = None if roll is None else write_roll(session, self.session_id, roll,
                                                           applied=True)
@@ -699,6 +701,12 @@ class SessionEvents:
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.seq == seq)
                             .values(status=status))
+            from carwars_desktop.storage.chart_parts import event_rows, pop, push
+
+            if status == UNDONE:  # the charts' aggregates follow (revision 0011)
+                pop(session, self.session_id, seq)
+            else:
+                push(session, self.session_id, event_rows(session, self.session_id, seq))
             self._save_state(session, sheets, clock, settings)
         self.version += 1
 

@@ -276,7 +276,10 @@ class SessionChartPartRow(Base):
     """
 
     __tablename__ = "session_chart_parts"
-    __table_args__ = (Index("ix_session_chart_parts_session_id_seq", "session_id", "seq"),)
+    __table_args__ = (
+        Index("ix_session_chart_parts_session_id_seq", "session_id", "seq"),
+        Index("ix_session_chart_parts_cell", "session_id", "vehicle", "turn", "seq"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     session_id: Mapped[int] = mapped_column(
@@ -287,6 +290,36 @@ class SessionChartPartRow(Base):
     taken: Mapped[int] = mapped_column(Integer, default=0)
     dealers: Mapped[str] = mapped_column(Text, default="[]")
     gauges: Mapped[str] = mapped_column(Text, default="[]")
+
+
+class SessionChartCellRow(Base):
+    """A vehicle's gauges at the end of a turn: those after its last *active* event of the
+    turn (``seq``), kept up to date as events are appended, undone and redone, in the same
+    transaction (revision 0011)."""
+
+    __tablename__ = "session_chart_cells"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    vehicle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    gauges: Mapped[str] = mapped_column(Text)
+
+
+class SessionChartSumRow(Base):
+    """A running sum of the active events' parts, kept like the cells (revision 0011):
+    with a ``vehicle``, the damage points it took from ``dealers`` (a JSON list; ``turn``
+    0); with none, how many active events count in ``turn``."""
+
+    __tablename__ = "session_chart_sums"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    vehicle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    dealers: Mapped[str] = mapped_column(String(400), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    amount: Mapped[int] = mapped_column(Integer)
 
 
 class HouseRuleProfileRow(Base):

@@ -59,7 +59,7 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
 # The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
 # 0006 (house_rule_profiles), 0007 (declared_shots), 0008 (resolution_log.state),
-# 0011 (session_chart_parts).
+# 0011 (session_chart_parts, _cells, _sums).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
@@ -70,7 +70,8 @@ _TABLES_ADDED_BY_0006 = frozenset({"house_rule_profiles"})
 _TABLES_ADDED_BY_0007 = frozenset({"declared_shots"})
 _ADDED_BY_0007 = {"dice_rolls": frozenset({"resolution_id"})}
 _ADDED_BY_0008 = {"resolution_log": frozenset({"state"})}
-_TABLES_ADDED_BY_0011 = frozenset({"session_chart_parts"})
+_TABLES_ADDED_BY_0011 = frozenset({"session_chart_parts", "session_chart_cells",
+                                   "session_chart_sums"})
 _SCHEMA_0008 = {name: columns for name, columns in _HEAD_SCHEMA.items()
                 if name not in _TABLES_ADDED_BY_0011}
 _SCHEMA_0007 = {name: columns - _ADDED_BY_0008.get(name, frozenset())

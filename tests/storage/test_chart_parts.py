@@ -161,7 +161,9 @@ def test_a_session_whose_events_lack_parts_is_replayed(database_url: str) -> Non
         session_id = _start(table)
         _fire(table, "v1", "v2", "6 6 6 6")
         with database.engine.begin() as connection:
-            connection.execute(text("DELETE FROM session_chart_parts"))
+            for table_name in ("session_chart_parts", "session_chart_cells",
+                               "session_chart_sums"):  # as if the engine could not read it
+                connection.execute(text(f"DELETE FROM {table_name}"))
         _fire(table, "v2", "v1", "6 6 6 6")
         opened = table.open(session_id)
         assert not table.charts_kept(opened)
