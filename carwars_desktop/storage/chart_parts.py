@@ -81,7 +81,7 @@ def event_part_rows(ruleset: Ruleset, rules: PlayRules, session_id: int, seq: in
     session's charts are then replayed from its events)."""
     try:
         charts = event_charts(ruleset, rules, event, remembered)
-    except (KeyError, TypeError, ValueError):
+    except Exception:  # whatever the engine raised, the event itself must be kept
         return None
     return part_rows(session_id, seq, charts)
 
