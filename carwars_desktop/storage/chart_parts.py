@@ -25,7 +25,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from carwars_desktop.rules import Ruleset
@@ -66,11 +66,11 @@ def part_rows(session_id: int, seq: int, charts: EventCharts) -> list[dict[str, 
     rows: list[dict[str, Any]] = [{"session_id": session_id, "seq": seq, "vehicle": EVENT,
                                    "turn": charts.turn, "taken": 0, "dealers": "[]",
                                    "gauges": "[]"}]
-    for update in charts.updates:
-        rows.append({"session_id": session_id, "seq": seq, "vehicle": update.vehicle,
-                     "turn": charts.turn, "taken": update.taken,
-                     "dealers": _dumps(list(update.dealers)),
-                     "gauges": _dumps(list(update.gauges))})
+    for part in charts.updates:
+        rows.append({"session_id": session_id, "seq": seq, "vehicle": part.vehicle,
+                     "turn": charts.turn, "taken": part.taken,
+                     "dealers": _dumps(list(part.dealers)),
+                     "gauges": _dumps(list(part.gauges))})
     return rows
 
 
@@ -92,42 +92,45 @@ def _active(session_id: int) -> Any:
                 _EVENTS.c.seq == _PARTS.c.seq, _EVENTS.c.status == ACTIVE)
 
 
-def _add(session: Session, session_id: int, vehicle: str, dealers: str, turn: int,
-         amount: int) -> None:
-    key = (session_id, vehicle, dealers, turn)
-    row = session.get(SessionChartSumRow, key)
-    if row is None:
-        session.add(SessionChartSumRow(session_id=session_id, vehicle=vehicle,
-                                       dealers=dealers, turn=turn, amount=amount))
-    else:
-        row.amount += amount
+def _upsert(connection: Connection, table: Any, key: Mapping[str, Any],
+            values: Mapping[str, Any], added: Mapping[str, Any] | None = None) -> None:
+    """Update the row of ``key`` (``values`` set, ``added`` added to), or insert it (one
+    writer per session: the compare-and-append of the transaction's first write)."""
+    changes: dict[str, Any] = dict(values)
+    for column, amount in (added or {}).items():
+        changes[column] = table.c[column] + amount
+    result = connection.execute(update(table).where(*(table.c[name] == value
+                                                     for name, value in key.items()))
+                                .values(**changes))
+    if result.rowcount == 0:
+        connection.execute(insert(table).values(**key, **values, **(added or {})))
 
 
-def _sums(session: Session, session_id: int, rows: Sequence[Mapping[str, Any]],
+def _sums(connection: Connection, session_id: int, rows: Sequence[Mapping[str, Any]],
           sign: int) -> None:
     for row in rows:
         if row["vehicle"] == EVENT:
-            _add(session, session_id, EVENT, "", int(row["turn"]), sign)
+            key = {"session_id": session_id, "vehicle": EVENT, "dealers": "",
+                   "turn": int(row["turn"])}
+            _upsert(connection, _SUMS, key, {}, {"amount": sign})
         elif row["taken"] > 0:
-            _add(session, session_id, str(row["vehicle"]), str(row["dealers"]), 0,
-                 sign * int(row["taken"]))
+            key = {"session_id": session_id, "vehicle": str(row["vehicle"]),
+                   "dealers": str(row["dealers"]), "turn": 0}
+            _upsert(connection, _SUMS, key, {}, {"amount": sign * int(row["taken"])})
 
 
 def push(session: Session, session_id: int, rows: Sequence[Mapping[str, Any]]) -> None:
     """An event became active (appended or redone): it is the newest active one, so its
     gauges are each vehicle's last of its turn."""
-    _sums(session, session_id, rows, 1)
+    connection = session.connection()
+    _sums(connection, session_id, rows, 1)
     for row in rows:
         if row["vehicle"] == EVENT:
             continue
-        key = (session_id, str(row["vehicle"]), int(row["turn"]))
-        cell = session.get(SessionChartCellRow, key)
-        if cell is None:
-            session.add(SessionChartCellRow(session_id=session_id, vehicle=key[1],
-                                            turn=key[2], seq=int(row["seq"]),
-                                            gauges=str(row["gauges"])))
-        else:
-            cell.seq, cell.gauges = int(row["seq"]), str(row["gauges"])
+        key = {"session_id": session_id, "vehicle": str(row["vehicle"]),
+               "turn": int(row["turn"])}
+        _upsert(connection, _CELLS, key, {"seq": int(row["seq"]),
+                                          "gauges": str(row["gauges"])})
 
 
 def pop(session: Session, session_id: int, seq: int) -> None:
@@ -135,23 +138,26 @@ def pop(session: Session, session_id: int, seq: int) -> None:
     its sums come off, and each cell it set goes back to the vehicle's previous active
     event of that turn (or away)."""
     rows = event_rows(session, session_id, seq)
-    _sums(session, session_id, rows, -1)
+    _sums(session.connection(), session_id, rows, -1)
+    connection = session.connection()
     for row in rows:
         if row["vehicle"] == EVENT:
             continue
-        key = (session_id, str(row["vehicle"]), int(row["turn"]))
-        cell = session.get(SessionChartCellRow, key)
-        if cell is None or cell.seq != seq:
-            continue
-        previous = session.execute(
+        vehicle, turn = str(row["vehicle"]), int(row["turn"])
+        where = (_CELLS.c.session_id == session_id, _CELLS.c.vehicle == vehicle,
+                 _CELLS.c.turn == turn, _CELLS.c.seq == seq)
+        if connection.execute(select(_CELLS.c.seq).where(*where)).first() is None:
+            continue  # (a later event of the turn set it: never, the event was the newest)
+        previous = connection.execute(
             select(_PARTS.c.seq, _PARTS.c.gauges).select_from(_PARTS.join(
                 _EVENTS, _active(session_id)))
-            .where(_PARTS.c.vehicle == key[1], _PARTS.c.turn == key[2], _PARTS.c.seq < seq)
+            .where(_PARTS.c.vehicle == vehicle, _PARTS.c.turn == turn, _PARTS.c.seq < seq)
             .order_by(_PARTS.c.seq.desc()).limit(1)).first()
         if previous is None:
-            session.delete(cell)
+            connection.execute(delete(_CELLS).where(*where))
         else:
-            cell.seq, cell.gauges = int(previous[0]), str(previous[1])
+            connection.execute(update(_CELLS).where(*where).values(
+                seq=int(previous[0]), gauges=str(previous[1])))
 
 
 def event_rows(session: Session, session_id: int, seq: int) -> list[dict[str, Any]]:
