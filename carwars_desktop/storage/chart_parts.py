@@ -25,7 +25,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, Table, and_, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from carwars_desktop.rules import Ruleset
@@ -51,10 +51,10 @@ EVENT = ""
 
 Remembered = dict[str, tuple[Mapping[str, Any], int]]
 
-_PARTS = SessionChartPartRow.__table__
-_EVENTS = SessionEventRow.__table__
-_CELLS = SessionChartCellRow.__table__
-_SUMS = SessionChartSumRow.__table__
+_PARTS: Table = SessionChartPartRow.__table__  # type: ignore[assignment]
+_EVENTS: Table = SessionEventRow.__table__  # type: ignore[assignment]
+_CELLS: Table = SessionChartCellRow.__table__  # type: ignore[assignment]
+_SUMS: Table = SessionChartSumRow.__table__  # type: ignore[assignment]
 
 
 def _dumps(value: object) -> str:

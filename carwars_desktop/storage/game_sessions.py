@@ -611,7 +611,7 @@ class SessionEvents:
         parts = event_part_rows(ruleset, rules, self.session_id, seq, event,
                                 self._remembered) or []
         if parts:
-            session.connection().execute(insert(SessionChartPartRow.__table__), parts)
+            session.connection().execute(insert(SessionChartPartRow), parts)
             push(session, self.session_id, parts)
 
     def _claim(self, session: Session) -> None:
