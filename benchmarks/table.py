@@ -1,6 +1,7 @@
 """The Table's speed: applying events to live sheets, and opening long sessions.
 
     .venv/bin/python benchmarks/table.py [--events 10000] [--opens 7] [--long 100000] [--quick]
+                                         [--only apply|open|finish]
 
 1. Twelve Mini Car Wars vehicles, ``--events`` events played through the Table
    (hand marks and clock moves, each committed to SQLite with ``synchronous=FULL``):
@@ -19,6 +20,9 @@
    (tests/gui/test_responsiveness.py asserts instead that the events are replayed on a
    worker); every later time the kept aggregates are drawn (target ≤ 1 s), next to the
    short session's charts.
+4. Finish session → its charts drawn at ``--long`` events: before (replayed from its
+   events, as before revision 0011 — the baseline, in the same run) and after (folded
+   from the parts kept with each event as it is appended; target ≤ 1 s).
 
 Runs offscreen, the Table on its own (the main window's other workspaces excluded).
 ``--quick``: small sizes, one run (./dev test runs it so the benchmark keeps working).
@@ -52,7 +56,13 @@ from carwars_desktop.rules.mini_car_wars.model import Role, Side  # noqa: E402
 from carwars_desktop.session import Event, EventKind, SheetUpdate  # noqa: E402
 from carwars_desktop.session.setup import Entry, Setup, prepare  # noqa: E402
 from carwars_desktop.storage import Database, NewVehicle, open_database  # noqa: E402
-from carwars_desktop.storage.models import SessionEventRow  # noqa: E402
+from carwars_desktop.storage.chart_parts import aggregate_rows, event_part_rows  # noqa: E402
+from carwars_desktop.storage.models import (  # noqa: E402
+    SessionChartCellRow,
+    SessionChartPartRow,
+    SessionChartSumRow,
+    SessionEventRow,
+)
 
 VEHICLES = ("Courier", "Killer Kart", "Mini Sherman", "Rocket Special", "Courier (a)",
             "Mini Sherman (b)", "Rocket Special (b)", "Courier (b)", "Mini Sherman (a)",
@@ -136,15 +146,20 @@ def apply_events(app: QApplication, table: TableWorkspace, database: Database,
           f"(clock events included)")
 
 
-def bulk_session(database: Database, events: int, name: str) -> int:
+def bulk_session(database: Database, events: int, name: str, parts: bool = False) -> int:
     """A session of ``events`` real mark events (crossing a box, then clearing it), written
-    in one transaction; its current sheets are what the events leave."""
+    in one transaction; its current sheets are what the events leave. ``parts``: with each
+    event's part of the charts, the rows the app keeps as it appends an event
+    (revision 0011, the same engine function), else none (its charts are replayed)."""
     start = setup()
     sessions = database.game_sessions
     session_id = sessions.create(
         "mini_car_wars", name, "", [NewVehicle(v, start.sheets[v.key].to_json())
                                     for v in start.vehicles], start.clock.to_json())
     bodies: list[tuple[str, str]] = []
+    charts: list[list[dict[str, object]]] = []
+    ruleset = find_ruleset("mini_car_wars")
+    rules = ruleset.play()
     for vehicle in start.vehicles:
         sheet = start.sheets[vehicle.key]
         assert isinstance(sheet, MiniSheet)
@@ -155,6 +170,7 @@ def bulk_session(database: Database, events: int, name: str) -> int:
                           (SheetUpdate(vehicle.key, before.to_json(), after.to_json()),),
                           turn=1, phase="phase 1")
             bodies.append((event.summary, json.dumps(event.to_json(), separators=(",", ":"))))
+            charts.append(event_part_rows(ruleset, rules, session_id, 0, event) or [])
     now = datetime.now(UTC)
     rows = [{"session_id": session_id, "seq": seq, "status": "active", "kind": "mark",
              "summary": bodies[(seq - 1) % len(bodies)][0],
@@ -163,6 +179,15 @@ def bulk_session(database: Database, events: int, name: str) -> int:
     with database.sessions.begin() as session:
         for start_row in range(0, len(rows), 5000):
             session.execute(SessionEventRow.__table__.insert(), rows[start_row:start_row + 5000])
+        if parts:
+            part_rows = [{**part, "seq": seq} for seq in range(1, events + 1)
+                         for part in charts[(seq - 1) % len(charts)]]
+            cells, sums = aggregate_rows(session_id, part_rows, range(1, events + 1))
+            for model, values in ((SessionChartPartRow, part_rows),
+                                  (SessionChartCellRow, cells), (SessionChartSumRow, sums)):
+                for start_row in range(0, len(values), 5000):
+                    session.execute(model.__table__.insert(),
+                                    values[start_row:start_row + 5000])
     return session_id
 
 
@@ -229,12 +254,51 @@ def open_charts(app: QApplication, table: TableWorkspace, database: Database,
           "(target ≤ 1 s)")
 
 
+def finish_to_charts(app: QApplication, table: TableWorkspace, database: Database,
+                     events: int) -> None:
+    """Finish session → its Charts tab drawn, for a long running session: before, its
+    charts replayed from its events (a session whose events have no kept parts, as every
+    one had before revision 0011: the baseline, measured here in the same run); after,
+    folded from the parts kept with its events."""
+    def drawn(session_id: int, count: int) -> bool:
+        charts = table.play.charts
+        return (table.session_id == session_id and not charts.drawing
+                and f"{count} events over" in charts.summary.text().replace(",", "")
+                and len(charts.plots) == 4
+                and not any(plot.isHidden() for plot in charts.plots.values()))
+
+    def finish(session_id: int, count: int = events) -> float:
+        table.open_session(session_id)
+        app.processEvents()
+        t0 = time.perf_counter()
+        table.finish_session(confirm=False)
+        while not drawn(session_id, count):
+            app.processEvents()
+            time.sleep(0.001)
+        table.play.charts.repaint()
+        return time.perf_counter() - t0
+
+    finish(bulk_session(database, 100, "warm-up", parts=True), 100)  # pyqtgraph imported
+    short = finish(bulk_session(database, 100, "evening, charts kept", parts=True), 100)
+    before = finish(bulk_session(database, events, "campaign, charts replayed"))
+    after = finish(bulk_session(database, events, "campaign, charts kept", parts=True))
+    print(f"Finish session → its charts drawn (the session reopened read-only, four charts "
+          f"of {len(VEHICLES)} vehicles), {events:,} events:")
+    print(f"  before (replayed from its events)  {before:8.3f} s")
+    print(f"  after  (kept with its events)      {after:8.3f} s   ratio {after / before:.3f} "
+          f"(target ≤ 1 s)")
+    print(f"  (100 events, kept                  {short:8.3f} s: after ÷ it "
+          f"{after / short:.2f}, the length of the history no longer counts)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--opens", type=int, default=7)
     parser.add_argument("--long", type=int, default=100_000, help="events of the long session")
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--only", choices=("apply", "open", "finish"),
+                        help="one section: apply (1), open and charts (2 and 3), finish (4)")
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.events, arguments.opens, arguments.long = 200, 1, 2_000
@@ -250,9 +314,13 @@ def main() -> None:
     app.processEvents()
     print(f"Python {sys.version.split()[0]}, offscreen, database {folder / 'bench.sqlite3'}")
     try:
-        apply_events(app, table, database, arguments.events)
-        sessions = open_sessions(app, table, database, arguments.opens, arguments.long)
-        open_charts(app, table, database, sessions, arguments.long, arguments.opens)
+        if arguments.only in (None, "apply"):
+            apply_events(app, table, database, arguments.events)
+        if arguments.only in (None, "open"):
+            sessions = open_sessions(app, table, database, arguments.opens, arguments.long)
+            open_charts(app, table, database, sessions, arguments.long, arguments.opens)
+        if arguments.only in (None, "finish"):
+            finish_to_charts(app, table, database, arguments.long)
     finally:
         database.close()
 

@@ -636,27 +636,36 @@ class TableService:
         stored: dict[str, Any] | None = self._database().game_sessions.charts(opened.session_id)
         return stored
 
+    def charts_kept(self, opened: OpenedSession) -> bool:
+        """The session's charts are kept with its events (folded at once, not replayed)."""
+        return self._database().game_sessions.charts_kept(opened.session_id)
+
     def aggregate_charts(self, opened: OpenedSession,
                          progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        """Replay the events once and keep the aggregates with the session (safe on a worker
-        thread: it only reads the events and writes the aggregates)."""
+        """The aggregates, folded from the parts kept with the events (revision 0011), or
+        the events replayed once when some have none, kept with the session (safe on a
+        worker thread: it only reads the events and writes the aggregates)."""
         from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import charts_to_json, luck, replay_history
         from carwars_desktop.storage.errors import WriteFailedError
 
-        total = opened.events.count()
-
-        def counted() -> Iterator[StoredEvent]:
-            for number, stored in enumerate(all_events(opened.events), 1):
-                if progress is not None and number % CHART_PAGE == 0:
-                    progress(number, total)
-                yield stored
-
         sessions = self._database().game_sessions
-        history = replay_history(opened.ruleset, play_rules(opened.ruleset.id),
-                                 opened.loaded.vehicles, opened.loaded.initial_sheets, counted())
+        rules = play_rules(opened.ruleset.id)
+        history = sessions.kept_history(opened.session_id, opened.ruleset, rules,
+                                        opened.loaded.vehicles, opened.loaded.initial_sheets)
+        if history is None:
+            total = opened.events.count()
+
+            def counted() -> Iterator[StoredEvent]:
+                for number, stored in enumerate(all_events(opened.events), 1):
+                    if progress is not None and number % CHART_PAGE == 0:
+                        progress(number, total)
+                    yield stored
+
+            history = replay_history(opened.ruleset, rules, opened.loaded.vehicles,
+                                     opened.loaded.initial_sheets, counted())
         aggregates = charts_to_json(history, luck(sessions.resolutions(opened.session_id)))
-        # Kept only to spare the next replay: a database that refuses the write now (locked
+        # Kept only to spare the next fold: a database that refuses the write now (locked
         # a moment by a write of the GUI thread, read-only) still gets its charts, made
         # again next time.
         with suppress(WriteFailedError):

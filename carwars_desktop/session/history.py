@@ -18,7 +18,7 @@ from typing import Any
 
 from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.play import PlayRules
-from carwars_desktop.session.events import StoredEvent
+from carwars_desktop.session.events import Event, StoredEvent
 from carwars_desktop.session.game import VehicleInPlay
 
 UNATTRIBUTED = ""
@@ -56,53 +56,115 @@ class SessionHistory:
     events: int = 0
 
 
-def replay_history(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
-                   initial_sheets: Mapping[str, Mapping[str, Any]],
-                   events: Iterable[StoredEvent]) -> SessionHistory:
-    """Walk the active events once, reading each changed sheet through the engine."""
+@dataclass(frozen=True)
+class UpdateCharts:
+    """One sheet update's part of the charts: the vehicle's gauges after it (in the order
+    of the ruleset's gauge labels), the damage points it took and the vehicles the event
+    binds besides it (its dealers, once unknown keys are left out)."""
+
+    vehicle: str
+    gauges: tuple[int, ...]
+    taken: int
+    dealers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EventCharts:
+    """One active event's part of the charts (kept with the event as it is appended,
+    revision 0011): the turn it counts in and its sheet updates'."""
+
+    turn: int
+    updates: tuple[UpdateCharts, ...]
+
+
+def event_turn(event: Event) -> int:
+    """The turn an event's gauges count in (the one it moved the clock to, if later)."""
+    turn = event.turn or 1
+    if event.clock_after is not None:
+        turn = max(turn, int(event.clock_after.get("turn", turn)))
+    return turn
+
+
+def event_charts(ruleset: AnyRuleset, rules: PlayRules, event: Event,
+                 remembered: dict[str, tuple[Mapping[str, Any], int]] | None = None
+                 ) -> EventCharts:
+    """What ``event`` adds to the charts, read through the engine.
+
+    ``remembered``: vehicle → (its last sheet after, that sheet's damage points), kept
+    from one event to the next: each update's "before" is nearly always the same
+    vehicle's previous "after", so each event then reads one sheet, not two.
+    """
+    memo = remembered if remembered is not None else {}
+    updates = []
+    for update in event.updates:
+        known = memo.get(update.vehicle)
+        if known is not None and known[0] == update.before:
+            points_before = known[1]
+        else:
+            points_before = rules.damage_points(ruleset.sheet_from_json(update.before))
+        after = ruleset.sheet_from_json(update.after)
+        points_after = rules.damage_points(after)
+        memo[update.vehicle] = (update.after, points_after)
+        dealers = tuple(sorted({key for key in event.bindings.values()
+                                if key != update.vehicle}))
+        updates.append(UpdateCharts(update.vehicle,
+                                    tuple(gauge.value for gauge in rules.gauges(after)),
+                                    points_after - points_before, dealers))
+    return EventCharts(event_turn(event), tuple(updates))
+
+
+def start_history(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+                  initial_sheets: Mapping[str, Mapping[str, Any]]) -> SessionHistory:
+    """The charts before any event: every vehicle's gauges at turn 0."""
     histories = {v.key: VehicleHistory(v.key, v.name) for v in vehicles}
     labels: tuple[str, ...] = ()
     for vehicle in vehicles:
         gauges = rules.gauges(ruleset.sheet_from_json(initial_sheets[vehicle.key]))
         labels = tuple(g.label for g in gauges)
         histories[vehicle.key].gauges = {g.label: {0: g.value} for g in gauges}
-    history = SessionHistory(histories, labels, 0)
-    # Each update's "before" is nearly always the same vehicle's previous "after": its
-    # damage points are remembered, so each event reads one sheet, not two.
-    last_after: dict[str, tuple[Mapping[str, Any], int]] = {}
+    return SessionHistory(histories, labels, 0)
+
+
+def add_damage(history: SessionHistory, vehicle: str, taken: int,
+               dealers: Iterable[str]) -> None:
+    """``taken`` damage points of ``vehicle``, dealt by ``dealers`` in equal shares (the
+    keys that are no vehicle of the session left out; with none it is unattributed)."""
+    histories = history.vehicles
+    own = histories.get(vehicle)
+    if own is None or taken <= 0:
+        return
+    own.taken += taken
+    named = [key for key in dealers if key in histories]
+    if not named:
+        history.unattributed += taken
+    for dealer in named:
+        histories[dealer].dealt += Fraction(taken, len(named))
+
+
+def add_event(history: SessionHistory, charts: EventCharts) -> None:
+    """Fold one active event's part into the charts."""
+    history.events += 1
+    history.last_turn = max(history.last_turn, charts.turn)
+    for update in charts.updates:
+        own = history.vehicles.get(update.vehicle)
+        if own is None:
+            continue
+        for label, value in zip(history.gauge_labels, update.gauges, strict=False):
+            own.gauges.setdefault(label, {})[charts.turn] = value
+        add_damage(history, update.vehicle, update.taken, update.dealers)
+
+
+def replay_history(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+                   initial_sheets: Mapping[str, Mapping[str, Any]],
+                   events: Iterable[StoredEvent]) -> SessionHistory:
+    """Walk the active events once, reading each changed sheet through the engine (the
+    charts from scratch; the ones kept as events are appended must equal them)."""
+    history = start_history(ruleset, rules, vehicles, initial_sheets)
+    remembered: dict[str, tuple[Mapping[str, Any], int]] = {}
     for stored in events:
         if stored.undone:
             continue
-        event = stored.event
-        history.events += 1
-        turn = event.turn or 1
-        if event.clock_after is not None:
-            turn = max(turn, int(event.clock_after.get("turn", turn)))
-        history.last_turn = max(history.last_turn, turn)
-        for update in event.updates:
-            own = histories.get(update.vehicle)
-            if own is None:
-                continue
-            remembered = last_after.get(update.vehicle)
-            if remembered is not None and remembered[0] == update.before:
-                points_before = remembered[1]
-            else:
-                points_before = rules.damage_points(ruleset.sheet_from_json(update.before))
-            after = ruleset.sheet_from_json(update.after)
-            for gauge in rules.gauges(after):
-                own.gauges.setdefault(gauge.label, {})[turn] = gauge.value
-            points_after = rules.damage_points(after)
-            last_after[update.vehicle] = (update.after, points_after)
-            taken = points_after - points_before
-            if taken <= 0:
-                continue
-            own.taken += taken
-            dealers = sorted({key for key in event.bindings.values()
-                              if key != update.vehicle and key in histories})
-            if not dealers:
-                history.unattributed += taken
-            for dealer in dealers:
-                histories[dealer].dealt += Fraction(taken, len(dealers))
+        add_event(history, event_charts(ruleset, rules, stored.event, remembered))
     return history
 
 

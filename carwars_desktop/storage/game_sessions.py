@@ -30,9 +30,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import (
@@ -62,6 +62,7 @@ from carwars_desktop.storage.models import (
     GameSessionRow,
     PhoneRequestRow,
     ResolutionLogRow,
+    SessionChartPartRow,
     SessionChartsRow,
     SessionEventRow,
     SessionVehicleRow,
@@ -83,6 +84,11 @@ from carwars_desktop.storage.states import (  # the words, here as before
     UNDONE,
 )
 from carwars_desktop.storage.writes import writing
+
+if TYPE_CHECKING:  # the engine loads with the first event written or charts folded
+    from carwars_desktop.rules import Ruleset
+    from carwars_desktop.rules.play import PlayRules
+    from carwars_desktop.session.history import SessionHistory
 
 
 class SessionNotFoundError(LookupError):
@@ -490,6 +496,26 @@ class GameSessions:
                                   .where(SessionChartsRow.session_id == session_id))
         return None if body is None else dict(json.loads(body))
 
+    def charts_kept(self, session_id: int) -> bool:
+        """Every event of the session has its part of the charts kept (revision 0011):
+        :meth:`kept_history` folds them without replaying the events."""
+        from carwars_desktop.storage.chart_parts import complete
+
+        with self._sessions() as session:
+            return complete(session, session_id)
+
+    def kept_history(self, session_id: int, ruleset: Ruleset, rules: PlayRules,
+                     vehicles: Sequence[VehicleInPlay],
+                     initial_sheets: Mapping[str, Mapping[str, Any]]
+                     ) -> SessionHistory | None:
+        """The session's charts folded from the parts kept with its active events (the
+        same as a replay of them); None when some event has none."""
+        from carwars_desktop.storage.chart_parts import kept_history
+
+        with self._sessions() as session:
+            return kept_history(session, session_id, ruleset, rules, vehicles,
+                                initial_sheets)
+
     def store_charts(self, session_id: int, charts: Mapping[str, Any]) -> None:
         """Keep a finished session's chart aggregates (computed once from its events).
 
@@ -607,6 +633,31 @@ class SessionEvents:
         self.lease = lease
         self.version = version
         self.read_only = read_only
+        self._rules: tuple[Ruleset, PlayRules] | None = None
+        self._remembered: dict[str, tuple[Mapping[str, Any], int]] = {}
+        """Each vehicle's last sheet and its damage points (:func:`event_charts`)."""
+
+    def _chart_parts(self, session: Session, seq: int, event: Event) -> None:
+        """Keep the event's part of the charts and fold it into the session's aggregates
+        (:mod:`.chart_parts`); nothing when the engine cannot read it (the charts are then
+        replayed, as before)."""
+        from carwars_desktop.rules.registry import find_ruleset
+        from carwars_desktop.storage.chart_parts import event_part_rows, push
+
+        if self._rules is None:
+            ruleset_id = session.scalar(select(GameSessionRow.ruleset_id)
+                                        .where(GameSessionRow.id == self.session_id))
+            try:
+                ruleset = find_ruleset(str(ruleset_id))
+            except LookupError:
+                return
+            self._rules = ruleset, ruleset.play()
+        ruleset, rules = self._rules
+        parts = event_part_rows(ruleset, rules, self.session_id, seq, event,
+                                self._remembered) or []
+        if parts:
+            session.connection().execute(insert(SessionChartPartRow), parts)
+            push(session, self.session_id, parts)
 
     def _claim(self, session: Session) -> None:
         """Move the version on, or raise: the first write of every transaction."""
@@ -678,6 +729,7 @@ class SessionEvents:
                                   kind=event.kind.value, summary=event.summary,
                                   body=_dumps(event.to_json()), created_at=now)
             session.add(row)
+            self._chart_parts(session, last + 1, event)
             self._save_state(session, sheets, clock, settings)
             log_id = None if roll is None else write_roll(session, self.session_id, roll,
                                                           applied=True)
@@ -694,6 +746,12 @@ class SessionEvents:
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.seq == seq)
                             .values(status=status))
+            from carwars_desktop.storage.chart_parts import event_rows, pop, push
+
+            if status == UNDONE:  # the charts' aggregates follow (revision 0011)
+                pop(session, self.session_id, seq)
+            else:
+                push(session, self.session_id, event_rows(session, self.session_id, seq))
             self._save_state(session, sheets, clock, settings)
         self.version += 1
 

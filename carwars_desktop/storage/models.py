@@ -310,6 +310,65 @@ class SessionChartsRow(Base):
     computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class SessionChartPartRow(Base):
+    """What one event adds to its session's charts, kept as the event is appended, in the
+    same transaction (revision 0011: computed once then for the events already kept).
+
+    One row per event (``vehicle`` empty: it counts, in ``turn``) and one per sheet it
+    updated: the vehicle's gauges after it (``gauges``, a JSON list in the order of the
+    ruleset's gauge labels), the damage points it took (``taken``) and the other vehicles
+    the event binds (``dealers``, a JSON list). Undo and redo change only the event's
+    status: the charts are the parts of the *active* events, so a running session's are
+    there, without replaying its events, the moment it is finished.
+    """
+
+    __tablename__ = "session_chart_parts"
+    __table_args__ = (
+        Index("ix_session_chart_parts_session_id_seq", "session_id", "seq"),
+        Index("ix_session_chart_parts_cell", "session_id", "vehicle", "turn", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    vehicle: Mapped[str] = mapped_column(String(32))
+    turn: Mapped[int] = mapped_column(Integer)
+    taken: Mapped[int] = mapped_column(Integer, default=0)
+    dealers: Mapped[str] = mapped_column(Text, default="[]")
+    gauges: Mapped[str] = mapped_column(Text, default="[]")
+
+
+class SessionChartCellRow(Base):
+    """A vehicle's gauges at the end of a turn: those after its last *active* event of the
+    turn (``seq``), kept up to date as events are appended, undone and redone, in the same
+    transaction (revision 0011)."""
+
+    __tablename__ = "session_chart_cells"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    vehicle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    gauges: Mapped[str] = mapped_column(Text)
+
+
+class SessionChartSumRow(Base):
+    """A running sum of the active events' parts, kept like the cells (revision 0011):
+    with a ``vehicle``, the damage points it took from ``dealers`` (a JSON list; ``turn``
+    0); with none, how many active events count in ``turn``."""
+
+    __tablename__ = "session_chart_sums"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    vehicle: Mapped[str] = mapped_column(String(32), primary_key=True)
+    dealers: Mapped[str] = mapped_column(String(400), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    amount: Mapped[int] = mapped_column(Integer)
+
+
 class HouseRuleProfileRow(Base):
     """A saved house-rules profile of one ruleset (revision 0006).
 

@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 
 SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated on a worker
-without a word (tens of milliseconds); a longer one with progress and Cancel."""
+without a word (tens of milliseconds); a longer one with progress and Cancel, unless its
+charts were kept with its events (revision 0011: folded at once, on the worker too)."""
 FOLLOW_MS = 1000
 FOLLOW_ANSWER_S = 3.0
 """A followed session's version read that has not answered for this long on a club
@@ -482,8 +483,8 @@ class TableWorkspace(Workspace):
         self.session_id = session_id
 
         def charts() -> None:
-            if service.stored_charts(opened) is None and \
-                    opened.events.count() > SYNC_CHART_EVENTS:
+            if service.stored_charts(opened) is None and not service.charts_kept(opened) \
+                    and opened.events.count() > SYNC_CHART_EVENTS:
                 try:
                     run_with_progress(
                         self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
