@@ -140,7 +140,11 @@ def postgres_bin_dir() -> Path:
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects: `-m "not chromium"` sees the marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if getattr(config.option, "dist", "no") != "no":
+        # On several workers the long tests start first (the rest in their order), so that
+        # no worker is left with one at the end while the others have nothing to do.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         for fixture, capability in FIXTURE_NEEDS.items():
