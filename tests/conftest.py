@@ -141,7 +141,7 @@ def postgres_bin_dir() -> Path:
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects: `-m "not chromium"` sees the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if getattr(config.option, "dist", "no") != "no":
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker (each sorts alike)
         # On several workers the long tests start first (the rest in their order), so that
         # no worker is left with one at the end while the others have nothing to do.
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)

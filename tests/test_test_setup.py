@@ -110,7 +110,7 @@ def test_tests_sharing_a_private_postgresql_server_stay_on_one_worker(
 
 
 def test_on_several_workers_the_long_tests_start_first(request: pytest.FixtureRequest) -> None:
-    if getattr(request.config.option, "dist", "no") == "no":
+    if not hasattr(request.config, "workerinput"):
         pytest.skip("one process: the tests keep their order")
     slow = [item.get_closest_marker("slow") is not None for item in request.session.items]
     assert slow == sorted(slow, reverse=True)
