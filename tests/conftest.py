@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -15,9 +16,35 @@ import pytest
 from hypothesis import settings
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def _memory_folder() -> str | None:
+    """A RAM-backed folder for the tests' files (Linux's /dev/shm), or None.
+
+    The app commits with ``synchronous=FULL``: on a disk each commit waits for an fsync
+    (7 ms each on this machine's disk, 0.2 ms in RAM), and the suite commits tens of
+    thousands of times. What a test checks of a file (its bytes, locks, permissions, a
+    kill of the process that writes it) is the same in RAM; only a power cut differs,
+    and no test makes one. An explicit PYTEST_DEBUG_TEMPROOT (as a pytest-xdist worker
+    inherits it) is the folder; an explicit TMPDIR is kept (None).
+    """
+    if os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return os.environ["PYTEST_DEBUG_TEMPROOT"]
+    if os.environ.get("TMPDIR"):
+        return None
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+# tmp_path (pytest's numbered folders, the last three runs kept) and the folders below.
+_MEMORY = _memory_folder()
+if _MEMORY is not None:
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = _MEMORY
 # Settings (QSettings) and the default database (platformdirs) must never touch
-# the real user's folders: point XDG at a throwaway folder for the whole run.
-_HOME = tempfile.mkdtemp(prefix="carwars-tests-")
+# the real user's folders: point XDG at a throwaway folder for the whole run
+# (removed when the process ends).
+_HOME = tempfile.mkdtemp(prefix="carwars-tests-", dir=_MEMORY)
+atexit.register(shutil.rmtree, _HOME, True)
 os.environ["XDG_CONFIG_HOME"] = str(Path(_HOME) / "config")
 os.environ["XDG_DATA_HOME"] = str(Path(_HOME) / "data")
 os.environ.pop("CARWARS_DB", None)
@@ -113,7 +140,11 @@ def postgres_bin_dir() -> Path:
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects: `-m "not chromium"` sees the marks
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker (each sorts alike)
+        # On several workers the long tests start first (the rest in their order), so that
+        # no worker is left with one at the end while the others have nothing to do.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         for fixture, capability in FIXTURE_NEEDS.items():
@@ -125,6 +156,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(
                     reason=f"needs {name}: {CAPABILITIES[name][0]} ({why})"))
                 break
+        group = shared_group(item) if item.config.pluginmanager.hasplugin("xdist") else None
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+# --- parallel runs: ./dev test runs pytest-xdist's workers with --dist loadgroup ------------
+# A fixture made once per process is made once per worker that runs one of its tests: the
+# tests that share one that is expensive run on one worker (one xdist_group), the others
+# go one by one to whichever worker is free.
+SESSION_GROUPS = {"club_server": "club-server", "tls_club_server": "club-server"}
+"""Session fixtures worth one worker: a private PostgreSQL server each (seconds to start)."""
+
+
+def shared_group(item: pytest.Item) -> str | None:
+    """The group of the tests that share ``item``'s expensive fixture, or None.
+
+    A fixture of the session in :data:`SESSION_GROUPS`, or any fixture of a module's,
+    package's or class's scope defined under tests/ (a wheel built, icons drawn…): its
+    tests stay together, so it is made once.
+    """
+    fixtures = getattr(item, "fixturenames", ())
+    for name, group in SESSION_GROUPS.items():
+        if name in fixtures:
+            return group
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in getattr(info, "name2fixturedefs", {}).values():
+        definition = definitions[-1]
+        if definition.scope in ("module", "package", "class") and definition.baseid:
+            return f"{definition.baseid}::{definition.argname}"
+    return None
 
 
 def pytest_report_header() -> list[str]:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 import tomllib
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,8 +28,13 @@ def test_slow_is_a_declared_marker_and_dev_passes_arguments_to_pytest() -> None:
     markers = config["tool"]["pytest"]["ini_options"]["markers"]
     assert any(marker.startswith("slow:") for marker in markers)
     dev = (ROOT / "dev").read_text(encoding="utf-8")
-    slowest_listed = 'pytest --durations=15 "$@"' in dev  # the 15 slowest tests printed
-    assert slowest_listed and "run_tests \"$@\"" in dev
+    # One worker per core, the 15 slowest tests printed, then the caller's arguments.
+    command = re.search(r'\.venv/bin/python -m pytest (.*?"\$@")', dev.replace("\\\n", ""))
+    assert command is not None, "./dev test runs no pytest"
+    options = shlex.split(command.group(1))
+    assert options[-1] == "$@" and "--durations=15" in options
+    assert options[:4] == ["-n", "${CARWARS_TEST_WORKERS:-auto}", "--dist", "loadgroup"]
+    assert "run_tests \"$@\"" in dev
     # CI runs everything: .ci/run calls ./dev test with no marker filter.
     assert "./dev test\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
@@ -50,3 +60,57 @@ def test_the_quick_loop_holds_every_rules_storage_services_and_cli_test() -> Non
     assert len(files) > 50
     assert [str(p.relative_to(ROOT)) for p in files
             if "mark.slow" in p.read_text(encoding="utf-8")] == []
+
+
+def _root_conftest(config: pytest.Config) -> Any:
+    """tests/conftest.py, as pytest loaded it."""
+    path = ROOT / "tests" / "conftest.py"
+    [module] = [plugin for plugin in config.pluginmanager.get_plugins()
+                if getattr(plugin, "__file__", None) == str(path)]
+    return module
+
+
+def test_the_tests_files_are_in_memory_where_the_system_has_it(tmp_path: Path) -> None:
+    """On Linux tmp_path and the XDG folders are in /dev/shm: a commit waits for no disk."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK | os.X_OK)):
+        pytest.skip("no /dev/shm here: the tests' files are on the disk")
+    if os.environ.get("PYTEST_DEBUG_TEMPROOT") != str(shm):
+        pytest.skip("TMPDIR or PYTEST_DEBUG_TEMPROOT was given: it is kept")
+    assert tmp_path.resolve().is_relative_to(shm)
+    assert Path(os.environ["XDG_DATA_HOME"]).resolve().is_relative_to(shm)
+
+
+@pytest.fixture(scope="module")
+def made_once_per_module() -> list[str]:
+    return []
+
+
+def test_tests_sharing_a_module_fixture_stay_on_one_worker(
+        request: pytest.FixtureRequest, made_once_per_module: list[str]) -> None:
+    group = request.node.get_closest_marker("xdist_group")
+    if not request.config.pluginmanager.hasplugin("xdist"):
+        assert group is None  # without pytest-xdist no marker it does not know
+        return
+    assert group is not None
+    assert group.args == ("tests/test_test_setup.py::made_once_per_module",)
+
+
+def test_tests_sharing_a_private_postgresql_server_stay_on_one_worker(
+        request: pytest.FixtureRequest) -> None:
+    conftest = _root_conftest(request.config)
+
+    class Item:  # what shared_group reads of a test
+        def __init__(self, *fixtures: str) -> None:
+            self.fixturenames = list(fixtures)
+
+    assert conftest.shared_group(Item("club_server", "qtbot")) == "club-server"
+    assert conftest.shared_group(Item("tls_club_server")) == "club-server"
+    assert conftest.shared_group(Item("tmp_path", "qtbot", "window")) is None
+
+
+def test_on_several_workers_the_long_tests_start_first(request: pytest.FixtureRequest) -> None:
+    if not hasattr(request.config, "workerinput"):
+        pytest.skip("one process: the tests keep their order")
+    slow = [item.get_closest_marker("slow") is not None for item in request.session.items]
+    assert slow == sorted(slow, reverse=True)

@@ -54,6 +54,9 @@ from .browser import chromium
 NAMES = ["Red Baron", "Blue Thunder", "Ambusher"]
 SHEET_ONLY = ["front armor", "left armor", "power plant", "MG", "Laser", "driver"]
 WAIT = 10.0
+# A request waits this long for its answer: the server process shares the cores with the
+# run (two test workers, and whatever else the machine does), so it is generous.
+ANSWER = 30.0
 
 
 def loopback(_allow_public: bool) -> list[Interface]:
@@ -142,7 +145,7 @@ def _choices(driver: WebDriver) -> list[str]:
 
 def _get(url: str) -> tuple[int, dict[str, str], bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=ANSWER) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
@@ -152,7 +155,7 @@ def _first_event(url: str) -> dict[str, object]:
     """The first snapshot the event stream sends (read raw, as a phone would)."""
     host, rest = url.removeprefix("http://").split("/", 1)
     name, port = host.split(":")
-    connection = http.client.HTTPConnection(name, int(port), timeout=5)
+    connection = http.client.HTTPConnection(name, int(port), timeout=ANSWER)
     connection.request("GET", "/" + rest + "/events")
     response = connection.getresponse()
     assert response.status == 200

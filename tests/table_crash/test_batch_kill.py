@@ -43,6 +43,7 @@ def _declare_and_kill(url: str, settings: Path) -> dict[str, Any]:
     return shown
 
 
+@pytest.mark.slow  # crash recovery: the app started in a process of its own, killed, reopened
 @pytest.mark.posix_signals
 def test_a_declared_batch_is_shown_again_after_a_kill(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from carwars_desktop.gui.main_window import MainWindow

@@ -107,6 +107,7 @@ def _check(url: str, session_id: int, point: int) -> str:
         return "pending"
 
 
+@pytest.mark.slow  # a process started and killed at each of 17 points, per database
 def test_a_kill_at_any_point_of_a_roll_leaves_it_whole(urls: Urls) -> None:
     counted = _run(urls.new(), "count")
     assert counted.returncode == 0, counted.stderr
