@@ -86,7 +86,7 @@ from carwars_desktop.storage.states import (  # the words, here as before
 from carwars_desktop.storage.writes import writing
 
 if TYPE_CHECKING:  # the engine loads with the first event written or charts folded
-    from carwars_desktop.rules import Ruleset
+    from carwars_desktop.rules import AnyRuleset
     from carwars_desktop.rules.play import PlayRules
     from carwars_desktop.session.history import SessionHistory
 
@@ -504,7 +504,7 @@ class GameSessions:
         with self._sessions() as session:
             return complete(session, session_id)
 
-    def kept_history(self, session_id: int, ruleset: Ruleset, rules: PlayRules,
+    def kept_history(self, session_id: int, ruleset: AnyRuleset, rules: PlayRules,
                      vehicles: Sequence[VehicleInPlay],
                      initial_sheets: Mapping[str, Mapping[str, Any]]
                      ) -> SessionHistory | None:
@@ -633,7 +633,7 @@ class SessionEvents:
         self.lease = lease
         self.version = version
         self.read_only = read_only
-        self._rules: tuple[Ruleset, PlayRules] | None = None
+        self._rules: tuple[AnyRuleset, PlayRules] | None = None
         self._remembered: dict[str, tuple[Mapping[str, Any], int]] = {}
         """Each vehicle's last sheet and its damage points (:func:`event_charts`)."""
 
