@@ -220,8 +220,8 @@ class TableWorkspace(Workspace):
 
     def _playing(self) -> bool:
         """A running session is on screen (the keys of play work)."""
-        return (self.pages.currentWidget() is self.play and self.context.game is not None
-                and not self.context.read_only)
+        return (self.pages.currentWidget() is self.play and self.context.service.game is not None
+                and not self.context.service.read_only)
 
     def focus_default(self) -> None:
         """The keyboard focus on the sheets (or the session list): the Table's keys work."""
@@ -275,7 +275,7 @@ class TableWorkspace(Workspace):
         shown, self._shown = self._shown, None
         if shown is None:
             return
-        self.session_id = self.context.session_id
+        self.session_id = self.context.service.session_id
         if self._ruleset_before is not None:
             self._follow_ruleset(self._ruleset_before)
 
@@ -335,7 +335,7 @@ class TableWorkspace(Workspace):
                 self.sessions_page.message.setText(f"⚠ the session was not started: {error}")
                 return
             offer = getattr(self.play.clock, "offer_opening", None)
-            game = self.context.game
+            game = self.context.service.game
             if game is not None and game.ruleset.id == ruleset_id and callable(offer) \
                     and game.last_active_seq() == 0:
                 offer(str(dialog.scenario_box.currentData() or ""))  # the rules' first roll
@@ -394,7 +394,7 @@ class TableWorkspace(Workspace):
                 except SessionHeldError as held:
                     choice = self.ask_lease(info.name, held.lease)
                     if choice is LeaseChoice.CANCEL:
-                        if self.context.session_id != session_id:
+                        if self.context.service.session_id != session_id:
                             self.show_sessions()
                         return False
                     follow = choice is LeaseChoice.FOLLOW
@@ -561,7 +561,7 @@ class TableWorkspace(Workspace):
 
     def finish_session(self, confirm: bool = True) -> None:
         """End the running session; it reopens read-only, with its charts."""
-        if self.database is None or self.session_id is None or self.context.read_only:
+        if self.database is None or self.session_id is None or self.context.service.read_only:
             return
         if confirm and QMessageBox.question(
                 self, "Finish session",
@@ -641,11 +641,11 @@ class TableWorkspace(Workspace):
 
     # --- play ---------------------------------------------------------------------------
     def undo(self) -> None:
-        if self.context.game is not None and not self.context.read_only:
+        if self.context.service.game is not None and not self.context.service.read_only:
             self.hub.undo()
 
     def redo(self) -> None:
-        if self.context.game is not None and not self.context.read_only:
+        if self.context.service.game is not None and not self.context.service.read_only:
             self.hub.redo()
 
     def next_event(self) -> None:
@@ -703,7 +703,7 @@ class TableWorkspace(Workspace):
         self.play.log_action.trigger()
 
     def _changed(self, changes: Changes) -> None:
-        if self.context.game is self.play.game:
+        if self.context.service.game is self.play.game:
             self.play.apply_changes(changes)
             if self._playing():
                 self.keys.clock_changed(changes)

@@ -82,7 +82,7 @@ def test_switched_on_mid_session_they_are_offered_at_once_and_undo_takes_it_back
     window.activateWindow()
     service = window.game_context.service
     service.change_house_rules(HouseRules(DIGEST_DEFAULTS, {"AP-ramming": True}))
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and game.house["AP-ramming"] is True
     last = game.store.last_active()
     assert last is not None and last.event.summary == "house rules: AP-ramming on"
