@@ -23,6 +23,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -48,6 +49,7 @@ from carwars_desktop.library import (
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows, tags_of
 from carwars_desktop.storage.errors import WriteFailedError
 from carwars_desktop.storage.models import WIDE_MAX, WIDE_MIN, DesignRevisionRow, DesignRow
+from carwars_desktop.storage.shared_queries import DESIGNS_ORDER, LISTED_DESIGNS
 from carwars_desktop.storage.writes import write_failure_reason
 
 
@@ -333,7 +335,7 @@ class Library:
         """The list view of every design (or of the deleted ones), without design JSON;
         ``ids``: only those designs (the rows a change named)."""
         query = select(*_ENTRY_COLUMNS).where(DesignRow.deleted_at.is_not(None) if deleted
-                            else DesignRow.deleted_at.is_(None))
+                                              else text(LISTED_DESIGNS))
         if ruleset_id is not None:
             query = query.where(DesignRow.ruleset_id == ruleset_id)
         if ids is not None:
@@ -341,7 +343,7 @@ class Library:
             if not wanted:
                 return []
             query = query.where(DesignRow.id.in_(wanted))
-        query = query.order_by(DesignRow.id)
+        query = query.order_by(text(DESIGNS_ORDER))
         with self._sessions() as session:
             rows = session.connection().execute(query).all()
         return entries_from_rows(rows)
