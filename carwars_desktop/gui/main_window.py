@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,13 +21,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui import startup, window_geometry
+from carwars_desktop.gui.background import wait_for_workers
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import Asker, ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.phone_share import PhoneSharing
 from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
+from carwars_desktop.services import Services
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.club_connect import StartupPlan
@@ -92,18 +94,17 @@ class MainWindow(QMainWindow):
         self._unloaded: list[Workspace] = []
         self._started = False
         """finish_startup has built the first screen and opened the database."""
-        self._opening: _Opening | None = None
+        self._opening: startup.Opening | None = None
         self._all_built_said = False
         self._attached: list[Workspace] = []
         """The workspaces that have :attr:`database` (attached once each)."""
         self._resume_with_table = False
         """The Table, built after the database opened behind the Library's list, still has
         to resume the last running game (one started meanwhile by another copy)."""
-        self._first_input = _FirstInput(self)
+        self._first_input = startup.FirstInput(lambda: self.opening,
+                                               self.wait_until_open, self)
         self._following_rail = False
         self.setWindowTitle("Carwars Desktop")
-        from carwars_desktop.gui import window_geometry
-
         window_geometry.restore(self, self._settings)
 
         self._ruleset_box = ElidedComboBox()
@@ -147,8 +148,6 @@ class MainWindow(QMainWindow):
         column.addLayout(row, 1)
         self.setCentralWidget(central)
 
-        from carwars_desktop.services import Services
-
         self.services = Services()
         """The application layer: one change bus, the Table and Library services."""
         self.services.bus.on_error = report_view_error
@@ -158,8 +157,6 @@ class MainWindow(QMainWindow):
         self._rail.setCurrentRow(0)
 
         self.player_display: PlayerDisplay | None = None
-        from carwars_desktop.gui.phone_share import PhoneSharing
-
         self.phone_sharing = PhoneSharing(self.services, self)
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
@@ -218,7 +215,6 @@ class MainWindow(QMainWindow):
         """The Table (once): built before the Library and the Workshop when a running game
         is the first screen, after them when their list is (:meth:`_show_first_screen`)."""
         if not hasattr(self, "table"):
-            from carwars_desktop.gui import window_geometry
             from carwars_desktop.gui.table import TableWorkspace
 
             self.table = TableWorkspace(self.game_context, self)
@@ -265,8 +261,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         """The window's size, place and the Table's docks are kept for the next run."""
-        from carwars_desktop.gui import window_geometry
-
         docks = self.table.play.saveState() if hasattr(self, "table") else None
         window_geometry.save(self, self._settings, docks)
         super().closeEvent(event)
@@ -382,12 +376,11 @@ class MainWindow(QMainWindow):
         worker meanwhile (``storage/first_screen.py`` says when this can be); False:
         nothing was shown, the database is to be opened first, as always.
 
-        Until it is open, the GM's first key or click waits for it (``_FirstInput``), then
+        Until it is open, the GM's first key or click waits for it (``startup.FirstInput``), then
         goes where it was meant; the other workspaces are built and load once it is.
         """
         import os
 
-        from carwars_desktop.gui.background import start
         from carwars_desktop.storage.first_screen import read_first_screen
         from carwars_desktop.storage.locations import sqlite_path
 
@@ -415,29 +408,12 @@ class MainWindow(QMainWindow):
                     or not library.show_first_screen(screen.entries):
                 return False
         self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")
-        opening = self._opening = _Opening()
-
-        def open_it(_job: object) -> Database:
-            from carwars_desktop.storage import open_database, resolve_url
-
-            try:
-                opening.database = open_database(resolve_url(hint, os.environ))
-                return opening.database
-            except BaseException as error:
-                opening.error = error
-                raise
-            finally:
-                opening.done.set()
-
         app = QApplication.instance()
         assert app is not None
         app.installEventFilter(self._first_input)
         self._follow_rail()  # a switch of workspace waits for the database too
-        # Begun on the next turn, once the first screen's turn is done: a worker importing
-        # SQLAlchemy meanwhile made that turn half as slow again (the interpreter shared).
-        opening.begin = lambda: start(open_it, lambda _: self._opened(),
-                                      lambda _: self._opened(), parent=self)
-        QTimer.singleShot(0, self, opening.start)
+        self._opening = startup.Opening()
+        self._opening.open_on_worker(hint, self._opened, self)
         return True
 
     def wait_until_open(self) -> None:
@@ -488,11 +464,9 @@ class MainWindow(QMainWindow):
         """The database opened behind the first screen. In this turn only the workspaces
         of the first screen get it (and the game shown is resumed under its lease): from
         here on the GM's first key is answered at once. The other workspaces' modules are
-        imported on a worker (``gui/deferred.py``); then they are built, get the database
+        imported on a worker (``gui/startup.py``); then they are built, get the database
         and load, one per turn (:meth:`_load_next_hidden`), or at once when the GM
         switches to one."""
-        from carwars_desktop.gui import deferred
-
         self.attach_database(database)
         self._started = True
         self._unloaded = self._built()
@@ -507,7 +481,7 @@ class MainWindow(QMainWindow):
             self._load(shown)
         self._follow_rail()
         built = {workspace.title for workspace in self._built()}
-        deferred.import_for_workspaces(
+        startup.import_for_workspaces(
             [title for title in WORKSPACE_TITLES if title not in built],
             lambda: QTimer.singleShot(0, self, self._load_next_hidden), parent=self)
 
@@ -560,8 +534,8 @@ class MainWindow(QMainWindow):
         switching = self.database is not None and self.database is not database
         if switching:
             self.table.release_lease()
-            if self.game_context.game is not None:
-                self.game_context.close()
+            if self.game_context.service.game is not None:
+                self.game_context.service.close()
                 self.table.show_sessions()
             assert self.database is not None
             self.database.close()
@@ -627,8 +601,6 @@ class MainWindow(QMainWindow):
         if hasattr(self, "table"):
             self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
-        from carwars_desktop.gui.background import wait_for_workers
-
         wait_for_workers()  # none may still be using the database it closes
         if self._opening is not None and self._opening.database is not None:
             self._opening.database.close()  # opened as the app closed: never attached
@@ -873,37 +845,3 @@ class MainWindow(QMainWindow):
             "of Games Workshop; this program is not affiliated with either.</p>"
         )
 
-
-class _Opening:
-    """The database being opened on a worker after the first screen."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.database: Database | None = None
-        self.error: BaseException | None = None
-        self.begin: Callable[[], object] = lambda: None
-        self._begun = False
-
-    def start(self) -> None:
-        """Begin the opening (once)."""
-        if not self._begun:
-            self._begun = True
-            self.begin()
-
-
-class _FirstInput(QObject):
-    """While the database opens after the first screen, the GM's first key or click (or
-    closing the window) waits for it, a fraction of a second at most, then goes on."""
-
-    WAITS_FOR = frozenset({QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride,
-                           QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick,
-                           QEvent.Type.Close})
-
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self._window = window
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() in self.WAITS_FOR and self._window.opening:
-            self._window.wait_until_open()
-        return False
