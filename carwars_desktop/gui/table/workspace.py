@@ -18,7 +18,6 @@ banner with Retry; nothing is shown as done.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
@@ -40,6 +39,7 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import SessionOpenError, ShownGame
+from carwars_desktop.services.table import LeaseChoice, OpenedSession
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
@@ -58,12 +58,6 @@ FOLLOW_MS = 1000
 """How often a followed session is checked for new events."""
 
 T = TypeVar("T")
-
-
-class LeaseChoice(Enum):
-    FOLLOW = "follow read-only"
-    TAKE_OVER = "take over"
-    CANCEL = "cancel"
 
 
 def ask_lease_with_dialog(parent: QWidget, name: str, lease: LeaseInfo) -> LeaseChoice:
@@ -374,8 +368,7 @@ class TableWorkspace(Workspace):
         return opened
 
     def _open_session(self, session_id: int, follow: bool) -> bool:
-        from carwars_desktop.storage.game_sessions import SessionHeldError
-
+        """Negotiate the lease and open the session (the service), then show it (here)."""
         assert self.database is not None
         service = self.context.service
         try:
@@ -385,36 +378,25 @@ class TableWorkspace(Workspace):
                 require_screens(info.ruleset_id)
             except UnknownRulesetError as error:
                 raise SessionOpenError(str(error)) from error
-            lease = self.lease if self.lease and self.lease.session_id == session_id else None
-            # One whose stored clock or settings cannot be read opens read-only: not taken.
-            follow = follow or (info.running and bool(service.unreadable(session_id)))
-            if info.running and not follow and lease is None:
-                try:
-                    lease = service.acquire_lease(session_id)
-                except SessionHeldError as held:
-                    choice = self.ask_lease(info.name, held.lease)
-                    if choice is LeaseChoice.CANCEL:
-                        if self.context.service.session_id != session_id:
-                            self.show_sessions()
-                        return False
-                    follow = choice is LeaseChoice.FOLLOW
-                    if not follow:
-                        lease = service.acquire_lease(session_id, take_over=True)
-            if lease is None or follow:
+            terms = service.negotiate_lease(info, self.lease, follow, self.ask_lease)
+            if terms is None:  # the GM cancelled: another copy keeps it
+                if service.session_id != session_id:
+                    self.show_sessions()
+                return False
+            if terms.lease is not self.lease:
                 self.release_lease()
-            elif self.lease is not lease:
-                self.release_lease()
-                self.lease = lease
+                self.lease = terms.lease
+            follow = terms.follow
             # Read on a worker (the window answers meanwhile), unless start-up reopens
             # the last game. On a club server a running session's entries
             # wait on the laptop while the connection is down (gui/club_link.py);
             # SQLite's events are used as they are.
-            lease = None if follow else self.lease
             read = None if self._at_startup else self._in_turns(
-                (), lambda _job: service.read(session_id, lease, follow))
+                (), lambda _job: service.read(session_id, terms.lease, follow))
             opened = service.open(session_id, initiator=self,
                                   wrap=lambda events: guarded(self, events),
-                                  lease=lease, follow=follow, shown=self._shown, read=read)
+                                  lease=terms.lease, follow=follow, shown=self._shown,
+                                  read=read)
         except SessionOpenError as error:
             self.show_sessions()
             self.sessions_page.message.setText(f"⚠ session {session_id} cannot be opened: "
@@ -427,6 +409,12 @@ class TableWorkspace(Workspace):
             self.banner.show_message(f"{text} The session opens read-only.",
                                      lambda: self.open_session(session_id))
             return self.open_session(session_id, follow=True)
+        self._present(opened, follow)
+        return True
+
+    def _present(self, opened: OpenedSession, follow: bool) -> None:
+        """Show the session just opened: following or renewing its lease, its page (the
+        sheets kept on screen when the service adopted the game shown at start-up)."""
         info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
         self._followed_version = info.version
@@ -437,7 +425,51 @@ class TableWorkspace(Workspace):
         if self.lease is not None:
             self._renew_timer.start()
         read_only = not info.running or self.following
-        self.session_id = session_id
+        self.session_id = opened.session_id
+        unreadable = opened.loaded.unreadable
+        title = opened.title + (f" (read-only: {unreadable})" if unreadable
+                                else " (following read-only)" if self.following else "")
+        self._shown = None
+        if opened.adopted and self.play.game is opened.game:
+            # Shown from the file at start-up, and nothing written since: the same sheets
+            # stay on screen (and under the GM's first key), now on the database.
+            self.play.keep_session(opened.store)  # (its keys were set up for it when shown)
+        else:
+            self._show_page(opened, title, read_only)
+        if not read_only:
+            # The shots declared before a restart; through the club link's queue, which
+            # refuses a declaration in words while the club server is away.
+            self.keys.restore_batch(cast("BatchStore", opened.store))
+        self.sessions_page.message.setText("")
+        self._follow_ruleset(info.ruleset_id)
+
+    def _show_page(self, opened: OpenedSession, title: str, read_only: bool) -> None:
+        """The session's page, built a step per turn (all at once at start-up)."""
+        charts = self._charts_loader(opened) if read_only else None
+        if read_only:
+            plotting.prepare()  # its charts: pyqtgraph imported ahead of need
+
+        def page() -> Iterator[int | None]:
+            # Each step a turn of its own: the sheets built one by one, the page
+            # shown, then the keys set up for it (the ruleset followed after).
+            yield from self.play.session_steps(opened.game, title, opened.store,
+                                               read_only, charts)
+            self.pages.setCurrentWidget(self.play)
+            yield None
+            self.keys.session_shown()
+            self.focus_default()
+            yield None
+
+        if self._at_startup:
+            for _ in page():
+                pass
+        else:
+            self._in_turns(page())
+
+    def _charts_loader(self, opened: OpenedSession) -> Callable[[], None]:
+        """What draws a finished or followed session's charts when their tab opens."""
+        service = self.context.service
+        name = opened.loaded.info.name
 
         def charts() -> None:
             if service.stored_charts(opened) is None and \
@@ -445,7 +477,7 @@ class TableWorkspace(Workspace):
                 try:
                     run_with_progress(
                         self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
-                        f"Reading the {opened.events.count():,} events of {info.name} for its "
+                        f"Reading the {opened.events.count():,} events of {name} for its "
                         "charts…")
                 except Cancelled:
                     self.play.charts.summary.setText("The charts were not drawn (cancelled): "
@@ -463,42 +495,7 @@ class TableWorkspace(Workspace):
                                              "tab again to draw them.")
             self.play.set_charts_loader(charts)
 
-        unreadable = opened.loaded.unreadable
-        title = opened.title + (f" (read-only: {unreadable})" if unreadable
-                                else " (following read-only)" if self.following else "")
-        shown = self._shown
-        self._shown = None
-        if shown is not None and opened.game is shown.game and self.play.game is shown.game:
-            # Shown from the file at start-up, and nothing written since: the same sheets
-            # stay on screen (and under the GM's first key), now on the database.
-            self.play.keep_session(opened.store)  # (its keys were set up for it when shown)
-        else:
-            if read_only:
-                plotting.prepare()  # its charts: pyqtgraph imported ahead of need
-
-            def page() -> Iterator[int | None]:
-                # Each step a turn of its own: the sheets built one by one, the page
-                # shown, then the keys set up for it (the ruleset followed after).
-                yield from self.play.session_steps(opened.game, title, opened.store,
-                                                   read_only, charts if read_only else None)
-                self.pages.setCurrentWidget(self.play)
-                yield None
-                self.keys.session_shown()
-                self.focus_default()
-                yield None
-
-            if self._at_startup:
-                for _ in page():
-                    pass
-            else:
-                self._in_turns(page())
-        if not read_only:
-            # The shots declared before a restart; through the club link's queue, which
-            # refuses a declaration in words while the club server is away.
-            self.keys.restore_batch(cast("BatchStore", opened.store))
-        self.sessions_page.message.setText("")
-        self._follow_ruleset(info.ruleset_id)
-        return True
+        return charts
 
     def _in_turns(self, steps: Iterable[int | None],
                   work: Callable[[Job], T] | None = None) -> T | None:
