@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import platform
 import sys
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal, qVersion
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -32,6 +39,9 @@ from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 from carwars_desktop.services import Services
+from carwars_desktop.session.visibility import Visibility
+from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.locations import sqlite_path
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.club_connect import StartupPlan
@@ -379,10 +389,7 @@ class MainWindow(QMainWindow):
         Until it is open, the GM's first key or click waits for it (``startup.FirstInput``), then
         goes where it was meant; the other workspaces are built and load once it is.
         """
-        import os
-
         from carwars_desktop.storage.first_screen import read_first_screen
-        from carwars_desktop.storage.locations import sqlite_path
 
         if plan.connection is not None:
             return False
@@ -443,8 +450,6 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self._first_input)
         database = opening.database
         if database is None:
-            from carwars_desktop.storage import DatabaseError
-
             error = opening.error
             if not isinstance(error, DatabaseError):  # a bug: the traceback is shown
                 self.database_ready.emit(False)
@@ -679,12 +684,6 @@ class MainWindow(QMainWindow):
 
     def back_up_database(self, target: str | None = None) -> bool:
         """File › Back up database…: a consistent copy of the SQLite file, where the GM says."""
-        from datetime import datetime
-        from pathlib import Path
-
-        from PySide6.QtWidgets import QFileDialog
-
-        from carwars_desktop.storage import DatabaseError
         from carwars_desktop.storage.database import sqlite_file_path
 
         if self.database is None:
@@ -760,8 +759,6 @@ class MainWindow(QMainWindow):
 
     def _fill_players_menu(self) -> None:
         """The session's visibility: each choice is an event of the session (undoable)."""
-        from carwars_desktop.session.visibility import Visibility
-
         menu = self._players_menu
         menu.clear()
         table = self.services.table
@@ -801,13 +798,7 @@ class MainWindow(QMainWindow):
     @staticmethod
     def about_html() -> str:
         """The About box: the version, and each component with its version and license."""
-        import platform
-        from importlib.metadata import PackageNotFoundError, version
-
-        from PySide6 import __version__ as pyside_version
-        from PySide6.QtCore import qVersion
-
-        from carwars_desktop import __version__
+        from carwars_desktop import __version__  # (read from the metadata when asked)
 
         def installed(distribution: str) -> str:
             try:
