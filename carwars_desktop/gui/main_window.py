@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 import sys
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -798,6 +797,8 @@ class MainWindow(QMainWindow):
     @staticmethod
     def about_html() -> str:
         """The About box: the version, and each component with its version and license."""
+        import platform  # (7 ms: the About box only)
+
         from carwars_desktop import __version__  # (read from the metadata when asked)
 
         def installed(distribution: str) -> str:
