@@ -88,7 +88,7 @@ def skip_pyside_source_scan() -> bool:
     return True
 
 
-SUBCOMMANDS = ("resolve", "design", "report")
+SUBCOMMANDS = ("resolve", "design", "report", "ledger")
 
 
 def _subcommand_first(args: list[str]) -> list[str]:
@@ -115,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from carwars_desktop.report_cli import report_main
 
         return report_main(args[1:])
+    if args and args[0] == "ledger":
+        from carwars_desktop.ledger_cli import ledger_main
+
+        return ledger_main(args[1:])
     options = build_parser().parse_args(args)
     skip_pyside_source_scan()  # before the GUI's modules are imported
     from carwars_desktop.gui.application import run_gui

@@ -13,6 +13,11 @@ computer only: nothing listens on a network), ``phones-page.png`` the page a pho
 opens from it, in Debian's headless Chromium (``/usr/bin/chromium`` and
 ``chromedriver``, driven by selenium from the test extra) 412 pixels wide, as a phone,
 with Blue Thunder picked and a roll in progress.
+
+The phones' requests (:func:`requests`): ``phones-speed.png`` a Battlecars seat's page
+while the secret speeds are chosen (one sent, the others awaited), ``phones-shot.png`` a
+Mini Car Wars seat's page with its declared shot (the need and exact odds, the dice to
+type), ``phones-queue.png`` the GM's queue beside the sheets with both kinds waiting.
 """
 
 from __future__ import annotations
@@ -249,6 +254,117 @@ def phone_page(url: str, path: Path) -> None:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def _phone_driver() -> Any:
+    """Headless Chromium with a phone's viewport (see :func:`phone_page`)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+                     "--disable-background-networking", "--disable-sync",
+                     "--hide-scrollbars", "--window-size=412,1000",
+                     f"--user-data-dir={tempfile.mkdtemp(prefix='carwars-chromium-')}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
+                              options=options)
+    driver.set_page_load_timeout(30)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": PHONE_WIDTH, "height": 1000, "deviceScaleFactor": 1, "mobile": True})
+    return driver
+
+
+def _request_session(services: Any, ruleset_id: str, designs: list[str]) -> None:
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.session.setup import Entry, prepare
+
+    ruleset = find_ruleset(ruleset_id)
+    catalog = ruleset.catalog()
+    entries = [Entry(player, name, catalog[design].to_json())
+               for player, name, design in zip(["Bob", "Di", "Al", "Cy"], CARS, designs,
+                                               strict=False)]
+    services.table.open(services.table.start(ruleset_id, "Friday night", "",
+                                             prepare(ruleset, entries)))
+
+
+def requests() -> list[Path]:
+    """A Battlecars seat choosing its secret speed, a Mini Car Wars seat with its declared
+    shot, and the GM's queue of both (127.0.0.1 only)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from carwars_desktop.gui.phone_share import PhoneSharing
+    from carwars_desktop.gui.table.phone_queue import PhoneQueue
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.services import Services
+    from carwars_desktop.storage import open_database
+
+    folder = Path(tempfile.mkdtemp())
+    shots = [HERE / "phones-speed.png", HERE / "phones-shot.png", HERE / "phones-queue.png"]
+    driver = _phone_driver()
+
+    def text(element_id: str) -> str:
+        return str(driver.execute_script(
+            "const e = document.getElementById(arguments[0]);"
+            " return e && !e.hidden ? e.innerText : '';", element_id))
+
+    wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+    try:
+        for number, (ruleset_id, designs) in enumerate(
+                (("battlecars", ["Killer Kart"] * 4), ("mini_car_wars", [
+                    "Courier (b)", "Courier", "Killer Kart", "Courier"]))):
+            database = open_database(f"sqlite:///{folder / f'requests-{number}.sqlite3'}")
+            services = Services()
+            services.table.database = database
+            catalog = list(find_ruleset(ruleset_id).catalog())
+            _request_session(services, ruleset_id, [d if d in catalog else catalog[0]
+                                                    for d in designs])
+            sharing = PhoneSharing(services, choices=loopback)
+            sharing.start()
+            seats = {key: url for key, _name, url in sharing.seats()}
+            if ruleset_id == "mini_car_wars":  # the speeds are in: phase 2, fire
+                game = services.table.running()
+                services.table.set_clock(game.clock.advanced(), "phase 2")
+            driver.get(seats["v1"])
+            wait.until(lambda _d: text("connection") == "live" and text("send"))
+            if ruleset_id == "battlecars":
+                driver.execute_script("document.querySelectorAll('#speeds button')[2].click();")
+                wait_until(lambda s=sharing: s.desk.waiting(), "the speed to arrive")
+                sharing.accept(sharing.desk.waiting()[0])
+                wait.until(lambda _d: text("sent").startswith("in: "))
+            else:
+                driver.execute_script(
+                    "document.getElementById('shot-target').value = 'v2';"
+                    "document.getElementById('shot-side').value = 'L';"
+                    "document.getElementById('shot-range').value = '5';"
+                    "document.getElementById('shot-send').click();")
+                wait.until(lambda d: QApplication.processEvents() or d.execute_script(
+                    "return document.querySelectorAll('#shots .shot').length === 1;"))
+            driver.execute_script("document.getElementById('send').scrollIntoView();"
+                                  "window.scrollBy(0, -150);")
+            driver.save_screenshot(str(shots[number]))
+            if ruleset_id == "mini_car_wars":
+                queue = PhoneQueue(sharing, lambda _request: None)
+                # A second seat's shot waits beside the first.
+                driver.get(seats["v2"])
+                wait.until(lambda _d: text("connection") == "live" and text("send"))
+                driver.execute_script(
+                    "document.getElementById('shot-target').value = 'v3';"
+                    "document.getElementById('shot-range').value = '3';"
+                    "document.getElementById('shot-send').click();")
+                wait_until(lambda s=sharing: len(s.desk.waiting()) == 2, "both shots")
+                queue.resize(520, 420)
+                queue.show()
+                QApplication.processEvents()
+                queue.grab().save(str(shots[2]))
+                queue.close()
+            sharing.end()
+            database.close()
+    finally:
+        driver.quit()
+    return shots
+
+
 def secret(services: Any) -> None:
     from carwars_desktop.session.visibility import Visibility
 
@@ -264,6 +380,8 @@ def main() -> None:
                                      ("autopower", autopower, None, False)):
         print(shoot(name, build, after, dark))
     for path in phones():
+        print(path)
+    for path in requests():
         print(path)
     del app
 

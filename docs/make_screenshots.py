@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPixmap
@@ -131,6 +132,12 @@ def main() -> int:
     settle(app)
     if not window.finish_startup():
         return 1
+    only = next((a.removeprefix("--only=") for a in sys.argv[1:]
+                 if a.startswith("--only=")), None)
+    if only in ("ledger", "report"):  # one screen alone (the others take minutes)
+        (ledger_screen if only == "ledger" else report_screen)(app, window, out)
+        window.shutdown()
+        return 0
     dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     dice.expression_edit.setText("2d6")
     dice.target_spin.setValue(8)
@@ -153,6 +160,8 @@ def main() -> int:
     table_battlecars_screen(app, window, out)
     table_sessions_screens(app, window, out)
     replay_screen(app, window, out)
+    ledger_screen(app, window, out)
+    report_screen(app, window, out)
     library_screen(app, window, out)
     workshop_mini_screen(app, window, out)
     workshop_battlecars_screen(app, window, out)
@@ -340,6 +349,74 @@ def table_sessions_screens(app: QApplication, window: MainWindow, out: Path) -> 
     settle(app)
     save(dialog.grab(), out / "table-new-session.png")
     dialog.reject()
+
+
+def _tests_module(name: str) -> ModuleType:
+    """A module of tests/services (its scripted sessions), loaded by its path."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "tests" / "services" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (its dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def report_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """The battle report of the tests' scripted duel (the stored report's session), its
+    first page as the print pipeline lays it out (the HTML a browser shows is the same)."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from carwars_desktop.gui.workshop.printing.report import report_document
+    from carwars_desktop.services import Services
+    from carwars_desktop.services.report import session_report
+
+    services = Services()
+    services.table.database = window.database
+    assert window.database is not None
+    services.library.attach(window.database)
+    session_id = _tests_module("report_script").play_scripted_session(services)
+    document = report_document(session_report(window.database, session_id))
+    document.setTextWidth(900)
+    height = min(int(document.size().height()) + 20, 1300)
+    image = QImage(940, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.translate(20, 10)
+    document.drawContents(painter)
+    painter.end()
+    save(QPixmap.fromImage(image), out / "report.png")
+
+
+def ledger_screen(app: QApplication, window: MainWindow, out: Path) -> None:
+    """The Ledger after a season of club nights (the tests' generated club history: three
+    rulesets, eight players, seeded dice), sorted by wins."""
+    import random
+
+    from PySide6.QtCore import Qt
+
+    from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+    from carwars_desktop.services import Services
+
+    history = _tests_module("club_history")
+    services = Services()
+    services.table.database = window.database
+    rng, totals = random.Random(36), history.Totals()
+    for number in range(18):
+        history.play_session(services, number, rng, totals)
+    window._rail.setCurrentRow(5)
+    ledger = window.current_workspace()
+    assert isinstance(ledger, LedgerWorkspace)
+    ledger.refresh()
+    while ledger.counting.busy or ledger.table.columnCount() == 0:  # counted on a worker
+        app.processEvents()
+        time.sleep(0.02)
+    wins = [ledger.table.horizontalHeaderItem(c).text()
+            for c in range(ledger.table.columnCount())].index("Wins")
+    ledger.table.sortByColumn(wins, Qt.SortOrder.DescendingOrder)
+    grab(app, window, out / "ledger.png")
 
 
 def replay_screen(app: QApplication, window: MainWindow, out: Path) -> None:

@@ -192,6 +192,10 @@ def test_every_synopsis_line_runs_as_printed(capsys: pytest.CaptureFixture[str],
         "carwars-desktop [--db URL] report SESSION [--html FILE] [--pdf FILE] [--gm-copy]":
             ["--db", db, "report", "Synopsis night", "--html", str(tmp_path / "r.html"),
              "--gm-copy"],  # (the PDF is the GUI tests': it needs a Qt application)
+        "carwars-desktop [--db URL] ledger [--ruleset ID] [--since YYYY-MM-DD] "
+        "[--until YYYY-MM-DD] [--profile NAME] [--by player|design] [--json|--csv]":
+            ["--db", db, "ledger", "--ruleset", MCW, "--since", "2026-01-01", "--until",
+             "2099-12-31", "--profile", "The digest's defaults", "--by", "design", "--csv"],
     }
     _start_a_session(db)
     lines = _synopsis_lines()

@@ -43,16 +43,19 @@ from carwars_desktop.dice import (
     parse_dice_values,
 )
 from carwars_desktop.gui.background import LatestOnly
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
+from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import DICE, set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
+from carwars_desktop.services import ChangeBus, Changes
 
 if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
+    from carwars_desktop.storage import Database, DiceRollRecord
 
 HISTORY_LIMIT = 500
 SYNC_OUTCOMES = 200
@@ -159,9 +162,11 @@ class DiceWorkspace(Workspace):
     title = "Dice"
     shortcut_context = DICE
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, bus: ChangeBus | None = None) -> None:
         super().__init__(parent)
         self._ruleset = ""
+        self._history_stale = False
+        """A roll made elsewhere (the Table, the Resolver) since the history was read."""
         self._database: Database | None = None
         self._expression: DiceExpression | None = parse("2d6")
         self._loaded = False
@@ -272,6 +277,12 @@ class DiceWorkspace(Workspace):
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([700, 460])
         self.banner = WriteBanner()
+        self.ops = Ops(self.banner.show_message, bus)
+        """How the workspace's writes run (a refused write: the banner, with Retry)."""
+        if bus is not None:
+            # The rolls of the Table and the Resolver land in the history too (their dice
+            # are written when a result is shown, applied or discarded): heard on the bus.
+            ChangeSignal(bus, self).changed.connect(self._heard)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
         layout.addWidget(splitter)
@@ -299,11 +310,26 @@ class DiceWorkspace(Workspace):
         self._loaded = True
         self._refresh_odds()
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
-        """The Resolver's and the Table's rolls land in the history too: read it again."""
-        super().showEvent(event)
+    def _heard(self, changes: Changes) -> None:
+        """A change on the bus that wrote dice (a roll shown, applied or discarded, rolls
+        settled when a session opened): the history is read again, now when it is on
+        screen, else when it is shown."""
+        if changes.roll is None and not changes.resolution_logged and not changes.session:
+            return
+        if self.isVisible():
+            self._read_history()
+        else:
+            self._history_stale = True
+
+    def _read_history(self) -> None:
+        self._history_stale = False
         if self._database is not None:
             self.history_model.reset(self._database.dice_history.recent(HISTORY_LIMIT))
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._history_stale:
+            self._read_history()
 
     def _set_ready(self, ready: bool) -> None:
         for widget in (self.dice_edit, self.enter_button, self.roll_button, self.seed_edit):
@@ -435,14 +461,16 @@ class DiceWorkspace(Workspace):
         except InvalidDiceRollError as error:
             self.dice_error.setText(f"⚠ Not kept in the history: {error}")
             return False
-        record = self.banner.attempt(lambda: history.add(roll))
-        if record is None:
+
+        def not_kept(_text: str) -> None:
             self.dice_error.setText("⚠ Not kept: the roll was not saved (see above).")
             self.result_label.setText("")
-            self.banner.show_message(self.banner.label.text().removeprefix("⚠ "),
-                                     lambda: self._keep(resolution, seed))
-            return False
-        # Committed: now it may be shown.
+
+        return self.ops(lambda: history.add(roll)).failed(not_kept).success(
+            lambda record: self._shown(record, resolution, seed)).run()
+
+    def _shown(self, record: DiceRollRecord, resolution: Resolution, seed: int | None) -> None:
+        """The roll kept (committed): now it may be shown."""
         self.history_model.prepend(record)
         self.history_view.scrollToTop()
         self.last_resolution = resolution
@@ -450,7 +478,6 @@ class DiceWorkspace(Workspace):
         how = "entered" if seed is None else f"rolled with seed {seed}"
         steps = "<br>".join(step.text for step in resolution.steps)
         self.result_label.setText(f"<b>{resolution.outcome}</b> ({how})<br>{steps}")
-        return True
 
 
 def _decimal(value: Fraction) -> str:

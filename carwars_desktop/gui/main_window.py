@@ -47,7 +47,10 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.players_display import PlayerDisplay
     from carwars_desktop.gui.share_dialog import ShareDialog
     from carwars_desktop.gui.table import TableWorkspace
+    from carwars_desktop.gui.table.phone_queue import PhoneQueue
     from carwars_desktop.gui.workshop import WorkshopWorkspace
+    from carwars_desktop.services.fire_batch import DeclaredShot
+    from carwars_desktop.services.phone_requests import PhoneRequest
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.club import ClubConnection, ClubConnectionError
 
@@ -55,7 +58,7 @@ RULESET_KEY = "ruleset"
 HIDDEN_LOAD_DELAY_MS = 100
 """How long after start-up the hidden workspaces begin to be built, then load their heavy
 parts (the app is fully loaded by then)."""
-WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice")
+WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice", "Ledger")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
 
@@ -91,6 +94,7 @@ class MainWindow(QMainWindow):
     start-up, or as the GM switched to them): :meth:`everything_built`."""
     workshop: WorkshopWorkspace
     table: TableWorkspace
+    phone_queue: PhoneQueue
 
     def __init__(self, db_url_hint: str | None = None, interactive: bool = True,
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
@@ -169,6 +173,9 @@ class MainWindow(QMainWindow):
         self.phone_sharing = PhoneSharing(self.services, self)
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
+        self.phone_sharing.requests_changed.connect(self._phone_requests_changed)
+        self._phone_shots: dict[int, DeclaredShot] = {}
+        """Each phone's shot accepted into the fire batch, by its request's number."""
         self.share_dialog: ShareDialog | None = None
         self._db_label = QLabel("Opening the database…")
         self.statusBar().addPermanentWidget(self._db_label)
@@ -231,7 +238,55 @@ class MainWindow(QMainWindow):
             self.table.set_ruleset(self.ruleset())
             self.table.play.share_action.triggered.connect(self._share_from_table)
             self.club_link.reopen_requested.connect(self.table.open_session)
+            self._add_phone_queue(self.table)
         return self.table
+
+    def _add_phone_queue(self, table: TableWorkspace) -> None:
+        """The GM's queue of the phones' requests, a dock beside the sheets."""
+        from carwars_desktop.gui.table.phone_queue import PhoneQueue
+
+        self.phone_queue = PhoneQueue(self.phone_sharing, self._edit_phone_request, table.play)
+        # A tab beside the session log, right of the sheets (the sheets keep their room).
+        table.play.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.phone_queue)
+        table.play.tabifyDockWidget(table.play.log_dock, self.phone_queue)
+        self.phone_queue.setVisible(self.phone_sharing.sharing)
+        self.phone_sharing.desk.declare = self._declare_phone_shot
+        self.phone_sharing.desk.on_dice = self._phone_shot_dice
+
+    def _declare_phone_shot(self, request: PhoneRequest) -> str:
+        """An accepted shot from a phone joins the phase's fire batch (with its dice, when
+        typed already); why not, or ""."""
+        keys = self.table.keys
+        ui = keys.ui()
+        action = next((a for a in (ui.key_actions if ui is not None else ())
+                       if ui is not None and ui.fire_batch is not None
+                       and a.procedure_id == ui.fire_batch.fire), None)
+        if action is None or keys.batch is None:
+            return "this ruleset has no fire batch"
+        values, bindings, dice, label = self.phone_sharing.desk.shot_declaration(request)
+        refused = keys.declare(action, values, bindings, dice)
+        if not refused:
+            shot = keys.batch.shots[-1]
+            shot.label = f"{shot.label} {label}"
+            self._phone_shots[request.number] = shot
+        return refused
+
+    def _phone_shot_dice(self, request: PhoneRequest) -> None:
+        """The dice a phone typed for its shot in the batch go with that shot."""
+        shot = self._phone_shots.get(request.number)
+        batch = self.table.keys.batch if hasattr(self, "table") else None
+        if shot is not None and batch is not None and shot in batch.shots:
+            batch.set_dice(shot, str(request.values.get("dice", "")))
+
+    def _edit_phone_request(self, request: PhoneRequest) -> None:
+        """E in the queue: the request in the normal dialog, its values preset."""
+        procedure, presets, note = self.phone_sharing.edited(request)
+        keys = self.table.keys if hasattr(self, "table") else None
+        ui = keys.ui() if keys is not None else None
+        action = next((a for a in (ui.key_actions if ui is not None else ())
+                       if a.procedure_id == procedure), None)
+        if keys is not None and action is not None:
+            keys.open_action(action, presets, note)
 
     def _build_through(self, row: int) -> None:
         """Build the workspaces up to the rail's ``row`` (the first screen's first)."""
@@ -248,9 +303,13 @@ class MainWindow(QMainWindow):
             from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
             return ResolverWorkspace(self.game_context, self, self._settings)
-        from carwars_desktop.gui.dice_workspace import DiceWorkspace
+        if position == WORKSPACE_TITLES.index("Dice"):
+            from carwars_desktop.gui.dice_workspace import DiceWorkspace
 
-        return DiceWorkspace(self)
+            return DiceWorkspace(self, self.services.bus)
+        from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+
+        return LedgerWorkspace(self.services, self)
 
     def _show_row(self, row: int) -> None:
         """The GM switched to ``row`` before its workspace was built in the background."""
@@ -713,6 +772,9 @@ class MainWindow(QMainWindow):
         if self.player_display is None:
             self.player_display = PlayerDisplay(self.services, self._settings)
             self.player_display.destroyed.connect(self._player_display_gone)
+            # the phones follow a replay shown on the TV (issue 36 §1)
+            self.player_display.replayed_changed.connect(
+                lambda view: self.phone_sharing.show_replayed(view))
             self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.player_display.open()
         self._sharing_changed()
@@ -746,6 +808,19 @@ class MainWindow(QMainWindow):
                 self.table.play.show_message(f"⚠ {sharing.problem}", True)
         if self.player_display is not None:
             self.player_display.show_sharing(sharing.url)
+        if hasattr(self, "phone_queue") and self.phone_queue.isVisible() != sharing.sharing:
+            self.phone_queue.setVisible(sharing.sharing)
+            if sharing.sharing:
+                self.phone_queue.raise_()
+        self._phone_requests_changed()
+
+    def _phone_requests_changed(self) -> None:
+        """The TV says whose secret choice is awaited (never the values); the queue's tab
+        comes forward when a request waits."""
+        if hasattr(self, "phone_queue") and self.phone_sharing.desk.waiting():
+            self.phone_queue.raise_()
+        if self.player_display is not None:
+            self.player_display.show_waiting(self.phone_sharing.desk.waiting_for())
 
     def _player_display_gone(self) -> None:
         self.player_display = None

@@ -11,6 +11,13 @@ vehicle has a seat link of its own (:meth:`PhoneSharing.seats`) that also shows
 that vehicle's whole record sheet. Every start makes new links (new tokens): Stop
 sharing revokes them, as New link does. aiohttp and segno are imported only when sharing
 starts.
+
+A seat link may also send requests (a secret speed): the server passes them on, they
+reach :attr:`PhoneSharing.desk` (:class:`~carwars_desktop.services.phone_requests.PhoneDesk`,
+the GM's queue) on the GUI thread, queued there by a signal from the server's receiving
+thread (:attr:`requests_changed` fires after each change of the queue); nothing changes
+the game until the GM accepts. New link, Stop sharing and the session's end refuse the
+revoked links' requests.
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.services import Changes, Services
+from carwars_desktop.services.phone_requests import PhoneDesk, PhoneRequest
 from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, interfaces
 
 if TYPE_CHECKING:
     from carwars_desktop.services.phone_server import PhoneServer
     from carwars_desktop.services.players_feed import PlayersFeed
+    from carwars_desktop.services.players_view import PlayersView
 
 PORT_TRIES = 10
 """Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
@@ -50,6 +59,10 @@ class PhoneSharing(QObject):
     a new link (the Table's button, the dialog and the players' display follow it)."""
 
     changed = Signal()
+    requests_changed = Signal()
+    """The GM's queue of the phones' requests changed (arrived, accepted, refused)."""
+    _arrived = Signal()
+    """Emitted by the server's receiving thread: queued to the GUI thread."""
 
     def __init__(self, services: Services, parent: QObject | None = None,
                  choices: Callable[[bool], list[Interface]] | None = None,
@@ -60,6 +73,8 @@ class PhoneSharing(QObject):
         self.port = port
         self.server: PhoneServer | None = None
         self.feed: PlayersFeed | None = None
+        self.replayed: PlayersView | None = None
+        """The replay's moment shown to the players, or None."""
         self.session_id: int | None = None
         self._signal = ChangeSignal(services.bus, self)
         self._signal.changed.connect(self._on_changes)
@@ -68,6 +83,9 @@ class PhoneSharing(QObject):
         self._watch = QTimer(self)
         self._watch.setInterval(WATCH_MS)
         self._watch.timeout.connect(self._check_server)
+        self.desk = PhoneDesk(services.table)
+        """The GM's queue of the phones' requests."""
+        self._arrived.connect(self._take_requests)
 
     # --- state ---------------------------------------------------------------------------
     @property
@@ -116,8 +134,11 @@ class PhoneSharing(QObject):
         if is_public(address) and not allow_public:
             raise ValueError(f"{address} is a public address: allow public addresses first")
         self.stop(notify=False)
+        if self.session_id != table.session_id:
+            self.desk.forget()
         self.session_id = table.session_id
         self.feed = PlayersFeed(table)
+        self.feed.show_replayed(self.replayed)
         ports = [self.port] if self.port == 0 else range(self.port, self.port + PORT_TRIES)
         error: ShareError | None = None
         for port in ports:
@@ -128,6 +149,7 @@ class PhoneSharing(QObject):
                 error = failed
                 continue
             self.server = server
+            server.on_request = self._arrived.emit
             break
         if self.server is None:
             raise error or ShareError("no port to listen on")
@@ -143,7 +165,10 @@ class PhoneSharing(QObject):
         server, self.server = self.server, None
         self._watch.stop()
         if server is not None:
+            server.on_request = None
             server.stop()
+            self.desk.revoke()  # the links are revoked: so are their requests
+            self.requests_changed.emit()
             if notify:
                 self.changed.emit()
 
@@ -151,12 +176,17 @@ class PhoneSharing(QObject):
         """Stop: the session closed (or another opened)."""
         self.session_id = None
         self.stop()
+        self.desk.forget()
+        self.requests_changed.emit()
 
     def new_link(self) -> str:
         """Revoke the link shown: a new token, the old one gets 404 from now on."""
         if self.server is None:
             return ""
+        old = list(self.server.seat_tokens.values())
         url = self.server.new_link()
+        self.desk.revoke(old)
+        self.requests_changed.emit()
         self._publish()
         self.changed.emit()
         return url
@@ -173,6 +203,16 @@ class PhoneSharing(QObject):
                         f"code {code}). Start sharing again for a new server.")
         self.changed.emit()
 
+    def show_replayed(self, view: object) -> None:
+        """The replay's moment on the phones too (the players' display shows it), or the
+        live table again (None)."""
+        from carwars_desktop.services import players_view
+
+        self.replayed = view if isinstance(view, players_view.PlayersView) else None
+        if self.feed is not None:
+            self.feed.show_replayed(self.replayed)
+            self._publish()
+
     def qr_png(self) -> bytes:
         return qr_png(self.url) if self.url else b""
 
@@ -183,7 +223,51 @@ class PhoneSharing(QObject):
         if server is None or feed is None:
             return
         server.add_seats(feed.keys())
-        server.publish(feed.snapshot(), feed.seats())
+        keys = feed.keys()
+        public = {**feed.snapshot(), "waiting_for": self.desk.waiting_for()}
+        server.publish(public, feed.seats(), {key: self.desk.phone_state(key) for key in keys})
+
+    # --- the phones' requests ------------------------------------------------------------
+    def _take_requests(self) -> None:
+        """The requests the server passed on since the last look, into the GM's queue."""
+        server = self.server
+        if server is None:
+            return
+        taken = [self.desk.receive(message) for message in server.take_requests()]
+        if any(request is not None for request in taken):
+            self._publish()
+            self.requests_changed.emit()
+
+    def accept(self, request: PhoneRequest) -> None:
+        """The GM accepts ``request`` (Enter in the queue)."""
+        self.desk.accept(request, self)
+        self._requests_done()
+
+    def refuse(self, request: PhoneRequest, reason: str = "") -> None:
+        """The GM refuses ``request`` with ``reason`` (Delete in the queue)."""
+        self.desk.refuse(request, reason)
+        self._requests_done()
+
+    def edited(self, request: PhoneRequest) -> tuple[str, dict[str, object], str]:
+        """The GM opens ``request`` in the normal dialog (E): the procedure, its presets and
+        a note for it; the request leaves the queue."""
+        opened = self.desk.edited(request)
+        self._requests_done()
+        return opened
+
+    def reveal(self) -> None:
+        """Apply the secret speeds in now, though not everybody's is."""
+        self.desk.reveal(self)
+        self._requests_done()
+
+    def set_auto_speeds(self, on: bool) -> None:
+        """The session's setting: secret speeds accepted as they arrive (or by the GM)."""
+        self.desk.set_auto_speeds(on, self)
+        self._requests_done()
+
+    def _requests_done(self) -> None:
+        self._publish()
+        self.requests_changed.emit()
 
     # --- the bus -------------------------------------------------------------------------
     def _on_changes(self, changes: Changes) -> None:
@@ -193,4 +277,8 @@ class PhoneSharing(QObject):
             self.end()  # the shared session closed, or another one opened
             return
         if self.feed.heard(changes):
+            if changes.game is not None:  # the clock may have moved: the choice with it
+                self.desk.expire()
             self._publish()
+            if changes.game is not None:
+                self.requests_changed.emit()

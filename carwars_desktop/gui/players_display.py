@@ -386,14 +386,23 @@ class VehicleCard(QFrame):
         for label, fact in zip(self.values, numbers, strict=True):
             label.setText(f"✖{fact.value}" if fact.lost else fact.value)
         if self.words is not None:
-            # Lost things struck through with a ✖, the rest with a ✔: never colour alone.
+            # Lost things struck through with a ✖, spent ones (fired this turn, no shots)
+            # with a ●, the rest with a ✔: never colour alone.
             self.words.setText("   ".join(
-                f"✖ <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
-                else f"✔ {escape(f.label)} {escape(f.value)}"
+                f"{LOST_MARK} <s>{escape(f.label)}</s> {escape(f.value)}" if f.lost
+                else f"{SPENT_MARK} {escape(f.label)} {escape(f.value)}" if f.spent
+                else f"{READY_MARK} {escape(f.label)} {escape(f.value)}"
                 for f in view.facts if not f.number))
 
 
 LEVELS = ("info", "warning", "danger")
+LOST_MARK = "✖"
+"""A fact gone for good (a destroyed weapon)."""
+SPENT_MARK = "●"
+"""A fact used up for now (a weapon fired this turn, or with no shots left), as the
+Table's full sheet marks it ("● fired")."""
+READY_MARK = "✔"
+"""A fact that stands (a weapon ready, a crew member well)."""
 
 
 def _shape(view: VehicleView) -> tuple[tuple[str, bool], ...]:
@@ -460,6 +469,9 @@ class PlayerDisplay(QWidget):
 
     redrawn = Signal(object)
     """The vehicle keys just redrawn (the benchmark and tests listen)."""
+    replayed_changed = Signal(object)
+    """A replayed moment is shown (its ``PlayersView``) or the live table again (None):
+    the phones follow it (``gui/phone_share.py``)."""
 
     def __init__(self, services: Services, settings: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -508,6 +520,9 @@ class PlayerDisplay(QWidget):
         layout.addLayout(header)
         self.turns = _label("", NAME_PX, name="display-turns", elide=True)
         layout.addWidget(self.turns)
+        self.waiting = _label("", NAME_PX, bold=True, name="display-waiting", elide=True)
+        self.waiting.setVisible(False)
+        layout.addWidget(self.waiting)
         self.visibility = _label("", SMALL_PX, name="display-visibility", elide=True)
         self.visibility.setProperty("muted", True)
         layout.addWidget(self.visibility)
@@ -570,6 +585,7 @@ class PlayerDisplay(QWidget):
         live table, until given None: the table's game again."""
         self.replayed = view
         self.rebuild()
+        self.replayed_changed.emit(view)
 
     def _read_events(self) -> None:
         """The last events, read once when a session opens (then kept from the bus)."""
@@ -779,6 +795,16 @@ class PlayerDisplay(QWidget):
         self.share_link.setText(url.replace("/", "/\u200b"))
         self.share_qr.set_text(url)
         self.refit()
+
+    def show_waiting(self, names: list[str]) -> None:
+        """"Secret speeds: waiting for: Bob, Di" while a secret choice is open (never the
+        values: the reveal is the event that follows), nothing otherwise."""
+        text = f"Secret speeds — waiting for: {', '.join(names)}" if names else ""
+        if text != self.waiting.property("waiting-for"):
+            self.waiting.setProperty("waiting-for", text)
+            self.waiting.setText(text)
+            self.waiting.setVisible(bool(text))
+            self.refit()
 
     def texts(self) -> list[str]:
         """The text of every label shown, whole (what a test checks for hidden values)."""

@@ -53,6 +53,10 @@ def _combo() -> QComboBox:
     return combo
 
 
+UNUSED_TIP = "not used by this move"
+"""The tooltip of a field greyed out because the move does not use it."""
+
+
 class ProcedureForm(QWidget):
     """One editor per input; sheet inputs list the vehicles in play (or the catalog)."""
 
@@ -78,6 +82,7 @@ class ProcedureForm(QWidget):
         self.house: dict[str, Any] = {}
         """The house rules the form's procedure is resolved under (its decision inputs are
         not asked: they come from here, shown in the House rules panel)."""
+        self.changed.connect(self.show_unused)  # (first: before the form's users read it)
 
     def _swap(self, name: str) -> None:
         """A vehicle input changed: remember its vehicle before (to swap with). When the
@@ -167,6 +172,28 @@ class ProcedureForm(QWidget):
             editor.blockSignals(False)
         self._refresh_sheet_choices()
         self.choose_needed_vehicles()
+        self.show_unused()
+
+    def unused(self) -> frozenset[str]:
+        """The inputs the move as the form stands does not use (a smokescreen's target,
+        side and range, Mini Car Wars §2.13): not asked, whatever they show."""
+        if self.procedure is None:
+            return frozenset()
+        return self.procedure.unused(self.values(), self.house)
+
+    def show_unused(self) -> None:
+        """Each editor the move does not use is greyed out (and skipped by Tab); the
+        others are enabled."""
+        unused = self.unused()
+        for name, editor in self.editors.items():
+            editor.setEnabled(name not in unused)
+            label = self._layout.labelForField(editor)
+            if label is not None:  # (its label greyed out with it)
+                label.setEnabled(name not in unused)
+            if name in unused:
+                editor.setToolTip(UNUSED_TIP)
+            elif editor.toolTip() == UNUSED_TIP and self.procedure is not None:
+                editor.setToolTip(self.procedure.input(name).help)
 
     def _taken(self, name: str, filled: object) -> None:
         """An editor got a value: it is no longer blank (first, before :attr:`changed`)."""

@@ -35,24 +35,28 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
+from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
-from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner, write_failure
+from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import (
+    Changes,
     Discarded,
     PendingResolution,
     PendingState,
     ResolveError,
+    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -86,7 +90,6 @@ class ResolverWorkspace(Workspace):
         self._loaded = False
         self.procedure: Procedure | None = None
         self.odds: Odds | None = None
-        self.pending: PendingResolution | None = None
 
         # Procedure search and list.
         self.search = QLineEdit()
@@ -236,6 +239,8 @@ class ResolverWorkspace(Workspace):
         main.addWidget(right)
         main.setSizes([400, 880])
         self.banner = WriteBanner()
+        self.ops = Ops(self.banner.show_message, context.service.bus)
+        """How the Resolver's operations run (a refused write: the banner, with Retry)."""
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
         layout.addWidget(main)
@@ -259,13 +264,32 @@ class ResolverWorkspace(Workspace):
         self._shortcut("resolver.discard", self.discard)
         self._stale = False
         self.context.game_changed.connect(self._game_changed)
+        # A roll made elsewhere (a Table dialog, the quick line) discards the result on
+        # screen: the one slot of the Table service.
+        ChangeSignal(context.service.bus, self).changed.connect(self._heard)
         self.context.changed.connect(lambda _changes: self._game_changed())
         self._set_result(None)
 
     @property
+    def pending(self) -> PendingResolution | None:
+        """The Resolver's result on screen (the Table service's slot), waiting for Apply
+        or Discard."""
+        return self.context.service.shown_by(self)
+
+    @property
     def resolution(self) -> Resolution | None:
         """The result on screen waiting for Apply or Discard."""
-        return self.pending.resolution if self.pending is not None else None
+        pending = self.pending
+        return pending.resolution if pending is not None else None
+
+    def _heard(self, changes: Changes) -> None:
+        notice = changes.roll
+        if notice is None or notice.state is not RollState.DISCARDED or \
+                notice.pending is None or notice.pending.initiator is not self:
+            return
+        if self.apply_button.isEnabled() or self.discard_button.isEnabled():
+            self._set_result(None)
+            self.status_label.setText("Discarded: the roll stays in the log.")
 
     def _game_changed(self) -> None:
         """Sheets changed: rebuild the form now if it is on screen, else when it is shown."""
@@ -279,7 +303,8 @@ class ResolverWorkspace(Workspace):
         if self._stale:
             self._stale = False
             self._reload_form()
-        self._announce()
+        # Nothing announced on arrival: the players go on seeing what the Table showed
+        # (a result it has just applied) until the GM works in this form.
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         # Another workspace on screen: the form it filled is no longer a roll in progress.
@@ -359,6 +384,7 @@ class ResolverWorkspace(Workspace):
                                     "Change house rules… switches it on.")
             return
         self.select_procedure(procedure.id)
+        self._announce()  # the GM chose it: the players see its odds
 
     def select_procedure(self, procedure_id: str | None) -> None:
         previous = self.procedure
@@ -407,7 +433,6 @@ class ResolverWorkspace(Workspace):
             self._rebuilding = False
         self._refresh_odds()
         self._clear_stale_result()
-        self._announce()
 
     # --- house rules ---------------------------------------------------
     def _offer(self) -> None:
@@ -443,6 +468,7 @@ class ResolverWorkspace(Workspace):
         else:
             self._own_house[self._ruleset] = rules
         self._reload_form()
+        self._announce()
 
     # --- odds ----------------------------------------------------------
     def _bound_values(self) -> dict[str, Any] | None:
@@ -476,7 +502,11 @@ class ResolverWorkspace(Workspace):
             self.dice_hint.setText("")
             self.chart.clear()  # never another procedure's (another ruleset's) chart
             return
-        odds = self.procedure.odds(values)
+        refused = self.context.service.table_problems(self.procedure, values,
+                                                      self.form.bindings())
+        # What the moment of play refuses (AUTOpower §2.3: an attack only in its car's
+        # Combat phase) is the rules' refusal here too: no dice are asked for it.
+        odds = refused_odds("; ".join(refused)) if refused else self.procedure.odds(values)
         self.odds = odds
         for modifier in odds.modifiers:
             row = self.modifier_table.rowCount()
@@ -493,7 +523,7 @@ class ResolverWorkspace(Workspace):
         fill_outcome_table(self.outcome_table, odds.outcomes, odds.effects)
         self.expected_label.setText(" · ".join(f"expected {name}: {float(value):.2f}"
                                                for name, value in odds.expected))
-        self.dice_hint.setText(dice_hint(self.procedure, values))
+        self.dice_hint.setText(REFUSED_HINT if refused else dice_hint(self.procedure, values))
         if odds.chart is None:
             self.chart.clear()
         elif self._loaded:
@@ -508,7 +538,7 @@ class ResolverWorkspace(Workspace):
         the Table's dialog: told again each time an input changes, not when the form is
         only redrawn (after Apply the players go on seeing the result applied). A result
         on screen is not replaced; an invalid form or none withdraws it."""
-        if self._rebuilding or (self.pending is not None and self.pending.pending):
+        if self._rebuilding or self.pending is not None:
             return  # (a form passing through its defaults; a result the players see)
         procedure = self.procedure
         if procedure is None or self.odds is None or not self.isVisible() \
@@ -544,30 +574,31 @@ class ResolverWorkspace(Workspace):
         if values is None:
             self.dice_error.setText(f"⚠ Fix the form first: {self.form_error.text().lstrip('⚠ ')}")
             return
-        if self.pending is not None:
-            if not self.dice_edit.text().strip():
-                # Enter again on an empty entry: the GM means the result on screen.
-                self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
-                                          "discards it, or type the next dice.")
-                return
-            self.discard(Discarded.NEW_ROLL)
-        try:
-            pending = self.context.service.resolve(
-                self.procedure, values,
-                typed_dice(self.dice_edit.text(), roll, procedure_sides(self.procedure, values,
-                                                                  self.form.house)),
+        if self.pending is not None and not self.dice_edit.text().strip():
+            # Enter again on an empty entry: the GM means the result on screen.
+            self.status_label.setText("The result waits: Ctrl+Enter applies it, Esc "
+                                      "discards it, or type the next dice.")
+            return
+        procedure, typed = self.procedure, self.dice_edit.text()
+
+        def resolve() -> PendingResolution:
+            # (a result shown before is discarded by the service: a new roll replaces it)
+            return self.context.service.resolve(
+                procedure, values,
+                typed_dice(typed, roll, procedure_sides(procedure, values, self.form.house)),
                 bindings=self.form.bindings(), odds=self.odds, ruleset_id=self._ruleset,
                 house=self.form.house, initiator=self)
-        except ResolveError as error:
-            self.dice_error.setText(f"⚠ {error}")
-            return
-        self.dice_error.setText("")
-        self._result_inputs = (self.procedure.id, self.form.snapshot())
-        self._set_result(pending)
-        self.dice_edit.clear()
+
+        def shown(pending: PendingResolution) -> None:
+            self.dice_error.setText("")
+            self._result_inputs = (procedure.id, self.form.snapshot())
+            self._set_result(pending)
+            self.dice_edit.clear()
+
+        self.ops(resolve).refused(ResolveError, lambda error: self.dice_error.setText(
+            f"⚠ {error}")).success(shown).run()
 
     def _set_result(self, pending: PendingResolution | None) -> None:
-        self.pending = pending
         can_apply = pending is not None and pending.can_apply()
         self.apply_button.setEnabled(can_apply)
         self.discard_button.setEnabled(pending is not None)
@@ -606,48 +637,40 @@ class ResolverWorkspace(Workspace):
         pending = self.pending
         if pending is None or not self.apply_button.isEnabled():
             return
-        # No longer on screen: the redraw the applied event causes must not discard it.
-        self.pending = None
-        try:
-            pending.apply(initiator=self)
-        except GameError as error:
-            self.pending = pending
-            self.status_label.setText(f"⚠ Not applied: {error}")
-            return
-        except StaleSessionError as error:  # the Table reloads the session and says so
-            self.pending = pending
-            self.status_label.setText(f"⚠ Not applied: {error}")
-            return
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            if pending.state is not PendingState.APPLIED:
-                self.pending = pending
-                self.status_label.setText(f"⚠ Not applied: {text}")
-                self.banner.show_message(text, self._retry_apply)
-                return
-            # Applied; only its line in the roll log is missing.
-            self.banner.show_message(f"{text} (the result was applied; only its line in the "
-                                     "roll log is missing)",
-                                     lambda: self.banner.attempt(pending.retry_log) is not None)
-        self.status_label.setText(f"Applied: {pending.resolution.outcome}")
-        self.apply_button.setEnabled(False)
-        self.discard_button.setEnabled(False)
 
-    def _retry_apply(self) -> bool:
-        self.apply()
-        return self.pending is None
+        def not_applied(error: object) -> None:
+            self.status_label.setText(f"⚠ Not applied: {error}")
+
+        def applied(_changes: object = None) -> None:
+            self.status_label.setText(f"Applied: {pending.resolution.outcome}")
+            self.apply_button.setEnabled(False)
+            self.discard_button.setEnabled(False)
+
+        def only_the_log(text: str) -> tuple[str, Retry] | None:
+            if pending.state is not PendingState.APPLIED:
+                return None
+            applied()
+            return (f"{text} (the result was applied; only its line in the roll log is "
+                    "missing)", self.ops(pending.retry_log).run)
+
+        # (the Table reloads a stale session and says so)
+        (self.ops(lambda: pending.apply(initiator=self))
+         .refused((GameError, StaleSessionError), not_applied)
+         .failed(not_applied).partly(only_the_log).success(applied).run())
 
     def discard(self, reason: str = Discarded.BY_THE_GM) -> None:
-        pending = self.pending
-        if pending is None:
+        if self.pending is None:
             return
-        if self.banner.attempt(lambda: pending.discard(initiator=self, reason=reason)) is None:
-            self.status_label.setText("⚠ Not discarded: the roll could not be logged.")
-            return
-        self._set_result(None)
-        self.status_label.setText("Discarded: the roll stays in the log.")
+
+        def discarded(_done: bool) -> None:
+            self._set_result(None)
+            self.status_label.setText("Discarded: the roll stays in the log.")
+
+        (self.ops(lambda: self.context.service.discard_shown(reason, owner=self,
+                                                             initiator=self))
+         .failed(lambda _text: self.status_label.setText(
+             "⚠ Not discarded: the roll could not be logged."))
+         .success(discarded).run())
 
     # --- reference -----------------------------------------------------
     def _show_reference(self) -> None:

@@ -6,11 +6,21 @@ Resolving itself is the Table service's (:meth:`carwars_desktop.services.TableSe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from html import escape
 from typing import Any
 
 from carwars_desktop.gui.theme import muted_colour
-from carwars_desktop.procedures import Procedure, Resolution
+from carwars_desktop.procedures import REFUSED, Odds, Outcome, Procedure, Resolution
+
+REFUSED_HINT = "No dice: the rules refuse it as it stands."
+"""The dice hint of a move the rules refuse (its odds say why)."""
+
+
+def refused_odds(reason: str) -> Odds:
+    """The odds of a roll the rules refuse at this moment of play: ``not allowed``,
+    certainly."""
+    return Odds(outcomes=(Outcome(REFUSED, Fraction(1)),), summary=f"{REFUSED}: {reason}")
 
 
 def dice_hint(procedure: Procedure, values: Mapping[str, Any]) -> str:

@@ -74,6 +74,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     _s("global.table", "Ctrl+3", GLOBAL, "Show the Table"),
     _s("global.resolver", "Ctrl+4", GLOBAL, "Show the Resolver"),
     _s("global.dice", "Ctrl+5", GLOBAL, "Show the Dice"),
+    _s("global.ledger", "Ctrl+6", GLOBAL, "Show the Ledger (the club's results)"),
     _s("global.next_ruleset", "Ctrl+Shift+R", GLOBAL, "Switch to the next ruleset"),
     _s("global.quit", (), GLOBAL, "Quit", QKeySequence.StandardKey.Quit),
     _s("global.player_display", "Ctrl+Shift+D", GLOBAL,

@@ -78,9 +78,14 @@ def _dice() -> None:
     import carwars_desktop.gui.dice_workspace  # noqa: F401
 
 
+@lazy
+def _ledger() -> None:
+    import carwars_desktop.gui.ledger_workspace  # noqa: F401
+
+
 WORKSPACE_MODULES: dict[str, Callable[[], None]] = {
     "Library": _workshop, "Workshop": _workshop, "Table": _table, "Resolver": _resolver,
-    "Dice": _dice,
+    "Dice": _dice, "Ledger": _ledger,
 }
 """What imports the modules each workspace of the rail is built from."""
 

@@ -9,7 +9,7 @@ line are all generated from these declarations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -401,6 +401,9 @@ class Procedure:
         requires: the house-rule decisions it needs (a variant switched on): under house
             rules that do not meet them it is not offered (:meth:`offered`) and
             :meth:`bind` refuses it (a :class:`RulesRefusal`).
+        unused_fn: ``values -> names``, the inputs a move with these values does not use
+            (a smokescreen aims at no one: no target, range or side). It is given the
+            inputs that check (others missing) and never raises; see :meth:`unused`.
     """
 
     id: str
@@ -416,6 +419,7 @@ class Procedure:
     plan_fn: Callable[[Values], Any] | None = None
     aliases: Mapping[str, str] = field(default_factory=dict)
     requires: tuple[Requirement, ...] = ()
+    unused_fn: Callable[[Mapping[str, Any]], Collection[str]] | None = None
     _plans: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -507,6 +511,28 @@ class Procedure:
                 f"(inputs: {self.input_names()})"
             )
         values = Bound()
+        checked, problems = self._checked(raw, house)
+        unused = self._unused(checked)
+        for spec in self.inputs:
+            if spec.name in unused:
+                values[spec.name] = None  # not used by this move: never asked, never kept
+            elif spec.name in problems:
+                raise problems[spec.name]
+            else:
+                values[spec.name] = checked[spec.name]
+        if self.plan_fn is not None:
+            values.plan = self._plan(values, self.plan_fn)
+        values.planned, values.owner = True, self.id
+        if self.check_fn is not None:
+            self.check_fn(values)
+        return values
+
+    def _checked(self, raw: Mapping[str, Any], house: House | None
+                 ) -> tuple[dict[str, Any], dict[str, InputError]]:
+        """Each input's checked value (given, from ``house``, else its default), and the
+        problem of each that does not check."""
+        checked: dict[str, Any] = {}
+        problems: dict[str, InputError] = {}
         for spec in self.inputs:
             if spec.name in raw:
                 value = raw[spec.name]
@@ -514,13 +540,26 @@ class Procedure:
                 value = house[decision_of(spec)]
             else:
                 value = spec.default
-            values[spec.name] = spec.check(value)
-        if self.plan_fn is not None:
-            values.plan = self._plan(values, self.plan_fn)
-        values.planned, values.owner = True, self.id
-        if self.check_fn is not None:
-            self.check_fn(values)
-        return values
+            try:
+                checked[spec.name] = spec.check(value)
+            except InputError as error:
+                problems[spec.name] = error
+        return checked, problems
+
+    def _unused(self, checked: Mapping[str, Any]) -> frozenset[str]:
+        if self.unused_fn is None:
+            return frozenset()
+        return frozenset(self.unused_fn(checked)) & {spec.name for spec in self.inputs}
+
+    def unused(self, raw: Mapping[str, Any], house: House | None = None) -> frozenset[str]:
+        """The inputs a move with the values ``raw`` does not use (empty when the procedure
+        uses them all, or when ``raw`` does not say yet): a form need not ask them, and
+        :meth:`bind` keeps ``None`` for them whatever is given. Never raises."""
+        try:
+            checked, _problems = self._checked(self.canonical_values(raw), house)
+        except InputError:
+            return frozenset()
+        return self._unused(checked)
 
     def _plan(self, values: Bound, plan_fn: Callable[[Values], Any]) -> Any:
         try:

@@ -99,17 +99,20 @@ class PublicFact:
     """One thing the players may know of a vehicle: ``front armor 7``, ``speed 40 mph``.
 
     ``number`` marks a figure (drawn large, tabular); ``lost`` something gone for
-    good (a weapon, a destroyed component: drawn struck through, with a word).
+    good (a weapon, a destroyed component: drawn struck through, with a word); ``spent``
+    something used up for now (a weapon fired this turn or with no shots left: drawn with
+    its own mark, never the "ready" one).
     """
 
     label: str
     value: str
     number: bool = False
     lost: bool = False
+    spent: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {"label": self.label, "value": self.value, "number": self.number,
-                "lost": self.lost}
+                "lost": self.lost, "spent": self.spent}
 
 
 PublicFacts = Callable[[RecordSheet, bool], tuple[PublicFact, ...]]

@@ -51,25 +51,42 @@ bodies over :data:`MAX_BODY` bytes get 413, any method but GET and HEAD 405. Eac
 refused request is one line on the server's standard error (:mod:`logging`, the token
 left out, at most :data:`LOG_BURST` lines per :data:`LOG_WINDOW` seconds), never a
 traceback.
+
+Writes (:meth:`_Site._request`): a seat link — never the common one (403) — may POST one
+small JSON request to ``/s/<token>/request``, for its own vehicle only (the server adds
+the seat: a body cannot name another). Each POST carries the page token the page was
+served with (``<meta name="carwars-page">``, :func:`page_token`: a fresh nonce per page,
+signed for that seat's token with a secret of this server, so New link and Stop void it)
+in ``X-Carwars-Page``, an ``Origin`` that is the address the GM chose (403 otherwise),
+a JSON body of at most :data:`REQUEST_BODY` bytes (413) and an idempotency ``key``: a
+key seen before gets the first answer again and nothing is sent twice. Each seat may send
+:data:`SEAT_RATE` requests per :data:`SEAT_WINDOW` seconds (429 beyond). An accepted POST
+(202) goes to the GUI process over the control socket pair (the child's writes are
+bounded: 503 when the GUI is :data:`GUI_BACKLOG` bytes behind); there
+:class:`_Receiver`, a thread, keeps at most :data:`REQUEST_BACKLOG` of them for the GUI
+to take (:meth:`PhoneServer.take_requests`), the GUI thread never waiting for the phones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import ipaddress
 import json
 import logging
 import os
 import pickle
 import re
+import secrets
 import socket
 import struct
 import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -115,6 +132,21 @@ PIPE_BACKLOG = 256
 """Snapshots waiting for the server's process before the oldest is dropped."""
 KEEPALIVE = 15.0
 """Seconds between comment lines on an idle stream (a dead connection shows up)."""
+REQUEST_BODY = 2048
+"""The largest body of a phone's request (bytes): a few kilobytes at most (413 beyond)."""
+SEAT_RATE = 4
+SEAT_WINDOW = 1.0
+"""A seat may send :data:`SEAT_RATE` requests per :data:`SEAT_WINDOW` seconds (429 beyond)."""
+KEYS_KEPT = 256
+"""Idempotency keys remembered per seat (a retry of one of them is answered again)."""
+GUI_BACKLOG = 64 * 1024
+"""Bytes of requests waiting for the GUI process before a new one gets 503."""
+REQUEST_BACKLOG = 64
+"""Requests waiting in the GUI process for the GUI thread (the oldest dropped beyond)."""
+PAGE_HEADER = "X-Carwars-Page"
+"""The request header carrying the page token (:func:`page_token`)."""
+PAGE_META = b'<meta name="carwars-page" content="">'
+"""The page's placeholder for its page token (filled in for a seat link)."""
 START_TIMEOUT = 5.0
 STOP_TIMEOUT = 5.0
 
@@ -186,12 +218,16 @@ class PhoneServer:
         self.max_clients = max_clients
         self.queue_size = queue_size
         self._seq = 0
-        self._latest: tuple[str, dict[str, str]] = ("{}", {})
+        self._latest: Snapshot = ("{}", {}, {})
         """The last snapshot handed over (sent to a server started later)."""
         self._process: BaseProcess | None = None
         self._control: socket.socket | None = None
         self._counters: Any = None
         self._sender: _Sender | None = None
+        self._receiver: _Receiver | None = None
+        self.on_request: Callable[[], None] | None = None
+        """Called (on the receiving thread) when a phone's request arrived: the GUI then
+        calls :meth:`take_requests` on its own thread."""
 
     # --- state ---------------------------------------------------------------------------
     @property
@@ -253,8 +289,8 @@ class PhoneServer:
             data_in.close()
         self._process, self._control, self._counters = process, control_out, counters
         self._sender = _Sender(data_out)
-        public, mines = self._latest
-        self._sender.put(public, mines)
+        self._receiver = _Receiver(control_out, lambda: self.on_request)
+        self._sender.put(self._latest)
 
     def stop(self) -> None:
         """Stop listening and close every stream: waits for the server's process to end
@@ -271,9 +307,27 @@ class PhoneServer:
         sender, self._sender = self._sender, None
         if sender is not None:  # its pipe's reader is gone: it ends at once
             sender.close()
+        receiver, self._receiver = self._receiver, None
+        if receiver is not None:  # revoked with the links: queued requests are dropped
+            receiver.clear()
         if self._control is not None:
+            with contextlib.suppress(OSError):
+                self._control.shutdown(socket.SHUT_RDWR)
             self._control.close()
             self._control = None
+        if receiver is not None:
+            receiver.join()
+
+    # --- the phones' requests ------------------------------------------------------------
+    def take_requests(self) -> list[PhoneMessage]:
+        """The phones' requests arrived since the last call (the GUI thread's; never
+        waits), only those of links still valid: one of a link revoked since (New link)
+        is dropped here."""
+        receiver = self._receiver
+        if receiver is None:
+            return []
+        valid = {token: key for key, token in self.seat_tokens.items()}
+        return [m for m in receiver.take() if valid.get(m.token) == m.seat]
 
     # --- links ---------------------------------------------------------------------------
     def add_seats(self, keys: Iterable[str]) -> None:
@@ -289,6 +343,8 @@ class PhoneServer:
         self.token = new_token()
         self.seat_tokens = {key: new_token() for key in self.seat_tokens}
         self._send_control(("tokens", self._tokens(), True))
+        if self._receiver is not None:
+            self._receiver.clear()  # the old links' requests not taken yet are refused
         return self.url
 
     def _tokens(self) -> dict[str, str | None]:
@@ -306,17 +362,26 @@ class PhoneServer:
 
     # --- snapshots -----------------------------------------------------------------------
     def publish(self, snapshot: Mapping[str, Any],
-                seats: Mapping[str, Mapping[str, Any] | None] | None = None) -> None:
+                seats: Mapping[str, Mapping[str, Any] | None] | None = None,
+                phones: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         """Hand the latest snapshot to every client: ``snapshot`` (the public view) to
         the common link, and to each seat link the same plus its vehicle's own sheet
-        from ``seats`` (vehicle key → sheet JSON, None while hidden). Serialised here,
-        queued for the server's process. Never blocks on the network nor on that process."""
+        from ``seats`` (vehicle key → sheet JSON, None while hidden) and what that seat
+        may send and what became of its requests from ``phones`` (``phone``). Serialised
+        here, queued for the server's process. Never blocks on the network nor on that
+        process."""
         self._seq += 1
         public = _dumps({**snapshot, "seq": self._seq})
         mines = {key: _dumps(mine) for key, mine in (seats or {}).items()}
-        self._latest = (public, mines)
+        texts = {key: _dumps(phone) for key, phone in (phones or {}).items()}
+        self._latest = (public, mines, texts)
         if self._sender is not None:
-            self._sender.put(public, mines)
+            self._sender.put(self._latest)
+
+
+Snapshot = tuple[str, dict[str, str], dict[str, str]]
+"""What the GUI hands the server: the public JSON, each seat's sheet JSON, each seat's
+``phone`` JSON."""
 
 
 def _dumps(value: Any) -> str:
@@ -360,18 +425,18 @@ class _Sender:
 
     def __init__(self, pipe: socket.socket) -> None:
         self._pipe = pipe
-        self._queue: deque[tuple[str, dict[str, str]]] = deque(maxlen=PIPE_BACKLOG)
+        self._queue: deque[Snapshot] = deque(maxlen=PIPE_BACKLOG)
         self._ready = threading.Condition()
         self._closed = False
         self.dropped = 0
         self._thread = threading.Thread(target=self._run, name="phones-sender", daemon=True)
         self._thread.start()
 
-    def put(self, public: str, mines: dict[str, str]) -> None:
+    def put(self, snapshot: Snapshot) -> None:
         with self._ready:
             if len(self._queue) == self._queue.maxlen:
                 self.dropped += 1
-            self._queue.append((public, mines))
+            self._queue.append(snapshot)
             self._ready.notify()
 
     def close(self) -> None:
@@ -393,6 +458,117 @@ class _Sender:
                 self._pipe.sendall(_frame(item))
             except OSError:  # the server's process ended
                 return
+
+
+@dataclass(frozen=True)
+class PhoneMessage:
+    """A phone's request as the server passed it on: the seat (vehicle key) whose link sent
+    it, that link's token (a link revoked since is known by it), the request's idempotency
+    key and its JSON body (a mapping, at most :data:`REQUEST_BODY` bytes)."""
+
+    seat: str
+    token: str
+    key: str
+    body: dict[str, Any]
+
+
+class _Receiver:
+    """The GUI process's side of the requests: a thread reads them off the control socket
+    into a bounded queue (the oldest dropped past :data:`REQUEST_BACKLOG`) and calls the
+    GUI's callback, which only schedules :meth:`take` on the GUI's own thread."""
+
+    def __init__(self, pipe: socket.socket,
+                 callback: Callable[[], Callable[[], None] | None]) -> None:
+        self._pipe = pipe
+        self._callback = callback
+        self._queue: deque[PhoneMessage] = deque(maxlen=REQUEST_BACKLOG)
+        self._lock = threading.Lock()
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._run, name="phones-receiver", daemon=True)
+        self._thread.start()
+
+    def take(self) -> list[PhoneMessage]:
+        with self._lock:
+            taken = list(self._queue)
+            self._queue.clear()
+        return taken
+
+    def clear(self) -> None:
+        with self._lock:
+            self._queue.clear()
+
+    def join(self) -> None:
+        self._thread.join(STOP_TIMEOUT)
+
+    def _run(self) -> None:
+        while (message := _recv_frame(self._pipe)) is not None:
+            if not (isinstance(message, tuple) and message and message[0] == "request"):
+                continue
+            _kind, seat, token, key, body = message
+            with self._lock:
+                if len(self._queue) == self._queue.maxlen:
+                    self.dropped += 1
+                self._queue.append(PhoneMessage(seat, token, key, body))
+            callback = self._callback()
+            if callback is not None:
+                callback()
+
+
+def _recv_frame(pipe: socket.socket) -> Any:
+    """The next message on a blocking socket (:func:`_frame`); None at its end."""
+    head = _recv_exactly(pipe, 4)
+    if head is None:
+        return None
+    body = _recv_exactly(pipe, struct.unpack("!I", head)[0])
+    return None if body is None else pickle.loads(body)  # the app's own child process
+
+
+def _recv_exactly(pipe: socket.socket, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        try:
+            chunk = pipe.recv(size - len(data))
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def page_token(secret: bytes, token: str, nonce: str | None = None) -> str:
+    """A page token for the page served on link ``token``: a fresh nonce (one per page
+    served) and its signature by this server's ``secret`` for that link."""
+    nonce = nonce or secrets.token_urlsafe(12)
+    mac = hmac.new(secret, f"{token}|{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{nonce}.{mac}"
+
+
+def page_token_valid(secret: bytes, token: str, given: str) -> bool:
+    """``given`` is a page token this server signed for link ``token`` (constant time)."""
+    nonce, _dot, _mac = given.partition(".")
+    if not nonce or len(given) > 100:
+        return False
+    return hmac.compare_digest(page_token(secret, token, nonce), given)
+
+
+class _SeatRate:
+    """At most ``rate`` requests per ``window`` seconds from each seat."""
+
+    def __init__(self, rate: int = SEAT_RATE, window: float = SEAT_WINDOW) -> None:
+        self.rate = rate
+        self.window = window
+        self._times: dict[str, deque[float]] = {}
+
+    def allow(self, seat: str) -> bool:
+        now = time.monotonic()
+        times = self._times.setdefault(seat, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if len(times) >= self.rate:
+            return False
+        times.append(now)
+        return True
 
 
 # --- the server's process --------------------------------------------------------------
@@ -660,6 +836,12 @@ class _Site:
         self._clients: dict[_Client, None] = {}
         """The open streams, oldest first."""
         self._stopping = asyncio.Event()
+        self._secret = secrets.token_bytes(32)
+        """Signs the page tokens (:func:`page_token`); this process's alone."""
+        self._rate = _SeatRate()
+        self._answered: dict[str, OrderedDict[str, dict[str, Any]]] = {}
+        """Seat → idempotency key → the answer its request got (the last :data:`KEYS_KEPT`)."""
+        self._to_gui: asyncio.StreamWriter | None = None
 
     def _count(self) -> None:
         self._counters[_CLIENTS] = len(self._clients)
@@ -673,6 +855,7 @@ class _Site:
         app.router.add_get("/s/{token}/", self._static)
         app.router.add_get("/s/{token}/state", self._state)
         app.router.add_get("/s/{token}/events", self._events)
+        app.router.add_post("/s/{token}/request", self._request)
         app.router.add_get("/s/{token}/{name}", self._static)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
@@ -686,6 +869,7 @@ class _Site:
         self._counters[_CAP] = cap
         self.gate = _Gate(runner.server, self._counters, cap, min(MAX_PER_ADDRESS, cap))
         control_reader, control_writer = await asyncio.open_connection(sock=control)
+        self._to_gui = control_writer
         data_reader, data_writer = await asyncio.open_connection(sock=data)
         helpers = [asyncio.create_task(self._follow_control(control_reader)),
                    asyncio.create_task(self._follow_data(data_reader))]
@@ -720,14 +904,15 @@ class _Site:
                 self._tokens = dict(message[1])
                 if message[2]:  # revoked: every stream of the old links is closed
                     self._close_all()
+                    self._answered.clear()
             elif message[0] == "stop":
                 break
         self._stopping.set()
 
     async def _follow_data(self, reader: asyncio.StreamReader) -> None:
         while (message := await _read_frame(reader)) is not None:
-            public, mines = message
-            self._deliver(seat_texts(public, mines))
+            public, mines, phones = message
+            self._deliver(seat_texts(public, mines, phones))
 
     # --- requests ------------------------------------------------------------------------
     @staticmethod
@@ -767,7 +952,10 @@ class _Site:
             raise error
         if request.content_length is None and request.body_exists:
             raise web.HTTPLengthRequired(text="a body needs its length")
-        if request.method not in ("GET", "HEAD"):
+        writes = request.path.endswith("/request")  # a seat's requests: POST only
+        if writes and request.method != "POST":
+            raise web.HTTPMethodNotAllowed(request.method, ["POST"])
+        if not writes and request.method not in ("GET", "HEAD"):
             raise web.HTTPMethodNotAllowed(request.method, ["GET", "HEAD"])
         if self.guesses.blocked(who):
             self._counters[_REFUSED] += 1
@@ -814,11 +1002,61 @@ class _Site:
         raise web.HTTPFound(f"/s/{request.match_info['token']}/")
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
-        found = self._files.get(request.match_info.get("name", ""))
+        name = request.match_info.get("name", "")
+        found = self._files.get(name)
         if found is None:
             raise web.HTTPNotFound(text="Not found")
         body, kind = found
+        if name == "" and self._seat(request) is not None:
+            # A seat's page: its own page token, which its requests must carry.
+            signed = page_token(self._secret, request.match_info["token"])
+            body = body.replace(PAGE_META, PAGE_META.replace(
+                b'content=""', f'content="{signed}"'.encode()))
         return web.Response(body=body, content_type=kind, charset="utf-8")
+
+    # --- the phones' requests ------------------------------------------------------------
+    async def _request(self, request: web.Request) -> web.StreamResponse:
+        """A seat's request (see the module docstring): checked here, then passed to the
+        GUI process (202), or refused with its reason (one log line, by the guard)."""
+        seat = self._seat(request)
+        if seat is None:
+            raise web.HTTPForbidden(text="the table's link is read-only: use your seat's link")
+        origin = request.headers.get("Origin", "")
+        if origin != self._origin():
+            raise web.HTTPForbidden(text=f"refused a request from another page ({origin!r})")
+        token = request.match_info["token"]
+        if not page_token_valid(self._secret, token, request.headers.get(PAGE_HEADER, "")):
+            raise web.HTTPForbidden(text="this page is out of date: reload it")
+        if request.content_length is None or request.content_length > REQUEST_BODY:
+            error = web.HTTPRequestEntityTooLarge(REQUEST_BODY, request.content_length or 0)
+            error.force_close()
+            raise error
+        try:
+            body = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            raise web.HTTPBadRequest(text="a request is a JSON object") from None
+        key = body.get("key") if isinstance(body, dict) else None
+        if not isinstance(key, str) or not 8 <= len(key) <= 64:
+            raise web.HTTPBadRequest(text="a request needs its key (8 to 64 characters)")
+        answered = self._answered.setdefault(seat, OrderedDict())
+        if key in answered:  # a retry: answered again, passed on never twice
+            return web.json_response({**answered[key], "again": True})
+        if not self._rate.allow(seat):
+            raise web.HTTPTooManyRequests(text="too many requests from this seat: wait a moment")
+        writer = self._to_gui
+        if writer is None or writer.transport.get_write_buffer_size() > GUI_BACKLOG:
+            raise web.HTTPServiceUnavailable(text="the GM's table is busy: try again")
+        writer.write(_frame(("request", seat, token, key, body)))
+        answer = {"key": key, "state": "sent"}
+        answered[key] = answer
+        while len(answered) > KEYS_KEPT:
+            answered.popitem(last=False)
+        return web.json_response(answer, status=202)
+
+    def _origin(self) -> str:
+        """The ``Origin`` of this page: the address the GM chose and its port."""
+        host = f"[{self.host}]" if self.host.version == 6 else str(self.host)
+        return f"http://{host}" + ("" if self.port == 80 else f":{self.port}")
 
     async def _state(self, request: web.Request) -> web.StreamResponse:
         return web.Response(text=self._latest_of(self._seat(request)),
@@ -925,17 +1163,23 @@ class _Site:
         self._count()
 
 
-def seat_text(public: str, seat: str | None, mine: str | None) -> str:
-    """The snapshot of seat ``seat``: the public JSON object ``public`` with the seat's key
-    and its own sheet (``mine``, JSON text; None while hidden) added — the public text
+def seat_text(public: str, seat: str | None, mine: str | None,
+              phone: str | None = None) -> str:
+    """The snapshot of seat ``seat``: the public JSON object ``public`` with the seat's key,
+    its own sheet (``mine``, JSON text; None while hidden) and what it may send and what
+    became of its requests (``phone``, JSON text; None: nothing) added — the public text
     itself for the common link."""
     if seat is None:
         return public
-    extra = f'"seat":{_dumps(seat)},"mine":{mine if mine is not None else "null"}}}'
+    extra = (f'"seat":{_dumps(seat)},"mine":{mine if mine is not None else "null"},'
+             f'"phone":{phone if phone is not None else "null"}}}')
     return f"{public[:-1]},{extra}" if public != "{}" else "{" + extra
 
 
-def seat_texts(public: str, mines: Mapping[str, str]) -> dict[str | None, str]:
+def seat_texts(public: str, mines: Mapping[str, str],
+               phones: Mapping[str, str] | None = None) -> dict[str | None, str]:
     """The snapshot of every link: None the common one, each seat's key its own (a seat
     whose sheet is not among ``mines`` gets the public text with ``mine`` null)."""
-    return {None: public, **{key: seat_text(public, key, mine) for key, mine in mines.items()}}
+    phones = phones or {}
+    return {None: public, **{key: seat_text(public, key, mine, phones.get(key))
+                             for key, mine in mines.items()}}

@@ -11,6 +11,7 @@ from typing import Any
 
 from carwars_desktop.services.changes import Changes, RollNotice, RollState
 from carwars_desktop.services.players_view import (
+    PlayersView,
     follow_events,
     own_sheets,
     players_view,
@@ -29,6 +30,9 @@ class PlayersFeed:
         self.table = table
         self._roll: RollNotice | None = table.roll
         self._events: list[StoredEvent] = []
+        self.replayed: PlayersView | None = None
+        """A replayed moment the phones show instead of the live table, as the TV does
+        (:meth:`show_replayed`)."""
         self.reset()
 
     def reset(self) -> None:
@@ -54,10 +58,17 @@ class PlayersFeed:
     def _event(self, changes: GameChanges) -> None:
         self._events = follow_events(self._events, changes)
 
+    def show_replayed(self, view: PlayersView | None) -> None:
+        """Show a replayed moment (the replay's players' view of event N, the one the
+        players' display gets) instead of the live table, until given None."""
+        self.replayed = view
+
     def snapshot(self) -> dict[str, Any]:
-        """The players' view as JSON, with the session it is about."""
+        """The players' view as JSON (the replayed moment while the replay is shown to the
+        players), with the session it is about."""
         table = self.table
-        view = players_view(table.game, table.title, self._events, self._roll)
+        view = self.replayed if self.replayed is not None else players_view(
+            table.game, table.title, self._events, self._roll)
         return {**view.to_json(), "session": table.session_id}
 
     def seats(self) -> dict[str, dict[str, Any] | None]:

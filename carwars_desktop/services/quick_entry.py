@@ -5,9 +5,10 @@
 the vehicle). The grammar (the user guide has it with examples)::
 
     line    := (shot | damage) [":" DICE]
-    shot    := VEHICLE WEAPON VEHICLE [SIDE] [NUMBER…]   (FLAG words anywhere after
+    shot    := VEHICLE WEAPON [VEHICLE [SIDE] [NUMBER…]]   (FLAG words anywhere after
                the target: Battlecars ``ret`` return fire, ``own`` own Turn; Mini Car
-               Wars ``g``/``gunner``, ``d``/``driver``: who fires)
+               Wars ``g``/``gunner``, ``d``/``driver``: who fires; a weapon that aims
+               at no one, a Mini Car Wars smokescreen, takes no target: ``4 smoke``)
     damage  := [VEHICLE] AMOUNT SIDE
     VEHICLE := the number on the vehicle's sheet (1, 2, …)
     WEAPON  := a word naming the firer's weapon (mg, rl, rocket…) or the attack itself
@@ -25,7 +26,7 @@ Every word is checked; an error names the word that is wrong and where it is
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,8 +178,12 @@ def _shot(found: list[Word], is_number: list[bool], rules: QuickRules, count: in
                               f"{', '.join(rules.procedures)})", weapon, line)
     procedure, firer_input, target_input = rules.procedures.get(
         weapon.text.lower(), (rules.shot, rules.firer, rules.target))
+    if len(found) == 2 and rules.weapon_input and weapon.text.lower() not in rules.procedures:
+        # The firer's weapon alone: whether it needs a target is the sheet's to say (a
+        # smokescreen aims at no one); see :func:`missing_target`.
+        return QuickCommand(procedure, {firer_input: firer}, {}, weapon, dice, "shot")
     if len(found) < 3:
-        raise QuickEntryError("name the target by its number next", None, line)
+        raise QuickEntryError(NAME_THE_TARGET, None, line)
     target = _vehicle(found[2], count, line)
     if target == firer:
         raise QuickEntryError(f"vehicle {firer} cannot be its own target", found[2], line)
@@ -211,6 +216,18 @@ def _shot(found: list[Word], is_number: list[bool], rules: QuickRules, count: in
     matched = None if weapon.text.lower() in rules.procedures else weapon
     return QuickCommand(procedure, {firer_input: firer, target_input: target}, values,
                         matched, dice, "shot")
+
+
+NAME_THE_TARGET = "name the target by its number next"
+
+
+def missing_target(command: QuickCommand, rules: QuickRules, unused: Collection[str],
+                   line: str = "") -> QuickEntryError | None:
+    """The error of a shot line that names no target when its weapon needs one (``unused``:
+    the inputs the procedure says the move does not use); None when it is fine."""
+    if command.kind != "shot" or rules.target in command.vehicles or rules.target in unused:
+        return None
+    return QuickEntryError(NAME_THE_TARGET, None, line)
 
 
 def match_choice(word: Word, choices: Sequence[tuple[str, str]], rules: QuickRules,

@@ -15,8 +15,9 @@ The report is a pure function of the session: the same session gives the same re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from carwars_desktop.procedures import (
 )
 from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
-from carwars_desktop.session import EventKind, StoredEvent, VehicleInPlay
+from carwars_desktop.session import Event, EventKind, StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.visibility import Visibility, hidden_names
 
@@ -109,6 +110,24 @@ class VictoryCheck:
     procedure_id: str
     outcome: str
     steps: tuple[str, ...] = ()
+    winners: tuple[str, ...] = ()
+    """The vehicles (keys) the check names as the winners: ``X wins`` names one by its
+    sheet's name; Mini Car Wars' Pack Attack says "the car wins" (the lone car, its first
+    vehicle) or "the cycles win" (the others). None: a draw, no winner yet, not checked."""
+
+
+def victory_winners(outcome: str, vehicles: Sequence[VehicleInPlay],
+                    names: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys of the vehicles a victory check's ``outcome`` names as winning (``names``:
+    vehicle key → the name its sheet carries)."""
+    for vehicle in sorted(vehicles, key=lambda v: -len(names.get(v.key, v.name))):
+        if outcome.startswith(f"{names.get(vehicle.key, vehicle.name)} wins"):
+            return (vehicle.key,)
+    if outcome.startswith("the car wins") and vehicles:
+        return (vehicles[0].key,)
+    if outcome.startswith("the cycles win"):
+        return tuple(v.key for v in vehicles[1:])
+    return ()
 
 
 @dataclass(frozen=True)
@@ -195,8 +214,12 @@ def _odds_words(rolls: Sequence[Mapping[str, Any]]) -> str:
 
 class _Narrator:
     def __init__(self, ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
-                 visibility: Visibility, gm_copy: bool) -> None:
+                 visibility: Visibility, gm_copy: bool,
+                 sheets: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.ruleset = ruleset
+        self.sheets: dict[str, Mapping[str, Any]] = dict(sheets or {})
+        """Each vehicle's sheet as it stands at the event told (the first ones, then each
+        event's: :meth:`advance`)."""
         self.vehicles = {v.key: v for v in vehicles}
         self.visibility = visibility
         self.gm_copy = gm_copy
@@ -234,6 +257,38 @@ class _Narrator:
             text = event.summary
         return NarrativeLine(stored.seq, event.turn, self.phase(event.phase), text, details)
 
+    def advance(self, stored: StoredEvent) -> None:
+        """The sheets after an event in force (the next event's weapons are read on them)."""
+        for update in stored.event.updates:
+            self.sheets[update.vehicle] = update.after
+
+    def _weapon(self, procedure: Procedure | None, stored: StoredEvent) -> str:
+        """The weapon a shot was made with, by its name on the firer's sheet as it stood
+        (``RL (F)``: the weapon input's choice), or its value when the input names it
+        itself; empty when the procedure has no weapon input or it cannot be read."""
+        if procedure is None:
+            return ""
+        spec = next((i for i in procedure.inputs
+                     if i.name == "weapon" and not isinstance(i, SheetInput)), None)
+        event = stored.event
+        value = event.inputs.get("weapon")
+        if spec is None or value is None or value == "":
+            return ""
+        choices_from = getattr(spec, "choices_from", None)
+        if choices_from is None:
+            return str(value)
+        values: dict[str, Any] = dict(event.inputs)
+        try:
+            for name, key in event.bindings.items():
+                values[name] = self.ruleset.sheet_from_json(self.sheets[key])
+            pairs = choices_from(values)
+        except (KeyError, LookupError, TypeError, ValueError):
+            return ""
+        for choice, label in pairs:
+            if str(choice) == str(value):
+                return re.sub(r"^\d+: ", "", str(label).split(" — ")[0]).strip()
+        return ""
+
     def phase(self, phase: str | None) -> str | None:
         """The phase, unless it names a vehicle hidden from the players (``Kart's turn``)."""
         if phase is not None and any(name in phase for name in self.hidden):
@@ -251,10 +306,15 @@ class _Narrator:
         parties = [who(self.vehicles[key]) for _name, key in bound if key in self.vehicles]
         actor = parties[0] if parties else ""
         others = parties[1:]
-        head = f"{actor}: {title}" if actor else title
-        if others:
-            head += f" against {' and '.join(others)}"
-        chosen = _inputs_words(procedure, event.inputs)
+        weapon = self._weapon(procedure, stored) if actor and others else ""
+        if weapon:  # "Ann's Rocket Special fired its RL (F) at Bob's Courier"
+            head = f"{actor} fired its {weapon} at {' and '.join(others)}"
+        else:
+            head = f"{actor}: {title}" if actor else title
+            if others:
+                head += f" against {' and '.join(others)}"
+        chosen = _inputs_words(procedure, {k: v for k, v in event.inputs.items()
+                                           if not (weapon and k == "weapon")})
         if chosen:
             head += f" ({chosen})"
         odds = _odds_words(event.rolls) if self.gm_copy or self.visibility.odds_shown else ""
@@ -285,7 +345,7 @@ def _luck(rolls: Iterable[tuple[str, bool, Fraction]]) -> tuple[PlayerLuck, ...]
     return tuple(result)
 
 
-def _victory(ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
+def victory_check(ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
              sheets: Mapping[str, Mapping[str, Any]], house: Mapping[str, Any],
              show_steps: bool) -> VictoryCheck | None:
     procedure = _procedure(ruleset.victory)
@@ -310,12 +370,133 @@ def _victory(ruleset: AnyRuleset, vehicles: Sequence[VehicleInPlay],
     except (InputError, ValueError) as error:
         return VictoryCheck(procedure.title, procedure.id, f"not checked: {error}")
     steps = tuple(str(step) for step in resolution.steps) if show_steps else ()
-    return VictoryCheck(procedure.title, procedure.id, resolution.outcome, steps)
+    names = {vehicle.key: str(getattr(raw[slot.name], "name", vehicle.name))
+             for slot, vehicle in zip(slots, vehicles, strict=False)}
+    return VictoryCheck(procedure.title, procedure.id, resolution.outcome, steps,
+                        victory_winners(resolution.outcome, vehicles, names))
 
 
 def _date(value: Any) -> str:
     """In UTC, as stored: the same report on every machine, whatever its time zone."""
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Damage a vehicle took in one event (in the ruleset's damage points) and the other
+    vehicles of that event (who dealt it; none for a crash alone)."""
+
+    vehicle: str
+    amount: int
+    dealers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fell:
+    """A vehicle put out of play by an event, and who caused it (keys): the other vehicles
+    of the event, else those whose damage it last took (a crash after a shot)."""
+
+    victim: str
+    by: tuple[str, ...]
+
+
+def damage_trail(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
+                 initial_sheets: Mapping[str, Mapping[str, Any]],
+                 events: Iterable[StoredEvent],
+                 shown: Callable[[str], bool] = lambda _key: True,
+                 ) -> Iterator[tuple[StoredEvent, tuple[Damage, ...], tuple[Fell, ...]]]:
+    """Each event in force, in order, with the damage it dealt and the vehicles it put out
+    of play, and by whom: the one derivation of kills (the battle report's and the club
+    ledger's). ``shown``: the vehicles that may be named (the players' copy leaves hidden
+    ones out: as dealers, and as victims)."""
+    keys = {v.key for v in vehicles}
+    out = {v.key: rules.out_of_play(ruleset.sheet_from_json(initial_sheets[v.key]))
+           for v in vehicles}
+    last_damaged_by: dict[str, tuple[str, ...]] = {}
+    last_after: dict[str, tuple[Mapping[str, Any], int]] = {}
+    """Each vehicle's last sheet read and its damage points (the next event's "before" is
+    nearly always that sheet: it is not read again)."""
+
+    def points_before(vehicle: str, sheet: Mapping[str, Any]) -> int:
+        known = last_after.get(vehicle)
+        if known is not None and known[0] == sheet:
+            return known[1]
+        return rules.damage_points(ruleset.sheet_from_json(sheet))
+
+    for stored in events:
+        if stored.undone:
+            continue
+        event = stored.event
+        damages: list[Damage] = []
+        fallen: list[Fell] = []
+        for update in event.updates:
+            if update.vehicle not in out:
+                continue
+            after = ruleset.sheet_from_json(update.after)
+            dealers = tuple(dict.fromkeys(k for k in event.bindings.values()
+                                          if k != update.vehicle and k in keys and shown(k)))
+            after_points = rules.damage_points(after)
+            amount = after_points - points_before(update.vehicle, update.before)
+            last_after[update.vehicle] = (update.after, after_points)
+            if amount > 0:
+                damages.append(Damage(update.vehicle, amount, dealers))
+                if dealers:
+                    last_damaged_by[update.vehicle] = dealers
+            now_out = rules.out_of_play(after)
+            if now_out and not out[update.vehicle] and shown(update.vehicle):
+                fallen.append(Fell(update.vehicle,
+                                   dealers or last_damaged_by.get(update.vehicle, ())))
+            out[update.vehicle] = now_out
+        yield stored, tuple(damages), tuple(fallen)
+
+
+def judged_rolls(event: Event, vehicles: Mapping[str, VehicleInPlay]
+                 ) -> Iterator[tuple[Mapping[str, Any], list[str]]]:
+    """The event's rolls kept with their exact odds and a success or failure, each with its
+    vehicles (the one who rolled first): what luck is counted on."""
+    for roll in event.rolls:
+        p, success = roll.get("p_success"), roll.get("success")
+        if p is None or not isinstance(success, bool):
+            continue
+        keys = _actor_keys(roll)
+        if not keys or keys[0] not in vehicles:
+            continue
+        yield roll, keys
+
+
+def with_logged_odds(events: Iterable[StoredEvent],
+                     logged: Sequence[tuple[str, bool | None, str | None]]
+                     ) -> Iterator[StoredEvent]:
+    """The events, each resolution recorded before events kept their rolls given the odds
+    the roll log kept for it (``logged``: :meth:`GameSessions.applied_rolls`).
+
+    The log names no event: its applied lines are matched to the resolution events in
+    order (undone ones included: undoing an event leaves its line applied), each event to
+    the next line of its own procedure. An event that kept its rolls uses up its line too
+    (the log has one for it), so the two stay in step. A line applied with no event (a
+    result applied offline, a clock move's roll) of a procedure that also has events
+    would shift the matching: the odds of such a session are then a close reading, and a
+    line with no event left unmatched is never counted."""
+    queue = list(logged)
+    position = 0
+    for stored in events:
+        event = stored.event
+        if event.kind is not EventKind.RESOLUTION or not event.procedure_id:
+            yield stored
+            continue
+        found = next((i for i in range(position, len(queue))
+                      if queue[i][0] == event.procedure_id), None)
+        if found is None:
+            yield stored
+            continue
+        position = found + 1
+        if event.rolls:
+            yield stored
+            continue
+        _procedure_id, success, p_success = queue[found]
+        roll = {"procedure": event.procedure_id, "bindings": dict(event.bindings),
+                "need": None, "p_success": p_success, "success": success, "from_log": True}
+        yield replace(stored, event=replace(event, rolls=(roll,)))
 
 
 def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],
@@ -328,49 +509,31 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
     house = HouseRules.of(settings)
     sheets_open = gm_copy or visibility.sheets_open
     shown = [v for v in loaded.vehicles if gm_copy or visibility.shows(v.key)]
-    narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy)
+    narrator = _Narrator(ruleset, loaded.vehicles, visibility, gm_copy,
+                         loaded.initial_sheets)
     vehicles = {v.key: v for v in loaded.vehicles}
-    out = {v.key: rules.out_of_play(ruleset.sheet_from_json(loaded.initial_sheets[v.key]))
-           for v in loaded.vehicles}
     narrative: list[NarrativeLine] = []
     kills: list[Kill] = []
     luck_rolls: list[tuple[str, bool, Fraction]] = []
-    last_damaged_by: dict[str, tuple[str, ...]] = {}
-    for stored in events:
-        if stored.undone:
-            continue
+    shown_to = (lambda _key: True) if gm_copy else visibility.shows
+    trail = damage_trail(ruleset, rules, loaded.vehicles, loaded.initial_sheets, events,
+                         shown_to)
+    for stored, _damages, fallen in trail:
         event = stored.event
-        for update in event.updates:
-            if update.vehicle not in out:
-                continue
-            after = ruleset.sheet_from_json(update.after)
-            dealers = tuple(sorted({who(vehicles[k]) for k in event.bindings.values()
-                                    if k != update.vehicle and k in vehicles
-                                    and (gm_copy or visibility.shows(k))}))
-            if dealers and rules.damage_points(after) > rules.damage_points(
-                    ruleset.sheet_from_json(update.before)):
-                last_damaged_by[update.vehicle] = dealers
-            now_out = rules.out_of_play(after)
-            if now_out and not out[update.vehicle] and (
-                    gm_copy or visibility.shows(update.vehicle)):
-                by = dealers or last_damaged_by.get(update.vehicle, ())
-                kills.append(Kill(who(vehicles[update.vehicle]), by, event.turn,
-                                  narrator.phase(event.phase), narrator.line(stored).text
-                                  if narrator.readable(stored) else "out of play"))
-            out[update.vehicle] = now_out
+        for fell in fallen:
+            by = tuple(sorted({who(vehicles[k]) for k in fell.by}))
+            kills.append(Kill(who(vehicles[fell.victim]), by, event.turn,
+                              narrator.phase(event.phase), narrator.line(stored).text
+                              if narrator.readable(stored) else "out of play"))
         if narrator.readable(stored):
             narrative.append(narrator.line(stored))
-        for roll in event.rolls:
-            p, success = roll.get("p_success"), roll.get("success")
-            if p is None or not isinstance(success, bool):
-                continue
-            keys = _actor_keys(roll)
-            if not keys or keys[0] not in vehicles:
-                continue
+        for roll, keys in judged_rolls(event, vehicles):
             if not gm_copy and any(not visibility.shows(k) for k in keys):
                 continue
             actor = vehicles[keys[0]]
-            luck_rolls.append((actor.player or actor.name, success, Fraction(str(p))))
+            luck_rolls.append((actor.player or actor.name, bool(roll["success"]),
+                               Fraction(str(roll["p_success"]))))
+        narrator.advance(stored)
     luck = _luck(luck_rolls) if gm_copy or visibility.odds_shown else ()
     luck_note = "" if luck else (
         "the odds are hidden from the players in this session" if not (
@@ -395,7 +558,7 @@ def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[Stor
         end=tuple(_sheet_view(ruleset, rules, v, loaded.sheets[v.key], sheets_open)
                   for v in shown),
         narrative=tuple(narrative), kills=tuple(kills),
-        victory=_victory(ruleset, loaded.vehicles, loaded.sheets, house.checked(ruleset),
+        victory=victory_check(ruleset, loaded.vehicles, loaded.sheets, house.checked(ruleset),
                          sheets_open) if gm_copy or not visibility.hidden_vehicles else None,
         luck=luck, luck_note=luck_note)
 
@@ -447,4 +610,5 @@ def session_report(database: Database, session: SessionInfo | int,
     if loaded.unreadable:
         raise ReportError(f"session #{session_id} cannot be read: {loaded.unreadable}")
     events = sessions.events(session_id, None, loaded.info.version, "a report reads only")
-    return build_report(loaded.info, loaded, all_events(events), gm_copy)
+    read = with_logged_odds(all_events(events), sessions.applied_rolls(session_id))
+    return build_report(loaded.info, loaded, read, gm_copy)

@@ -459,6 +459,11 @@ class TableService:
         """The open session's name (and scenario), for the players' display."""
         self.roll: RollNotice | None = None
         """The last roll shown, applied or discarded (a display opened late shows it)."""
+        self.shown: PendingResolution | None = None
+        """The roll on screen: one slot for the open session, whichever window showed it
+        (its :attr:`~PendingResolution.initiator`). Showing a new result discards the one
+        in it (:attr:`Discarded.NEW_ROLL`); its window discards it when an input changes
+        or the window closes (:meth:`discard_shown`); applying or discarding empties it."""
 
     # --- the open game ---------------------------------------------------------------------
     def playing(self, ruleset_id: str) -> Game | None:
@@ -484,6 +489,7 @@ class TableService:
         self.session_id = session_id
         self.read_only = read_only
         self.roll = None
+        self.shown = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     def close(self, initiator: object = None) -> None:
@@ -493,6 +499,7 @@ class TableService:
         self.read_only = False
         self.title = ""
         self.roll = None
+        self.shown = None
         self.bus.publish(Changes(initiator, session_id=session_id, session=True))
 
     # --- sessions --------------------------------------------------------------------------
@@ -816,6 +823,16 @@ class TableService:
         return self._commit(self.running().redo, initiator)
 
     # --- resolving -------------------------------------------------------------------------
+    def table_problems(self, procedure: Procedure, inputs: Mapping[str, Any],
+                       bindings: Mapping[str, str] | None) -> tuple[str, ...]:
+        """Why the rules refuse the roll at this moment of the open session's play (empty:
+        allowed, or no session, or no vehicle in play bound): asked before any die, so a
+        form shows the refusal instead of the dice (see :meth:`resolve`)."""
+        if self.game is None or not bindings:
+            return ()
+        return self.game.table_problems(
+            procedure.id, bindings, {k: v for k, v in inputs.items() if k not in bindings})
+
     def resolve(self, procedure: Procedure, inputs: Mapping[str, Any], dice: DiceSource, *,
                 bindings: Mapping[str, str] | None = None, odds: Odds | None = None,
                 ruleset_id: str | None = None, house: House | None = None,
@@ -832,12 +849,11 @@ class TableService:
         """
         if house is None:
             house = self.house_for(procedure.ruleset)
-        if self.game is not None and bindings:
-            # What the moment of play refuses (Battlecars §2.9 return fire), whatever path.
-            refused = self.game.table_problems(
-                procedure.id, bindings, {k: v for k, v in inputs.items() if k not in bindings})
-            if refused:
-                raise ResolveError("; ".join(refused), refused=True)
+        # What the moment of play refuses (Battlecars §2.9 return fire, AUTOpower §2.3: an
+        # attack only in the car's own Combat phase), whatever path.
+        refused = self.table_problems(procedure, inputs, bindings)
+        if refused:
+            raise ResolveError("; ".join(refused), refused=True)
         resolution = resolve_dice(procedure, inputs, dice, house)
         if odds is None:
             try:
@@ -866,12 +882,47 @@ class TableService:
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         resolution = self._with_illegal_designs(resolution, bindings, parts, ruleset_id)
-        pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
-                                    initiator, parts, ends_batch)
-        self._log_shown(pending)
-        self.roll = RollNotice(RollState.SHOWN, pending)
-        self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
+        with self.bus.after():
+            # One roll on screen: the one it replaces was not applied (a refused write
+            # keeps it there, and nothing new is shown).
+            self.discard_shown(Discarded.NEW_ROLL)
+            pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
+                                        initiator, parts, ends_batch)
+            self._log_shown(pending)
+            self.shown = pending
+            self.roll = RollNotice(RollState.SHOWN, pending)
+            self.bus.publish(Changes(initiator, session_id=self.session_id, roll=self.roll))
         return pending
+
+    def shown_by(self, owner: object) -> PendingResolution | None:
+        """The result on screen if ``owner`` (the window that resolved it) showed it and it
+        is neither applied nor discarded yet; else None."""
+        shown = self.shown
+        if shown is None or not shown.pending or shown.initiator is not owner:
+            return None
+        return shown
+
+    def discard_shown(self, reason: str, owner: object = None,
+                      initiator: object = None) -> bool:
+        """Discard the result on screen (only ``owner``'s, when given), saying why
+        (``reason``, one of :class:`Discarded`'s): logged once and published once. False
+        when there was none to discard. A refused write raises the storage error and
+        leaves it on screen, pending."""
+        shown = self.shown
+        if shown is None or not shown.pending:
+            return False
+        if owner is not None and shown.initiator is not owner:
+            return False
+        return shown.discard(initiator=initiator, reason=reason)
+
+    def closed(self, owner: object, reason: str = Discarded.WINDOW_CLOSED) -> bool:
+        """``owner``'s window closed without applying: its result on screen is discarded
+        and the roll it prepared is no longer in progress (True: a result was discarded).
+        A refused write raises the storage error (the result stays pending)."""
+        try:
+            return self.discard_shown(reason, owner=owner, initiator=owner)
+        finally:
+            self.prepared_gone(owner)
 
     def _with_illegal_designs(self, resolution: Resolution, bindings: Mapping[str, str],
                               parts: Sequence[ResolutionPart],
@@ -953,6 +1004,8 @@ class TableService:
         """Tell everybody ``pending`` was applied or discarded (and logged, with a
         database)."""
         notice = RollNotice(RollState.APPLIED if applied else RollState.DISCARDED, pending)
+        if self.shown is pending:
+            self.shown = None
         self.roll = notice
         self.bus.publish(Changes(initiator, session_id=self.session_id,
                                  resolution_logged=self.database is not None, roll=notice))

@@ -17,7 +17,9 @@ from carwars_desktop.storage.engine import create_engine_for, normalize_url
 from carwars_desktop.storage.errors import DatabaseError, ReadOnlyDatabaseError
 from carwars_desktop.storage.game_sessions import GameSessions
 from carwars_desktop.storage.house_rules import HouseRuleProfiles
+from carwars_desktop.storage.ledger import LedgerStore
 from carwars_desktop.storage.library import Library
+from carwars_desktop.storage.players import Players
 from carwars_desktop.storage.preflight import (
     VERSION_TABLE,
     check_server_database,
@@ -43,6 +45,8 @@ class Database:
         self.game_sessions = GameSessions(self.sessions)
         self.library = Library(self.sessions)
         self.house_rules = HouseRuleProfiles(self.sessions, DIGEST_DEFAULTS)
+        self.players = Players(self.sessions)
+        self.ledger = LedgerStore(self.sessions)
 
     def schema_revision(self) -> str | None:
         """The Alembic revision the database is at."""

@@ -65,6 +65,7 @@ from carwars_desktop.storage.models import (
     SessionEventRow,
     SessionVehicleRow,
 )
+from carwars_desktop.storage.players import player_id_for
 from carwars_desktop.storage.session_records import (
     VEHICLE_COLUMNS,
     LoadedSession,
@@ -177,7 +178,8 @@ class GameSessions:
                vehicles: Sequence[NewVehicle], clock: Mapping[str, Any],
                settings: Mapping[str, Any] | None = None) -> int:
         """Create a running session with its vehicles (and its first settings: the house
-        rules and what the players see), in one transaction.
+        rules and what the players see), in one transaction; each vehicle is linked to
+        its player (:mod:`.players`: a new name is a new player).
 
         Raises:
             SessionDataError: a name longer than :data:`TEXT_MAX`.
@@ -199,7 +201,9 @@ class GameSessions:
                 sheet = _dumps(new.sheet)
                 session.add(SessionVehicleRow(
                     session_id=row.id, key=new.vehicle.key, position=position,
-                    player=new.vehicle.player, name=new.vehicle.name,
+                    player=new.vehicle.player, player_id=player_id_for(session,
+                                                                       new.vehicle.player),
+                    name=new.vehicle.name,
                     design=_dumps(new.vehicle.design), initial_sheet=sheet,
                     current_sheet=sheet))
             return row.id
@@ -436,6 +440,27 @@ class GameSessions:
                                           ResolutionLogRow.state != PENDING)
                                    .order_by(ResolutionLogRow.id)).all()
             return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def applied_rolls(self, session_id: int) -> list[tuple[str, bool | None, str | None]]:
+        """(procedure, success, exact P(success)) of each result the roll log kept as
+        applied for the session, oldest first, leaving out the parts of combined results
+        (their own lines, ``part_of``): what an event recorded before events kept their
+        rolls (:attr:`Event.rolls`) applied, in the same order."""
+        with self._sessions() as session:
+            rows = session.execute(select(ResolutionLogRow.procedure_id, ResolutionLogRow.success,
+                                          ResolutionLogRow.p_success, ResolutionLogRow.body)
+                                   .where(ResolutionLogRow.session_id == session_id,
+                                          ResolutionLogRow.state == APPLIED)
+                                   .order_by(ResolutionLogRow.id)).all()
+        kept = []
+        for procedure_id, success, p_success, body in rows:
+            try:
+                part = json.loads(body).get("part_of") is not None
+            except (ValueError, AttributeError):
+                part = False
+            if not part:
+                kept.append((str(procedure_id), success, p_success))
+        return kept
 
     def charts(self, session_id: int) -> dict[str, Any] | None:
         """The finished session's stored chart aggregates, or None if not computed yet."""

@@ -204,6 +204,37 @@ class SessionVehicleRow(Base):
     design: Mapped[str] = mapped_column(Text)
     initial_sheet: Mapped[str] = mapped_column(Text)
     current_sheet: Mapped[str] = mapped_column(Text)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), index=True)
+    """The player (revision 0009); ``player`` stays the name the session was played under."""
+
+
+class PlayerRow(Base):
+    """A player of the club, named once (revision 0009). ``name_key`` is the name trimmed
+    and case-folded: one player per key."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(200))
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SessionLedgerRow(Base):
+    """A finished session's summary for the ledger, derived from its events (revision 0009).
+
+    A cache, never a second truth: ``version`` is the session's write counter when it was
+    computed, and a summary whose session has moved on is computed again.
+    """
+
+    __tablename__ = "session_ledger"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class SessionEventRow(Base):

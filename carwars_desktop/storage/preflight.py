@@ -58,7 +58,8 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
 }
 # Columns that 0004 (several writers) added: an older database lacks them until upgraded.
 # The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
-# 0006 (house_rule_profiles), 0007 (declared_shots), 0008 (resolution_log.state).
+# 0006 (house_rule_profiles), 0007 (declared_shots), 0008 (resolution_log.state),
+# 0009 (players, session_ledger, session_vehicles.player_id).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
@@ -69,8 +70,13 @@ _TABLES_ADDED_BY_0006 = frozenset({"house_rule_profiles"})
 _TABLES_ADDED_BY_0007 = frozenset({"declared_shots"})
 _ADDED_BY_0007 = {"dice_rolls": frozenset({"resolution_id"})}
 _ADDED_BY_0008 = {"resolution_log": frozenset({"state"})}
+_TABLES_ADDED_BY_0009 = frozenset({"players", "session_ledger"})
+_ADDED_BY_0009 = {"session_vehicles": frozenset({"player_id"})}
+_SCHEMA_0008 = {name: columns - _ADDED_BY_0009.get(name, frozenset())
+                for name, columns in _HEAD_SCHEMA.items()
+                if name not in _TABLES_ADDED_BY_0009}
 _SCHEMA_0007 = {name: columns - _ADDED_BY_0008.get(name, frozenset())
-                for name, columns in _HEAD_SCHEMA.items()}
+                for name, columns in _SCHEMA_0008.items()}
 _SCHEMA_0006 = {name: columns - _ADDED_BY_0007.get(name, frozenset())
                 for name, columns in _SCHEMA_0007.items()
                 if name not in _TABLES_ADDED_BY_0007}
@@ -90,6 +96,7 @@ _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0004": _SCHEMA_0004,
     "0006": _SCHEMA_0006,
     "0007": _SCHEMA_0007,
+    "0008": _SCHEMA_0008,
 }
 
 

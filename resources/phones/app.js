@@ -3,6 +3,9 @@
 // Two kinds of link: the table's common link (pick your vehicle; the public view only)
 // and a seat link (the snapshot names its vehicle in `seat` and brings that vehicle's
 // whole own sheet in `mine`: no picking, the server sends nobody else's).
+// A seat link may also send requests (`phone` says what it may send now): each carries the
+// page token the page came with and an idempotency key; one not answered (the connection
+// lost) is kept and sent again, once, on reconnect — the key makes a retry harmless.
 "use strict";
 (function () {
   const TURN = { now: "▶ MOVES NOW", next: "▷ next" };
@@ -13,6 +16,9 @@
   let retry = null;
   // What arrived and when (the latency benchmark and the browser tests read it).
   window.carwarsReceived = [];
+  const pageMeta = document.querySelector('meta[name="carwars-page"]');
+  const pageToken = pageMeta ? pageMeta.content : "";
+  const unsentKey = "carwars-unsent-" + base;
 
   function el(tag, text, cls) {
     const node = document.createElement(tag);
@@ -163,6 +169,136 @@
     $("others-box").hidden = !others.firstChild;
   }
 
+  // --- requests (a seat link only) ------------------------------------------------------
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function unsent() {
+    try { return JSON.parse(localStorage.getItem(unsentKey) || "null"); } catch (e) { return null; }
+  }
+  function keepUnsent(request) {
+    try {
+      if (request === null) localStorage.removeItem(unsentKey);
+      else localStorage.setItem(unsentKey, JSON.stringify(request));
+    } catch (e) { /* private browsing: not kept across a reload */ }
+  }
+  function post(request) {
+    keepUnsent(request);
+    $("sent").textContent = "sending…";
+    return fetch(base + "/request", {
+      method: "POST", cache: "no-store", referrerPolicy: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Carwars-Page": pageToken },
+      body: JSON.stringify(request),
+    }).then((response) => response.text().then((text) => {
+      keepUnsent(null);  // answered: sent, or refused for good
+      if (!response.ok) $("sent").textContent = "✘ " + (text || response.statusText);
+      else $("sent").textContent = "sent: waiting for the GM";
+    })).catch(() => {
+      $("sent").textContent = "not sent yet: will retry when back online";
+      if (resendTimer === null) resendTimer = setTimeout(resend, 3000);
+    });
+  }
+  function send(kind, values) {
+    const phone = view && view.phone;
+    if (!phone) return;
+    post({ key: newKey(), kind: kind, turn: phone.turn, phase: phone.phase, values: values });
+  }
+  let resendTimer = null;
+  function resend() {
+    // The same request, the same key: the server answers a retry again and passes it
+    // on never twice.
+    resendTimer = null;
+    const request = unsent();
+    if (request) post(request);
+  }
+
+  function fill(select, options) {
+    const before = select.value;
+    const wanted = options.map((o) => o.value + "\u0000" + o.label).join("\u0001");
+    if (select.dataset.options !== wanted) {
+      clear(select);
+      for (const o of options) {
+        const option = el("option", o.label);
+        option.value = o.value;
+        select.appendChild(option);
+      }
+      select.dataset.options = wanted;
+    }
+    if (options.some((o) => o.value === before)) select.value = before;
+  }
+  function drawShots(phone) {
+    const shot = phone.shot || null;
+    $("shot-form").hidden = shot === null;
+    const box = $("shots");
+    clear(box);
+    if (shot === null) return;
+    fill($("shot-weapon"), shot.weapons);
+    fill($("shot-target"), shot.targets);
+    fill($("shot-side"), shot.sides.map((s) => ({ value: s, label: s })));
+    $("shot-send").disabled = !shot.weapons.length;
+    for (const declared of phone.shots || []) {
+      const card = el("div", null, "shot");
+      card.dataset.key = declared.key;
+      card.appendChild(el("div", declared.summary, "shot-summary"));
+      card.appendChild(el("div", declared.odds, "big shot-odds"));
+      card.appendChild(el("div", "dice to throw: " + declared.dice_needed, "muted shot-need"));
+      card.appendChild(el("div", declared.state === "accepted" ? "✔ in the phase's fire batch"
+                                                             : "… waiting for the GM", "shot-state"));
+      const row = el("div", null, "dice-row");
+      const input = el("input");
+      input.inputMode = "numeric";
+      input.className = "shot-dice";
+      input.placeholder = "e.g. 543";
+      input.value = declared.dice || "";
+      const button = el("button", declared.dice ? "Send again" : "Send the dice", "shot-dice-send");
+      button.type = "button";
+      button.addEventListener("click", () => send("dice", { shot: declared.key, dice: input.value.trim() }));
+      row.appendChild(input);
+      row.appendChild(button);
+      card.appendChild(row);
+      if (declared.dice) card.appendChild(el("div", "dice sent: " + declared.dice, "shot-dice-sent"));
+      box.appendChild(card);
+    }
+  }
+
+  function drawSend() {
+    const phone = seatOf() !== null && view.phone ? view.phone : null;
+    const speeds = phone && phone.speeds ? phone.speeds : null;
+    $("send").hidden = phone === null || (speeds === null && !phone.shot && !phone.requests.length);
+    if (phone === null) return;
+    const typing = document.activeElement && document.activeElement.classList.contains("shot-dice");
+    if (!typing) drawShots(phone);
+    $("footer").textContent = "Your seat: you may send what the rules keep secret; the GM accepts it.";
+    const box = $("speeds");
+    clear(box);
+    $("send-title").textContent = speeds ? "Your secret speed" : phone.shot ? "Your shot this phase" : "Your requests";
+    $("send-help").hidden = !speeds;
+    for (const choice of speeds || []) {
+      const button = el("button", choice.label, "speed");
+      button.type = "button";
+      button.dataset.label = choice.label;
+      button.addEventListener("click", () => send("speed", choice.values));
+      box.appendChild(button);
+    }
+    if (speeds && phone.speed_sent) $("sent").textContent = "in: " + phone.speed_sent;
+    const list = $("requests");
+    clear(list);
+    for (const request of phone.requests.slice().reverse()) {
+      const mark = { waiting: "… ", in: "✔ ", accepted: "✔ ", refused: "✘ " }[request.state] || "";
+      const text = mark + (request.summary || request.kind) + ": " + request.state
+        + (request.reason ? " — " + request.reason : "");
+      list.appendChild(el("li", text, "request-" + request.state));
+    }
+  }
+
+  function drawWaiting() {
+    const names = view.waiting_for || [];
+    $("waiting").hidden = !names.length;
+    $("waiting").textContent = names.length ? "Secret speeds — waiting for: " + names.join(", ") : "";
+  }
+
   function draw() {
     if (!view) return;
     drawClock();
@@ -172,6 +308,8 @@
     drawMine(mine);
     drawRoll();
     drawOthers(key);
+    drawWaiting();
+    drawSend();
     const log = $("log");
     clear(log);
     for (const line of view.log) log.appendChild(el("li", line));
@@ -190,7 +328,7 @@
     retry = null;
     if (source) source.close();
     source = new EventSource(base + "/events");
-    source.onopen = () => connection("live", "live");
+    source.onopen = () => { connection("live", "live"); resend(); };
     source.onmessage = (event) => received(event.data);
     source.onerror = () => {
       connection("reconnecting", "reconnecting…");
@@ -216,6 +354,10 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("change").addEventListener("click", () => choose(null));
+    window.addEventListener("online", resend);
+    $("shot-send").addEventListener("click", () => send("shot", {
+      weapon: $("shot-weapon").value, target: $("shot-target").value,
+      side: $("shot-side").value, range: $("shot-range").value.trim() }));
     connect();
   });
 })();

@@ -13,7 +13,7 @@ from .loop import settle
 
 def test_rail_rulesets_and_database_label(window: MainWindow, sqlite_url: str) -> None:
     assert [w.title for w in window.workspaces] == ["Library", "Workshop", "Table", "Resolver",
-                                                    "Dice"]
+                                                    "Dice", "Ledger"]
     assert window.ruleset() == "mini_car_wars"
     assert window.database is not None
     assert window._db_label.text().endswith("carwars.sqlite3")

@@ -159,6 +159,31 @@ def test_the_display_follows_apply_undo_and_redo_redrawing_only_what_changed(
     assert display.cards["v3"].redraws == untouched
 
 
+def test_a_weapon_that_fired_is_marked_spent_not_ready(
+        qtbot, services: Services, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
+    """#28 §4: "✔" says ready. A weapon fired this turn (or with no shots left) has the
+    full sheet's "●" on the players' display (the compact sheets:
+    tests/gui/table/test_spent_weapon_everywhere.py)."""
+    _start(services, "mini_car_wars")
+    display = _display(qtbot, services, settings)
+    table = services.table
+    game = table.running()
+    procedure = find_procedure("mini.fire")
+    values = procedure.bind({"firer": game.sheet("v1"), "target": game.sheet("v2"),
+                             "weapon": "1", "side": "L", "range": "5"})
+    weapon = game.sheet("v1").weapons[0].label  # type: ignore[attr-defined]
+    words = display.cards["v1"].words
+    assert words is not None and f"✔ {weapon} ready" in words.text()
+    with qtbot.waitSignal(display.redrawn):
+        table.resolve(procedure, values, typed_dice("1 1"),
+                      bindings={"firer": "v1", "target": "v2"}).apply()  # a miss: fired
+    words = display.cards["v1"].words
+    assert words is not None
+    assert words.text().startswith(f"● {weapon} fired   ✔ {weapon} ready"), words.text()
+    assert f"✔ {weapon} fired" not in words.text()
+    assert "✔" in words.text()  # (the crew, well: still ready)
+
+
 def test_no_focus_no_game_controls_closing_changes_nothing_same_screen(
         qtbot, window: MainWindow, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
     table = window.services.table

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.replay_view import ReplayPicker, ReplayView
 from carwars_desktop.services import Services
+from carwars_desktop.services.players_feed import PlayersFeed
 
 SERVICES_TESTS = Path(__file__).resolve().parents[1] / "services"
 
@@ -122,11 +123,18 @@ def test_replay_shows_event_n_on_the_players_display(window: MainWindow,
     assert display.view == view.session.players_view_at(view.index)
     assert display.view.log and "hit" in display.view.log[-1]
     assert display.view.odds_shown
+    # the phones follow it: the sharing gets the same view, its feed sends it
+    assert window.phone_sharing.replayed == display.view
+    feed = PlayersFeed(window.services.table)
+    feed.show_replayed(display.view)
+    assert feed.snapshot()["title"].endswith("(replay)")
     qtbot.keyClick(view, Qt.Key.Key_End)  # the odds were hidden later in the game
     assert display.view == view.session.players_view_at(view.replay.last)
     assert not display.view.odds_shown
+    assert window.phone_sharing.replayed == display.view
     qtbot.keyClick(view, Qt.Key.Key_T)  # the table's game back on the TV
     assert display.replayed is None and view.on_tv is None
+    assert window.phone_sharing.replayed is None
     assert display.view is not None and not display.view.title.endswith("(replay)")
     view.close()
 

@@ -150,6 +150,9 @@ def test_apply_to_a_running_session_and_undo(window: MainWindow, qtbot) -> None:
 
 def test_keyboard_only_path(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     game = _start_game(window, "autopower", ["Booster Gold", "Two Face"])
+    service = window.game_context.service
+    while game.clock.phase_name != "Booster Gold: combat":  # its own Combat phase (§2.3)
+        service.set_clock(game.clock.advanced(), "on")
     window.set_ruleset("autopower")
     resolver = _resolver(window)
     window.activateWindow()
@@ -172,6 +175,26 @@ def test_keyboard_only_path(window: MainWindow, qtbot) -> None:  # type: ignore[
     assert resolver.resolution is None
     assert game.can_undo()
     assert game.store.last_active() is not None
+
+
+def test_an_attack_outside_its_cars_combat_phase_is_refused_before_the_dice(  # type: ignore[no-untyped-def]
+        window: MainWindow, qtbot) -> None:
+    """AUTOpower §2.3 step 4 at the Resolver bound to a session: the refusal in place of the
+    odds, no dice asked, nothing resolved or logged."""
+    game = _start_game(window, "autopower", ["Booster Gold", "Two Face"])
+    assert game.clock.phase_name == "Booster Gold: draw"
+    window.set_ruleset("autopower")
+    resolver = _resolver(window)
+    resolver.select_procedure("autopower.attack")
+    resolver.form.set_value("cards", "5, 4")
+    reason = ("Booster Gold attacks only in its own Combat phase: it is Booster Gold's draw "
+              "phase (AUTOpower §2.3 step 4)")
+    assert resolver.need_label.text() == f"not allowed: {reason}"
+    assert resolver.dice_hint.text() == "No dice: the rules refuse it as it stands."
+    resolver.dice_edit.setText("5 4")
+    resolver.resolve_entered()
+    assert resolver.resolution is None and reason in resolver.dice_error.text()
+    assert game.store.last_active() is None
 
 
 def test_battlecars_fire_applied_and_undone(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

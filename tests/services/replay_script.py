@@ -74,6 +74,15 @@ class _Recorder:
         self.table.set_clock(self.game.clock.advanced(), "on")
         self.seen()
 
+    def to_phase(self, phase: str) -> None:
+        """The clock on, one event a phase, to ``phase`` (AUTOpower §2.3 step 4: a car
+        attacks in its own Combat phase)."""
+        for _ in range(len(self.game.clock.phases)):
+            if self.game.clock.phase_name == phase:
+                return
+            self.advance()
+        assert self.game.clock.phase_name == phase
+
     def undo(self) -> None:
         self.table.undo()
         self.seen()
@@ -145,8 +154,9 @@ def play_battlecars(services: Services) -> Played:
 
 def play_autopower(services: Services) -> Played:
     r = _start(services, "autopower", ["Longshot", "Bishop"])
+    r.to_phase("Longshot: combat")  # each attack in its car's own Combat phase (§2.3)
     r.fire("autopower.attack", {"cards": "4"}, "6 5", {"firer": "v1", "target": "v2"})
-    r.advance()
+    r.to_phase("Bishop: combat")
     r.fire("autopower.attack", {"cards": "3"}, "1 2", {"firer": "v2", "target": "v1"})
     r.undo()
     r.note("Bishop's player changes his mind")

@@ -61,3 +61,39 @@ def test_a_smokescreen_lasts_60_turns_alone_and_through_the_fire_batch(
     assert any("60 turns left" in step for step in event.event.steps)
     table.undo()  # the batch's one event takes its duration back with it
     assert _lasting(services) == []
+
+
+BLANK_SMOKE = {"weapon": "3", "person": "driver", "side": None, "range": "", "smoke": 0,
+               "hold_damage": False}
+"""A Mini Sherman's smokescreen as the Table's fire dialog declares it: no target, the
+range and side left blank (§2.13: it aims at no one)."""
+
+
+def test_a_smokescreen_with_only_its_firer_and_weapon_lasts_60_turns_on_every_path(
+        services: Services) -> None:
+    """The dialog, the quick line and the Resolver resolve through the Table service; the
+    fire batch declares the shot with the form's values. Each gets the 60 turns."""
+    services.table.open(services.table.start("mini_car_wars", "Night", "", prepare(
+        find_ruleset("mini_car_wars"), [
+            Entry(player, name, find_ruleset("mini_car_wars").catalog()[name].to_json())
+            for player, name in (("Ann", "Mini Sherman"), ("Bo", "Courier"))])))
+    table = services.table
+    game = table.running()
+    procedure = find_procedure("mini.fire")
+    pending = table.resolve(procedure, {**BLANK_SMOKE, "firer": game.sheet("v1")},
+                            typed_dice(""), bindings={"firer": "v1"})
+    assert pending.resolution.outcome == "smoke cloud placed behind Mini Sherman"
+    assert pending.resolution.inputs["side"] is None
+    pending.apply()
+    alone = _lasting(services)
+    assert [(vehicle, left) for vehicle, _label, left, _rule in alone] == [
+        ("v1", "60 turns left (gone at turn 61)")]
+    table.undo()
+
+    batch = FireBatch(MINI_BATCH)
+    batch.declare(BLANK_SMOKE, {"firer": "v1"}, "")
+    assert batch.dice_hint(batch.shots[0], game) == "no dice"
+    assert batch.odds(batch.shots[0], game).summary == (
+        "smokescreen: no to-hit roll, a cloud is placed")
+    batch.resolve(table).apply()
+    assert _lasting(services) == alone

@@ -87,11 +87,12 @@ def test_mini_car_wars_public_facts_and_hidden_odds(services: Services) -> None:
     assert data["roll"]["state"] == "applied" and data["roll"]["dice"] == [4, 4, 5, 6, 6]
     assert "17 damage" in data["roll"]["outcome"]
     target = data["vehicles"][1]
-    assert {"label": "left armor", "value": "3", "number": True, "lost": False} \
-        in target["facts"]
+    assert {"label": "left armor", "value": "3", "number": True, "lost": False,
+            "spent": False} in target["facts"]
     assert data["log"][-1] == "hit: 17 damage to Blue Thunder's left"
     weapons = [f for f in data["vehicles"][0]["facts"] if f["value"] in ("ready", "fired")]
     assert [f["value"] for f in weapons][:1] == ["fired"]  # as the big sheet says
+    assert [f["spent"] for f in weapons][:1] == [True]  # (its own mark, never "ready"'s)
     table.set_visibility(Visibility(sheets_open=False, odds_shown=False))
     data, _text = _json(services)
     facts = {f["label"]: f["value"] for f in data["vehicles"][1]["facts"]}

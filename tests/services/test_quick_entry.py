@@ -13,6 +13,7 @@ from carwars_desktop.services.quick_entry import (
     QuickEntryError,
     Word,
     match_choice,
+    missing_target,
     parse,
     presets,
     words,
@@ -100,10 +101,29 @@ def test_an_error_points_at_the_wrong_word(line: str, wrong: str, says: str) -> 
 
 
 def test_a_line_that_ends_early_points_at_its_end() -> None:
-    for line in ("", "2", "2 mg"):
+    for line in ("", "2"):
         error = _error(line)
         assert error.word is None and error.start == len(line)
     assert "select a vehicle first" in str(_error("7 f"))
+    # A weapon named without a target: an error unless the weapon aims at no one.
+    command = parse("2 mg", MCW, 4)
+    missing = missing_target(command, MCW, frozenset(), "2 mg")
+    assert missing is not None and missing.word is None and missing.start == len("2 mg")
+    assert str(missing) == "name the target by its number next"
+    error = _error("2 attack", AP)
+    assert error.word is None and str(error) == "name the target by its number next"
+
+
+def test_a_smokescreen_line_names_no_target() -> None:
+    """Mini Car Wars §2.13: a smokescreen aims at no one; ``4 smoke`` is the whole shot."""
+    command = parse("4 smoke", MCW, 4)
+    assert command.kind == "shot" and command.vehicles == {"firer": 4}
+    assert command.values == {} and command.weapon == Word("smoke", 2, 7)
+    weapons = [("1", "1: MG (F)"), ("2", "2: MG (F)"), ("3", "3: Smokescreen (B)")]
+    assert presets(command, KEYS, MCW, lambda name, vehicles: weapons) == {
+        "firer": "v4", "weapon": "3"}
+    assert missing_target(command, MCW, {"target", "side", "range"}) is None
+    assert parse("4 smoke : ", MCW, 4).vehicles == {"firer": 4}
 
 
 # --- properties -------------------------------------------------------------------------

@@ -36,8 +36,8 @@ def test_report_tells_the_game_in_words(services: Services, database: Database) 
     report = session_report(database, play_scripted_session(services))
     first = report.narrative[0]
     assert first.when == "Turn 1, phase 1"
-    assert first.text.startswith("Ann's Rocket Special: Fire (to hit, damage, allocation) "
-                                 "against Bob's Courier (range 5) — need 8+, 41.7% — hit")
+    assert first.text.startswith("Ann's Rocket Special fired its RL (F) at Bob's Courier "
+                                 "(range 5) — need 8+, 41.7% — hit")
     assert "Courier: 12 damage to the front" in first.text
     assert [k.victim for k in report.kills] == ["Bob's Courier"]
     assert report.kills[0].by == ("Ann's Rocket Special",) and report.kills[0].turn == 4
@@ -161,3 +161,35 @@ def test_report_counts_each_shot_of_the_fire_batch(services: Services,
     report = session_report(database, session_id)
     assert [(p.player, p.rolls, p.successes, p.expected) for p in report.luck] == [
         ("Ann", 1, 0, Fraction(5, 12)), ("Bob", 1, 1, Fraction(5, 12))]
+
+
+def test_report_odds_of_a_session_recorded_before_events_kept_their_rolls(
+        services: Services, database: Database) -> None:
+    """An older session's events kept no rolls: the report (and the ledger) read each
+    resolution's exact odds from the roll log, its applied lines matched to the events in
+    order, so the luck is the same as had the events kept them."""
+    import json
+
+    from sqlalchemy import text
+
+    from carwars_desktop.services.ledger import LedgerService
+
+    session_id = play_scripted_session(services)
+    kept = session_report(database, session_id)
+    kept_ledger = LedgerService(database).ledger()
+    with database.engine.begin() as connection:
+        rows = connection.execute(text("SELECT id, body FROM session_events "
+                                       "WHERE session_id = :s"), {"s": session_id}).all()
+        for row_id, body in rows:
+            data = json.loads(body)
+            data.pop("rolls", None)
+            connection.execute(text("UPDATE session_events SET body = :b WHERE id = :i"),
+                               {"b": json.dumps(data), "i": row_id})
+        connection.execute(text("DELETE FROM session_ledger"))
+    older = session_report(database, session_id)
+    assert [(p.player, p.rolls, p.successes, p.expected) for p in older.luck] == \
+        [(p.player, p.rolls, p.successes, p.expected) for p in kept.luck]
+    assert "41.7%" in older.narrative[0].text and "need 8+" not in older.narrative[0].text
+    ledger = LedgerService(database).ledger()
+    assert [(r.name, r.shots, r.hits, r.luck) for r in ledger.players] == \
+        [(r.name, r.shots, r.hits, r.luck) for r in kept_ledger.players]

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.table.procedure_runner import Handler, ProcedureRunner
-from carwars_desktop.gui.write_banner import write_failure
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.play import Mark
 from carwars_desktop.session import Changes, Clock, Game, GameError, StaleSessionError
@@ -45,23 +44,15 @@ class TableActions(QObject):
 
     def _guard(self, action: Callable[[], Changes],
                done: Callable[[Changes], object] | None = None) -> Changes | None:
-        try:
-            changes = action()
-        except StaleSessionError:
-            return None  # the context announced it: the Table reloads and says so
-        except (ValueError, GameError, RuntimeError) as error:
-            self.message.emit(f"⚠ {error}", True)
-            return None
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            self.message.emit(f"⚠ {text}", True)
-            self.write_failed.emit(text, lambda: self._guard(action, done) is not None)
-            return None
+        op = (self.runner.ops(action)
+              # the context announced a stale write: the Table reloads and says so
+              .refused(StaleSessionError, lambda _error: None)
+              .refused((ValueError, GameError, RuntimeError),
+                       lambda error: self.message.emit(f"⚠ {error}", True))
+              .failed(lambda text: self.message.emit(f"⚠ {text}", True)))
         if done is not None:
-            done(changes)
-        return changes
+            op.success(done)
+        return op.value if op.run() else None
 
     def mark(self, key: str, factory: Callable[[], Mark]) -> Changes | None:
         """Make a hand mark (the engine decides its consequences) and commit it."""

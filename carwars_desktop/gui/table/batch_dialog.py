@@ -38,7 +38,6 @@ class BatchDialog(QDialog):
         super().__init__(parent or table)
         self.table = table
         self.batch = batch
-        self.pending: PendingResolution | None = None
         self.setWindowTitle("The phase's fire batch")
         intro = QLabel("Every shot declared this phase, resolved together: the damage is "
                        "applied after everyone has fired, as one event (one Undo). Type each "
@@ -125,11 +124,14 @@ class BatchDialog(QDialog):
             return
         self.error.setText("")
 
+    @property
+    def pending(self) -> PendingResolution | None:
+        """The batch's result on screen (the Table service's slot), not yet applied."""
+        return self.table.context.service.shown_by(self)
+
     def _forget(self, reason: str) -> None:
         """The batch's result on screen no longer stands (``reason``: why, for the log)."""
-        if self.pending is not None:
-            self.pending.discard(reason=reason)
-            self.pending = None
+        self.table.hub.runner.discard(self, reason)
         self.result_view.setHtml("")
 
     def _next(self, row: int) -> None:
@@ -140,22 +142,22 @@ class BatchDialog(QDialog):
             self.resolve()
 
     def resolve(self) -> PendingResolution | None:
-        self._forget(Discarded.NEW_ROLL)
-        try:
-            self.pending = self.batch.resolve(self.table.context.service, initiator=self)
-        except (ResolveError, ValueError) as error:
-            self.error.setText(f"⚠ {error}")
-            return None
+        self.result_view.setHtml("")
+        # (a result shown before is discarded by the service: a new roll replaces it)
+        op = self.table.hub.runner.ops(
+            lambda: self.batch.resolve(self.table.context.service, initiator=self))
+        op.refused((ResolveError, ValueError), lambda error: self.error.setText(f"⚠ {error}"))
+        return op.value if op.success(self._show).run() else None
+
+    def _show(self, pending: PendingResolution) -> None:
         self.error.setText("")
-        self.result_view.setHtml(explanation_html(self.pending.resolution, None,
+        self.result_view.setHtml(explanation_html(pending.resolution, None,
                                                   effect_names=False))
-        return self.pending
 
     def apply(self) -> None:
         pending = self.pending or self.resolve()
         if pending is None:
             return
-        self.pending = None
         self.table.hub.runner.finish(pending, None)
         if pending.state is PendingState.APPLIED:
             self.batch.resolved()  # (its event forgot the declaration in its transaction)

@@ -321,7 +321,8 @@ class TableKeys(QObject):
         firer = names.get(bindings.get(action.vehicle_input, ""), "?")
         target = names.get(bindings.get(action.target_input, ""), "")
         weapon = values.get("weapon") or values.get("mount") or ""
-        label = f"{firer} → {target}" + (f" ({weapon})" if weapon else "")
+        # (a smokescreen aims at no one: its firer and weapon only)
+        label = (f"{firer} → {target}" if target else firer) + (f" ({weapon})" if weapon else "")
         try:  # committed before the batch shows it (a kill then loses nothing)
             self.batch.declare(values, bindings, dice, label, game.clock.turn,
                                game.clock.phase_name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -40,6 +43,45 @@ from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Entry, Setup, SetupError, prepare
 
 DEFAULT_PLAYERS = 2
+
+
+class PlayerDelegate(QStyledItemDelegate):
+    """The player cell edits in a box listing the club's players (typing a new name makes
+    a new player when the session starts; "ann" picks Ann)."""
+
+    def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.names = names
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+        box = QComboBox(parent)
+        box.setEditable(True)
+        box.addItems(self.names)
+        box.setAccessibleName("Player")
+        completer = box.completer()
+        if completer is not None:
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        return box
+
+    def setEditorData(self, editor: QWidget,  # noqa: N802 (Qt's name)
+                      index: QModelIndex | QPersistentModelIndex) -> None:
+        if isinstance(editor, QComboBox):
+            editor.setEditText(str(index.data() or ""))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel,  # noqa: N802
+                     index: QModelIndex | QPersistentModelIndex) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, known_player(self.names, editor.currentText()))
+
+
+def known_player(names: list[str], typed: str) -> str:
+    """The club's player a typed name is (trimmed, case-folded), else the name as typed."""
+    key = " ".join(typed.split()).casefold()
+    for name in names:
+        if " ".join(name.split()).casefold() == key:
+            return name
+    return " ".join(typed.split())
 
 
 class NewSessionDialog(QDialog):
@@ -82,6 +124,15 @@ class NewSessionDialog(QDialog):
         self.players.setHorizontalHeaderLabels(["Player", "Vehicle (a copy goes in play)",
                                                 "Name at the table"])
         self.players.verticalHeader().hide()
+        self.player_names: list[str] = []
+        """The club's players (the database's), offered in the player column."""
+        players = getattr(database, "players", None)
+        if players is not None:
+            self.player_names = [p.name for p in players.all()]
+        self.players.setItemDelegateForColumn(0, PlayerDelegate(self.player_names,
+                                                                self.players))
+        self.players.setToolTip("Double-click a player to pick one of the club's players "
+                                "or type a new name")
         header = self.players.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(0, 130)
@@ -331,7 +382,8 @@ class NewSessionDialog(QDialog):
             choice = self.choices[combo.currentIndex()]
             named = self.players.item(row, 2)
             name = named.text().strip() if named is not None else ""
-            entries.append(Entry(item.text() if item else "", name or choice.name,
+            entries.append(Entry(known_player(self.player_names, item.text() if item else ""),
+                                 name or choice.name,
                                  choice.design))
         return entries
 

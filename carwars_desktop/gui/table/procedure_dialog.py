@@ -15,13 +15,14 @@ takes one key (a vehicle's number, a weapon's number, a side's letter) and moves
 the next field, a letter ends a number (``5 f``: the range, then the side), the last
 field moves on to the dice. A field of the order the Table did not fill from the GM's
 own choices (a pair remembered this turn) starts empty: the dice are not resolved
-until it is typed. Without an order the first field is the first of ``ask``, else the
-dice entry.
+until it is typed. A field the move does not use (a smokescreen's target, range and side:
+it aims at no one, Mini Car Wars §2.13) is greyed out, skipped and never asked. Without an
+order the first field is the first of ``ask``, else the dice entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -41,8 +42,9 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
-from carwars_desktop.gui.resolving import dice_hint, explanation_html
+from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import matches, shortcut
 from carwars_desktop.procedures import (
     REFUSED,
@@ -63,15 +65,14 @@ from carwars_desktop.services import (
 )
 from carwars_desktop.session import Game
 
-REFUSED_HINT = "No dice: the rules refuse it as it stands."
-"""The dice hint of a move the rules refuse (its odds say why)."""
-
 
 class ProcedureDialog(QDialog):
     """One procedure: form, exact odds, dice, result; :attr:`accepted_result` on Apply.
 
     The Table service resolves (``table``; one of its own when none is given, for a
-    dialog shown alone): :attr:`pending` is the result on screen.
+    dialog shown alone) and keeps the result on screen (:attr:`pending` asks it for the
+    dialog's own); ``ops`` runs its operations (the runner's: a refused write goes to the
+    Table's banner with Retry; alone, to the dialog's error line).
     """
 
     accepted_result = Signal(object)
@@ -84,19 +85,14 @@ class ProcedureDialog(QDialog):
                  note: str = "", parent: QWidget | None = None,
                  table: TableService | None = None, ask: Collection[str] = (),
                  batch: bool = False, batch_default: bool = False,
-                 discard: Callable[[PendingResolution, str], object] | None = None,
-                 order: Sequence[str] = ()) -> None:
+                 ops: Ops | None = None, order: Sequence[str] = ()) -> None:
         super().__init__(parent)
         self.procedure = procedure
-        self._discard: Callable[[PendingResolution, str], object] = (
-            discard if discard is not None
-            else lambda pending, reason: pending.discard(reason=reason))
-        """Discards a result the inputs no longer stand for (the runner's: a refused write
-        goes to the banner with Retry)."""
         self.game = game
         self.table = table if table is not None else TableService()
+        self.ops = ops if ops is not None else Ops(
+            lambda text, _retry: self.error.setText(f"⚠ {text}"), self.table.bus)
         self.setWindowTitle(procedure.title)
-        self.pending: PendingResolution | None = None
         self.odds: Odds | None = None
         title = QLabel(f"{procedure.title}\n{procedure.rule}")
         font = QFont(title.font())
@@ -243,8 +239,9 @@ class ProcedureDialog(QDialog):
 
     @property
     def unchosen(self) -> set[str]:
-        """Fields of the order still empty: nothing the GM chose is in them yet."""
-        return self.form.blank
+        """Fields of the order still empty: nothing the GM chose is in them yet (a field
+        the move does not use is never asked: a smokescreen's target, side and range)."""
+        return self.form.blank - self.form.unused()
 
     def recall(self, name: str, value: Any) -> None:
         """A value the GM chose before (remembered this turn for the pair) fills ``name``."""
@@ -252,7 +249,9 @@ class ProcedureDialog(QDialog):
 
     def _advance(self, name: str) -> QWidget:
         """The field after ``name`` in the order (the dice after the last) takes the focus."""
-        later = self.order[self.order.index(name) + 1:] if name in self.order else []
+        unused = self.form.unused()
+        later = [n for n in self.order[self.order.index(name) + 1:] if n not in unused] \
+            if name in self.order else []
         widget = self.form.editors[later[0]] if later else self.dice_edit
         widget.setFocus(Qt.FocusReason.TabFocusReason)
         if isinstance(widget, QLineEdit):
@@ -317,7 +316,9 @@ class ProcedureDialog(QDialog):
         vehicles are in play), or an input in ``ask``; None when every field has one (the
         dice are next)."""
         if self.order:
-            return self.form.editors[self.order[0]]
+            unused = self.form.unused()
+            asked = [name for name in self.order if name not in unused]
+            return self.form.editors[asked[0]] if asked else None
         vehicles = len(self.game.vehicles)
         bindings = self.form.bindings()
         for spec in self.procedure.inputs:
@@ -388,8 +389,18 @@ class ProcedureDialog(QDialog):
         super().keyPressEvent(event)
 
     @property
+    def pending(self) -> PendingResolution | None:
+        """The dialog's result on screen (the Table service's slot), not yet applied."""
+        return self.table.shown_by(self)
+
+    @property
     def resolution(self) -> Resolution | None:
-        return self.pending.resolution if self.pending is not None else None
+        pending = self.pending
+        return pending.resolution if pending is not None else None
+
+    def _discard(self, reason: str) -> bool:
+        """The dialog's result on screen no longer stands: discarded, saying why."""
+        return self.ops(lambda: self.table.discard_shown(reason, owner=self)).run()
 
     def _values(self) -> dict[str, Any] | None:
         if self.unchosen:
@@ -411,11 +422,9 @@ class ProcedureDialog(QDialog):
         return values
 
     def refresh(self) -> None:
-        dropped, self.pending = self.pending, None
-        if dropped is not None and dropped.pending:
-            # The inputs changed: that result no longer stands. It is discarded (its roll
-            # stays in the log as discarded; the players' display stops showing it).
-            self._discard(dropped, Discarded.INPUT_CHANGED)
+        # The inputs changed: a result shown no longer stands. It is discarded (its roll
+        # stays in the log as discarded; the players' display stops showing it).
+        self._discard(Discarded.INPUT_CHANGED)
         self.apply_button.setEnabled(False)
         self.result_view.setHtml("")
         values = self._values()
@@ -424,18 +433,25 @@ class ProcedureDialog(QDialog):
             self.dice_hint.setText("")
             self.table.prepared_gone(self)
             return
-        self.odds = self.procedure.odds(values)
+        bindings = self.form.bindings()
+        refused = self.table.table_problems(self.procedure, values, bindings)
+        # What the moment of play refuses (an AUTOpower attack outside its car's Combat
+        # phase, §2.3) is shown as the rules' refusal: no dice are asked for it.
+        self.odds = refused_odds("; ".join(refused)) if refused else \
+            self.procedure.odds(values)
         self.odds_label.setText(self.odds.summary)
         self.dice_hint.setText(REFUSED_HINT if self._refused() else
                                dice_hint(self.procedure, values))
         # The players see the need and the odds while the form is filled (#28 §4).
-        self.table.preparing(self.procedure.id, self.form.bindings(), self.odds,
-                             initiator=self)
+        self.table.preparing(self.procedure.id, bindings, self.odds, initiator=self)
 
     def done(self, result: int) -> None:
         """Closed (applied, added to the batch or cancelled): the roll it prepared is no
-        longer in progress unless its result is shown."""
-        self.table.prepared_gone(self)
+        longer in progress; cancelled, its result on screen is discarded."""
+        if result == QDialog.DialogCode.Rejected:
+            self.ops(lambda: self.table.closed(self)).run()
+        else:
+            self.table.prepared_gone(self)
         super().done(result)
 
     def resolve_entered(self) -> None:
@@ -457,20 +473,21 @@ class ProcedureDialog(QDialog):
             assert self.odds is not None
             self.error.setText(f"⚠ {self.odds.summary}: nothing was resolved.")
             return
-        try:
-            dice = typed_dice(self.dice_edit.text(), roll,
-                              procedure_sides(self.procedure, values, self.form.house))
-            pending = self.table.resolve(self.procedure, values, dice,
-                                         bindings=self.form.bindings(), odds=self.odds,
-                                         initiator=self)
-        except ResolveError as error:
-            self.error.setText(f"⚠ {error}")
-            return
+        typed = self.dice_edit.text()
+
+        def resolve() -> PendingResolution:
+            # (a result shown before is discarded by the service: a new roll replaces it)
+            dice = typed_dice(typed, roll, procedure_sides(self.procedure, values,
+                                                           self.form.house))
+            return self.table.resolve(self.procedure, values, dice,
+                                      bindings=self.form.bindings(), odds=self.odds,
+                                      initiator=self)
+
+        self.ops(resolve).refused(ResolveError, lambda error: self.error.setText(
+            f"⚠ {error}")).success(self._show).run()
+
+    def _show(self, pending: PendingResolution) -> None:
         self.error.setText("")
-        shown, self.pending = self.pending, pending
-        if shown is not None and shown.pending:
-            # A new result replaces it on screen: it was not applied.
-            self._discard(shown, Discarded.NEW_ROLL)
         self.result_view.setHtml(explanation_html(pending.resolution, pending.seed,
                                                   effect_names=False))
         self.apply_button.setEnabled(True)
@@ -487,10 +504,9 @@ class ProcedureDialog(QDialog):
         """The shot, with the dice typed (if any), goes to the phase's batch."""
         if not self.batch or self._values() is None:
             return
-        if self.pending is not None:
-            # Its roll stays in the log; the batch resolves again.
-            self.pending.discard(reason=Discarded.INTO_THE_BATCH)
-            self.pending = None
+        # A result shown: its roll stays in the log; the batch resolves again.
+        if self.pending is not None and not self._discard(Discarded.INTO_THE_BATCH):
+            return
         self.batch_refusal = ""
         self.batched.emit(self.form.values(), self.form.bindings(), self.dice_edit.text())
         if self.batch_refusal:  # (not kept: the shot stays here, nothing typed is lost)
@@ -503,9 +519,10 @@ class ProcedureDialog(QDialog):
         straight from the dice entry). Never rolls."""
         if self.pending is None:
             self.resolve_entered()
-        if self.pending is None or not self.apply_button.isEnabled():
+        pending = self.pending
+        if pending is None or not self.apply_button.isEnabled():
             return
-        self.accepted_result.emit(self.pending)
+        self.accepted_result.emit(pending)
         self.accept()
 
 

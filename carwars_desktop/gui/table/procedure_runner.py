@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.gui.game_context import GameContext
-from carwars_desktop.gui.write_banner import write_failure
+from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.procedures import InputError, Procedure, SheetInput
 from carwars_desktop.rules import find_procedure
-from carwars_desktop.services import Discarded, Handler, PendingResolution, PendingState
+from carwars_desktop.services import Handler, PendingResolution, PendingState
 from carwars_desktop.services.house_rules import not_offered_in_session
 from carwars_desktop.session import Game, StaleSessionError
 
@@ -43,6 +43,8 @@ class ProcedureRunner(QObject):
         self.context = context
         self._parent = parent_widget
         self.dialog: ProcedureDialog | None = None
+        self.ops = Ops(self.write_failed.emit, context.service.bus)
+        """How the Table's operations run (a refused write: :attr:`write_failed`)."""
 
     def _game(self) -> Game | None:
         game = self.context.service.game
@@ -117,66 +119,46 @@ class ProcedureRunner(QObject):
 
         dialog = ProcedureDialog(procedure, game, presets, note, self._parent, table=service,
                                  ask=ask, batch=batch is not None, batch_default=batch_default,
-                                 discard=self._discard, order=order)
+                                 ops=self.ops, order=order)
         if batch is not None:
             dialog.batched.connect(batch)
         dialog.accepted_result.connect(lambda pending: self.finish(pending, handler))
-        dialog.rejected.connect(lambda: self._discarded(dialog))
         dialog.finished.connect(dialog.deleteLater)
         dialog.finished.connect(self.closed)
         self.dialog = dialog
         dialog.open()
         dialog.activateWindow()  # its keys work at once
 
-    def _discarded(self, dialog: ProcedureDialog) -> None:
-        pending = dialog.pending
-        if pending is not None:
-            self._discard(pending, Discarded.WINDOW_CLOSED)
-
-    def _discard(self, pending: PendingResolution, reason: str = "") -> bool:
-        """Discard (the roll is logged, with why); a refused write goes to
-        :attr:`write_failed`."""
-        try:
-            pending.discard(reason=reason)
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            self.write_failed.emit(text, lambda: self._discard(pending, reason))
-            return False
-        return True
+    def discard(self, owner: object, reason: str = "") -> bool:
+        """Discard ``owner``'s result on screen (logged, with why); a refused write goes
+        to :attr:`write_failed` with Retry."""
+        return self.ops(lambda: self.context.service.discard_shown(reason, owner=owner)).run()
 
     def finish(self, pending: PendingResolution, handler: Handler | None) -> bool:
         """Apply a result (or hand it to ``handler``), which logs it; a result without
         effects is discarded (and logged) with its outcome as the reason. False: not
         applied (a refused write goes to :attr:`write_failed` with a retry)."""
         if handler is None and not pending.resolution.effects:
-            self._discard(pending)
+            self.ops(lambda: pending.discard()).run()
             self.failed.emit(pending.resolution.outcome)
             return True
-        try:
-            pending.apply(handler)
-        except StaleSessionError:
-            return False  # the service announced it: the Table reloads and says so
-        except ValueError as error:
-            self.failed.emit(str(error))
-            return False
-        except Exception as error:
-            text = write_failure(error)
-            if text is None:
-                raise
-            if pending.state is PendingState.APPLIED:  # only its roll-log line is missing
-                self.write_failed.emit(f"{text} (the result was applied; only its line in "
-                                       "the roll log is missing)",
-                                       lambda: self._retry_log(pending))
-                self.done.emit(pending.resolution)
-                return True
-            self.failed.emit(text)
-            self.write_failed.emit(text, lambda: self.finish(pending, handler))
-            return False
-        self.done.emit(pending.resolution)
-        self._offer_due(pending)
-        return True
+
+        def applied(_changes: object) -> None:
+            self.done.emit(pending.resolution)
+            self._offer_due(pending)
+
+        def only_the_log(text: str) -> tuple[str, Retry] | None:
+            if pending.state is not PendingState.APPLIED:
+                return None
+            self.done.emit(pending.resolution)
+            return (f"{text} (the result was applied; only its line in the roll log is "
+                    "missing)", self.ops(pending.retry_log).run)
+
+        return (self.ops(lambda: pending.apply(handler))
+                # the service announced a stale write: the Table reloads and says so
+                .refused(StaleSessionError, lambda _error: None)
+                .refused(ValueError, lambda error: self.failed.emit(str(error)))
+                .partly(only_the_log).failed(self.failed.emit).success(applied).run())
 
     def _offer_due(self, pending: PendingResolution) -> None:
         """A roll the applied result made due (AUTOpower §2.8: the hit car rolls for
@@ -192,12 +174,3 @@ class ProcedureRunner(QObject):
             QTimer.singleShot(0, lambda: self.run(
                 roll.procedure_id, {roll.vehicle_input: roll.vehicle, **roll.presets},
                 note=f"{roll.label} ({roll.rule})"))
-
-    @staticmethod
-    def _retry_log(pending: PendingResolution) -> bool:
-        try:
-            return pending.retry_log()
-        except Exception as error:
-            if write_failure(error) is None:
-                raise
-            return False

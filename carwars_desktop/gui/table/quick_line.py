@@ -37,7 +37,12 @@ from carwars_desktop.services import (
     procedure_sides,
     typed_dice,
 )
-from carwars_desktop.services.quick_entry import QuickEntryError, parse, presets
+from carwars_desktop.services.quick_entry import (
+    QuickEntryError,
+    missing_target,
+    parse,
+    presets,
+)
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.workspace import TableWorkspace
@@ -88,7 +93,6 @@ class QuickLine(QWidget):
         self.raw: dict[str, Any] = {}
         self.bindings: dict[str, str] = {}
         self.odds: Odds | None = None
-        self.pending: PendingResolution | None = None
         self.given: dict[str, Any] = {}
         """The line's inputs as typed (a declared shot keeps these, as the dialog's form)."""
         self.alone = False
@@ -119,10 +123,15 @@ class QuickLine(QWidget):
         self.hide()
         self.table.focus_default()
 
-    def discard(self, reason: str = Discarded.NEW_ROLL) -> None:
-        if self.pending is not None:
-            self.pending.discard(reason=reason)
-            self.pending = None
+    @property
+    def pending(self) -> PendingResolution | None:
+        """The line's result on screen (the Table service's slot), not yet applied."""
+        return self.table.context.service.shown_by(self)
+
+    def discard(self, reason: str = Discarded.NEW_ROLL) -> bool:
+        """The line's result on screen is discarded, saying why (a refused write goes to
+        the Table's banner with Retry)."""
+        return self.table.hub.runner.discard(self, reason)
 
     def enter(self, apply: bool = False, alone: bool = False) -> None:
         """Enter: read the line, or the dice, or apply the result shown. ``alone``
@@ -205,6 +214,12 @@ class QuickLine(QWidget):
         typed_inputs = {name: value for name, value in given.items()
                         if not isinstance(procedure.input(name), SheetInput)}
         raw, bindings = ProcedureRunner._raw(procedure, game, given)
+        missing = missing_target(command, ui.quick, procedure.unused(raw, game.house), text)
+        if missing is not None:  # (a smokescreen needs none: it aims at no one)
+            self.pointer.setText(f"{text}\n{missing.pointer()}")
+            self.pointer.show()
+            self.info.setText(f"⚠ {missing}")
+            return
         refused = game.table_problems(procedure.id, bindings,
                                       {k: v for k, v in given.items() if k not in bindings})
         if refused:  # what the moment of play refuses (Battlecars §2.9 return fire)
@@ -235,6 +250,8 @@ class QuickLine(QWidget):
                              if batched else ""))
         if command.dice and batched:
             self.declare(command.dice)
+        elif batched and not procedure.dice_needed(raw):
+            self.declare("")  # no dice to type (a smokescreen): declared at once
         elif command.dice:
             self.resolve(command.dice, apply)
         elif all(need.when for need in procedure.dice_needed(raw)):
@@ -256,29 +273,34 @@ class QuickLine(QWidget):
         procedure = self.procedure
         if procedure is None:
             return
-        self.discard()
-        try:
+
+        def resolve() -> PendingResolution:
+            # (a result shown before is discarded by the service: a new roll replaces it)
             game = self.table.context.service.game
             house = game.house if game is not None else None
             dice = typed_dice(typed, False, procedure_sides(procedure, self.raw, house))
-            self.pending = self.table.context.service.resolve(
+            return self.table.context.service.resolve(
                 procedure, self.raw, dice, bindings=self.bindings, odds=self.odds,
                 initiator=self)
-        except ResolveError as error:
+
+        def refused(error: BaseException) -> None:
             if quiet:  # a die is needed after all: asked for, in the engine's words
                 self.info.setText(f"{self.info.text()}<br><b>{error}</b>: type it")
             else:
                 self.info.setText(f"⚠ {error}")
-            return
-        self.edit.clear()
-        self.edit.setPlaceholderText("Enter applies · Esc discards")
-        self.info.setText(f"<b>{self.pending.resolution.outcome}</b> — Enter applies, "
-                          "Esc discards")
-        if apply:
-            self.apply()
+
+        def shown(pending: PendingResolution) -> None:
+            self.edit.clear()
+            self.edit.setPlaceholderText("Enter applies · Esc discards")
+            self.info.setText(f"<b>{pending.resolution.outcome}</b> — Enter applies, "
+                              "Esc discards")
+            if apply:
+                self.apply()
+
+        self.table.hub.runner.ops(resolve).refused(ResolveError, refused).success(shown).run()
 
     def apply(self) -> None:
-        pending, self.pending = self.pending, None
+        pending = self.pending
         if pending is None:
             return
         self.table.hub.runner.finish(pending, None)

@@ -104,6 +104,8 @@ class CompactSheet(QFrame):
         parts = []
         for fact in frame.rules.public(sheet, True):
             text = f"{fact.label} <b>{fact.value}</b>"
+            if fact.spent:  # (fired this turn, no shots: the full sheet's "● fired")
+                text = f"● {text}"
             if fact.lost:
                 text = f"<span style='color:{lost}'>✖ <s>{fact.label}</s> {fact.value}</span>"
             parts.append(text)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.workshop.editor import DesignEditor
@@ -49,7 +50,13 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.library.templates import renamed
 from carwars_desktop.rules import Design, UnknownRulesetError, find_ruleset, ruleset_ids
-from carwars_desktop.services import DesignEditing, EditHistory, LibraryService, Services
+from carwars_desktop.services import (
+    DesignEdit,
+    DesignEditing,
+    EditHistory,
+    LibraryService,
+    Services,
+)
 
 if TYPE_CHECKING:
     from carwars_desktop.library import DesignSummary
@@ -201,6 +208,8 @@ class WorkshopWorkspace(Workspace):
 
         layout = QVBoxLayout(self)
         self.write_banner = WriteBanner()
+        self.ops = Ops(self.write_banner.show_message, self.services.bus)
+        """How the Workshop's writes run (a refused write: the banner, with Retry)."""
         self.ask_conflict: Callable[[DesignRecord], ConflictChoice] = (
             lambda theirs: ask_conflict_with_dialog(self, theirs))
         """Which save wins when the design was saved elsewhere (a dialog; tests replace it)."""
@@ -476,31 +485,31 @@ class WorkshopWorkspace(Workspace):
         self._keep_edit(design, label, key)
 
     def _keep_edit(self, design: Design, label: str, key: str) -> None:
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage import InvalidDesignError
         from carwars_desktop.storage.library import DesignConflictError
 
         if self.design is None or self.record is None or self._committing:
             return
         before = self.design
-        try:
-            self.editing.edit(design, label, key, initiator=self)
-        except DesignConflictError as conflict:
+
+        def conflicted(conflict: BaseException) -> None:
+            assert isinstance(conflict, DesignConflictError)
             self._say(f"⚠ Not kept: {conflict}")
             if self.resolve_conflict(conflict, design):
                 self._show_design(design)
             elif self.design is before:  # (not when a conflict opened another design)
                 assert self.editor is not None
                 self.editor.show_design(before)
-            return
-        except (InvalidDesignError, LibraryWriteError) as error:
+
+        def not_kept(error: object) -> None:
             self._say(f"⚠ Not kept: {error}")
-            if isinstance(error, LibraryWriteError):
-                self.write_banner.show_message(
-                    str(error), lambda: self._retry_edit(design, label, key))
             assert self.editor is not None
             self.editor.show_design(before)
-            return
-        self._show_design(design)
+
+        (self.ops(lambda: self.editing.edit(design, label, key, initiator=self))
+         .refused(DesignConflictError, conflicted).refused(InvalidDesignError, not_kept)
+         .failed(not_kept).again(lambda: self._retry_edit(design, label, key))
+         .success(lambda _edit: self._show_design(design)).run())
 
     def _name_edited(self, text: str) -> None:
         if self.design is None or self.editor is None or self.editor.read_only:
@@ -537,31 +546,33 @@ class WorkshopWorkspace(Workspace):
     def _step(self, undo: bool) -> bool:
         """Undo or redo (committed first); False when the library refused it (a refused
         write shows the banner, whose Retry steps again)."""
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage import InvalidDesignError
         from carwars_desktop.storage.library import DesignConflictError
 
         if self._writing:  # Ctrl+Z while a huge design's edit is written: it comes first
             return False
         history = self.editing.history
         target = history.next_undo() if undo else history.next_redo()
-        try:
-            edit = (self.editing.undo if undo else self.editing.redo)(initiator=self)
-        except DesignConflictError as conflict:
+
+        def conflicted(conflict: BaseException) -> None:
+            assert isinstance(conflict, DesignConflictError)
             self._say(f"⚠ Not kept: {conflict}")
             if target is not None:
                 self.resolve_conflict(conflict, target.before if undo else target.after)
-            return False
-        except (InvalidDesignError, LibraryWriteError) as error:
-            self._say(f"⚠ Not kept: {error}")
-            if isinstance(error, LibraryWriteError):
-                self.write_banner.show_message(str(error), lambda: self._step(undo))
-            return False
-        if edit is None:
-            return True
-        assert self.design is not None
-        self._show_design(self.design)
-        self._say(f"{'Undone' if undo else 'Redone'}: {edit.label}.")
-        return True
+
+        def stepped(edit: DesignEdit | None) -> None:
+            if edit is None:
+                return
+            assert self.design is not None
+            self._show_design(self.design)
+            self._say(f"{'Undone' if undo else 'Redone'}: {edit.label}.")
+
+        return (self.ops(lambda: (self.editing.undo if undo else self.editing.redo)(
+                    initiator=self))
+                .refused(DesignConflictError, conflicted)
+                .refused(InvalidDesignError, lambda error: self._say(f"⚠ Not kept: {error}"))
+                .failed(lambda text: self._say(f"⚠ Not kept: {text}"))
+                .again(lambda: self._step(undo)).success(stepped).run())
 
     def undo(self) -> None:
         self._step(undo=True)
@@ -580,21 +591,22 @@ class WorkshopWorkspace(Workspace):
     def _write(self, write: Callable[[], DesignRecord], mine: Design) -> bool:
         """Save with ``write``: shown as saved, or why not (a conflict goes to the GM's
         choice, a write failure to the banner with Retry). True when saved."""
-        from carwars_desktop.storage import InvalidDesignError, LibraryWriteError
+        from carwars_desktop.storage import InvalidDesignError
         from carwars_desktop.storage.library import DesignConflictError
 
-        try:
-            record = write()
-        except DesignConflictError as conflict:  # saved elsewhere meanwhile: the GM chooses
+        resolved: list[bool] = []
+
+        def conflicted(conflict: BaseException) -> None:  # saved elsewhere: the GM chooses
+            assert isinstance(conflict, DesignConflictError)
             self._say(f"⚠ Not saved: {conflict}")
-            return self.resolve_conflict(conflict, mine)
-        except (InvalidNameError, InvalidDesignError, LibraryWriteError) as error:
-            self._say(f"⚠ Not saved: {error}")
-            if isinstance(error, LibraryWriteError):
-                self.write_banner.show_message(str(error), self.save)
-            return False
-        self._saved(record)
-        return True
+            resolved.append(self.resolve_conflict(conflict, mine))
+
+        saved = (self.ops(write).refused(DesignConflictError, conflicted)
+                 .refused((InvalidNameError, InvalidDesignError),
+                          lambda error: self._say(f"⚠ Not saved: {error}"))
+                 .failed(lambda text: self._say(f"⚠ Not saved: {text}"))
+                 .again(self.save).success(self._saved).run())
+        return saved or any(resolved)
 
     def resolve_conflict(self, conflict: DesignConflictError, mine: Design) -> bool:
         """Another copy saved the design since it was opened: :attr:`ask_conflict` chooses.

@@ -30,6 +30,8 @@ def test_the_c_key_opens_the_control_roll_due_filled_in(
     assert dialog.form.values()["damage"] == 0
     dialog.reject()
     qtbot.waitUntil(lambda: not dialog.isVisible())
+    while game.clock.phase_name != "Longshot: combat":  # its own Combat phase (§2.3)
+        table.play.clock.next_phase()  # type: ignore[attr-defined]
     table.hub.runner.run("autopower.attack", {"firer": "v2", "target": "v1"})
     attack = table.hub.runner.dialog
     assert isinstance(attack, ProcedureDialog)

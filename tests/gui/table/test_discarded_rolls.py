@@ -49,5 +49,5 @@ def test_each_roll_not_applied_says_discarded_and_why(  # type: ignore[no-untype
     assert rows == {"5 4 3": "discarded: input changed", "6 3 3": "discarded: a new roll",
                     "6 4 4": "discarded: window closed",
                     "3 5 5": "discarded: app stopped before it was applied"}
-    dialog.pending = None  # (that run is over: its result is not on screen any more)
+    table.context.service.shown = None  # (that run is over: its result is not on screen)
     dialog.reject()

@@ -54,3 +54,28 @@ def test_a_spent_heavy_rocket_reads_no_shots_everywhere(
     mark = set_weapon(service.running().sheet("v1"), 1, fired=False)
     service.mark("v1", mark.sheet, f"Mini Sherman (b): {mark.summary}")
     assert set(_everywhere(table).values()) == {"no shots"}
+
+
+def test_a_fired_or_spent_weapon_has_the_spent_mark_never_the_ready_one(
+        window: MainWindow, start_session: Any, qtbot: Any) -> None:
+    """#28 §4: the compact sheet marks a weapon fired this turn, or with no shots left,
+    with the full sheet's "●" (the players' display too: "● MG (F) fired", never "✔")."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.resize(1366, 720)
+    table: TableWorkspace = start_session(
+        "mini_car_wars", [("Ann", "Mini Sherman (b)"), ("Bo", "Courier"), ("Cy", "Courier"),
+                          ("Di", "Courier")])
+    qtbot.waitUntil(lambda: table.play.grid.compact)
+    service = table.context.service
+    game = service.running()
+    [card] = [c for c in table.play.grid.cards if c.key == "v1"]
+    assert "MG (F) <b>ready</b>" in card.facts.text() and "●" not in card.facts.text()
+    procedure = find_procedure("mini.fire")
+    inputs = procedure.bind({"weapon": "1", "side": "F", "range": "2",
+                             "firer": game.sheet("v1"), "target": game.sheet("v2")})
+    service.resolve(procedure, inputs, typed_dice("1 1"),
+                    bindings={"firer": "v1", "target": "v2"}).apply()  # a miss: fired
+    facts = card.facts.text()
+    assert "● MG (F) <b>fired</b>" in facts and "● HR" not in facts, facts
+    assert "HR (F) <b>ready</b>" in facts

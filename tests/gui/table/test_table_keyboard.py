@@ -48,6 +48,19 @@ def _start(window: MainWindow, start_session: Any, ruleset: str,
     return table
 
 
+def _to_phase(table: TableWorkspace, keys: Keys, phase: str) -> None:
+    """Ctrl+. to ``phase`` (AUTOpower §2.3 step 4: a car attacks in its own Combat phase);
+    the key count starts again from there."""
+    game = table.context.service.game
+    assert game is not None
+    for _ in range(len(game.clock.phases)):
+        if game.clock.phase_name == phase:
+            break
+        keys.press("Ctrl+.")
+    assert game.clock.phase_name == phase
+    keys.count = 0
+
+
 def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
     """Two cars or four, the same keys in the same order (#28 §3)."""
@@ -118,6 +131,7 @@ def test_an_autopower_attack_in_eight_keys(window: MainWindow, start_session, qt
     game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
+    _to_phase(table, keys, "Longshot: combat")
     keys.press("2", "f")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
@@ -410,6 +424,7 @@ def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_se
     assert table.quick.raw["points_between"] == 3
     table.quick.close_line()
     table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
+    _to_phase(table, Keys(qtbot), "Longshot: combat")
     table.quick.open()
     table.quick.read("2 at 1 4 : 65")
     assert table.quick.pending is not None, table.quick.info.text()
@@ -692,6 +707,9 @@ MCW_QUICK = ("Q", *"1mg2f5:543", "Enter")
 MCW_QUICK_ALONE = ("Q", *"1mg2f5:543", "Ctrl+Shift+Enter")
 BC_SHOT = ("F1", "2", "f", "Enter", "7", "6", "1", "1", "Ctrl+Enter")
 AP_ATTACK = ("F2", "1", "4", "Enter", "6", "5", "Ctrl+Enter")
+MCW_SMOKE = ("F4", "3", "Ctrl+Enter")
+"""Vehicle 4 (the Mini Sherman) fires its weapon 3, the smokescreen, into the batch: it aims
+at no one (§2.13), so nothing more is asked."""
 
 MCW_FOUR = [("Ann", "Rocket Special"), ("Bo", "Courier"), ("Cy", "Killer Kart"),
             ("Di", "Mini Sherman")]
@@ -901,6 +919,91 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
                for v in game.vehicles)
 
 
+def _smoke_left(table: TableWorkspace) -> list[str]:
+    """The smoke clouds on the Mini Sherman's sheet (v4), each as "N turns left"."""
+    return re.findall(r"smoke cloud behind Mini Sherman \(laid Turn \d+, phase 1\): "
+                      r"(\d+ turns left)", table.play.sheets["v4"].durations_text())
+
+
+def _next_turn(table: TableWorkspace, keys: Keys, qtbot: Any) -> None:
+    """Ctrl+J to the end of the turn (nobody moves at 0 mph), then Start turn."""
+    game = table.context.service.game
+    clock = table.play.clock
+    assert game is not None and isinstance(clock, MiniClockPanel)
+    turn = game.clock.turn
+    keys.press("Ctrl+J")
+    keys.press("Ctrl+J")
+    clock.start_button.click()
+    qtbot.waitUntil(lambda: game.clock.turn == turn + 1)
+    table.focus_default()
+
+
+def test_keys_mini_car_wars_smokescreen_asks_only_its_weapon_on_every_path(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """§2.13 (MCW-A4, MCW-D16): a smokescreen has no to-hit roll and aims at no one. The
+    dialog asks its weapon and nothing more (3 keys into the batch), the quick line reads
+    ``4 smoke``, the Resolver greys out what it does not use; each cloud lasts 60 turns on
+    the sheet, counting down."""
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+    table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
+    game = table.context.service.game
+    assert game is not None
+    keys = Keys(qtbot)
+    keys.press("F4")  # the Mini Sherman fires
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    keys.press("3")  # its smokescreen: no target, range or side to type
+    form = dialog.form
+    assert keys.focused() is dialog.dice_edit and dialog.unchosen == set()
+    assert [name for name in ("target", "range", "side", "smoke", "hold_damage")
+            if form.editors[name].isEnabled()] == []
+    assert form.editors["weapon"].isEnabled() and form.editors["person"].isEnabled()
+    assert dialog.odds_label.text() == "smokescreen: no to-hit roll, a cloud is placed"
+    assert dialog.dice_hint.text() == "No dice: press Enter to resolve."
+    keys.press("Ctrl+Enter")  # into the phase's batch
+    assert not dialog.isVisible() and dialog.error.text() == ""
+    assert keys.count == len(MCW_SMOKE) == 3, keys.count
+    batch = table.keys.batch
+    assert batch is not None and [s.bindings for s in batch.shots] == [{"firer": "v4"}]
+    assert batch.shots[0].label == "Mini Sherman (3)"
+    keys.press("b", "Ctrl+Enter")  # the phase's fire, one event
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert _last_summary(table) == "fire batch of 1: 1. smoke cloud placed behind Mini Sherman"
+    assert _smoke_left(table) == ["60 turns left"]
+    _next_turn(table, keys, qtbot)
+    assert _smoke_left(table) == ["59 turns left"]
+
+    # The quick line: the weapon alone, declared into the batch at once (no dice to type).
+    keys.press("Q", *"4smoke", "Enter")
+    assert not table.quick.isVisible(), table.quick.info.text()
+    assert [s.bindings for s in batch.shots] == [{"firer": "v4"}]
+    keys.press("b", "Ctrl+Enter")
+    qtbot.waitUntil(lambda: not batch.shots)
+    assert _smoke_left(table) == ["59 turns left", "60 turns left"]
+    keys.press("Q", *"4mg", "Enter")  # an MG still needs its target
+    assert table.quick.info.text() == "⚠ name the target by its number next"
+    keys.press("Esc")
+    _next_turn(table, keys, qtbot)
+    assert _smoke_left(table) == ["58 turns left", "59 turns left"]
+
+    # The Resolver at the Table: the fields the smokescreen does not use are greyed out.
+    resolver = next(w for w in window.workspaces if isinstance(w, ResolverWorkspace))
+    window._rail.setCurrentRow(window.workspaces.index(resolver))
+    qtbot.waitUntil(resolver.isVisible)
+    resolver.select_procedure("mini.fire")
+    resolver.form.set_value("firer", "v4")
+    resolver.form.set_value("weapon", "3")
+    assert [name for name in ("target", "range", "side")
+            if resolver.form.editors[name].isEnabled()] == []
+    assert resolver.form.editors["range"].toolTip() == "not used by this move"
+    resolver.resolve_entered()
+    resolver.apply()
+    assert _smoke_left(table) == ["58 turns left", "59 turns left", "60 turns left"]
+    resolver.form.set_value("weapon", "1")  # an MG again: its fields come back
+    assert all(resolver.form.editors[name].isEnabled() for name in ("target", "range", "side"))
+
+
 def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
     from carwars_desktop.gui.plugins.battlecars.clock_panel import BattlecarsClockPanel
@@ -957,6 +1060,7 @@ def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
     game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
+    _to_phase(table, keys, "Longshot: combat")  # its own Combat phase (§2.3 step 4)
     keys.press("F2")  # Longshot attacks
     dialog = table.hub.runner.dialog
     assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
@@ -974,11 +1078,77 @@ def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
     assert "Rhino" in _last_summary(table)
 
 
+def test_keys_autopower_attack_outside_its_own_combat_phase_is_refused(  # type: ignore[no-untyped-def]
+        window: MainWindow, start_session, qtbot) -> None:
+    """AUTOpower §2.3 step 4: a car makes at most one attack a turn, in its own Combat
+    phase. Before it (another car's phase, or its own Accelerate) the dialog and the quick
+    line refuse the attack with the reason and the rule, ask for no dice and log nothing;
+    in its Combat phase it is made, and a second attack that turn is refused."""
+    from ..evening.harness import stored
+
+    table = _start(window, start_session, "autopower",
+                   [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
+                    ("Di", "Longshot", "Longshot II")])
+    game = table.context.service.game
+    session = table.context.service.session_id
+    assert game is not None and session is not None
+    assert game.clock.phase_name == "Longshot: draw"  # the fastest car's turn first
+    keys = Keys(qtbot)
+    before = stored(window, session)
+    events = table.play.log_dock.model.rowCount()
+    reason = ("Longshot attacks only in its own Combat phase: it is Longshot's draw phase "
+              "(AUTOpower §2.3 step 4)")
+    keys.press("F2")  # Longshot would attack, in its Draw phase
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    keys.press("1", "4", "Enter")
+    assert dialog.odds_label.text() == f"not allowed: {reason}"
+    assert dialog.dice_hint.text() == "No dice: the rules refuse it as it stands."
+    keys.type("65")
+    keys.press("Ctrl+Enter")
+    assert dialog.isVisible() and dialog.pending is None
+    assert dialog.error.text() == f"⚠ not allowed: {reason}: nothing was resolved."
+    keys.press("Esc")
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")  # the quick line: the same refusal, before any die
+    assert table.quick.pending is None and table.quick.info.text() == f"⚠ {reason}"
+    table.quick.read("3 at 1 4 : 65")  # another car, in Longshot's turn
+    assert table.quick.info.text() == ("⚠ Rhino II attacks only in its own Combat phase: "
+                                       "it is Longshot's draw phase (AUTOpower §2.3 step 4)")
+    table.quick.close_line()
+    _to_phase(table, keys, "Longshot: accelerate")  # its own turn, but not its Combat
+    table.quick.open()
+    table.quick.read("2 at 1 4 : 65")
+    assert table.quick.info.text() == ("⚠ Longshot attacks only in its own Combat phase: "
+                                       "it is Longshot's accelerate phase (AUTOpower §2.3 "
+                                       "step 4)")
+    table.quick.close_line()
+    after = stored(window, session)
+    assert after.resolutions == before.resolutions and after.dice == before.dice
+    assert after.sheets == before.sheets
+    # (the clock's moves are its own events; no attack is among them)
+    assert all("attack" not in table.play.log_dock.model.event_at(row).event.summary
+               for row in range(events, table.play.log_dock.model.rowCount()))
+
+    _to_phase(table, keys, "Longshot: combat")
+    keys.press(*AP_ATTACK)  # in its Combat phase: made
+    assert keys.count == len(AP_ATTACK) == 7, keys.count
+    assert "Rhino" in _last_summary(table)
+    keys.press("F2", "1", "4", "Enter")  # a second attack this turn: refused
+    dialog = table.hub.runner.dialog
+    assert isinstance(dialog, ProcedureDialog) and dialog.isVisible()
+    assert dialog.error.text().startswith(  # (the engine's refusal: no odds, no dice)
+        "⚠ not allowed: Longshot has made this turn's one attack (§2.3 step 4)")
+    assert dialog.odds_label.text() == dialog.dice_hint.text() == ""
+    dialog.reject()
+
+
 def test_keys_the_guide_quotes_the_sequences_typed() -> None:
     from pathlib import Path
 
     guide = (Path(__file__).parents[3] / "docs" / "user-guide.md").read_text(encoding="utf-8")
-    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK)
+    typed = (MCW_SHOT, MCW_REPEAT, MCW_QUICK_ALONE, BC_SHOT, AP_ATTACK, MCW_SMOKE)
     for sequence in typed:
         assert _sequence_text(sequence) in guide, _sequence_text(sequence)
     assert "`Q` `1mg2f5:543` `Enter`" in guide

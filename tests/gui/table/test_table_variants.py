@@ -42,6 +42,17 @@ def _by_id(items: dict[str, Any], procedure_id: str) -> Any:
                 if a.toolTip() == procedure_id or a.toolTip().endswith(f" ({procedure_id})"))
 
 
+def _to_combat(table: TableWorkspace, name: str) -> None:
+    """The clock on to ``name``'s Combat phase: a car attacks (or rams) only there (§2.3)."""
+    game = table.context.service.game
+    assert game is not None
+    for _ in range(len(game.clock.phases)):
+        if game.clock.phase_name == f"{name}: combat":
+            return
+        table.play.clock.next_phase()  # type: ignore[attr-defined]
+    assert game.clock.phase_name == f"{name}: combat"
+
+
 def test_off_the_keys_say_why_and_the_menu_greys_them(window: MainWindow, start_session,  # type: ignore[no-untyped-def]
                                                       qtbot) -> None:
     table = start_session(AP, PLAYERS)
@@ -68,6 +79,7 @@ def test_off_the_keys_say_why_and_the_menu_greys_them(window: MainWindow, start_
     assert table.quick.procedure is None
     assert table.quick.info.text() == f"⚠ 'ram': {RAM_OFF}"
     assert table.quick.pointer.text() == "2 ram 1 5\n  ^^^"
+    _to_combat(table, "Longshot")
     table.quick.read("2 at 1 4")
     assert table.quick.procedure is not None
     table.quick.close_line()
@@ -81,6 +93,7 @@ def test_switched_on_mid_session_they_are_offered_at_once_and_undo_takes_it_back
     table = start_session(AP, PLAYERS)
     window.activateWindow()
     service = window.game_context.service
+    _to_combat(table, "Longshot")  # its own Combat phase: it may ram (§2.3 step 4)
     service.change_house_rules(HouseRules(DIGEST_DEFAULTS, {"AP-ramming": True}))
     game = table.context.service.game
     assert game is not None and game.house["AP-ramming"] is True
@@ -108,13 +121,18 @@ def test_switched_on_mid_session_they_are_offered_at_once_and_undo_takes_it_back
     assert _by_id(items, "autopower.ram").isEnabled()
     assert not _by_id(items, "autopower.laser").isEnabled()
     table.quick.open()
+    table.quick.read("1 ram 2 4")  # in Longshot's Combat phase the Rhino may not ram
+    assert table.quick.procedure is None and "only in its own Combat phase" in \
+        table.quick.info.text()
+    _to_combat(table, "Rhino")
     table.quick.read("1 ram 2 4")  # (Longshot has made its one attack this turn)
     assert table.quick.procedure is not None, table.quick.info.text()
     table.quick.close_line()
-    # Undo the ram, then the house-rule change: the ram is off again.
-    service.undo()
-    service.undo()
-    assert game.house.get("AP-ramming", False) is False
+    # Undo the clock's moves and the ram, then the house-rule change: the ram is off again.
+    while game.house.get("AP-ramming", False):
+        service.undo()
+    assert last.seq not in [e.seq for e in game.store.page(0, 100)  # type: ignore[attr-defined]
+                            if not e.undone]
     _key(qtbot, table, "R")
     assert table.play.message.text().endswith(RAM_OFF)
 

@@ -137,6 +137,27 @@ def test_smokescreen_needs_no_roll_and_no_target() -> None:
     assert FIRE.dice_needed({"firer": sherman, "weapon": "3"}) == ()
 
 
+def test_smokescreen_asks_only_firer_crew_and_weapon() -> None:
+    """§2.13 step 1, MCW-D16: a smokescreen aims at no one. Its target, side, range, smoke
+    and hold inputs are unused: left blank (as a form leaves them) they are not refused,
+    and whatever is given there is not kept in the log; every other weapon needs them."""
+    sherman = stock_sheet("Mini Sherman")
+    blank = {"firer": sherman, "weapon": "3", "person": "driver", "target": None,
+             "side": None, "range": None, "smoke": None, "hold_damage": None}
+    assert FIRE.unused(blank) == {"target", "side", "range", "smoke", "hold_damage"}
+    resolution = FIRE.resolve(blank, EnteredDice([]))
+    assert resolution.outcome == "smoke cloud placed behind Mini Sherman"
+    assert resolution.values == {"smoke_turns": 60}
+    assert {name: resolution.inputs[name] for name in ("target", "side", "range")} == {
+        "target": None, "side": None, "range": None}
+    aimed = FIRE.resolve({**blank, "target": stock_sheet("Courier"), "side": "F",
+                          "range": "3"}, EnteredDice([]))
+    assert aimed.inputs["side"] is None and aimed.inputs["target"] is None
+    assert FIRE.unused({**blank, "weapon": "1"}) == frozenset()
+    with pytest.raises(InputError, match="side: None is not one of"):
+        FIRE.bind({**blank, "weapon": "1", "target": stock_sheet("Courier")})
+
+
 def test_linked_pair_counts_as_one_trigger_and_single_weapon_may_fire_alone() -> None:
     sherman = replace(stock_sheet("Mini Sherman"), speed=30)
     kart = stock_sheet("Killer Kart")

@@ -15,6 +15,7 @@ from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
     ClockMove,
+    Done,
     DueRoll,
     Gauge,
     Level,
@@ -219,6 +220,30 @@ def table_defaults(procedure_id: str, vehicles: Mapping[str, tuple[str, RecordSh
     return {} if sheet.control_due is None else {"damage": sheet.control_due}
 
 
+ATTACKS = {"autopower.attack": "firer", "autopower.laser": "firer", "autopower.ram": "rammer"}
+"""The attacks of a turn's Combat phase (§2.3 step 4: standard, laser or ram), each with
+its attacker's input."""
+COMBAT = "combat"
+ONE_ATTACK_RULE = ap("§2.3 step 4")
+
+
+def table_problems(procedure_id: str, names: Mapping[str, str], inputs: Mapping[str, Any],
+                   clock: Clock, done: Sequence[Done]) -> tuple[str, ...]:
+    """§2.3 step 4: a car makes at most one attack a turn, in its own Combat phase. An
+    attack by another car, or in another phase of its turn, is refused (a second attack in
+    the same turn the engine refuses: the sheet's "attacked this turn"). A clock with no
+    turn order yet (its phases name no car) is not judged here."""
+    from carwars_desktop.rules.autopower.play.clock import current
+
+    attacker_input = ATTACKS.get(procedure_id)
+    attacker = names.get(attacker_input) if attacker_input is not None else None
+    now, step = current(clock)
+    if attacker is None or not now or (attacker == now and step == COMBAT):
+        return ()
+    return (f"{attacker} attacks only in its own Combat phase: it is {now}'s {step} phase "
+            f"({ONE_ATTACK_RULE})",)
+
+
 def _next_own_turn(clock: Clock, name: str) -> int:
     """The turn of the car's next draw phase after ``clock``."""
     for index, phase in enumerate(clock.phases):
@@ -248,5 +273,6 @@ RULES = PlayRules(
     durations=durations,
     verdict=verdict,
     table_defaults=table_defaults,
+    table_problems=table_problems,
     due_rolls=due_rolls,
 )

@@ -160,7 +160,9 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
                          number=True)
               for side in SIDES if sheet.starting_armor.get(side)]
     facts += [PublicFact(weapon.label, "lost" if weapon.destroyed else weapon.status,
-                         lost=weapon.destroyed) for weapon in sheet.weapons]
+                         lost=weapon.destroyed,
+                         spent=not weapon.destroyed and weapon.status != "ready")
+              for weapon in sheet.weapons]
     facts += [PublicFact(person.role.value, person.state.value, lost=person.is_dead)
               for person in sheet.crew]
     facts.append(PublicFact("power plant", f"{sheet.power_plant}/{sheet.power_plant_max} DP",

@@ -31,7 +31,8 @@ KEY_ACTIONS = (
 
 QUICK = QuickRules("mini.fire", "firer", "target", weapon_input="weapon", side_input="side",
                    sides=SIDES, number_input="range",
-                   weapon_words={"rl": "RL", "hr": "HR", "mg": "MG"},
+                   weapon_words={"rl": "RL", "hr": "HR", "mg": "MG", "smoke": "Smokescreen",
+                                 "ss": "Smokescreen"},
                    damage="mini.damage", damage_vehicle="vehicle", damage_amount="damage",
                    damage_side="side",
                    flags={"gunner": ("person", "gunner"), "g": ("person", "gunner"),

@@ -95,13 +95,20 @@ class _Plan:
     target: MiniSheet | None
     role: Role
     indices: tuple[int, ...]
-    side: Side
+    side_or_none: Side | None
+    """None only for a smokescreen, which aims at no one (§2.13)."""
     smoke: int
     hold: bool
 
     @property
     def kind(self) -> WeaponType:
         return self.firer.weapons[self.indices[0]].kind
+
+    @property
+    def side(self) -> Side:
+        """The target side of a shot that aims (every weapon but a smokescreen)."""
+        assert self.side_or_none is not None
+        return self.side_or_none
 
     def shot(self, values: Values) -> Shot:
         assert self.target is not None
@@ -118,8 +125,26 @@ def _plan(values: Values) -> _Plan:
         indices = weapons_fired(firer, index, values["linked"])
     except WeaponChoiceError as error:
         raise InputError(f"weapon: {error}") from None
+    side = values["side"]
     return _Plan(firer, get_optional_sheet(values, "target"), Role(values["person"]), indices,
-                 Side(values["side"]), values["smoke"], values["hold_damage"])
+                 None if side is None else Side(side), values["smoke"] or 0,
+                 bool(values["hold_damage"]))
+
+
+NOT_AIMED = ("target", "side", "range", "smoke", "hold_damage")
+"""What a smokescreen does not use: it aims at no one and rolls nothing (§2.13 step 1)."""
+
+
+def _unused(values: Mapping[str, Any]) -> tuple[str, ...]:
+    """A smokescreen's shot needs only its firer, crew member and weapon (§2.13)."""
+    firer, weapon = values.get("firer"), values.get("weapon")
+    if not isinstance(firer, MiniSheet) or not isinstance(weapon, str):
+        return ()
+    try:
+        kind = firer.weapons[find_weapon(firer, weapon)].kind
+    except WeaponChoiceError:
+        return ()
+    return NOT_AIMED if kind is WeaponType.SMOKESCREEN else ()
 
 
 def _check(values: Values) -> None:
@@ -308,7 +333,7 @@ FIRE = Procedure(
     inputs=(
         sheet_input("firer", "Firing vehicle"),
         sheet_input("target", "Target vehicle", optional=True,
-                    help="needed for every weapon but a smokescreen"),
+                    help="needed for every weapon but a smokescreen (it aims at no one)"),
         TextInput("weapon", "Weapon", "1", choices_from=_weapon_choices,
                   help="its number on the firer's sheet (1 = first) or type and mount: 'MG L'",
                   validate=_weapon_text),
@@ -330,4 +355,5 @@ FIRE = Procedure(
     dice_fn=_dice,
     check_fn=_check,
     plan_fn=_plan,
+    unused_fn=_unused,
 )
