@@ -83,7 +83,7 @@ def ms(seconds: float) -> str:
 
 def act(table: TableWorkspace, step: int) -> str:
     """One event through the Table; returns the key of the sheet it changes ('' = clock)."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     key = f"v{(step // 4) % len(VEHICLES) + 1}"
     sheet = game.sheet(key)
@@ -115,7 +115,7 @@ def apply_events(app: QApplication, table: TableWorkspace, database: Database,
     start = setup()
     table.start_session("mini_car_wars", "Twelve cars", "", start)
     app.processEvents()
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     to_sheet: list[float] = []
     full: list[float] = []

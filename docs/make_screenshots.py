@@ -212,7 +212,7 @@ def _start(table: TableWorkspace, ruleset_id: str, name: str, scenario_key: str,
 def _resolve(table: TableWorkspace, procedure_id: str, values: dict[str, object],
              dice: list[int]) -> None:
     """Resolve with the dice the players threw and apply it, as the Resolver would."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     procedure = find_procedure(procedure_id)
     raw = {k: game.sheet(v) if k in _SHEET_KEYS and isinstance(v, str) else v

@@ -9,7 +9,7 @@ the app resumes (its Table alone built), or the Library's list — and the datab
 on a worker meanwhile (``storage/first_screen.py``; a key or click before it is open waits
 for it). Once it is open the first screen's workspaces have it and the GM's first key is
 answered at once ("ready", the headline of ``benchmarks/startup.py``); the other
-workspaces are built and load on later turns, one per turn (``gui/deferred.py``), until
+workspaces are built and load on later turns, one per turn (``gui/startup.py``), until
 "everything built", where ``--smoke`` exits (and ``--self-check`` serves the phones page
 once first).
 """

@@ -1,21 +1,20 @@
-"""The game in progress, as the GUI sees it: a thin Qt adapter over the Table service.
+"""The game in progress, as the GUI sees it: the Table service's changes as Qt signals.
 
-Every change goes through :class:`~carwars_desktop.services.TableService`: the
-session core commits it to the database, the service publishes it on the change
-bus, and :attr:`GameContext.changed` re-emits it for the screens that redraw.
+Every change goes through :attr:`GameContext.service`, the
+:class:`~carwars_desktop.services.TableService` (the game, the session, marks, the clock,
+undo): the session core commits it to the database, the service publishes it on the
+change bus, and :attr:`GameContext.changed` re-emits it for the screens that redraw.
+Nothing else is forwarded: a screen asks the service.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from carwars_desktop.rules import RecordSheet
 from carwars_desktop.services import Changes as BusChanges
 from carwars_desktop.services import TableService
-from carwars_desktop.session import Changes, Clock, Game
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database
@@ -47,18 +46,6 @@ class GameContext(QObject):
             self.changed.emit(changes.game)
 
     @property
-    def game(self) -> Game | None:
-        return self.service.game
-
-    @property
-    def session_id(self) -> int | None:
-        return self.service.session_id
-
-    @property
-    def read_only(self) -> bool:
-        return self.service.read_only
-
-    @property
     def database(self) -> Database | None:
         return self.service.database
 
@@ -67,34 +54,3 @@ class GameContext(QObject):
         self.service.database = database
         # Rolls shown outside any session by a run that stopped before Apply or Discard.
         self.service.settle_left_pending(None)
-
-    def open(self, game: Game, session_id: int, read_only: bool = False) -> None:
-        self.service.show(game, session_id, read_only)
-
-    def close(self) -> None:
-        self.service.close()
-
-    def playing(self, ruleset_id: str) -> Game | None:
-        """The open game if it is of ``ruleset_id`` and can be changed."""
-        return self.service.playing(ruleset_id)
-
-    def announce(self, changes: Changes) -> Changes:
-        """Tell every screen about a change already committed by the game."""
-        return self.service.announce(changes)
-
-    def mark(self, key: str, sheet: RecordSheet, summary: str,
-             steps: Sequence[str] = ()) -> Changes:
-        """A hand mark on one sheet, committed, then announced."""
-        return self.service.mark(key, sheet, summary, steps)
-
-    def set_clock(self, clock: Clock, summary: str,
-                  sheets: Mapping[str, RecordSheet] | None = None,
-                  steps: Sequence[str] = ()) -> Changes:
-        """The clock moves (with any sheets the move changes), committed, then announced."""
-        return self.service.set_clock(clock, summary, sheets, steps)
-
-    def undo(self) -> Changes:
-        return self.service.undo()
-
-    def redo(self) -> Changes:
-        return self.service.redo()

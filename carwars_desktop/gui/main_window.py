@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import sys
-import threading
-from collections.abc import Callable
+from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal, qVersion
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -23,13 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui import startup, window_geometry
+from carwars_desktop.gui.background import wait_for_workers
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import Asker, ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
+from carwars_desktop.gui.phone_share import PhoneSharing
 from carwars_desktop.gui.shortcuts import set_action_keys
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
+from carwars_desktop.services import Services
+from carwars_desktop.session.visibility import Visibility
+from carwars_desktop.storage.errors import DatabaseError
+from carwars_desktop.storage.locations import sqlite_path
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.club_connect import StartupPlan
@@ -96,18 +107,17 @@ class MainWindow(QMainWindow):
         self._unloaded: list[Workspace] = []
         self._started = False
         """finish_startup has built the first screen and opened the database."""
-        self._opening: _Opening | None = None
+        self._opening: startup.Opening | None = None
         self._all_built_said = False
         self._attached: list[Workspace] = []
         """The workspaces that have :attr:`database` (attached once each)."""
         self._resume_with_table = False
         """The Table, built after the database opened behind the Library's list, still has
         to resume the last running game (one started meanwhile by another copy)."""
-        self._first_input = _FirstInput(self)
+        self._first_input = startup.FirstInput(lambda: self.opening,
+                                               self.wait_until_open, self)
         self._following_rail = False
         self.setWindowTitle("Carwars Desktop")
-        from carwars_desktop.gui import window_geometry
-
         window_geometry.restore(self, self._settings)
 
         self._ruleset_box = ElidedComboBox()
@@ -151,8 +161,6 @@ class MainWindow(QMainWindow):
         # Over the workspaces' top edge, outside the layout: shown, it moves nothing.
         self.offline_banner = OfflineBanner(self.club_link, central, anchor=self._stack)
 
-        from carwars_desktop.services import Services
-
         self.services = Services()
         """The application layer: one change bus, the Table and Library services."""
         self.services.bus.on_error = report_view_error
@@ -162,8 +170,6 @@ class MainWindow(QMainWindow):
         self._rail.setCurrentRow(0)
 
         self.player_display: PlayerDisplay | None = None
-        from carwars_desktop.gui.phone_share import PhoneSharing
-
         self.phone_sharing = PhoneSharing(self.services, self)
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
@@ -225,7 +231,6 @@ class MainWindow(QMainWindow):
         """The Table (once): built before the Library and the Workshop when a running game
         is the first screen, after them when their list is (:meth:`_show_first_screen`)."""
         if not hasattr(self, "table"):
-            from carwars_desktop.gui import window_geometry
             from carwars_desktop.gui.table import TableWorkspace
 
             self.table = TableWorkspace(self.game_context, self)
@@ -328,8 +333,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         """The window's size, place and the Table's docks are kept for the next run."""
-        from carwars_desktop.gui import window_geometry
-
         docks = self.table.play.saveState() if hasattr(self, "table") else None
         window_geometry.save(self, self._settings, docks)
         super().closeEvent(event)
@@ -445,14 +448,10 @@ class MainWindow(QMainWindow):
         worker meanwhile (``storage/first_screen.py`` says when this can be); False:
         nothing was shown, the database is to be opened first, as always.
 
-        Until it is open, the GM's first key or click waits for it (``_FirstInput``), then
+        Until it is open, the GM's first key or click waits for it (``startup.FirstInput``), then
         goes where it was meant; the other workspaces are built and load once it is.
         """
-        import os
-
-        from carwars_desktop.gui.background import start
         from carwars_desktop.storage.first_screen import read_first_screen
-        from carwars_desktop.storage.locations import sqlite_path
 
         if plan.connection is not None:
             return False
@@ -478,29 +477,12 @@ class MainWindow(QMainWindow):
                     or not library.show_first_screen(screen.entries):
                 return False
         self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")
-        opening = self._opening = _Opening()
-
-        def open_it(_job: object) -> Database:
-            from carwars_desktop.storage import open_database, resolve_url
-
-            try:
-                opening.database = open_database(resolve_url(hint, os.environ))
-                return opening.database
-            except BaseException as error:
-                opening.error = error
-                raise
-            finally:
-                opening.done.set()
-
         app = QApplication.instance()
         assert app is not None
         app.installEventFilter(self._first_input)
         self._follow_rail()  # a switch of workspace waits for the database too
-        # Begun on the next turn, once the first screen's turn is done: a worker importing
-        # SQLAlchemy meanwhile made that turn half as slow again (the interpreter shared).
-        opening.begin = lambda: start(open_it, lambda _: self._opened(),
-                                      lambda _: self._opened(), parent=self)
-        QTimer.singleShot(0, self, opening.start)
+        self._opening = startup.Opening()
+        self._opening.open_on_worker(hint, self._opened, self)
         return True
 
     def wait_until_open(self) -> None:
@@ -530,8 +512,6 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self._first_input)
         database = opening.database
         if database is None:
-            from carwars_desktop.storage import DatabaseError
-
             error = opening.error
             if not isinstance(error, DatabaseError):  # a bug: the traceback is shown
                 self.database_ready.emit(False)
@@ -551,11 +531,9 @@ class MainWindow(QMainWindow):
         """The database opened behind the first screen. In this turn only the workspaces
         of the first screen get it (and the game shown is resumed under its lease): from
         here on the GM's first key is answered at once. The other workspaces' modules are
-        imported on a worker (``gui/deferred.py``); then they are built, get the database
+        imported on a worker (``gui/startup.py``); then they are built, get the database
         and load, one per turn (:meth:`_load_next_hidden`), or at once when the GM
         switches to one."""
-        from carwars_desktop.gui import deferred
-
         self.attach_database(database)
         self._started = True
         self._unloaded = self._built()
@@ -570,7 +548,7 @@ class MainWindow(QMainWindow):
             self._load(shown)
         self._follow_rail()
         built = {workspace.title for workspace in self._built()}
-        deferred.import_for_workspaces(
+        startup.import_for_workspaces(
             [title for title in WORKSPACE_TITLES if title not in built],
             lambda: QTimer.singleShot(0, self, self._load_next_hidden), parent=self)
 
@@ -623,8 +601,8 @@ class MainWindow(QMainWindow):
         switching = self.database is not None and self.database is not database
         if switching:
             self.table.release_lease()
-            if self.game_context.game is not None:
-                self.game_context.close()
+            if self.game_context.service.game is not None:
+                self.game_context.service.close()
                 self.table.show_sessions()
             assert self.database is not None
             self.database.close()
@@ -690,8 +668,6 @@ class MainWindow(QMainWindow):
         if hasattr(self, "table"):
             self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
-        from carwars_desktop.gui.background import wait_for_workers
-
         wait_for_workers()  # none may still be using the database it closes
         if self._opening is not None and self._opening.database is not None:
             self._opening.database.close()  # opened as the app closed: never attached
@@ -770,12 +746,6 @@ class MainWindow(QMainWindow):
 
     def back_up_database(self, target: str | None = None) -> bool:
         """File › Back up database…: a consistent copy of the SQLite file, where the GM says."""
-        from datetime import datetime
-        from pathlib import Path
-
-        from PySide6.QtWidgets import QFileDialog
-
-        from carwars_desktop.storage import DatabaseError
         from carwars_desktop.storage.database import sqlite_file_path
 
         if self.database is None:
@@ -867,8 +837,6 @@ class MainWindow(QMainWindow):
 
     def _fill_players_menu(self) -> None:
         """The session's visibility: each choice is an event of the session (undoable)."""
-        from carwars_desktop.session.visibility import Visibility
-
         menu = self._players_menu
         menu.clear()
         table = self.services.table
@@ -908,13 +876,9 @@ class MainWindow(QMainWindow):
     @staticmethod
     def about_html() -> str:
         """The About box: the version, and each component with its version and license."""
-        import platform
-        from importlib.metadata import PackageNotFoundError, version
+        import platform  # (7 ms: the About box only)
 
-        from PySide6 import __version__ as pyside_version
-        from PySide6.QtCore import qVersion
-
-        from carwars_desktop import __version__
+        from carwars_desktop import __version__  # (read from the metadata when asked)
 
         def installed(distribution: str) -> str:
             try:
@@ -952,37 +916,3 @@ class MainWindow(QMainWindow):
             "of Games Workshop; this program is not affiliated with either.</p>"
         )
 
-
-class _Opening:
-    """The database being opened on a worker after the first screen."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.database: Database | None = None
-        self.error: BaseException | None = None
-        self.begin: Callable[[], object] = lambda: None
-        self._begun = False
-
-    def start(self) -> None:
-        """Begin the opening (once)."""
-        if not self._begun:
-            self._begun = True
-            self.begin()
-
-
-class _FirstInput(QObject):
-    """While the database opens after the first screen, the GM's first key or click (or
-    closing the window) waits for it, a fraction of a second at most, then goes on."""
-
-    WAITS_FOR = frozenset({QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride,
-                           QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick,
-                           QEvent.Type.Close})
-
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self._window = window
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() in self.WAITS_FOR and self._window.opening:
-            self._window.wait_until_open()
-        return False

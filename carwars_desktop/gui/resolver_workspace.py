@@ -423,11 +423,11 @@ class ResolverWorkspace(Workspace):
         keep = self.form.snapshot() if self.form.procedure is procedure else {}
         self.form.house = dict(self.house_rules().values)
         self.house_panel.show_rules(find_ruleset(self._ruleset), self.house_rules(),
-                                    self.context.playing(self._ruleset) is not None)
+                                    self.context.service.playing(self._ruleset) is not None)
         # The rebuilt form passes through its defaults: judge the result on the state restored.
         self._rebuilding = True
         try:
-            self.form.set_procedure(procedure, self.context.playing(self._ruleset))
+            self.form.set_procedure(procedure, self.context.service.playing(self._ruleset))
             self.form.restore(keep)
         finally:
             self._rebuilding = False
@@ -437,7 +437,7 @@ class ResolverWorkspace(Workspace):
     # --- house rules ---------------------------------------------------
     def _offer(self) -> None:
         """The list greys the procedures the house rules in force do not offer."""
-        in_session = self.context.playing(self._ruleset) is not None
+        in_session = self.context.service.playing(self._ruleset) is not None
         self.procedure_model.set_house(
             self.house_rules().values,
             "this session's house rules" if in_session else "these house rules")
@@ -445,7 +445,7 @@ class ResolverWorkspace(Workspace):
     def house_rules(self) -> HouseRules:
         """What the Resolver's rolls are resolved under: the running session's house rules,
         else the ones chosen here for this ruleset (the digest's defaults at first)."""
-        game = self.context.playing(self._ruleset)
+        game = self.context.service.playing(self._ruleset)
         if game is not None:
             return HouseRules.of(game.settings)
         return self._own_house.get(self._ruleset, HouseRules())
@@ -463,7 +463,7 @@ class ResolverWorkspace(Workspace):
     def set_house_rules(self, rules: HouseRules) -> None:
         """Play on under ``rules``: a settings event in a running session, else the
         Resolver's own for this ruleset."""
-        if self.context.playing(self._ruleset) is not None:
+        if self.context.service.playing(self._ruleset) is not None:
             self.context.service.change_house_rules(rules, initiator=self)
         else:
             self._own_house[self._ruleset] = rules
@@ -542,7 +542,7 @@ class ResolverWorkspace(Workspace):
             return  # (a form passing through its defaults; a result the players see)
         procedure = self.procedure
         if procedure is None or self.odds is None or not self.isVisible() \
-                or self.context.playing(self._ruleset) is None:
+                or self.context.service.playing(self._ruleset) is None:
             self._withdraw()
             return
         announced = (procedure.id, repr(sorted(self.form.snapshot().items())))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.durations import Duration, ShownDuration, shown
@@ -24,6 +24,20 @@ from carwars_desktop.rules.ruleset import RecordSheet
 
 if TYPE_CHECKING:
     from carwars_desktop.procedures import Resolution
+
+SheetT = TypeVar("SheetT", bound=RecordSheet)
+
+
+def sheet_reader(kind: type[SheetT], what: str) -> Callable[[RecordSheet], SheetT]:
+    """A ruleset's sheet as its own type: ``reader(sheet)`` is ``sheet`` when it is a
+    ``kind``, and raises ``TypeError`` (“expected ``what``, got …”) when it is not."""
+
+    def read(sheet: RecordSheet) -> SheetT:
+        if not isinstance(sheet, kind):
+            raise TypeError(f"expected {what}, got {type(sheet).__name__}")
+        return sheet
+
+    return read
 
 
 class Level(StrEnum):

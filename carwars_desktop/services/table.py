@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from carwars_desktop.session.setup import Setup
     from carwars_desktop.storage import Database, LoadedSession, SessionEvents
     from carwars_desktop.storage.first_screen import RunningGame
-    from carwars_desktop.storage.leases import Lease
+    from carwars_desktop.storage.leases import Lease, LeaseInfo
     from carwars_desktop.storage.session_records import SessionInfo
 
 CHART_PAGE = 1000
@@ -337,11 +337,34 @@ StoreWrapper = Callable[["SessionEvents"], SessionStore]
 """Wraps a running session's events (a club connection queues them while it is down)."""
 
 
+class LeaseChoice(Enum):
+    """What the GM chose for a running session another copy of the app holds."""
+
+    FOLLOW = "follow read-only"
+    TAKE_OVER = "take over"
+    CANCEL = "cancel"
+
+
+AskLease = Callable[[str, "LeaseInfo"], LeaseChoice]
+"""Asks the GM about a session (its name) another copy holds (its lease)."""
+
+
+@dataclass(frozen=True)
+class LeaseTerms:
+    """How a session is to be opened, once :meth:`TableService.negotiate_lease` settled it:
+    under ``lease`` (this copy's hold on it), or ``follow``-ing it read-only."""
+
+    lease: Lease | None
+    follow: bool
+
+
 @dataclass(frozen=True)
 class OpenedSession:
     """A session just opened: its game and what the Table shows of it.
 
     ``store`` is where the game writes and the log reads (``events`` or its wrapper).
+    ``adopted``: the game is the one shown from the file at start-up, kept as it was
+    (nothing written since it was read), now on the database.
     """
 
     session_id: int
@@ -351,6 +374,7 @@ class OpenedSession:
     events: SessionEvents
     read_only: bool
     store: SessionStore
+    adopted: bool = False
 
     @property
     def title(self) -> str:
@@ -544,8 +568,10 @@ class TableService:
         loaded, ruleset, events, follow = read.loaded, read.ruleset, read.events, read.follow
         store: SessionStore = (wrap(events) if wrap is not None and loaded.info.running
                                and not follow else events)
-        if shown is not None and shown.same_as(loaded.info) and loaded.info.running \
-                and not follow and shown.game.ruleset.id == ruleset.id:
+        adopted = (shown is not None and shown.same_as(loaded.info) and loaded.info.running
+                   and not follow and shown.game.ruleset.id == ruleset.id)
+        if adopted:
+            assert shown is not None
             game = shown.game  # the same sheets, clock and settings: the same version
             game.use_store(store)
         else:
@@ -555,7 +581,8 @@ class TableService:
         read_only = not loaded.info.running or follow
         if not read_only:
             self.settle_left_pending(session_id)
-        opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store)
+        opened = OpenedSession(session_id, game, ruleset, loaded, events, read_only, store,
+                               adopted)
         self.title = opened.title
         self.show(game, session_id, read_only, initiator)
         return opened
@@ -603,6 +630,33 @@ class TableService:
     # --- one writer at a time (issue 15) -------------------------------------------------
     def session_info(self, session_id: int) -> SessionInfo:
         return self._database().game_sessions.info(session_id)
+
+    def negotiate_lease(self, info: SessionInfo, held: Lease | None, follow: bool,
+                        ask: AskLease) -> LeaseTerms | None:
+        """How to open the session ``info``: a finished one, or one to ``follow``, as it
+        is; a running one under ``held`` (this copy's lease on it already) or a lease
+        taken now. One whose stored clock or settings cannot be read is followed
+        read-only (not taken). While another copy holds it, ``ask`` chooses to follow it
+        or take it over; None: the GM cancelled, nothing was taken.
+
+        Raises:
+            WriteFailedError: the lease could not be written (a read-only database).
+        """
+        from carwars_desktop.storage.game_sessions import SessionHeldError
+
+        lease = held if held is not None and held.session_id == info.id else None
+        follow = follow or (info.running and bool(self.unreadable(info.id)))
+        if info.running and not follow and lease is None:
+            try:
+                lease = self.acquire_lease(info.id)
+            except SessionHeldError as taken:
+                choice = ask(info.name, taken.lease)
+                if choice is LeaseChoice.CANCEL:
+                    return None
+                follow = choice is LeaseChoice.FOLLOW
+                if not follow:
+                    lease = self.acquire_lease(info.id, take_over=True)
+        return LeaseTerms(None if follow else lease, follow)
 
     def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
         """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""

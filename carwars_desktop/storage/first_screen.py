@@ -18,6 +18,9 @@ that version (``TableService.open``). Anything else (a server, a migration due, 
 another copy plays, a file this cannot read) returns None, and the app opens the
 database first, as it always did.
 
+Which session is the last running one, its vehicles' order and which designs are listed
+are the statements of :mod:`.shared_queries`, which the repositories run too.
+
 No SQLAlchemy here, nor in what this imports.
 """
 
@@ -33,18 +36,22 @@ from pathlib import Path
 from typing import Any
 
 from carwars_desktop.session import Event, RollRecord, StoredEvent
-from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows
+from carwars_desktop.storage.entries import DesignEntry, entries_from_rows
 from carwars_desktop.storage.errors import MigrationHeadsError
 from carwars_desktop.storage.installation import draft_owner
 from carwars_desktop.storage.leases import lease_info
 from carwars_desktop.storage.locations import sqlite_path
 from carwars_desktop.storage.revisions import shipped_revisions
 from carwars_desktop.storage.session_records import (
-    VEHICLE_COLUMNS,
     LoadedSession,
     SessionInfo,
     loaded_session,
     stored_event,
+)
+from carwars_desktop.storage.shared_queries import (
+    LAST_RUNNING_ID,
+    LISTED_ENTRIES,
+    SESSION_VEHICLES,
 )
 from carwars_desktop.storage.sqlite_file import (
     HEADER_SIZE,
@@ -55,15 +62,10 @@ from carwars_desktop.storage.sqlite_file import (
 )
 from carwars_desktop.storage.states import ACTIVE, RUNNING, UNDONE
 
-_ENTRIES = (f"SELECT {', '.join(ENTRY_COLUMNS)}, EXISTS (SELECT 1 FROM design_drafts "
-            "WHERE design_id = designs.id AND owner IN (?, 'legacy')) FROM designs "
-            "WHERE deleted_at IS NULL ORDER BY id")  # as Library.entries (drafts per copy)
-_LAST_RUNNING = (  # as GameSessions.last_running
+_SESSION = (
     "SELECT id, ruleset_id, name, scenario, status, created_at, updated_at, finished_at, "
     "version, lease_token, lease_holder, lease_host, lease_since, lease_renewed_at, clock, "
-    "settings FROM game_sessions WHERE status = ? ORDER BY updated_at DESC, id DESC LIMIT 1")
-_VEHICLES = (f"SELECT {', '.join(VEHICLE_COLUMNS)} FROM session_vehicles "
-             "WHERE session_id = ? ORDER BY position")
+    "settings FROM game_sessions WHERE id = :session_id")
 _EVENT_COLUMNS = "seq, body, created_at, status"
 _TIMEOUT = 0.15
 """How long a read waits for a writer's lock: at start-up the database is then opened
@@ -133,11 +135,12 @@ def read_first_screen(cli_value: str | None, env: Mapping[str, str]) -> FirstScr
                 "SELECT version_num FROM alembic_version")]
             if revisions != [head]:
                 return None
-            running = connection.execute(_LAST_RUNNING, (RUNNING,)).fetchone()
+            running = connection.execute(LAST_RUNNING_ID, {"status": RUNNING}).fetchone()
             if running is not None:
-                game = _running_game(connection, path, running)
+                row = connection.execute(_SESSION, {"session_id": running[0]}).fetchone()
+                game = _running_game(connection, path, row)
                 return None if game is None else FirstScreen(game=game)
-            rows = connection.execute(_ENTRIES, (draft_owner(),)).fetchall()
+            rows = connection.execute(LISTED_ENTRIES, {"owner": draft_owner()}).fetchall()
             return FirstScreen(entries=entries_from_rows(rows, _stored_time))
     except (sqlite3.Error, ValueError, TypeError, KeyError, OSError, MigrationHeadsError):
         return None  # opened first, as always: there it is reported
@@ -145,7 +148,7 @@ def read_first_screen(cli_value: str | None, env: Mapping[str, str]) -> FirstScr
 
 def _running_game(connection: sqlite3.Connection, path: Path,
                   row: Sequence[Any]) -> RunningGame | None:
-    """The game of the ``_LAST_RUNNING`` ``row``, or None when another copy plays it (the
+    """The game of the ``_SESSION`` ``row``, or None when another copy plays it (the
     normal opening asks the GM whether to follow it or take it over)."""
     (session_id, ruleset_id, name, scenario, status, created, updated, finished, version,
      token, holder, host, since, renewed, clock, settings) = row
@@ -161,7 +164,7 @@ def _running_game(connection: sqlite3.Connection, path: Path,
     info = SessionInfo(session_id, ruleset_id, name, scenario, status, _stored_time(created),
                        _stored_time(updated), _optional_time(finished), vehicle_count,
                        event_count, version, None)
-    vehicles = connection.execute(_VEHICLES, (session_id,)).fetchall()
+    vehicles = connection.execute(SESSION_VEHICLES, {"session_id": session_id}).fetchall()
     return RunningGame(loaded_session(info, vehicles, clock, settings),
                        FileEvents(path, session_id))
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import (
@@ -76,6 +76,7 @@ from carwars_desktop.storage.session_records import (
     loaded_session,
     stored_event,
 )
+from carwars_desktop.storage.shared_queries import LAST_RUNNING_ID, SESSION_VEHICLES
 from carwars_desktop.storage.states import (  # the words, here as before
     ABANDONED,
     ACTIVE,
@@ -253,9 +254,8 @@ class GameSessions:
 
     def last_running(self) -> SessionInfo | None:
         with self._sessions() as session:
-            row = session.scalars(select(GameSessionRow).where(GameSessionRow.status == RUNNING)
-                                  .order_by(GameSessionRow.updated_at.desc(),
-                                            GameSessionRow.id.desc()).limit(1)).first()
+            found = session.execute(text(LAST_RUNNING_ID), {"status": RUNNING}).scalar()
+            row = None if found is None else session.get(GameSessionRow, found)
             return None if row is None else self._info(session, row)
 
     def info(self, session_id: int) -> SessionInfo:
@@ -273,9 +273,8 @@ class GameSessions:
             if row is None:
                 raise SessionNotFoundError(f"no session {session_id}")
             columns = [getattr(SessionVehicleRow, name) for name in VEHICLE_COLUMNS]
-            vehicles = session.execute(select(*columns)
-                                       .where(SessionVehicleRow.session_id == session_id)
-                                       .order_by(SessionVehicleRow.position)).all()
+            vehicles = session.execute(text(SESSION_VEHICLES).columns(*columns),
+                                       {"session_id": session_id}).all()
             return loaded_session(self._info(session, row), vehicles, row.clock, row.settings,
                                   readable)
 
@@ -869,8 +868,8 @@ class SessionEvents:
         if not requests:
             return
         for request in requests:
-            for name, text in (("seat", request.seat), ("key", request.key)):
-                if len(text) > 64:
+            for name, value in (("seat", request.seat), ("key", request.key)):
+                if len(value) > 64:
                     raise SessionDataError(f"a phone request's {name} is too long")
         try:
             texts = [_dumps(dict(r.values)) for r in requests]

@@ -23,6 +23,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -54,6 +55,7 @@ from carwars_desktop.storage.models import (
     DesignRevisionRow,
     DesignRow,
 )
+from carwars_desktop.storage.shared_queries import DESIGNS_ORDER, LEGACY_DRAFT, LISTED_DESIGNS
 from carwars_desktop.storage.writes import write_failure_reason
 
 
@@ -173,10 +175,6 @@ def _now() -> datetime:
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
-
-
-LEGACY_DRAFT = "legacy"
-"""The owner of a draft made before drafts were per copy (migration 0010)."""
 
 
 def _record(row: DesignRow, revision: int = 0, working: str | None = None) -> DesignRecord:
@@ -400,7 +398,7 @@ class Library:
         """The list view of every design (or of the deleted ones), without design JSON;
         ``ids``: only those designs (the rows a change named)."""
         query = select(*_entry_columns(self.owner)).where(
-            DesignRow.deleted_at.is_not(None) if deleted else DesignRow.deleted_at.is_(None))
+            DesignRow.deleted_at.is_not(None) if deleted else text(LISTED_DESIGNS))
         if ruleset_id is not None:
             query = query.where(DesignRow.ruleset_id == ruleset_id)
         if ids is not None:
@@ -408,7 +406,7 @@ class Library:
             if not wanted:
                 return []
             query = query.where(DesignRow.id.in_(wanted))
-        query = query.order_by(DesignRow.id)
+        query = query.order_by(text(DESIGNS_ORDER))
         with self._sessions() as session:
             rows = session.connection().execute(query).all()
         return entries_from_rows(rows)

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from PySide6.QtCore import QPoint, QSettings
 from PySide6.QtWidgets import QFrame, QWidget
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.session.setup import Entry, prepare

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table import workspace as table_workspace
 from carwars_desktop.gui.table.workspace import FOLLOWING_LIVE, FOLLOWING_LOST, LeaseChoice
 from carwars_desktop.rules import find_ruleset
@@ -57,7 +57,7 @@ def test_a_follower_says_live_or_lost_and_never_logs_a_traceback(
         table = follower.table
         table.ask_lease = lambda name, lease: LeaseChoice.FOLLOW
         assert table.open_session(session_id)
-        assert table.following and table.context.read_only
+        assert table.following and table.context.service.read_only
         play = table.play
         assert play.state == FOLLOWING_LIVE and FOLLOWING_LIVE in play.title.text()
         assert "finished" not in play.title.text()
@@ -67,9 +67,9 @@ def test_a_follower_says_live_or_lost_and_never_logs_a_traceback(
         courier.mark_armor(Side.LEFT, 0)
 
         def shown() -> bool:
-            game = table.context.game
+            game = table.context.service.game
             return game is not None and game.sheet("v1").to_json() == \
-                player.table.context.game.sheet("v1").to_json()  # type: ignore[union-attr]
+                player.table.context.service.game.sheet("v1").to_json()  # type: ignore[union-attr]
 
         qtbot.waitUntil(shown, timeout=10_000)  # followed live, through the proxy
         assert play.state == FOLLOWING_LIVE and not play.tabs.isTabVisible(1)

@@ -219,7 +219,7 @@ def test_a_dropped_connection_mid_session_shows_a_banner_and_sends_the_marks_lat
         club_server.start()
         window.offline_banner.retry_button.click()
         assert window.offline_banner.isHidden()
-        game = table.context.game
+        game = table.context.service.game
         assert game is not None
         with open_club_database(club, club_password) as database:
             events = database.game_sessions.events(session_id).page(0, 10)
@@ -271,7 +271,7 @@ def test_a_conflict_after_the_drop_is_shown_and_the_entries_can_be_set_aside(
             assert database.game_sessions.events(session_id).count() == 2  # theirs kept
         banner.set_aside_button.click()
         assert banner.isHidden()
-        game = table.context.game
+        game = table.context.service.game
         assert game is not None and table.session_id == session_id
         with open_club_database(club, club_password) as database:
             assert database.game_sessions.load(session_id).sheets["v1"] == \
@@ -299,7 +299,7 @@ def test_entries_left_queued_when_the_app_closed_land_at_the_next_start(
         club_server.stop()
         courier.mark_armor(Side.LEFT, 2)
         courier.mark_armor(Side.FRONT, 1)
-        game = first.table.context.game
+        game = first.table.context.service.game
         assert game is not None
         shown = game.sheet("v1").to_json()
         first.shutdown()  # the laptop closes the app while offline
@@ -311,7 +311,7 @@ def test_entries_left_queued_when_the_app_closed_land_at_the_next_start(
     try:
         assert second.finish_startup()
         def reopened() -> bool:
-            game = second.table.context.game
+            game = second.table.context.service.game
             return game is not None and game.sheet("v1").to_json() == shown
 
         qtbot.waitUntil(reopened)  # the queue was sent, then the session read again

@@ -7,10 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from carwars_desktop.gui.table.mini_sheet import MiniSheetWidget
 from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.mini_car_wars.model import Side
 from carwars_desktop.session.setup import Entry, prepare
@@ -50,7 +50,7 @@ def test_entries_made_through_another_port_replay_through_this_one(
             club_server.stop()
             courier.mark_armor(Side.LEFT, 2)
             courier.mark_armor(Side.FRONT, 1)
-            game = first.table.context.game
+            game = first.table.context.service.game
             assert game is not None
             shown = game.sheet("v1").to_json()
             first.shutdown()  # closed while offline: two entries wait
@@ -64,7 +64,7 @@ def test_entries_made_through_another_port_replay_through_this_one(
         assert second.finish_startup()
 
         def landed() -> bool:
-            game = second.table.context.game
+            game = second.table.context.service.game
             return game is not None and game.sheet("v1").to_json() == shown
 
         qtbot.waitUntil(landed, timeout=15_000)

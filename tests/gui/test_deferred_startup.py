@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
 from carwars_desktop.gui.dice_workspace import DiceWorkspace
-from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.main_window import WORKSPACE_TITLES, MainWindow
 from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 from carwars_desktop.gui.workshop import LibraryWorkspace
 from carwars_desktop.library import kinds_of
@@ -69,7 +69,7 @@ def test_hidden_workspaces_are_built_after_start_up_or_when_shown(
         qtbot, sqlite_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = _window(qtbot, sqlite_url, tmp_path)
     assert len(window.workspaces) == 3
-    qtbot.waitUntil(lambda: len(window.workspaces) == 5)
+    qtbot.waitUntil(lambda: len(window.workspaces) == len(WORKSPACE_TITLES))
     dice = window.workspaces[4]
     assert isinstance(dice, DiceWorkspace) and dice.isVisible() is False
     qtbot.waitUntil(lambda: dice._loaded)
@@ -139,7 +139,7 @@ def test_the_library_is_listed_before_the_database_is_open(
     assert window.database is not None and not window.opening
     assert _listed(window) == listed
     assert _library(window).new_button.isEnabled()
-    qtbot.waitUntil(lambda: len(window.workspaces) == 5)
+    qtbot.waitUntil(lambda: len(window.workspaces) == len(WORKSPACE_TITLES))
     window.shutdown()
 
 

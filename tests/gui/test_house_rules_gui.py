@@ -48,7 +48,7 @@ def _resolver_need(window: MainWindow) -> str:
 
 
 def _table_need(window: MainWindow, qtbot) -> int | None:  # type: ignore[no-untyped-def]
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None
     dialog = ProcedureDialog(find_procedure("mini.fire"), game,
                              {"firer": "v1", "target": "v2", **AT_THE_CYCLE},
@@ -77,7 +77,7 @@ def test_a_session_under_a_profile_at_the_table_and_in_the_resolver(
     # Changed mid-session (the panel's button opens the same dialog): one undoable event.
     resolver.set_house_rules(HouseRules("No cycle front", {"MCW-D13": True}))
     assert _resolver_need(window).startswith("need 9+") and _table_need(window, qtbot) == 9
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None and game.store.last_active() is not None
     assert game.store.last_active().event.summary == "house rules: MCW-D13 on"  # type: ignore[union-attr]
     window.game_context.service.undo()
@@ -114,7 +114,7 @@ def test_secret_sheets_asked_before_play_set_the_players_display(
     assert window.database is not None
     HouseRulesService(window.database).create(MCW, "Secret", {"MCW-open-sheets": False})
     _start(window, qtbot, "Secret")
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None and Visibility.of(game.settings).sheets_open is False
 
 
@@ -142,14 +142,14 @@ def test_printed_sheets_name_the_profile_in_their_footer(window: MainWindow, qtb
 
     assert window.database is not None
     _start(window, qtbot, None)
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None
     assert session_job(game, "Club night", PrintChoice()).footer.endswith(
         "house rules: The digest's defaults")
     HouseRulesService(window.database).create(MCW, "Friday club", {"MCW-D13": False,
                                                                    "MCW-D6a": "up"})
     _start(window, qtbot, "Friday club")
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None
     assert session_job(game, "Club night", PrintChoice()).footer.endswith(
         "house rules: Friday club (MCW-D6a up; MCW-D13 off)")
@@ -256,7 +256,7 @@ def test_the_fire_batch_follows_the_session_house_rules(
     needs = {}
     for profile in (None, "No cycle front"):
         _start(window, qtbot, profile)
-        game = window.game_context.game
+        game = window.game_context.service.game
         assert game is not None
         table = next(w for w in window.workspaces if isinstance(w, TableWorkspace))
         batch = table.keys.batch

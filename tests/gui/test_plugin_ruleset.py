@@ -124,7 +124,7 @@ def test_the_plug_in_is_in_the_library_workshop_table_and_resolver(
     resolver.resolve_entered()
     assert resolver.resolution is not None and resolver.resolution.success
     resolver.apply_button.click()
-    game = window.game_context.game
+    game = window.game_context.service.game
     assert game is not None and game.sheet("v2").hits == 1  # type: ignore[attr-defined]
     assert table.play.sheets["v2"].armor_left.text() == "armor 3 of 4"  # type: ignore[attr-defined]
 
@@ -311,7 +311,7 @@ def test_a_ruleset_without_screens_is_refused_before_a_lease_is_taken(
         session_id = table.context.service.start("tiny_dice", "Derby night", "", setup)
         assert table.open_session(session_id) is False
         assert "is installed without screens" in table.sessions_page.message.text()
-        assert table.lease is None and table.context.session_id != session_id
+        assert table.lease is None and table.context.service.session_id != session_id
         assert window.database.game_sessions.lease(session_id) is None
         assert not has_screens("tiny_dice") and has_screens("mini_car_wars")
         with pytest.raises(NoScreensError):

@@ -41,7 +41,7 @@ def _start_game(window: MainWindow, ruleset_id: str, names: list[str]) -> Game:
     session_id = sessions.create(ruleset_id, "Test night", "", [
         NewVehicle(v, sheets[v.key].to_json()) for v in vehicles], clock.to_json())
     game = Game(ruleset, vehicles, sheets, clock, sessions.events(session_id))
-    window.game_context.open(game, session_id)
+    window.game_context.service.show(game, session_id)
     return game
 
 
@@ -142,9 +142,9 @@ def test_apply_to_a_running_session_and_undo(window: MainWindow, qtbot) -> None:
     assert after != before
     assert after == expected
     assert window.database is not None
-    logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
+    logged = window.database.game_sessions.resolutions(window.game_context.service.session_id or 0)
     assert logged == [("mini.fire", True, "5/6", True)]
-    window.game_context.undo()
+    window.game_context.service.undo()
     assert game.sheet("v2") == before
 
 
@@ -218,7 +218,7 @@ def test_battlecars_fire_applied_and_undone(window: MainWindow, qtbot) -> None: 
     assert resolver.resolution.outcome.startswith("hit")
     qtbot.mouseClick(resolver.apply_button, Qt.MouseButton.LeftButton)
     assert game.sheet("v2") != before
-    window.game_context.undo()
+    window.game_context.service.undo()
     assert game.sheet("v2") == before
 
 
@@ -244,10 +244,10 @@ def test_a_pending_result_is_logged_when_the_sheets_change(window: MainWindow) -
     resolver.resolve_entered()
     assert resolver.resolution is not None
     marked = find_ruleset("mini_car_wars").sheet_from_json(game.sheet("v2").to_json())
-    window.game_context.announce(game.mark("v2", marked, "a mark at the Table"))
+    window.game_context.service.announce(game.mark("v2", marked, "a mark at the Table"))
     assert resolver.resolution is None
     assert window.database is not None
-    logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
+    logged = window.database.game_sessions.resolutions(window.game_context.service.session_id or 0)
     assert logged == [("mini.fire", True, "5/6", False)]
 
 

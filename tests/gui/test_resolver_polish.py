@@ -42,7 +42,7 @@ def _start_game(window: MainWindow, ruleset_id: str, names: list[str], phase: in
     session_id = sessions.create(ruleset_id, "Test night", "", [
         NewVehicle(v, sheets[v.key].to_json()) for v in vehicles], clock.to_json())
     game = Game(ruleset, vehicles, sheets, clock, sessions.events(session_id))
-    window.game_context.open(game, session_id)
+    window.game_context.service.show(game, session_id)
     return game
 
 
@@ -63,7 +63,7 @@ def test_another_procedure_clears_a_pending_result(window: MainWindow) -> None:
     assert resolver.resolution is None
     assert resolver.result_view.toPlainText() == ""
     assert window.database is not None
-    logged = window.database.game_sessions.resolutions(window.game_context.session_id or 0)
+    logged = window.database.game_sessions.resolutions(window.game_context.service.session_id or 0)
     assert [(procedure, applied) for procedure, _, _, applied in logged] == [("mini.fire", False)]
 
 
@@ -93,7 +93,7 @@ def test_an_input_change_clears_the_result(window: MainWindow) -> None:
 def test_the_default_firer_can_act(window: MainWindow) -> None:
     game = _start_game(window, "mini_car_wars", ["Courier (b)", "Courier", "Killer Kart"])
     killed = mini_marks.set_crew(game.sheet("v1"), "driver", 3)
-    window.game_context.announce(game.mark("v1", killed.sheet, killed.summary))
+    window.game_context.service.announce(game.mark("v1", killed.sheet, killed.summary))
     assert acting_order(game) == ["v2", "v3", "v1"]
     resolver = _resolver(window)
     resolver.select_procedure("mini.fire")

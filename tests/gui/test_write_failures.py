@@ -69,7 +69,7 @@ def _start_game(window: MainWindow) -> Game:
     session_id = sessions.create("mini_car_wars", "Test night", "", [
         NewVehicle(v, sheets[v.key].to_json()) for v in vehicles], clock.to_json())
     game = Game(ruleset, vehicles, sheets, clock, sessions.events(session_id))
-    window.game_context.open(game, session_id)
+    window.game_context.service.show(game, session_id)
     return game
 
 
@@ -95,7 +95,7 @@ def test_resolver_apply_on_a_read_only_database(window: MainWindow, switch: Read
     assert resolver.resolution is None and game.sheet("v2") != before
     assert resolver.status_label.text().startswith("Applied")
     assert window.database is not None
-    assert window.database.game_sessions.resolutions(window.game_context.session_id or 0) \
+    assert window.database.game_sessions.resolutions(window.game_context.service.session_id or 0) \
         == [("mini.fire", True, "5/6", True)]
 
 

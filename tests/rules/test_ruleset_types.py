@@ -59,3 +59,26 @@ def test_a_hook_of_the_wrong_type_is_refused_by_mypy(tmp_path: Path) -> None:
 def test_the_test_only_ruleset_s_hooks_are_checked_and_pass(tmp_path: Path) -> None:
     assert _mypy(REPO / "tests" / "plugin" / "tiny_dice" / "__init__.py",
                  tmp_path / "cache") == ""
+
+
+def test_each_rulesets_sheet_reader_refuses_another_rulesets_sheet() -> None:
+    # rules/play.sheet_reader: the one check behind car_sheet and mini_sheet
+    from carwars_desktop.rules import find_ruleset
+    from carwars_desktop.rules.autopower.play import car_sheet as autopower_sheet
+    from carwars_desktop.rules.battlecars.play import car_sheet as battlecars_sheet
+    from carwars_desktop.rules.mini_car_wars.play import mini_sheet
+
+    sheets = {}
+    for ruleset_id in ("mini_car_wars", "battlecars", "autopower"):
+        ruleset = find_ruleset(ruleset_id)
+        design = next(iter(ruleset.catalog().values()))
+        sheets[ruleset_id] = ruleset.sheet_for_design(design)
+    readers = {"mini_car_wars": (mini_sheet, "a Mini Car Wars sheet"),
+               "battlecars": (battlecars_sheet, "a Battlecars car sheet"),
+               "autopower": (autopower_sheet, "an AUTOpower car sheet")}
+    for ruleset_id, (reader, what) in readers.items():
+        assert reader(sheets[ruleset_id]) is sheets[ruleset_id]
+        for other_id, other in sheets.items():
+            if other_id != ruleset_id:
+                with pytest.raises(TypeError, match=f"expected {what}, got "):
+                    reader(other)

@@ -14,6 +14,7 @@ from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import Citation, Resolution, SheetChange, Step
 from carwars_desktop.rules import VEHICLE, DesignKind, ReferenceTable, Ruleset
 from carwars_desktop.rules.play import play_rules
+from carwars_desktop.rules.ruleset import RulesetEntry
 from carwars_desktop.session import (
     Clock,
     Event,
@@ -38,11 +39,12 @@ def _load(data: Mapping[str, Any]) -> Counter:
     return Counter(str(data["name"]), int(data["hits"]))
 
 
-COUNTER = DesignKind(ruleset_id="mini_car_wars", ruleset_title="Test", kind=VEHICLE,
+ENTRY = RulesetEntry("mini_car_wars", "Test", "tests.session.test_game", "mini")
+COUNTER = DesignKind(ruleset=ENTRY, kind=VEHICLE,
                      title="Counter", default_name="New counter", design_type=Counter,
                      reader=_load, new=lambda name: Counter(name, 0))
 RULESET = Ruleset(
-    id="mini_car_wars", title="Test", dice="d6", digest="", procedures=(),
+    entry=ENTRY, dice="d6", digest="", procedures=(),
     tables=(ReferenceTable("t", "T", "", ("a",), (("1",),)),), catalog=dict,
     kinds=(COUNTER,), sheet_type=Counter, sheet_from_json=_load,
     sheet_for_design=lambda design: design,

@@ -5,6 +5,7 @@ game as the repository loads it; None whenever the database must be opened first
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -338,3 +339,44 @@ def test_smoke_on_a_truncated_file_exits_with_the_reason(tmp_path: Path) -> None
     assert "is damaged: it is" in smoke.stderr and "Traceback" not in smoke.stderr
     assert path.read_bytes() == whole[:-1]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(path.name)] == [path.name]
+
+
+def test_the_first_screen_and_the_repositories_run_the_same_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Which session is the last running one, its vehicles' order and which designs are
+    # listed are written once (storage/shared_queries.py): both ways of reading run them.
+    from sqlalchemy import event
+
+    from carwars_desktop.storage import first_screen, shared_queries
+
+    path = tmp_path / "carwars.sqlite3"
+    _library(path)
+    session_id = _running_game(path)
+    read_by_sqlite3: list[str] = []
+    connect = first_screen._connect
+
+    def traced(file: Path) -> sqlite3.Connection:
+        connection = connect(file)
+        connection.set_trace_callback(read_by_sqlite3.append)
+        return connection
+
+    monkeypatch.setattr(first_screen, "_connect", traced)
+    assert read_first_screen(str(path), {}) is not None
+    read_by_sqlalchemy: list[str] = []
+    with open_database(str(path)) as database:
+        event.listen(database.engine, "before_cursor_execute",
+                     lambda _c, _k, statement, *_a: read_by_sqlalchemy.append(statement))
+        running = database.game_sessions.last_running()
+        assert running is not None and running.id == session_id
+        database.game_sessions.load(session_id)
+        database.library.entries()
+    for statement in (shared_queries.LAST_RUNNING_ID, shared_queries.SESSION_VEHICLES):
+        # sqlite3 traces the values bound, SQLAlchemy sends "?"
+        as_sent = re.compile(re.sub(r":\w+", lambda _: r"(?:\?|'?\w+'?)", re.escape(statement)))
+        assert any(as_sent.fullmatch(sent) for sent in read_by_sqlite3), statement
+        assert any(as_sent.fullmatch(sent.strip()) for sent in read_by_sqlalchemy), statement
+    assert shared_queries.LISTED_ENTRIES not in " ".join(read_by_sqlite3)  # a game was shown
+    listed = [sent for sent in read_by_sqlalchemy if "FROM designs" in sent]
+    assert any(f"WHERE {shared_queries.LISTED_DESIGNS}" in sent
+               and sent.rstrip().endswith(f"ORDER BY {shared_queries.DESIGNS_ORDER}")
+               for sent in listed), listed

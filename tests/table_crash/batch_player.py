@@ -51,7 +51,7 @@ def main() -> None:
     batch = table.keys.show_batch()  # B, and the second shot's dice typed there
     assert batch is not None
     batch.dice_edits[1].setText("6 6 2 2")
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and table.keys.batch is not None
     shown = [{"label": s.label, "dice": s.dice} for s in table.keys.batch.shots]
     print("declared", json.dumps({"session": table.session_id, "shots": shown,

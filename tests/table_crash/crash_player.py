@@ -99,9 +99,9 @@ def main() -> int:
     database = open_database(url)
     table.attach_database(database)
     table.reopen_last_running()
-    if table.context.game is None:
+    if table.context.service.game is None:
         start(table)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     print(f"opened {last_seq(game)} {digest(game)}", flush=True)
     if game.can_redo():  # killed between an undo and its redo

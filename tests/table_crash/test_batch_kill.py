@@ -65,9 +65,10 @@ def test_a_declared_batch_is_shown_again_after_a_kill(qtbot, tmp_path: Path) -> 
         table = window.table
         if table.session_id != shown["session"]:
             assert table.open_session(shown["session"])
-        qtbot.waitUntil(lambda: table.context.game is not None and not table.context.read_only,
+        service = table.context.service
+        qtbot.waitUntil(lambda: service.game is not None and not service.read_only,
                         timeout=20000)
-        game = table.context.game
+        game = table.context.service.game
         assert game is not None
         assert (game.clock.turn, game.clock.phase_name) == (shown["turn"], shown["phase"])
         batch = table.keys.batch

@@ -75,7 +75,8 @@ def test_phone_request_queue_and_speeds_in_survive_a_sigkill(qtbot, tmp_path: Pa
         table = window.table
         if table.session_id != seats["session"]:
             assert table.open_session(seats["session"])
-        qtbot.waitUntil(lambda: table.context.game is not None and not table.context.read_only,
+        service = table.context.service
+        qtbot.waitUntil(lambda: service.game is not None and not service.read_only,
                         timeout=WAIT_MS)
         desk = window.phone_sharing.desk
         qtbot.waitUntil(lambda: len(desk.requests) == 2, timeout=WAIT_MS)

@@ -40,7 +40,7 @@ class TableActions(QObject):
 
     @property
     def game(self) -> Game | None:
-        return None if self.context.read_only else self.context.game
+        return None if self.context.service.read_only else self.context.service.game
 
     def _guard(self, action: Callable[[], Changes],
                done: Callable[[Changes], object] | None = None) -> Changes | None:
@@ -64,7 +64,7 @@ class TableActions(QObject):
 
         def commit() -> Changes:
             made = factory()
-            return self.context.mark(key, made.sheet, f"{name}: {made.summary}", made.steps)
+            return self.context.service.mark(key, made.sheet, f"{name}: {made.summary}", made.steps)
 
         return self._guard(commit, self._said)
 
@@ -75,7 +75,7 @@ class TableActions(QObject):
     def clock(self, clock: Clock, summary: str,
               sheets: Mapping[str, RecordSheet] | None = None,
               steps: Sequence[str] = ()) -> Changes | None:
-        return self._guard(lambda: self.context.set_clock(clock, summary, sheets, steps),
+        return self._guard(lambda: self.context.service.set_clock(clock, summary, sheets, steps),
                            lambda _changes: self.message.emit(summary, False))
 
     def run(self, procedure_id: str, presets: Mapping[str, Any], *, quick: bool = False,
@@ -86,10 +86,12 @@ class TableActions(QObject):
                         ask=ask, batch=batch, batch_default=batch_default, order=order)
 
     def undo(self) -> Changes | None:
-        return self._guard(self.context.undo, lambda changes: self._said(changes, "undone: "))
+        return self._guard(self.context.service.undo,
+                           lambda changes: self._said(changes, "undone: "))
 
     def redo(self) -> Changes | None:
-        return self._guard(self.context.redo, lambda changes: self._said(changes, "redone: "))
+        return self._guard(self.context.service.redo,
+                           lambda changes: self._said(changes, "redone: "))
 
     def error(self, text: str) -> None:
         self.message.emit(f"⚠ {text}", True)

@@ -96,7 +96,7 @@ class BatchDialog(QDialog):
                 widget.deleteLater()
         self.dice_edits = []
         self.labels: list[QLabel] = []
-        game = self.table.context.game
+        game = self.table.context.service.game
         if game is None:
             return
         if not self.batch.shots:

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.session import Clock
+
+
+def next_phase_button(clicked: Callable[[], object],
+                      tip: str = "Ctrl+.") -> QPushButton:
+    """A clock panel's Next button (its text follows the clock; Ctrl+. presses it)."""
+    button = QPushButton()
+    button.setToolTip(tip)
+    button.clicked.connect(clicked)
+    return button
+
+
+def panel_column(panel: QWidget, *widgets: QWidget) -> QVBoxLayout:
+    """A clock panel's one column: ``widgets`` top to bottom, the rest of it empty."""
+    layout = QVBoxLayout(panel)
+    for widget in widgets:
+        layout.addWidget(widget)
+    layout.addStretch(1)
+    return layout
 
 
 class ClockHeader(QWidget):

@@ -83,7 +83,7 @@ class TableKeys(QObject):
     @property
     def game(self) -> Game | None:
         context = self.table.context
-        return None if context.read_only else context.game
+        return None if context.service.read_only else context.service.game
 
     def ui(self) -> RulesetUI[object, object] | None:
         game = self.game

@@ -47,8 +47,8 @@ class ProcedureRunner(QObject):
         """How the Table's operations run (a refused write: :attr:`write_failed`)."""
 
     def _game(self) -> Game | None:
-        game = self.context.game
-        if game is None or self.context.read_only:
+        game = self.context.service.game
+        if game is None or self.context.service.read_only:
             self.failed.emit("open a running session first")
             return None
         return game
@@ -163,7 +163,7 @@ class ProcedureRunner(QObject):
     def _offer_due(self, pending: PendingResolution) -> None:
         """A roll the applied result made due (AUTOpower §2.8: the hit car rolls for
         control) opens at once, filled in, once the dialog that applied it has closed."""
-        game = self.context.game
+        game = self.context.service.game
         if game is None:
             return
         touched = set(pending.bindings.values())

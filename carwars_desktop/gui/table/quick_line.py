@@ -168,7 +168,7 @@ class QuickLine(QWidget):
     def _batch_action(self) -> KeyAction | None:
         """The fire key action whose shots go into the phase's batch by default, when the
         line's procedure is its (Mini Car Wars), else None."""
-        game = self.table.context.game
+        game = self.table.context.service.game
         batch = self.table.keys.batch
         if game is None or self.procedure is None or batch is None or \
                 batch.rules.fire != self.procedure.id:
@@ -194,9 +194,9 @@ class QuickLine(QWidget):
         self.close_line()
 
     def read(self, text: str, apply: bool = False, alone: bool = False) -> None:
-        game = self.table.context.game
+        game = self.table.context.service.game
         ui = ruleset_ui(game.ruleset.id) if game is not None else None
-        if game is None or ui is None or self.table.context.read_only:
+        if game is None or ui is None or self.table.context.service.read_only:
             self.info.setText("⚠ open a running session first")
             return
         if ui.quick is None:
@@ -281,7 +281,7 @@ class QuickLine(QWidget):
 
     def _choices(self, procedure: Procedure, name: str,
                  vehicles: Mapping[str, str]) -> Sequence[tuple[str, str]]:
-        game = self.table.context.game
+        game = self.table.context.service.game
         spec = procedure.input(name)
         if game is None or not isinstance(spec, TextInput) or spec.choices_from is None:
             return []
@@ -296,7 +296,7 @@ class QuickLine(QWidget):
 
         def resolve() -> PendingResolution:
             # (a result shown before is discarded by the service: a new roll replaces it)
-            game = self.table.context.game
+            game = self.table.context.service.game
             house = game.house if game is not None else None
             dice = typed_dice(typed, False, procedure_sides(procedure, self.raw, house))
             return self.table.context.service.resolve(

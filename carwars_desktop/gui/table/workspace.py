@@ -21,7 +21,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
@@ -44,6 +43,7 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
+from carwars_desktop.services.table import LeaseChoice
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
@@ -76,12 +76,6 @@ class _FollowAnswers(QObject):
 """How often a followed session is checked for new events."""
 
 T = TypeVar("T")
-
-
-class LeaseChoice(Enum):
-    FOLLOW = "follow read-only"
-    TAKE_OVER = "take over"
-    CANCEL = "cancel"
 
 
 def ask_lease_with_dialog(parent: QWidget, name: str, lease: LeaseInfo) -> LeaseChoice:
@@ -247,8 +241,8 @@ class TableWorkspace(Workspace):
 
     def _playing(self) -> bool:
         """A running session is on screen (the keys of play work)."""
-        return (self.pages.currentWidget() is self.play and self.context.game is not None
-                and not self.context.read_only)
+        return (self.pages.currentWidget() is self.play and self.context.service.game is not None
+                and not self.context.service.read_only)
 
     def focus_default(self) -> None:
         """The keyboard focus on the sheets (or the session list): the Table's keys work."""
@@ -302,7 +296,7 @@ class TableWorkspace(Workspace):
         shown, self._shown = self._shown, None
         if shown is None:
             return
-        self.session_id = self.context.session_id
+        self.session_id = self.context.service.session_id
         if self._ruleset_before is not None:
             self._follow_ruleset(self._ruleset_before)
 
@@ -364,7 +358,7 @@ class TableWorkspace(Workspace):
                     .refused(SessionDataError, refused).run()):
                 return
             offer = getattr(self.play.clock, "offer_opening", None)
-            game = self.context.game
+            game = self.context.service.game
             if game is not None and game.ruleset.id == ruleset_id and callable(offer) \
                     and game.last_active_seq() == 0:
                 offer(str(dialog.scenario_box.currentData() or ""))  # the rules' first roll
@@ -403,8 +397,7 @@ class TableWorkspace(Workspace):
         return opened
 
     def _open_session(self, session_id: int, follow: bool) -> bool:
-        from carwars_desktop.storage.game_sessions import SessionHeldError
-
+        """Negotiate the lease and open the session (the service), then show it (here)."""
         assert self.database is not None
         service = self.context.service
 
@@ -417,31 +410,22 @@ class TableWorkspace(Workspace):
                 require_screens(info.ruleset_id)
             except UnknownRulesetError as error:
                 raise SessionOpenError(str(error)) from error
-            lease = self.lease if self.lease and self.lease.session_id == session_id else None
-            # One whose stored clock or settings cannot be read opens read-only: not taken.
-            follow = follow or (info.running and bool(service.unreadable(session_id)))
-            if info.running and not follow and lease is None:
-                try:
-                    lease = service.acquire_lease(session_id)
-                except SessionHeldError as held:
-                    choice = self.ask_lease(info.name, held.lease)
-                    if choice is LeaseChoice.CANCEL:
-                        if self.context.session_id != session_id:
-                            self.show_sessions()
-                        return None
-                    follow = choice is LeaseChoice.FOLLOW
-                    if not follow:
-                        lease = service.acquire_lease(session_id, take_over=True)
-            if lease is None or follow:
+            # The lease negotiated by the service (asking the GM when another copy holds
+            # it); the session is then read and shown here.
+            terms = service.negotiate_lease(info, self.lease, follow, self.ask_lease)
+            if terms is None:  # the GM cancelled: another copy keeps it
+                if service.session_id != session_id:
+                    self.show_sessions()
+                return None
+            if terms.lease is not self.lease:
                 self.release_lease()
-            elif self.lease is not lease:
-                self.release_lease()
-                self.lease = lease
+                self.lease = terms.lease
+            follow = terms.follow
+            lease = terms.lease
             # Read on a worker (the window answers meanwhile), unless start-up reopens
             # the last game. On a club server a running session's entries
             # wait on the laptop while the connection is down (gui/club_link.py);
             # SQLite's events are used as they are.
-            lease = None if follow else self.lease
             read = None if self._at_startup else self._in_turns(
                 (), lambda _job: service.read(session_id, lease, follow))
             return service.open(session_id, initiator=self,
@@ -608,7 +592,7 @@ class TableWorkspace(Workspace):
 
     def finish_session(self, confirm: bool = True) -> None:
         """End the running session; it reopens read-only, with its charts."""
-        if self.database is None or self.session_id is None or self.context.read_only:
+        if self.database is None or self.session_id is None or self.context.service.read_only:
             return
         if confirm and QMessageBox.question(
                 self, "Finish session",
@@ -740,11 +724,11 @@ class TableWorkspace(Workspace):
 
     # --- play ---------------------------------------------------------------------------
     def undo(self) -> None:
-        if self.context.game is not None and not self.context.read_only:
+        if self.context.service.game is not None and not self.context.service.read_only:
             self.hub.undo()
 
     def redo(self) -> None:
-        if self.context.game is not None and not self.context.read_only:
+        if self.context.service.game is not None and not self.context.service.read_only:
             self.hub.redo()
 
     def next_event(self) -> None:
@@ -802,7 +786,7 @@ class TableWorkspace(Workspace):
         self.play.log_action.trigger()
 
     def _changed(self, changes: Changes) -> None:
-        if self.context.game is self.play.game:
+        if self.context.service.game is self.play.game:
             self.play.apply_changes(changes)
             if self._playing():
                 self.keys.clock_changed(changes)

@@ -7,13 +7,29 @@ the Workshop commits it and hands it back through :meth:`DesignEditor.show_desig
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from carwars_desktop.library import DesignSummary, summarize_design
 from carwars_desktop.rules import Design, Problem
+
+DesignT = TypeVar("DesignT", bound=Design)
+
+
+def two_columns(editor: QWidget, left: tuple[QWidget, ...], right: tuple[QWidget, ...],
+                stretches: tuple[int, int]) -> None:
+    """An editor's page: the ``left`` boxes over the ``right`` ones, each column topped up
+    with space, side by side in the ``stretches`` ratio, edge to edge."""
+    layout = QHBoxLayout(editor)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for boxes, stretch in ((left, stretches[0]), (right, stretches[1])):
+        column = QVBoxLayout()
+        for box in boxes:
+            column.addWidget(box)
+        column.addStretch(1)
+        layout.addLayout(column, stretch)
 
 
 class DesignEditor(QWidget):
@@ -50,6 +66,12 @@ class DesignEditor(QWidget):
         if self._design is None:
             raise RuntimeError("no design is open in this editor")
         return self._design
+
+    def design_as(self, kind: type[DesignT]) -> DesignT:
+        """The open design as the ruleset's own type (a bug if it is another)."""
+        design = self.design()
+        assert isinstance(design, kind)
+        return design
 
     def summary(self, design: Design, options: Any = None) -> DesignSummary:
         """The design's summary, its verdict under the house rules ``options`` (``None``:

@@ -28,8 +28,8 @@ def main() -> None:
     window.show()
     assert window.finish_startup()
     table = window.table
-    wait_until(lambda: table.context.game is not None and not table.opening
-               and not table.context.read_only)
+    wait_until(lambda: table.context.service.game is not None and not table.opening
+               and not table.context.service.read_only)
     assert table.session_id == int(session), "the last running session is resumed"
     window.activateWindow()
     wait_until(lambda: QApplication.activeWindow() is window)

@@ -202,7 +202,7 @@ class Evening:
 
     @property
     def game(self) -> Any:
-        game = self.table.context.game
+        game = self.table.context.service.game
         assert game is not None
         return game
 
@@ -290,7 +290,7 @@ class Evening:
             assert self._session_ids() == sessions_before  # nothing written
             return dialog
         self.qtbot.waitUntil(lambda: not dialog.isVisible())
-        self.qtbot.waitUntil(lambda: self.table.context.game is not None
+        self.qtbot.waitUntil(lambda: self.table.context.service.game is not None
                              and self.table.session_id not in sessions_before
                              and not self.table.opening)
         self.session_id = self.table.session_id
@@ -413,7 +413,8 @@ class Evening:
         monkeypatch.setattr(QMessageBox, "question",
                             lambda *_a, **_k: QMessageBox.StandardButton.Yes)
         self.table.play.finish_action.trigger()
-        self.qtbot.waitUntil(lambda: self.table.context.read_only and not self.table.opening)
+        self.qtbot.waitUntil(
+            lambda: self.table.context.service.read_only and not self.table.opening)
         assert self.stored().status == "finished"
 
 
@@ -449,7 +450,7 @@ def play_in_child(url: str, settings: Path, session_id: int,
 def shown_state(window: MainWindow) -> dict[str, Any]:
     """What a window shows of its session (the child prints it before the kill)."""
     table = window.table
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     model = table.play.log_dock.model
     batch = table.keys.batch

@@ -184,8 +184,8 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     assert shown["log"][-1] == "hit: 4 damage to Longshot"
 
     window = evening.open_window()
-    qtbot.waitUntil(lambda: evening.table.context.game is not None
-                    and not evening.table.opening and not evening.table.context.read_only)
+    qtbot.waitUntil(lambda: evening.table.context.service.game is not None
+                    and not evening.table.opening and not evening.table.context.service.read_only)
     assert evening.table.session_id == evening.session_id
     game = evening.game
     evening.open_display()
@@ -222,5 +222,5 @@ def test_evening_autopower(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.finish(monkeypatch)
     finished = evening.check("Finish")
     assert finished.status == "finished" and finished.events == last.events
-    assert evening.table.context.read_only and window.player_display is not None
+    assert evening.table.context.service.read_only and window.player_display is not None
     evening.close_window()

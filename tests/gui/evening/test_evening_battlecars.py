@@ -196,8 +196,8 @@ def test_evening_battlecars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     assert shown["log"][-1] == "hit Hornet: 2 damage"
 
     window = evening.open_window()
-    qtbot.waitUntil(lambda: evening.table.context.game is not None
-                    and not evening.table.opening and not evening.table.context.read_only)
+    qtbot.waitUntil(lambda: evening.table.context.service.game is not None
+                    and not evening.table.opening and not evening.table.context.service.read_only)
     assert evening.table.session_id == evening.session_id
     evening.open_display()
     resumed = evening.check("resumed after the kill")
@@ -247,5 +247,5 @@ def test_evening_battlecars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.finish(monkeypatch)
     finished = evening.check("Finish")
     assert finished.status == "finished" and finished.events == last.events
-    assert evening.table.context.read_only and window.player_display is not None
+    assert evening.table.context.service.read_only and window.player_display is not None
     evening.close_window()

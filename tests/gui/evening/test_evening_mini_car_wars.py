@@ -187,8 +187,8 @@ def test_evening_mini_car_wars(qtbot: Any, tmp_path: Path, sqlite_url: str,
 
     # The app started again resumes the session where the child left it.
     window = evening.open_window()
-    qtbot.waitUntil(lambda: evening.table.context.game is not None
-                    and not evening.table.opening and not evening.table.context.read_only)
+    qtbot.waitUntil(lambda: evening.table.context.service.game is not None
+                    and not evening.table.opening and not evening.table.context.service.read_only)
     assert evening.table.session_id == evening.session_id
     display = evening.open_display()
     resumed = evening.check("resumed after the kill")
@@ -240,6 +240,6 @@ def test_evening_mini_car_wars(qtbot: Any, tmp_path: Path, sqlite_url: str,
     evening.finish(monkeypatch)
     finished = evening.check("Finish")
     assert finished.status == "finished" and finished.events == secret.events
-    assert evening.table.context.read_only
+    assert evening.table.context.service.read_only
     assert display is window.player_display
     evening.close_window()

@@ -42,7 +42,7 @@ def start_session(window: MainWindow) -> StartSession:
 
 def _state(table: TableWorkspace) -> str:
     """Every sheet and the clock, as JSON: what 'exact state' means for undo and redo."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     return json.dumps({"sheets": {v.key: game.sheet(v.key).to_json() for v in game.vehicles},
                        "clock": game.clock.to_json()}, sort_keys=True)

@@ -19,7 +19,7 @@ def test_the_c_key_opens_the_control_roll_due_filled_in(
 
     table = start_session("autopower", [("Bo", "Darkseid"), ("Ann", "Longshot")],
                           house_rules=HouseRules("Control", {"AP-control-rolls": True}))
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     window.activateWindow()
     table.focus_default()

@@ -16,7 +16,7 @@ def test_the_need_and_odds_reach_the_players_before_the_dice(  # type: ignore[no
     service = table.context.service
     feed = PlayersFeed(service)
     service.bus.subscribe(feed.heard)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     table.keys.select(1)
     dialog = table.keys.act("fire")

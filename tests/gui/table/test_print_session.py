@@ -104,7 +104,7 @@ def _mini_session(start_session) -> TableWorkspace:  # type: ignore[no-untyped-d
 def test_the_crossed_boxes_of_the_sheets_as_they_stand_are_on_the_pdf(
         start_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     table = _mini_session(start_session)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     job = session_job(game, "Test night", PrintChoice(per_page=4))
     # Killer Kart: F 6→2 (4), L 4→1 (3), driver 1, PP 8→5 (3); Courier: B 25→20 (5).
@@ -134,7 +134,7 @@ def test_the_crossed_boxes_of_the_sheets_as_they_stand_are_on_the_pdf(
 
 def test_layouts_papers_and_one_vehicle(start_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     table = _mini_session(start_session)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     pages = {}
     for per_page in (1, 2, 4):
@@ -156,7 +156,7 @@ def test_layouts_papers_and_one_vehicle(start_session, tmp_path: Path) -> None: 
 
 def test_the_footer_says_the_session_turn_and_house_rules(start_session) -> None:  # type: ignore[no-untyped-def]
     table = _mini_session(start_session)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     job = session_job(game, "Test night", PrintChoice())
     assert job.footer.startswith("Test night · as it stands, Turn 1")
@@ -207,7 +207,7 @@ def test_the_print_dialog_from_the_table(start_session, tmp_path: Path, press) -
 
 def test_autopower_sheets_print_as_they_stand(start_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     table = start_session("autopower", [("Ann", "Bishop"), ("Bo", "Rhino")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     job = session_job(game, "Test night", PrintChoice(per_page=2))
     assert write_session_pdf(str(tmp_path / "ap.pdf"), job, "A4") == 1
@@ -217,7 +217,7 @@ def test_autopower_sheets_print_as_they_stand(start_session, tmp_path: Path) -> 
 @pytest.mark.parametrize("per_page", [1, 2, 4])
 def test_a_page_image_per_page(start_session, per_page: int) -> None:  # type: ignore[no-untyped-def]
     table = _mini_session(start_session)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     images = session_images(session_job(game, "Test night", PrintChoice(per_page=per_page)),
                             400)
@@ -235,7 +235,7 @@ def test_blank_sheets_follow_the_sessions_house_rules(start_session) -> None:  #
     house = HouseRules("Club", {"MCW-D15": 10, "MCW-D19": True, "MCW-D28": False})
     table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Mini Sherman (b)"),
                                             ("Cy", "Rocket Special (b)")], house_rules=house)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     blank = {item.name: item.sheet for _r, item in
              session_job(game, "Test night", PrintChoice(blank=True)).sheets}
@@ -249,7 +249,7 @@ def test_blank_sheets_follow_the_sessions_house_rules(start_session) -> None:  #
     assert not rocket.turret  # type: ignore[attr-defined]
     plain = {item.name: item.sheet for _r, item in session_job(
         start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Mini Sherman (b)"),
-                                        ("Cy", "Rocket Special (b)")]).context.game,
+                                        ("Cy", "Rocket Special (b)")]).context.service.game,
         "Test night", PrintChoice(blank=True)).sheets}
     assert plain["Rocket Special (b)"].turret  # type: ignore[attr-defined]
     assert {w.link for w in plain["Mini Sherman (b)"].weapons} == {None}  # type: ignore[attr-defined]

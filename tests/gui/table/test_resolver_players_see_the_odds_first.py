@@ -27,7 +27,7 @@ def test_the_resolvers_form_reaches_the_players_before_the_dice(
     service = table.context.service
     feed = PlayersFeed(service)
     service.bus.subscribe(feed.heard)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     resolver = _resolver(window)
     qtbot.waitUntil(resolver.isVisible)

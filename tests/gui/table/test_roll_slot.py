@@ -81,7 +81,7 @@ def test_the_resolver_roll_then_an_input_changed_then_away(
 def test_the_quick_line_result_then_escape(
         window: MainWindow, start_session: Any, qtbot: Any) -> None:
     table = start_session("autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
     for _ in range(len(game.clock.phases)):  # AUTOpower §2.3 step 4: its own Combat phase

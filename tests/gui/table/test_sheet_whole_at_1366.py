@@ -42,7 +42,7 @@ def test_the_large_sheet_beside_the_compact_grid_shows_whole_at_1366x768(
     _laptop(window, qtbot)
     table: TableWorkspace = start_session("mini_car_wars", FOUR, "road_duel")
     assert _every_sheet_whole(table, qtbot) == []
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     fire = find_procedure("mini.fire")
     table.context.service.resolve(

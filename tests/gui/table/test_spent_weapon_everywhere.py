@@ -17,7 +17,7 @@ from carwars_desktop.services.players_view import own_sheets, players_view, rece
 
 def _everywhere(table: TableWorkspace) -> dict[str, str]:
     """What each place shows of the Mini Sherman's HR (F)."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     big = table.play.sheets["v1"]
     [button] = [b for b in big.weapon_buttons if b.text().startswith("HR")]  # type: ignore[attr-defined]

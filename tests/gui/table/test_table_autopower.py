@@ -18,8 +18,8 @@ Press = Callable[[TableWorkspace, str], None]
 
 
 def _car(table: TableWorkspace, key: str) -> CarSheet:
-    assert table.context.game is not None
-    sheet = table.context.game.sheet(key)
+    assert table.context.service.game is not None
+    sheet = table.context.service.game.sheet(key)
     assert isinstance(sheet, CarSheet)
     return sheet
 
@@ -52,7 +52,7 @@ def test_turn_order_phases_and_combat(start_session, state: State,  # type: igno
                                       press: Press) -> None:
     table = start_session("autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
     clock = _clock(table)
-    game = table.context.game
+    game = table.context.service.game
     # AP §2.2 step 4: Longshot (Speed 3) takes the first turn before Rhino (Speed 2), from
     # the start (issue #13: it used to start with the first seat); the roll-off agrees.
     assert game.clock.phase_name == "Longshot: draw"
@@ -149,7 +149,7 @@ def test_a_hit_offers_the_control_roll_due(start_session, qtbot) -> None:  # typ
 
     table = start_session("autopower", [("Bo", "Darkseid"), ("Ann", "Longshot")],
                           house_rules=HouseRules("Control", {"AP-control-rolls": True}))
-    game = table.context.game
+    game = table.context.service.game
     assert game.house["AP-control-rolls"] is True
     clock = _clock(table)
     clock.settle_order()

@@ -20,8 +20,8 @@ CARD = EXAMPLE_CARD_NAME
 
 
 def _car(table: TableWorkspace, key: str) -> CarSheet:
-    assert table.context.game is not None
-    sheet = table.context.game.sheet(key)
+    assert table.context.service.game is not None
+    sheet = table.context.service.game.sheet(key)
     assert isinstance(sheet, CarSheet)
     return sheet
 
@@ -52,7 +52,7 @@ def _start(start_session) -> TableWorkspace:  # type: ignore[no-untyped-def]
 def test_round_speeds_turns_fire_and_smoke(start_session, state: State,  # type: ignore[no-untyped-def]
                                            press: Press) -> None:
     table = _start(start_session)
-    game = table.context.game
+    game = table.context.service.game
     clock = _clock(table)
     assert str(game.clock) == "Round 1, secret speeds"
     start = state(table)
@@ -169,7 +169,7 @@ def test_the_session_keeps_smoke_markers_for_the_end_of_round_roll(  # type: ign
     removed" — the markers dropped are kept by the session, preset in the end-of-round
     roll, and the dice typed from the table decide which go (issue #13)."""
     table = _start(start_session)
-    game = table.context.game
+    game = table.context.service.game
     clock = _clock(table)
     clock.reveal_speeds()
     for key in ("v1", "v2"):
@@ -200,7 +200,7 @@ def test_return_fire_is_the_default_outside_the_firers_turn(  # type: ignore[no-
     and refuse what §2.9 refuses, with the reason."""
     table = start_session("battlecars", [("Ann", CARD, "Interceptor"), ("Bo", CARD, "Wasp"),
                                          ("Cy", CARD, "Hammer")], "street")
-    game = table.context.game
+    game = table.context.service.game
     press(table, "Ctrl+.")
     assert str(game.clock) == "Round 1, Interceptor's turn"
     line = table.quick
@@ -262,7 +262,7 @@ def test_play_starts_with_the_order_of_play_roll(window: MainWindow) -> None:
     dialog.set_player(1, "Bo", CARD, "Wasp")
     dialog.name_edit.setText("Arena night")
     dialog.accept()
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and game.ruleset.id == "battlecars"
     order = _dialog(table)
     assert order.procedure.id == "battlecars.entry_order"

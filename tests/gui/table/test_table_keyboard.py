@@ -51,7 +51,7 @@ def _start(window: MainWindow, start_session: Any, ruleset: str,
 def _to_phase(table: TableWorkspace, keys: Keys, phase: str) -> None:
     """Ctrl+. to ``phase`` (AUTOpower §2.3 step 4: a car attacks in its own Combat phase);
     the key count starts again from there."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     for _ in range(len(game.clock.phases)):
         if game.clock.phase_name == phase:
@@ -66,7 +66,7 @@ def test_a_mini_car_wars_mg_shot_of_two_cars_in_nine_keys(  # type: ignore[no-un
     """Two cars or four, the same keys in the same order (#28 §3)."""
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     before = game.sheet("v2").to_json()
     keys = Keys(qtbot)
@@ -101,7 +101,7 @@ def test_a_battlecars_rocket_shot_in_nine_keys(window: MainWindow, start_session
     clock.speed_rows["v1"].speed.setValue(3)
     clock.speed_rows["v2"].speed.setValue(3)
     clock.reveal_speeds()  # the round under way: the Interceptor's turn
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
     table.focus_default()
     before = game.sheet("v2").to_json()
@@ -128,7 +128,7 @@ def test_a_battlecars_rocket_shot_in_nine_keys(window: MainWindow, start_session
 
 def test_an_autopower_attack_in_eight_keys(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     table = _start(window, start_session, "autopower", [("Bo", "Rhino"), ("Ann", "Longshot")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
     _to_phase(table, keys, "Longshot: combat")
@@ -170,7 +170,7 @@ def test_no_table_dialog_rolls_dice_on_enter(window: MainWindow, start_session, 
                                                      "AP-control-rolls": True})}
     for ruleset, players in games.items():
         table = _start(window, start_session, ruleset, players, variants.get(ruleset))
-        game = table.context.game
+        game = table.context.service.game
         assert game is not None
         for procedure in vehicle_procedures(ruleset, game.sheet("v1")):
             first = next(s.name for s in procedure.inputs if isinstance(s, SheetInput))
@@ -267,7 +267,7 @@ def test_the_phase_fire_is_one_batch_a_destroyed_weapon_still_fires(  # type: ig
 
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     table.play.sheets["v2"].mark_armor(Side.FRONT, 1)  # type: ignore[attr-defined]
     start = state(table)
@@ -323,7 +323,7 @@ def test_play_the_phase_works_in_every_ruleset(window: MainWindow, start_session
     card = next(iter(find_ruleset("battlecars").catalog()))
     table = _start(window, start_session, "battlecars",
                    [("Ann", card, "Interceptor"), ("Bo", card, "Wasp")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys.press("Ctrl+P")  # the secret speeds revealed (0 and 0): the first car's turn
     assert "turn" in str(game.clock) and "secret" not in str(game.clock)
@@ -361,7 +361,7 @@ def test_the_quick_line_reads_shows_the_odds_takes_the_dice_and_applies(  # type
         window: MainWindow, start_session, qtbot) -> None:
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
     keys.press("q")
@@ -429,7 +429,7 @@ def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_se
     table.quick.read("2 at 1 4 : 65")
     assert table.quick.pending is not None, table.quick.info.text()
     table.quick.enter()  # Enter applies
-    game = table.context.game
+    game = table.context.service.game
     from carwars_desktop.rules.autopower.sheet import CarSheet
 
     rhino = game.sheet("v1") if game is not None else None
@@ -439,7 +439,7 @@ def test_the_quick_line_in_battlecars_and_autopower(window: MainWindow, start_se
 def test_the_clock_waits_for_the_batch(window: MainWindow, start_session, qtbot) -> None:  # type: ignore[no-untyped-def]
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     dialog = table.keys.act("fire")
     assert dialog is not None
@@ -529,7 +529,7 @@ def test_each_shot_of_an_applied_batch_is_in_the_roll_log_with_its_odds(  # type
         window: MainWindow, start_session, qtbot, state) -> None:
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Killer Kart"), ("Bo", "Courier")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and window.database is not None
     start = state(table)
     events = table.play.log_dock.model.rowCount()
@@ -623,7 +623,7 @@ def test_the_table_keys_work_after_start_turn(  # type: ignore[no-untyped-def]
     from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
 
     table = _start(window, start_session, "mini_car_wars", FOUR_CARS)
-    game = table.context.game
+    game = table.context.service.game
     clock = table.play.clock
     assert game is not None and isinstance(clock, MiniClockPanel)
     keys = Keys(qtbot)
@@ -662,7 +662,7 @@ def test_the_shot_defaults_to_a_crew_member_and_weapon_that_can_still_fire(  # t
 
     table = _start(window, start_session, "mini_car_wars",
                    [("Ann", "Courier"), ("Bo", "Killer Kart")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     line = table.quick
     line.open()
@@ -731,7 +731,7 @@ def test_keys_mini_car_wars_mg_shot_four_cars_in_nine_keys(  # type: ignore[no-u
     from carwars_desktop.rules.mini_car_wars.play import mini_sheet
 
     table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     before = game.sheet("v2").to_json()
     keys = Keys(qtbot)
@@ -832,7 +832,7 @@ def test_keys_mini_car_wars_remembered_pair_and_a_wrong_key(  # type: ignore[no-
 def test_keys_mini_car_wars_quick_line_into_the_batch_in_twelve_keys(  # type: ignore[no-untyped-def]
         window: MainWindow, start_session, qtbot) -> None:
     table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     before = game.sheet("v2").to_json()
     events = table.play.log_dock.model.rowCount()
@@ -888,7 +888,7 @@ def test_keys_mini_car_wars_ctrl_j_skips_the_phases_nobody_moves_in(  # type: ig
     from carwars_desktop.rules.mini_car_wars.play.clock import phase_movers
 
     table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
-    game = table.context.game
+    game = table.context.service.game
     clock = table.play.clock
     assert game is not None and isinstance(clock, MiniClockPanel)
     keys = Keys(qtbot)
@@ -927,7 +927,7 @@ def _smoke_left(table: TableWorkspace) -> list[str]:
 
 def _next_turn(table: TableWorkspace, keys: Keys, qtbot: Any) -> None:
     """Ctrl+J to the end of the turn (nobody moves at 0 mph), then Start turn."""
-    game = table.context.game
+    game = table.context.service.game
     clock = table.play.clock
     assert game is not None and isinstance(clock, MiniClockPanel)
     turn = game.clock.turn
@@ -947,7 +947,7 @@ def test_keys_mini_car_wars_smokescreen_asks_only_its_weapon_on_every_path(  # t
     from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
 
     table = _start(window, start_session, "mini_car_wars", MCW_FOUR)
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
     keys.press("F4")  # the Mini Sherman fires
@@ -1018,7 +1018,7 @@ def test_keys_battlecars_fire_four_cars(  # type: ignore[no-untyped-def]
     for row in clock.speed_rows.values():
         row.speed.setValue(3)
     clock.reveal_speeds()
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and str(game.clock) == "Round 1, Interceptor's turn"
     table.focus_default()
     before = game.sheet("v2").to_json()
@@ -1057,7 +1057,7 @@ def test_keys_autopower_attack_four_cars(  # type: ignore[no-untyped-def]
     table = _start(window, start_session, "autopower",
                    [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
                     ("Di", "Longshot", "Longshot II")])
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     keys = Keys(qtbot)
     _to_phase(table, keys, "Longshot: combat")  # its own Combat phase (§2.3 step 4)
@@ -1089,8 +1089,8 @@ def test_keys_autopower_attack_outside_its_own_combat_phase_is_refused(  # type:
     table = _start(window, start_session, "autopower",
                    [("Bo", "Rhino"), ("Ann", "Longshot"), ("Cy", "Rhino", "Rhino II"),
                     ("Di", "Longshot", "Longshot II")])
-    game = table.context.game
-    session = table.context.session_id
+    game = table.context.service.game
+    session = table.context.service.session_id
     assert game is not None and session is not None
     assert game.clock.phase_name == "Longshot: draw"  # the fastest car's turn first
     keys = Keys(qtbot)

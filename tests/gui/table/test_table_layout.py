@@ -110,7 +110,7 @@ def test_durations_show_on_the_sheet_and_the_clock(
     from carwars_desktop.dice import EnteredDice
     from carwars_desktop.rules import find_procedure
 
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     procedure = find_procedure("mini.fire")
     pending = table.context.service.resolve(
@@ -134,7 +134,7 @@ def test_a_verdict_offers_to_finish_the_session(window: MainWindow, start_sessio
     assert not play.victory_bar.isVisibleTo(play)
     from carwars_desktop.rules.autopower.play import marks as ap_marks
 
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     table.hub.mark("v2", lambda: ap_marks.kill(game.sheet("v2")))
     assert play.victory_bar.isVisibleTo(play)
@@ -145,7 +145,7 @@ def test_a_verdict_offers_to_finish_the_session(window: MainWindow, start_sessio
     assert play.victory_bar.isVisibleTo(play)
     session_id = table.session_id
     play.victory_finish.click()
-    assert table.context.read_only and table.session_id == session_id
+    assert table.context.service.read_only and table.session_id == session_id
     assert not play.victory_bar.isVisibleTo(play)
 
 

@@ -18,8 +18,8 @@ Press = Callable[[TableWorkspace, str], None]
 
 
 def _mini(table: TableWorkspace, key: str) -> MiniSheet:
-    assert table.context.game is not None
-    sheet = table.context.game.sheet(key)
+    assert table.context.service.game is not None
+    sheet = table.context.service.game.sheet(key)
     assert isinstance(sheet, MiniSheet)
     return sheet
 
@@ -94,8 +94,8 @@ def test_clock_phases_maneuvers_control_roll_and_new_speeds(
     table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Killer Kart"),
                                             ("Cy", "Courier", "Courier (Cy)")], "road_duel")
     clock = _clock(table)
-    table.context.game.clock  # noqa: B018
-    assert str(table.context.game.clock) == "Turn 1, phase 1"
+    table.context.service.game.clock  # noqa: B018
+    assert str(table.context.service.game.clock) == "Turn 1, phase 1"
     # Both at 60 mph: both move in phase 1, in seating order.
     names = [w.text() for w in clock._rows if "·" in w.text() and "mph" in w.text()]
     assert [n.split("</b>")[0].removeprefix("<b>") for n in names] == [
@@ -104,7 +104,7 @@ def test_clock_phases_maneuvers_control_roll_and_new_speeds(
     assert _mini(table, "v1").maneuvers == 1 and _mini(table, "v1").phases_used == 1
     assert table.hub.runner.dialog is None  # the free maneuver needs no dice
     table.next_phase()  # the others go straight on
-    assert str(table.context.game.clock) == "Turn 1, phase 2"
+    assert str(table.context.service.game.clock) == "Turn 1, phase 2"
     assert _mini(table, "v2").phases_used == 1
     # The second maneuver of the turn asks for its control roll.
     clock.move_vehicle("v1", "swerve")
@@ -120,7 +120,7 @@ def test_clock_phases_maneuvers_control_roll_and_new_speeds(
         table.play.log_dock.model.rowCount() - 1).event.summary
     for _ in range(8):
         clock.next_phase()
-    assert str(table.context.game.clock) == "Turn 1, phase 10"
+    assert str(table.context.service.game.clock) == "Turn 1, phase 10"
     clock.next_phase()
     assert clock.speeds_open
     # An illegal change (60 → 90) is refused with the engine's legal list; nothing changes.
@@ -132,7 +132,7 @@ def test_clock_phases_maneuvers_control_roll_and_new_speeds(
     clock.speed_edits["v1"].setCurrentText("70")
     clock.speed_edits["v2"].setCurrentText("40")
     clock.start_turn()
-    assert str(table.context.game.clock) == "Turn 2, phase 1"
+    assert str(table.context.service.game.clock) == "Turn 2, phase 1"
     assert (_mini(table, "v1").speed, _mini(table, "v2").speed) == (70, 40)
     assert _mini(table, "v1").maneuvers == 0
     assert not clock.speeds_open

@@ -81,8 +81,8 @@ def test_new_session_dialog_checks_and_starts(qtbot, window: MainWindow) -> None
     assert window.database is not None and window.database.game_sessions.all() == []
     dialog.name_edit.setText("Road Duel night")
     dialog.accept()
-    game = table.context.game
-    assert game is not None and not table.context.read_only
+    game = table.context.service.game
+    assert game is not None and not table.context.service.read_only
     assert [(v.player, v.name) for v in game.vehicles] == [("Ann", "Red Courier"),
                                                           ("Bo", "Courier")]
     assert game.vehicles[0].design["name"] == "Red Courier"  # the copy, renamed
@@ -99,7 +99,7 @@ def test_finished_session_opens_read_only_with_charts(start_session,  # type: ig
     table.play.clock.next_phase()
     session_id = table.session_id
     table.finish_session(confirm=False)
-    assert table.context.read_only
+    assert table.context.service.read_only
     assert not table.play.undo_action.isVisible()
     assert table.play.tabs.currentIndex() == 1
     charts = table.play.charts
@@ -115,7 +115,7 @@ def test_finished_session_opens_read_only_with_charts(start_session,  # type: ig
     assert page.model.rowCount() == 1
     assert page.open_button.text() == "&Open read-only"
     page.open_row(0)
-    assert table.session_id == session_id and table.context.read_only
+    assert table.session_id == session_id and table.context.service.read_only
     assert window.database is not None
     assert window.database.game_sessions.last_running() is None
 
@@ -132,7 +132,7 @@ def test_a_session_the_rules_cannot_read_stays_closed_and_says_why(  # type: ign
         {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"})
     table = window.table
     assert not table.open_session(session_id)
-    assert table.context.game is None
+    assert table.context.service.game is None
     assert table.pages.currentWidget() is table.sessions_page
     assert "cannot be opened" in table.sessions_page.message.text()
     assert sessions.load(session_id).sheets == {"v1": {"not": "a sheet"}}
@@ -147,8 +147,8 @@ def test_a_session_whose_stored_clock_cannot_be_read_opens_read_only_with_its_lo
     table = start_session("mini_car_wars", [("Ann", "Courier"), ("Bo", "Killer Kart")])
     table.play.clock.next_phase()
     table.play.sheets["v1"].mark_armor(Side.FRONT, 10)  # type: ignore[attr-defined]
-    assert table.context.game is not None
-    clock = table.context.game.clock
+    assert table.context.service.game is not None
+    clock = table.context.service.game.clock
     session_id = table.session_id
     assert session_id is not None and window.database is not None
     table.release_lease()  # (as after the app is closed)
@@ -161,11 +161,11 @@ def test_a_session_whose_stored_clock_cannot_be_read_opens_read_only_with_its_lo
     assert table.open_session(session_id)
 
     assert table.pages.currentWidget() is table.play
-    assert table.context.read_only and not table.play.undo_action.isVisible()
+    assert table.context.service.read_only and not table.play.undo_action.isVisible()
     title = table.play.title.text()
     assert "read-only: the session's stored clock cannot be read" in title
     assert "the clock shown is the one after event 1" in title
-    assert table.context.game is not None and table.context.game.clock == clock
+    assert table.context.service.game is not None and table.context.service.game.clock == clock
     model = table.play.log_dock.model
     assert [model.data(model.index(row, 2)) for row in range(model.rowCount())] == [
         "Turn 1: phase 1 → 2", "Courier: 20 damage crossed off the front (30 → 10)"]

@@ -20,8 +20,8 @@ State = Callable[[TableWorkspace], str]
 
 
 def _car(table: TableWorkspace, key: str) -> CarSheet:
-    assert table.context.game is not None
-    sheet = table.context.game.sheet(key)
+    assert table.context.service.game is not None
+    sheet = table.context.service.game.sheet(key)
     assert isinstance(sheet, CarSheet)
     return sheet
 
@@ -52,7 +52,7 @@ def test_a_read_only_evening_at_the_table(start_session, switch: Any, state: Sta
     qtbot.mouseClick(table.banner.retry_button, Qt.MouseButton.LeftButton)
     assert not table.banner.isVisible()
     assert not table.database.game_sessions.load(table.session_id).info.running
-    assert table.context.read_only  # finished: it reopened read-only
+    assert table.context.service.read_only  # finished: it reopened read-only
 
 
 @pytest.fixture
@@ -81,19 +81,19 @@ def test_a_held_session_is_followed_live_then_taken_over(  # type: ignore[no-unt
     other.ask_lease = follow
     assert other.open_session(session_id)
     assert asked and asked[0].startswith("open on ") and " since " in asked[0]
-    assert other.context.read_only and other.following
+    assert other.context.service.read_only and other.following
     first.play.sheets["v2"].mark_damage(2)  # type: ignore[attr-defined]
     other.follow_tick()  # the follower's timer: the new event shows there
     assert _car(other, "v2").total_damage == 2 and state(other) == state(first)
 
     other.ask_lease = lambda name, lease: LeaseChoice.TAKE_OVER
     assert other.open_session(session_id)
-    assert not other.context.read_only and other.lease is not None
+    assert not other.context.service.read_only and other.lease is not None
     other.play.sheets["v1"].mark_damage(1)  # type: ignore[attr-defined]
     # The first copy's next write is refused: it says so and drops to read-only.
     first.play.sheets["v2"].mark_damage(1)  # type: ignore[attr-defined]
     assert first.banner.isVisible() and "took this session over" in first.banner.label.text()
-    assert first.context.read_only and first.following and first.lease is None
+    assert first.context.service.read_only and first.following and first.lease is None
     assert _car(first, "v2").total_damage == 2 and _car(first, "v1").total_damage == 1  # reloaded
     assert _events(first) == 2
 
@@ -107,7 +107,7 @@ def test_start_up_never_resumes_a_session_another_copy_holds(  # type: ignore[no
     again.show()
     assert again.finish_startup()
     try:
-        assert again.table.context.game is None
+        assert again.table.context.service.game is None
         message = again.table.sessions_page.message.text()
         assert "Test night" in message and "open on " in message
         state = again.table.sessions_page.model.index(0, 3).data()
@@ -131,11 +131,11 @@ def test_a_new_session_on_a_read_only_database(window: MainWindow, switch: Any, 
     switch.read_only()
     dialog.accept()
     assert table.banner.isVisible() and "read-only" in table.banner.label.text()
-    assert table.context.game is None  # nothing shown as started
+    assert table.context.service.game is None  # nothing shown as started
     assert window.database is not None and window.database.game_sessions.all() == []
     switch.writable()
     qtbot.mouseClick(table.banner.retry_button, Qt.MouseButton.LeftButton)
-    assert not table.banner.isVisible() and table.context.game is not None
+    assert not table.banner.isVisible() and table.context.service.game is not None
     assert [s.name for s in window.database.game_sessions.all()] == ["Club night"]
     assert table.lease is not None
 
@@ -160,7 +160,7 @@ def test_a_copy_that_closed_without_letting_go_resumes_its_own_session(  # type:
     try:
         table = again.table
         assert table.session_id == session_id and table.lease is not None
-        assert not table.context.read_only and not table.following
+        assert not table.context.service.read_only and not table.following
         assert state(table) == shown
         table.play.sheets["v1"].mark_damage(1)  # type: ignore[attr-defined]
         assert not table.banner.isVisible() and _events(table) == 2

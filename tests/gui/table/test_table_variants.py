@@ -44,7 +44,7 @@ def _by_id(items: dict[str, Any], procedure_id: str) -> Any:
 
 def _to_combat(table: TableWorkspace, name: str) -> None:
     """The clock on to ``name``'s Combat phase: a car attacks (or rams) only there (§2.3)."""
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None
     for _ in range(len(game.clock.phases)):
         if game.clock.phase_name == f"{name}: combat":
@@ -95,7 +95,7 @@ def test_switched_on_mid_session_they_are_offered_at_once_and_undo_takes_it_back
     service = window.game_context.service
     _to_combat(table, "Longshot")  # its own Combat phase: it may ram (§2.3 step 4)
     service.change_house_rules(HouseRules(DIGEST_DEFAULTS, {"AP-ramming": True}))
-    game = table.context.game
+    game = table.context.service.game
     assert game is not None and game.house["AP-ramming"] is True
     last = game.store.last_active()
     assert last is not None and last.event.summary == "house rules: AP-ramming on"

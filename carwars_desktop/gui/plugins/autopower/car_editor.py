@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QSpinBox,
@@ -24,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
+from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input, two_columns
 from carwars_desktop.rules import Design
 from carwars_desktop.rules.autopower import Car, new_sheet
 from carwars_desktop.rules.autopower.car import STATS
@@ -99,22 +98,10 @@ class CarEditor(DesignEditor):
         class_layout.addWidget(QLabel("<b>At the start of a game</b>"))
         class_layout.addWidget(self.start)
 
-        left = QVBoxLayout()
-        left.addWidget(card)
-        left.addWidget(notes_box)
-        left.addStretch(1)
-        right = QVBoxLayout()
-        right.addWidget(class_box)
-        right.addStretch(1)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(left, 3)
-        layout.addLayout(right, 2)
+        two_columns(self, (card, notes_box), (class_box,), (3, 2))
 
     def car(self) -> Car:
-        design = self.design()
-        assert isinstance(design, Car)
-        return design
+        return self.design_as(Car)
 
     def show_design(self, design: Design) -> None:
         assert isinstance(design, Car)

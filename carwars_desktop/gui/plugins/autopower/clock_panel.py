@@ -7,10 +7,10 @@ Each phase is played with the engine's procedure for it (``autopower.draw``,
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader
+from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.autopower import CarSheet
 from carwars_desktop.rules.autopower.play import car_sheet
@@ -48,19 +48,11 @@ class AutopowerClockPanel(QWidget):
         self.play_button = QPushButton()
         self.play_button.setToolTip("Ctrl+P — play this phase with its procedure")
         self.play_button.clicked.connect(self.play_phase)
-        self.next_button = QPushButton()
-        self.next_button.setToolTip("Ctrl+.")
-        self.next_button.clicked.connect(self.next_phase)
+        self.next_button = next_phase_button(self.next_phase)
         self.result = QLabel()
         self.result.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.header)
-        layout.addWidget(self.order_label)
-        layout.addWidget(self.order_button)
-        layout.addWidget(self.play_button)
-        layout.addWidget(self.next_button)
-        layout.addWidget(self.result)
-        layout.addStretch(1)
+        panel_column(self, self.header, self.order_label, self.order_button, self.play_button,
+                     self.next_button, self.result)
 
     def _sheets(self) -> dict[str, CarSheet]:
         assert self.game is not None

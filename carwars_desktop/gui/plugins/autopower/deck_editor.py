@@ -106,9 +106,7 @@ class DeckEditor(DesignEditor):
         self.table.installEventFilter(self)
 
     def deck(self) -> Deck:
-        design = self.design()
-        assert isinstance(design, Deck)
-        return design
+        return self.design_as(Deck)
 
     def show_design(self, design: Design) -> None:
         assert isinstance(design, Deck)

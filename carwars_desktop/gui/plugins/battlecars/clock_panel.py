@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader
+from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
@@ -129,21 +129,12 @@ class BattlecarsClockPanel(QWidget):
             buttons.addWidget(button, index // 2, index % 2)
             self.turn_buttons.append(button)
         turn_layout.addLayout(buttons)
-        self.next_button = QPushButton()
-        self.next_button.setToolTip("Ctrl+.")
-        self.next_button.clicked.connect(self.next_phase)
+        self.next_button = next_phase_button(self.next_phase)
         self.result = QLabel()
         self.result.setWordWrap(True)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.header)
-        layout.addWidget(self.order_label)
-        layout.addWidget(self.order_button)
-        layout.addWidget(self.speeds_box)
-        layout.addWidget(self.turn_box)
-        layout.addWidget(self.next_button)
-        layout.addWidget(self.result)
-        layout.addStretch(1)
+        panel_column(self, self.header, self.order_label, self.order_button, self.speeds_box,
+                     self.turn_box, self.next_button, self.result)
         self._speeds_round: int | None = None
 
     # --- reading ---------------------------------------------------------------------

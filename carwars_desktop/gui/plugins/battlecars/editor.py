@@ -280,9 +280,7 @@ class CardEditor(DesignEditor):
                                         f"Empty {mount}"))
 
     def card(self) -> Card:
-        design = self.design()
-        assert isinstance(design, Card)
-        return design
+        return self.design_as(Card)
 
     # --- showing ---------------------------------------------------------------------------
     def show_design(self, design: Design) -> None:

@@ -4,8 +4,10 @@ with their loaded counters, the hit-location tables, the speed track and the wea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QPainter, QPen
 
 from carwars_desktop.gui.plugins.battlecars.load import counters
 from carwars_desktop.gui.workshop.printing.columns import draw_tables
@@ -39,6 +41,28 @@ BOX = 26.0
 END_W = 150.0
 SECTION_GAP = 24.0
 _ROW = 10
+
+
+def card_body(painter: QPainter, inner_x: float, body_y: float, body_h: float,
+              section_w: float, draw_section: Callable[[Section, float], object],
+              gap: float = SECTION_GAP) -> None:
+    """The card's body, on the blank card and the live one: its rounded frame, each section
+    drawn by ``draw_section(section, x)`` from the left, a dashed line between two."""
+    painter.save()
+    painter.setPen(QPen(INK, 4))
+    painter.drawRoundedRect(QRectF(inner_x - 14, body_y, WIDTH - 2 * inner_x + 28, body_h),
+                            40, 40)
+    painter.restore()
+    for i, section in enumerate(SECTIONS):
+        x = inner_x + i * (section_w + gap)
+        draw_section(section, x)
+        if i:
+            painter.save()
+            painter.setPen(QPen(GREY, 2, Qt.PenStyle.DashLine))
+            divider = x - gap / 2
+            painter.drawLine(round(divider), round(body_y + 10), round(divider),
+                             round(body_y + body_h - 10))
+            painter.restore()
 
 
 def _faces(card: Card, component: Component) -> str:
@@ -84,21 +108,8 @@ def paint_card(flow: PageFlow, card: Card) -> None:
     heights = [sum(_component_height(c, card, section_w) for c in card.components_in(s)) + 60
                for s in SECTIONS]
     body_h = max(max(heights), 260.0)
-    painter.save()
-    painter.setPen(QPen(INK, 4))
-    painter.drawRoundedRect(QRectF(inner_x - 14, body_y, WIDTH - 2 * inner_x + 28, body_h),
-                            40, 40)
-    painter.restore()
-    for i, section in enumerate(SECTIONS):
-        x = inner_x + i * (section_w + SECTION_GAP)
-        _section(flow, card, section, x, body_y + 12, section_w)
-        if i:
-            painter.save()
-            painter.setPen(QPen(GREY, 2, Qt.PenStyle.DashLine))
-            divider = x - SECTION_GAP / 2
-            painter.drawLine(round(divider), round(body_y + 10), round(divider),
-                             round(body_y + body_h - 10))
-            painter.restore()
+    card_body(painter, inner_x, body_y, body_h, section_w,
+              lambda section, x: _section(flow, card, section, x, body_y + 12, section_w))
     end_rows = max(1, int((END_W - 10) // (BOX * 1.18)))
     _block(flow, card, Block.FRONT, 0, body_y + body_h / 2 - 80, end_rows)
     _block(flow, card, Block.REAR, WIDTH - END_W, body_y + body_h / 2 - 80, end_rows)

@@ -5,9 +5,9 @@ eight armour blocks around them, the speed track with the speed now, the driver'
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPen
 
 from carwars_desktop.gui.plugins.battlecars.load import SHORT
+from carwars_desktop.gui.plugins.battlecars.print_card import card_body
 from carwars_desktop.gui.workshop.printing.live import (
     CROSSED,
     LiveBox,
@@ -21,7 +21,6 @@ from carwars_desktop.gui.workshop.printing.live import (
 from carwars_desktop.gui.workshop.printing.page import (
     BODY,
     GREY,
-    INK,
     SMALL,
     WIDTH,
     PageFlow,
@@ -103,21 +102,9 @@ def paint_card_live(flow: PageFlow, item: SheetToPrint) -> None:
     body_y = top + right_h + 16
     heights = [sum(_component_height(c) for c in card.components_in(s)) + 60 for s in SECTIONS]
     body_h = max(max(heights), 260.0)
-    painter.save()
-    painter.setPen(QPen(INK, 4))
-    painter.drawRoundedRect(QRectF(inner_x - 14, body_y, WIDTH - 2 * inner_x + 28, body_h),
-                            40, 40)
-    painter.restore()
-    for i, section in enumerate(SECTIONS):
-        x = inner_x + i * (section_w + GAP)
-        _section(flow, item, sheet, section, x, body_y + 12, section_w)
-        if i:
-            painter.save()
-            painter.setPen(QPen(GREY, 2, Qt.PenStyle.DashLine))
-            divider = x - GAP / 2
-            painter.drawLine(round(divider), round(body_y + 10), round(divider),
-                             round(body_y + body_h - 10))
-            painter.restore()
+    card_body(painter, inner_x, body_y, body_h, section_w,
+              lambda section, x: _section(flow, item, sheet, section, x, body_y + 12,
+                                          section_w), GAP)
     end_rows = max(1, int((END_W - 10) // (BOX * 1.18)))
     _block(flow, item, sheet, Block.FRONT, 0, body_y + body_h / 2 - 80, end_rows)
     _block(flow, item, sheet, Block.REAR, WIDTH - END_W, body_y + body_h / 2 - 80, end_rows)

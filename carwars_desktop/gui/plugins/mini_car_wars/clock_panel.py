@@ -17,13 +17,12 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader
+from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
 from carwars_desktop.gui.table.sheet_frame import number_label
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.play import mini_sheet
@@ -57,9 +56,8 @@ class MiniClockPanel(QWidget):
         self.movers_grid.setHorizontalSpacing(4)
         self.idle = QLabel()
         self.idle.setWordWrap(True)
-        self.next_button = QPushButton()
-        self.next_button.setToolTip("Ctrl+. — vehicles that have not moved go straight on")
-        self.next_button.clicked.connect(self.next_phase)
+        self.next_button = next_phase_button(
+            self.next_phase, "Ctrl+. — vehicles that have not moved go straight on")
 
         self.speeds_box = QGroupBox("Speeds for the next turn")
         self.speeds_grid = QGridLayout(self.speeds_box)
@@ -73,13 +71,8 @@ class MiniClockPanel(QWidget):
         self.speeds_box.setVisible(False)
         self.speeds_open = False
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.header)
-        layout.addWidget(self.movers_box)
-        layout.addWidget(self.idle)
-        layout.addWidget(self.next_button)
-        layout.addWidget(self.speeds_box)
-        layout.addStretch(1)
+        panel_column(self, self.header, self.movers_box, self.idle, self.next_button,
+                     self.speeds_box)
         self._rows: list[QWidget] = []
         self._shown: tuple[object, ...] = ()
 

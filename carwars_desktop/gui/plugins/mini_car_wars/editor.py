@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QSpinBox,
     QVBoxLayout,
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.plugins.mini_car_wars.armor import ArmorPanel
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
+from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input, two_columns
 from carwars_desktop.rules import Design, Problem
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.formatting import money, money_change
@@ -164,18 +163,7 @@ class MiniEditor(DesignEditor):
         cost.addWidget(self.cost_labels["left"], len(rows) + 2, 1)
         cost.setColumnStretch(1, 1)
 
-        left = QVBoxLayout()
-        left.addWidget(vehicle_box)
-        left.addWidget(crew_box)
-        left.addWidget(cost_box)
-        left.addStretch(1)
-        right = QVBoxLayout()
-        right.addWidget(armor_box)
-        right.addStretch(1)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(left, 4)
-        layout.addLayout(right, 5)
+        two_columns(self, (vehicle_box, crew_box, cost_box), (armor_box,), (4, 5))
 
         self.stock_box.activated.connect(self._stock_chosen)
         self.option_box.activated.connect(self._option_chosen)
@@ -186,9 +174,7 @@ class MiniEditor(DesignEditor):
 
     # --- showing ---------------------------------------------------------------------------
     def mini(self) -> MiniDesign:
-        design = self.design()
-        assert isinstance(design, MiniDesign)
-        return design
+        return self.design_as(MiniDesign)
 
     def show_design(self, design: Design) -> None:
         assert isinstance(design, MiniDesign)

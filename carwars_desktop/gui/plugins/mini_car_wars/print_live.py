@@ -4,9 +4,9 @@ left), the speed track with the speed now and what this turn has used."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtCore import QRectF
 
+from carwars_desktop.gui.plugins.mini_car_wars.print_sheet import vehicle_body
 from carwars_desktop.gui.workshop.printing.live import (
     SheetToPrint,
     boxes_of,
@@ -20,7 +20,6 @@ from carwars_desktop.gui.workshop.printing.page import (
     BODY,
     BOX,
     GREY,
-    INK,
     SMALL,
     WIDTH,
     PageFlow,
@@ -150,14 +149,7 @@ def paint_mini_live(flow: PageFlow, item: SheetToPrint) -> None:
                   for s in (Side.LEFT, Side.RIGHT))
     body_h = max(inner_h + top_h + 50, sides_h)
     painter = flow.painter
-    painter.save()
-    painter.setPen(QPen(INK, 4))
-    painter.drawRoundedRect(QRectF(body_x, body_y, body_w, body_h), 50, 50)
-    painter.setFont(font(SMALL))
-    painter.setPen(QPen(GREY))
-    painter.drawText(QRectF(body_x, body_y + 6, body_w, 34), Qt.AlignmentFlag.AlignCenter,
-                     "▲ front")
-    painter.restore()
+    vehicle_body(painter, QRectF(body_x, body_y, body_w, body_h), 50, 6, 34)
     left_w = states_size(sheet.starting_armor.left, _ROW[Side.LEFT])[0]
     if not cycle or sheet.starting_armor.left:  # a cycle has front and back armor only
         _side(flow, item, sheet, Side.LEFT, max(0.0, body_x - 30 - max(left_w, 300.0)),

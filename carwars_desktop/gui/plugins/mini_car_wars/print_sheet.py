@@ -4,7 +4,7 @@ crew and power-plant boxes, weapons with their mounts, the speed track, and the 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QPainter, QPen
 
 from carwars_desktop.gui.workshop.printing.columns import draw_tables
 from carwars_desktop.gui.workshop.printing.page import (
@@ -43,6 +43,20 @@ REFERENCE = ("weapons", "to_hit_modifiers", "control", "interior")
 
 _BODY_W = 600.0
 _SIDE_ROW = {Side.FRONT: 15, Side.BACK: 15, Side.LEFT: 8, Side.RIGHT: 8, Side.TOP: 12}
+
+
+def vehicle_body(painter: QPainter, body: QRectF, radius: float, label_top: float,
+                 label_height: float) -> None:
+    """The vehicle's body outline on the blank sheet and the live one: a rounded frame with
+    "▲ front" at its top (``label_top`` below the frame's edge, ``label_height`` tall)."""
+    painter.save()
+    painter.setPen(QPen(INK, 4))
+    painter.drawRoundedRect(body, radius, radius)
+    painter.setFont(font(SMALL))
+    painter.setPen(QPen(GREY))
+    painter.drawText(QRectF(body.x(), body.y() + label_top, body.width(), label_height),
+                     Qt.AlignmentFlag.AlignCenter, "▲ front")
+    painter.restore()
 
 
 def _weapons_on(fits: tuple[WeaponFit, ...], side: Side) -> str:
@@ -101,14 +115,7 @@ def paint_mini_sheet(flow: PageFlow, design: MiniDesign) -> None:
     inner = _interior_height(design, configuration.gunner, configuration.turret)
     side_h = max(_block_height(design, Side.LEFT, fits), _block_height(design, Side.RIGHT, fits))
     body_h = max(inner, side_h) + 40
-    painter.save()
-    painter.setPen(QPen(INK, 4))
-    painter.drawRoundedRect(QRectF(body_x, body_y, _BODY_W, body_h), 60, 60)
-    painter.setFont(font(SMALL))
-    painter.setPen(QPen(GREY))
-    painter.drawText(QRectF(body_x, body_y + 8, _BODY_W, 36), Qt.AlignmentFlag.AlignCenter,
-                     "▲ front")
-    painter.restore()
+    vehicle_body(painter, QRectF(body_x, body_y, _BODY_W, body_h), 60, 8, 36)
     left_w = max(boxes_size(design.armor.left, _SIDE_ROW[Side.LEFT])[0], 260.0)
     _side_block(flow, design, Side.LEFT, body_x - 40 - left_w, body_y + 20, left_w, fits)
     _side_block(flow, design, Side.RIGHT, body_x + _BODY_W + 40, body_y + 20, side_w, fits)

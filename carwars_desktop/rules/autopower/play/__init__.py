@@ -27,16 +27,15 @@ from carwars_desktop.rules.play import (
     Vehicles,
     clock_durations,
     expire,
+    sheet_reader,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
 RULESET_ID = AUTOPOWER.id
 
 
-def car_sheet(sheet: RecordSheet) -> CarSheet:
-    if not isinstance(sheet, CarSheet):
-        raise TypeError(f"expected an AUTOpower car sheet, got {type(sheet).__name__}")
-    return sheet
+car_sheet = sheet_reader(CarSheet, "an AUTOpower car sheet")
+"""The sheet as a :class:`CarSheet` (``TypeError`` when it is another ruleset's)."""
 
 
 def status(record: RecordSheet) -> tuple[StatusFlag, ...]:

@@ -32,6 +32,7 @@ from carwars_desktop.rules.play import (
     Vehicles,
     clock_durations,
     expire,
+    sheet_reader,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
@@ -53,10 +54,8 @@ SCENARIOS = (
 )
 
 
-def car_sheet(sheet: RecordSheet) -> CarSheet:
-    if not isinstance(sheet, CarSheet):
-        raise TypeError(f"expected a Battlecars car sheet, got {type(sheet).__name__}")
-    return sheet
+car_sheet = sheet_reader(CarSheet, "a Battlecars car sheet")
+"""The sheet as a :class:`CarSheet` (``TypeError`` when it is another ruleset's)."""
 
 
 def status(record: RecordSheet) -> tuple[StatusFlag, ...]:

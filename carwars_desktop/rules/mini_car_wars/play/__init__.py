@@ -27,6 +27,7 @@ from carwars_desktop.rules.play import (
     StatusFlag,
     TurnOrder,
     Vehicles,
+    sheet_reader,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
 
@@ -36,10 +37,8 @@ if TYPE_CHECKING:
 RULESET_ID = MINI_CAR_WARS.id
 
 
-def mini_sheet(sheet: RecordSheet) -> MiniSheet:
-    if not isinstance(sheet, MiniSheet):
-        raise TypeError(f"expected a Mini Car Wars sheet, got {type(sheet).__name__}")
-    return sheet
+mini_sheet = sheet_reader(MiniSheet, "a Mini Car Wars sheet")
+"""The sheet as a :class:`MiniSheet` (``TypeError`` when it is another ruleset's)."""
 
 
 def status(record: RecordSheet) -> tuple[StatusFlag, ...]:
