@@ -954,14 +954,15 @@ class PhoneDesk:
         self._keep_quietly()
         return bool(passed)
 
-    def revoke(self, tokens: Sequence[str] | None = None) -> None:
-        """The links of ``tokens`` (None: every link) were revoked: their requests not
-        accepted yet are refused."""
+    def revoke(self, tokens: Sequence[str] | None = None,
+               reason: str = "this link was revoked") -> None:
+        """The links of ``tokens`` (None: every link) were revoked, or the session ended:
+        their requests not accepted yet are refused, saying ``reason``."""
         for request in self.requests:
             held = request.kind == "mission" and request.state is RequestState.IN
             if (tokens is None or request.token in tokens) and not held and request.state in (
                     RequestState.WAITING, RequestState.IN):
-                self._refused(request, "this link was revoked")
+                self._refused(request, reason)
         self._keep_quietly()
 
     # --- secret speeds ---------------------------------------------------------------------

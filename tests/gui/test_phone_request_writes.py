@@ -326,3 +326,18 @@ def test_phone_request_waiting_when_the_phase_passes_is_refused_saying_so(
     assert "that was for turn 1, phase 1; the table is at turn 1, phase 2" in request.reason
     assert sharing.desk.phone_state("v1")["requests"][-1]["reason"] == request.reason
     assert [e.event.summary for e in game.store.page(0, 9)] == ["phase 2"]  # type: ignore[attr-defined]
+
+
+def test_phone_request_waiting_when_the_session_ends_is_refused_saying_so(
+        qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
+    """#33 §3: the session ending revokes the links; what waits is refused, in words,
+    and is kept refused in the database (a session closed unfinished keeps its queue)."""
+    _start(services)
+    sharing.start(LOOPBACK)
+    seats = _seats(sharing)
+    assert _post(seats["v1"], _speed("before-end"), _page(seats["v1"]))[0] == 202
+    qtbot.waitUntil(lambda: len(sharing.desk.waiting()) == 1, timeout=WAIT_MS)
+    waiting = sharing.desk.waiting()[0]
+    assert services.table.finish() is not None
+    assert waiting.state is RequestState.REFUSED and waiting.reason == "the session ended"
+    assert sharing.server is None  # nothing more is taken
