@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
 from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.builtin import AUTOPOWER, BATTLECARS, MINI_CAR_WARS
 from carwars_desktop.services.table import (
     PendingResolution,
@@ -175,6 +176,8 @@ cards the player plays (§2.6) and a control roll after damage with the IQ cards
 types the values of the cards played ("3, 6"); the procedure checks them and the hand's
 size. Accepted by the GM, it is rolled with the dice typed on the phone, one event."""
 
+VEHICLES_RULE = ap("§2.2 step 1")
+"""Where AUTOpower has the vehicles chosen, secretly, before anything is played."""
 VEHICLE_CHOICE = (AUTOPOWER.id,)
 """The rulesets whose vehicles are chosen on the phones, secretly, and revealed together
 when every player has chosen (AUTOpower §2.2 step 1: a character card that fits the
@@ -676,7 +679,7 @@ class PhoneDesk:
 
     def _vehicle_refusal(self, request: PhoneRequest, game: Game) -> str:
         if not self.vehicles_open():
-            return "the vehicles are chosen before anything is played (AUTOpower §2.2)"
+            return f"the vehicles are chosen before anything is played ({VEHICLES_RULE})"
         card = request.values.get("card")
         if card not in self.vehicle_choices():
             return "that card does not fit the duel's division"

@@ -84,8 +84,8 @@ def test_a_draft_from_before_0010_is_every_copys_until_one_edits_it(
         record = database.library.add(NewDesign("mini_car_wars", _courier("Courier")))
     engine = create_engine_for(database_url)
     try:
-        with engine.begin() as connection:  # back one migration: one shared draft a design
-            command.downgrade(alembic_config(connection), "-1")
+        with engine.begin() as connection:  # back before 0010: one shared draft a design
+            command.downgrade(alembic_config(connection), "0010-1")  # to just before 0010
             connection.execute(text("UPDATE designs SET working_data = :data"),
                                {"data": json.dumps(_courier("Old draft"))})
     finally:
