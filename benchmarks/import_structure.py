@@ -9,6 +9,7 @@ dependency graph.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import pathlib
 import sys
@@ -42,7 +43,19 @@ class _Counter(ast.NodeVisitor):
 
 
 def main(argv: list[str]) -> int:
-    root = pathlib.Path(argv[0] if argv else "carwars_desktop")
+    parser = argparse.ArgumentParser(description="Count imports inside functions and "
+                                                 "TYPE_CHECKING blocks of a package.")
+    parser.add_argument("root", nargs="?",
+                        default=str(pathlib.Path(__file__).resolve().parent.parent
+                                    / "carwars_desktop"),
+                        help="the package folder (default: carwars_desktop)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list each file")
+    parser.add_argument("--quick", action="store_true",
+                        help="as ./dev test runs every benchmark (the count is quick anyway)")
+    args = parser.parse_args(argv)
+    root = pathlib.Path(args.root)
+    if not root.is_dir():
+        parser.error(f"{root} is not a folder")
     in_functions = type_checking = 0
     per_file: dict[str, tuple[int, int]] = {}
     for path in sorted(root.rglob("*.py")):
@@ -52,7 +65,7 @@ def main(argv: list[str]) -> int:
         type_checking += counter.type_checking
         if counter.in_functions or counter.type_checking:
             per_file[str(path)] = (counter.in_functions, counter.type_checking)
-    if "-v" in argv:
+    if args.verbose:
         for name, (nested, blocks) in sorted(per_file.items(), key=lambda kv: -kv[1][0]):
             print(f"{nested:4} {blocks:2} {name}")
     print(f"imports inside functions: {in_functions}  TYPE_CHECKING blocks: {type_checking}")
