@@ -724,13 +724,18 @@ class PhoneDesk:
         return {"targets": [{"value": v.key, "label": v.name} for v in game.vehicles
                             if v.key != seat],
                 "hand": int(getattr(sheet, "hand_size", 0)), "tracked": False,
-                "kinds": list(ROLLS[game.ruleset.id])}
+                "kinds": [kind for kind, procedure in ROLLS[game.ruleset.id].items()
+                          if find_procedure(procedure).offered(game.house)]}
 
     def _roll_raw(self, request: PhoneRequest, game: Game
                   ) -> tuple[str, dict[str, Any], dict[str, str]] | str:
         """(procedure, its inputs, its vehicles) of an AUTOpower roll; why not."""
         values = request.values
         procedure = ROLLS[game.ruleset.id][request.kind]
+        not_offered = find_procedure(procedure).not_offered(game.house,
+                                                            "this session's house rules")
+        if not_offered:  # a variant's roll (§2.8) asked for with the variant off
+            return not_offered
         iq = str(values.get("iq_cards", ""))
         if request.kind == "control":  # after damage taken: the sheet says how much
             from carwars_desktop.rules.autopower.play import car_sheet

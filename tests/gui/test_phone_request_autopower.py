@@ -13,10 +13,13 @@ from collections.abc import Iterator
 import pytest
 
 from carwars_desktop.gui.phone_share import PhoneSharing
-from carwars_desktop.rules import find_procedure
+from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.services import Services
 from carwars_desktop.services.phone_requests import RequestState
 from carwars_desktop.services.phone_server import PhoneMessage
+from carwars_desktop.session.house_rules import HouseRules
+from carwars_desktop.session.setup import Entry, prepare
 from tests.gui.test_phone_request_writes import _start, free_port, loopback
 
 
@@ -51,8 +54,12 @@ def test_phone_request_autopower_attack_with_typed_cards_and_dice(
     too_many = desk.receive(PhoneMessage(seat, "t", "many-atk-1", _ask(
         game, "attack", target=other, cards="1, 1, 1, 1, 1, 1, 1, 1")))
     assert too_many is not None and too_many.state is RequestState.REFUSED
-    no_control = desk.receive(PhoneMessage(seat, "t", "ctl-none-1", _ask(game, "control")))
-    assert no_control is not None and "no control roll is due" in no_control.reason
+    # The Control Rolls variant (§2.8) is off under the digest's defaults: the phone shows
+    # no control-roll button, and a control roll asked for all the same is refused.
+    assert desk.roll_options(seat)["kinds"] == ["attack"]  # type: ignore[index]
+    off = desk.receive(PhoneMessage(seat, "t", "ctl-off-01", _ask(game, "control")))
+    assert off is not None and off.state is RequestState.REFUSED
+    assert "Control roll variant (§2.8) is off in this session's house rules" in off.reason
     attack = desk.receive(PhoneMessage(seat, "t", "bob-atk-01", _ask(
         game, "attack", target=other, cards="3, 4", iq_cards="2")))
     assert attack is not None and attack.state is RequestState.WAITING, attack.reason
@@ -71,6 +78,24 @@ def test_phone_request_autopower_attack_with_typed_cards_and_dice(
     last = game.store.last_active()  # type: ignore[attr-defined]
     assert last is not None and f"(from {desk.player_of(seat)}'s phone)" in last.event.summary
     assert game.can_undo()
+
+
+def test_phone_request_autopower_control_roll_with_the_variant_on(
+        qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
+    ruleset = find_ruleset(AUTOPOWER.id)
+    catalog = ruleset.catalog()
+    entries = [Entry(player, name, catalog[design].to_json()) for player, name, design
+               in zip(["Bob", "Di"], ["Red Baron", "Blue Thunder"], list(catalog)[:2],
+                      strict=True)]
+    services.table.open(services.table.start(
+        AUTOPOWER.id, "Control night", "", prepare(ruleset, entries),
+        house_rules=HouseRules(values={"AP-control-rolls": True})))
+    desk = sharing.desk
+    game = services.table.running()
+    assert desk.roll_options("v1")["kinds"] == ["attack", "control"]  # type: ignore[index]
+    none_due = desk.receive(PhoneMessage("v1", "t", "ctl-none-1", _ask(game, "control")))
+    assert none_due is not None and none_due.state is RequestState.REFUSED
+    assert "no control roll is due" in none_due.reason
 
 
 def test_phone_request_autopower_vehicles_chosen_secretly_revealed_together(
