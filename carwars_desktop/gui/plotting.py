@@ -68,9 +68,10 @@ def ready() -> bool:
     return _import.done
 
 
-CHUNK = 150
+CHUNK = 60
 """Qt names whose classes the GUI thread makes in one turn (QtWidgets' 200-odd take
-about 50 ms in all on a quiet laptop)."""
+about 50 ms in all on a quiet laptop; on a busy machine a chunk of 150 was a fifth of
+the 100 ms a turn may take, on top of the turn that asked for the charts)."""
 
 
 def qt_modules() -> list[ModuleType]:
@@ -105,8 +106,9 @@ def qt_classes() -> Iterator[int]:
 
 def prepare() -> None:
     """Start importing pyqtgraph, unless it is imported or being imported: the Qt classes
-    it reads are made on the GUI thread, a chunk a turn, then the import runs on a
-    worker (see the module docstring)."""
+    it reads are made on the GUI thread, a chunk a turn from the next turn on (not in
+    the one that asked: a session opening, a workspace shown), then the import runs on
+    a worker (see the module docstring)."""
     if ready() or _import.started:
         return
     _import.started = True
@@ -120,7 +122,7 @@ def prepare() -> None:
         # the real error on the GUI thread, as it always did.
         background.start(import_pyqtgraph, _import.finished, _import.finished)
 
-    step()
+    QTimer.singleShot(0, step)
 
 
 def when_ready(receiver: QObject, callback: Callable[[], None]) -> bool:

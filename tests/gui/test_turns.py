@@ -17,6 +17,7 @@ from carwars_desktop.gui import plotting
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
+from carwars_desktop.gui.table import charts as charts_module
 from carwars_desktop.gui.table.charts import SessionCharts
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.services.table import TableService
@@ -101,6 +102,62 @@ def test_short_session_charts_are_read_on_a_worker_and_drawn_one_per_turn(
         assert len(drawn.calls) == 4 and len(set(turns.calls)) == 4, (time, turns.calls)
         jobs.assert_answered()
         monkeypatch.undo()
+
+
+def test_a_gauge_chart_gets_its_curves_a_few_vehicles_a_turn_hidden_until_whole(
+        window: MainWindow, qtbot, monkeypatch, turns: Turns) -> None:  # type: ignore[no-untyped-def]
+    """Twelve vehicles' curves were the longest turn of the charts: a gauge chart is drawn
+    in pieces (here one vehicle a piece), each in a turn of its own, and is shown only
+    once its last piece is drawn (painted once, whole)."""
+    monkeypatch.setattr(charts_module, "CURVES_PER_STEP", 1)
+    table = window.table
+    window._rail.setCurrentRow(window.workspaces.index(table))
+    session_id = _finished_session(window, 20)  # two vehicles
+    charts = table.play.charts
+    hidden_before: list[bool] = []
+
+    def piece(self: SessionCharts, _history: object, _number: int, label: str,
+              *_rest: object) -> int:
+        plot = self.plots.get(f"gauge:{label}")
+        hidden_before.append(plot is None or plot.isHidden())
+        return turns.note()
+
+    pieces = watch(monkeypatch, SessionCharts, "_gauge", piece)
+    assert table.open_session(session_id)
+    table.play.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: "20 events over" in charts.summary.text() and not charts.drawing,
+                    timeout=60_000)
+    # Two gauges of two vehicles: four pieces, on the GUI thread, each in its own turn.
+    assert len(pieces.calls) == 4 and not pieces.on_workers
+    assert len(set(turns.calls)) == 4, turns.calls
+    assert hidden_before == [True, True, True, True]
+    gauges = [plot for key, plot in charts.plots.items() if key.startswith("gauge:")]
+    assert len(gauges) == 2
+    for plot in gauges:
+        assert not plot.isHidden() and len(plot.listDataItems()) == 2
+
+
+def test_preparing_pyqtgraph_makes_no_qt_class_in_the_turn_that_asks(
+        qtbot, monkeypatch, turns: Turns) -> None:  # type: ignore[no-untyped-def]
+    """A session opening or a workspace shown asks for pyqtgraph: the Qt classes its
+    import reads are made from the next turn on, a chunk a turn, never in the asking one."""
+    monkeypatch.setattr(plotting, "_import", plotting._Import())
+    monkeypatch.setattr(plotting, "imported_already", lambda: False)  # as in a new process
+    real = plotting.qt_classes
+    chunks: list[tuple[int, int]] = []
+
+    def noted() -> Iterator[int]:
+        for made in real():
+            chunks.append((turns.count, made))
+            yield made
+
+    monkeypatch.setattr(plotting, "qt_classes", noted)
+    plotting.prepare()
+    assert plotting._import.started and chunks == []  # none in the asking turn
+    qtbot.waitUntil(plotting.ready, timeout=60_000)
+    assert chunks
+    assert len({turn for turn, _ in chunks}) == len(chunks)  # one chunk a turn
+    assert all(made <= plotting.CHUNK for _, made in chunks)
 
 
 def test_the_first_chart_waits_for_pyqtgraph_imported_on_a_worker(

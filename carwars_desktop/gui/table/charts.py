@@ -3,7 +3,8 @@
 No turn of the event loop does more than one chart's work: the aggregates are read
 (or the events replayed) on a worker thread (:meth:`SessionCharts.draw`), pyqtgraph
 and numpy are imported on one (``gui/plotting.py``), then the summary and the four
-charts are drawn one per turn. Every series has its own marker shape and the legends
+charts are drawn one per turn, a gauge chart's curves a few vehicles a turn
+(:data:`CURVES_PER_STEP`). Every series has its own marker shape and the legends
 name them: colour is never the only key.
 """
 
@@ -27,6 +28,11 @@ SYMBOLS = ("o", "s", "t", "d", "+", "x", "star", "h", "p", "t1", "t2", "t3")
 
 STEP_PAUSE_MS = 20
 """Between two charts drawn stepwise (see :meth:`SessionCharts.show_history`)."""
+
+CURVES_PER_STEP = 4
+"""Vehicles whose curves a gauge chart gets in one step: twelve vehicles' curves (each
+with its markers) were the longest turn of the charts, so a gauge is drawn in pieces,
+hidden until its last piece (it is painted once, whole)."""
 
 DAMAGE = ("damage", "damage taken ■ and dealt ▨", 1, 0)
 LUCK = ("luck", "luck: hits against the odds", 1, 1)
@@ -129,7 +135,9 @@ class SessionCharts(QWidget):
             self._cells[row, column].addWidget(plot)
         return plot
 
-    def _plot(self, key: str, title: str, row: int, column: int) -> Any:
+    def _plot(self, key: str, title: str, row: int, column: int, show: bool = True) -> Any:
+        """The plot of ``key`` cleared and styled for a new drawing; ``show``: shown now,
+        else left hidden (the caller shows it once drawn whole)."""
         plot = self._make(key, title, row, column)
         colours = chart_colours()
         plot.clear()
@@ -138,7 +146,8 @@ class SessionCharts(QWidget):
         else:
             plot.plotItem.legend.clear()
         style_plot(plot, colours)
-        plot.show()
+        if show:
+            plot.show()
         return plot
 
     @staticmethod
@@ -155,9 +164,12 @@ class SessionCharts(QWidget):
         # A plot widget made the first time is a step of its own (its making is as much
         # work as its drawing).
         steps: list[Callable[[], Any]] = [partial(self._summary, history, luck)]
+        vehicles = len(history.vehicles)
         for number, label in enumerate(history.gauge_labels[:2]):
             steps += self._unmade(f"gauge:{label}", f"{label} over the turns", 0, number)
-            steps.append(partial(self._gauge, history, number, label))
+            steps += [partial(self._gauge, history, number, label, first,
+                              first + CURVES_PER_STEP)
+                      for first in range(0, max(vehicles, 1), CURVES_PER_STEP)]
         steps += self._unmade(*DAMAGE)
         steps.append(partial(self._damage, history))
         steps += self._unmade(*LUCK)
@@ -187,22 +199,34 @@ class SessionCharts(QWidget):
         """The step that makes the plot widget of ``key``, if it is not made yet."""
         return [] if key in self.plots else [partial(self._make, key, title, row, column)]
 
-    def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
+    def _gauge(self, history: SessionHistory, number: int, label: str, first: int = 0,
+               stop: int | None = None) -> None:
+        """The curves of the vehicles ``first`` to ``stop`` (every one by default) on the
+        gauge chart of ``label``: the first piece clears and labels the chart, the last
+        shows it."""
         import pyqtgraph as pg
 
         colours = chart_colours()
         series = colours.series
-        plot = self._plot(f"gauge:{label}", f"{label} over the turns",
-                          0, number)
-        plot.setLabel("bottom", "turn (0 = start)")
-        plot.setLabel("left", label)
-        self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
-        for index, vehicle in enumerate(history.vehicles.values()):
+        vehicles = list(history.vehicles.values())
+        stop = len(vehicles) if stop is None else min(stop, len(vehicles))
+        key = f"gauge:{label}"
+        if first == 0:
+            plot = self._plot(key, f"{label} over the turns", 0, number, show=False)
+            plot.setLabel("bottom", "turn (0 = start)")
+            plot.setLabel("left", label)
+            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+        else:
+            plot = self.plots[key]
+        for index in range(first, stop):
+            vehicle = vehicles[index]
             points = vehicle.series(label, history.last_turn)
             colour = series[index % len(series)]
             plot.plot([p[0] for p in points], [p[1] for p in points], name=vehicle.name,
                       pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
                       symbolBrush=colour, symbolSize=8)
+        if stop >= len(vehicles):
+            plot.show()
 
     def _damage(self, history: SessionHistory) -> None:
         import pyqtgraph as pg
