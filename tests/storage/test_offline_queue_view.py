@@ -28,7 +28,7 @@ CLOCK = {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"}
 START = {"hits": 0, "armor": {"left": 0, "front": 0}}
 
 
-class Lost(ConnectionError):
+class LostError(ConnectionError):
     """The laptop's connection to the server dropped."""
 
 
@@ -47,7 +47,7 @@ class Away:
 
         def call(*args: Any, **kwargs: Any) -> Any:
             if self.down:
-                raise Lost("the server is not answering")
+                raise LostError("the server is not answering")
             return found(*args, **kwargs)
 
         return call
@@ -75,7 +75,7 @@ class Table:
         self.server = Away(database.game_sessions.events(self.session_id))
         self.queue = OfflineQueue(queue_path)
         self.store = QueuedEventStore(self.server, self.queue, "club", lambda e: isinstance(
-            e, Lost))  # type: ignore[arg-type]
+            e, LostError))  # type: ignore[arg-type]
 
     def conflict(self) -> None:
         """The laptop marks the left armour and a hit while away; the other client marks
