@@ -681,14 +681,13 @@ class MainWindow(QMainWindow):
             self.database = None
 
     def show_queue(self) -> QueueView:
-        """The queue view (one, not modal), raised and focused on its list."""
+        """The queue view (one, not modal), activated, its list focused."""
         if self.queue_view is None:
             from carwars_desktop.gui.queue_view import QueueView
 
             self.queue_view = QueueView(self.club_link, self)
         self.queue_view.show()
-        self.queue_view.raise_()
-        self.queue_view.activateWindow()
+        self.queue_view.activateWindow()  # (to the front: the window manager's doing)
         return self.queue_view
 
     # --- menus ---------------------------------------------------------

@@ -158,10 +158,10 @@ class QueueView(QDialog):
             self.details.setText("")
             return
         if entry.conflict is not None:
-            self.details.setText(f"<span style='color:{error_colour()}'>⚠ {escape(entry.conflict)}"
+            self.details.setText(f"<span style='color:{error_colour()}'>⚠ {escape(entry.conflict, quote=False)}"
                                  "</span>")
         else:
-            self.details.setText(f"<span style='color:{muted_colour()}'>{escape(why or '')}</span>")
+            self.details.setText(f"<span style='color:{muted_colour()}'>{escape(why or '', quote=False)}</span>")
 
     def apply_again(self) -> None:
         entry = self.selected()
@@ -181,7 +181,7 @@ class QueueView(QDialog):
     def _done(self, problem: str | None, words: str) -> None:
         self.refresh()
         if problem is not None:
-            self.message.setText(f"<span style='color:{error_colour()}'>⚠ {escape(problem)}</span>")
+            self.message.setText(f"<span style='color:{error_colour()}'>⚠ {escape(problem, quote=False)}</span>")
         else:
             self.message.setText(words)
         self.list.setFocus()

@@ -674,8 +674,10 @@ class QueuedEventStore:
 
     def _kept_words(self) -> str:
         waiting = len(self._pending)
-        return (f"Your {waiting} queued entr{'y' if waiting == 1 else 'ies'} were not written "
-                "over theirs: they stay on this laptop, the first one conflicted.")
+        one = waiting == 1
+        return (f"Your {waiting} queued entr{'y was' if one else 'ies were'} not written over "
+                f"theirs: {'it stays' if one else 'they stay'} on this laptop, "
+                f"{'conflicted' if one else 'the first one conflicted'}.")
 
     def _stop_at(self, entry: QueuedEntry, conflict: str, sent: int) -> ReplayResult:
         """The replay stops at ``entry`` (conflicted); the ones behind it wait."""
