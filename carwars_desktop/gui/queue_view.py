@@ -46,6 +46,10 @@ def entry_state(entry: QueuedEntry, entries: list[QueuedEntry]) -> str:
     return WAITING
 
 
+def _coloured(colour: str, text: str) -> str:
+    return f"<span style='color:{colour}'>{escape(text, quote=False)}</span>"
+
+
 def _ask_drop(parent: QWidget, words: str) -> bool:
     answer = QMessageBox.question(parent, "Drop the entry",
                                   f"Drop “{words}”? It is removed from this laptop and never "
@@ -71,6 +75,8 @@ class QueueView(QDialog):
         self.list.setAccessibleName("Queued entries")
         self.list.setWordWrap(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.setSpacing(3)
+        self.list.setAlternatingRowColors(True)
         self.list.currentRowChanged.connect(self._show_selected)
         self.details = QLabel()
         self.details.setWordWrap(True)
@@ -158,30 +164,36 @@ class QueueView(QDialog):
             self.details.setText("")
             return
         if entry.conflict is not None:
-            self.details.setText(f"<span style='color:{error_colour()}'>⚠ {escape(entry.conflict, quote=False)}"
-                                 "</span>")
+            self.details.setText(_coloured(error_colour(), f"⚠ {entry.conflict}"))
         else:
-            self.details.setText(f"<span style='color:{muted_colour()}'>{escape(why or '', quote=False)}</span>")
+            self.details.setText(_coloured(muted_colour(), why or ""))
 
     def apply_again(self) -> None:
         entry = self.selected()
         if entry is None:
             return
+        before = len(self._entries)
         problem = self._link.apply_again_on_top(entry.id)
-        self._done(problem, f"“{entry_words(entry)}” is on the server now, after the other "
-                            "client's entries.")
+        behind = before - len(self._link.entries()) - 1
+        also = f" with the {behind} behind it" if behind > 0 else ""
+        self._done(problem, f"“{entry_words(entry)}”{also} is on the server now, after the "
+                            "other client's entries.")
 
     def drop(self) -> None:
         entry = self.selected()
         if entry is None or not self.confirm_drop(entry_words(entry, self._entries)):
             return
+        before = len(self._entries)
         problem = self._link.drop(entry.id)
-        self._done(problem, f"“{entry_words(entry)}” was dropped.")
+        sent = before - len(self._link.entries()) - 1
+        also = f"; the {sent} behind it went on top of the other client's entries" \
+            if sent > 0 else ""
+        self._done(problem, f"“{entry_words(entry)}” was dropped{also}.")
 
     def _done(self, problem: str | None, words: str) -> None:
         self.refresh()
         if problem is not None:
-            self.message.setText(f"<span style='color:{error_colour()}'>⚠ {escape(problem, quote=False)}</span>")
+            self.message.setText(_coloured(error_colour(), f"⚠ {problem}"))
         else:
             self.message.setText(words)
         self.list.setFocus()

@@ -17,7 +17,7 @@ from PySide6.QtCore import QSettings
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
-from carwars_desktop.gui.queue_view import CONFLICTED, BEHIND, QueueView
+from carwars_desktop.gui.queue_view import BEHIND, CONFLICTED, QueueView
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.mini_car_wars.model import Side
@@ -26,6 +26,7 @@ from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage.club import ClubConnection, open_club_database
 from carwars_desktop.storage.offline_queue import QueuedEntry
 
+from ..gui.readable import unreadable
 from .proxy import StallingProxy, stalling_proxy
 
 THEIRS = "Bo's laptop: Courier front armour 25"
@@ -131,6 +132,8 @@ def test_the_conflicted_entry_is_listed_and_applied_again_on_top(
     assert "1 conflicted" in view.heading.text()
     assert view.apply_button.isEnabled() and view.drop_button.isEnabled()
     assert "&" in view.apply_button.text() and "&" in view.drop_button.text()
+    # Nothing cut in the window at 1366×768, nor in the view over it.
+    qtbot.waitUntil(lambda: not unreadable(view) and not unreadable(night.window))
     view.apply_button.click()
     qtbot.waitUntil(lambda: view.list.count() == 0)
     assert "Nothing waits" in view.heading.text()

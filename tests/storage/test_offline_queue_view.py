@@ -67,19 +67,21 @@ def database(database_url: str) -> Iterator[Database]:
 class Table:
     """One session on the server; the laptop's queued store on it; the other client."""
 
-    def __init__(self, database: Database, queue_path: Path) -> None:
+    def __init__(self, database: Database, queue_path: Path, leased: bool = False) -> None:
         self.database = database
         self.session_id = database.game_sessions.create(
             MINI_CAR_WARS.id, "Club night", "Road Duel",
             [NewVehicle(VehicleInPlay("v1", "Courier", "Ann", {}), START)], CLOCK)
-        self.server = Away(database.game_sessions.events(self.session_id))
+        self.lease = database.game_sessions.acquire(self.session_id) if leased else None
+        self.server = Away(database.game_sessions.events(self.session_id, self.lease))
         self.queue = OfflineQueue(queue_path)
         self.store = QueuedEventStore(self.server, self.queue, "club", lambda e: isinstance(
             e, LostError))  # type: ignore[arg-type]
 
-    def conflict(self) -> None:
+    def conflict(self, take_over: bool = False) -> Any:
         """The laptop marks the left armour and a hit while away; the other client marks
-        the front armour meanwhile; the laptop comes back."""
+        the front armour meanwhile (``take_over``: taking the session over, its lease
+        returned); the laptop comes back."""
         one = {"hits": 1, "armor": {"left": 0, "front": 0}}
         self.store.append(mark("Courier: hit 1", START, one), {"v1": one}, CLOCK)
         self.server.down = True
@@ -89,11 +91,14 @@ class Table:
         self.store.append(mark("Courier: hit 2", left, two), {"v1": two}, CLOCK)
         assert self.store.replay().still_offline
         theirs = {"hits": 1, "armor": {"left": 0, "front": 3}}
-        self.database.game_sessions.events(self.session_id).append(
+        other_lease = self.database.game_sessions.acquire(
+            self.session_id, take_over=True, holder=("Bo", "bo-laptop")) if take_over else None
+        self.database.game_sessions.events(self.session_id, other_lease).append(
             mark("Courier: front armour 3", one, theirs), {"v1": theirs}, CLOCK)
         self.server.down = False
         result = self.store.replay()
         assert result.sent == 0 and result.pending == 2 and result.conflict is not None
+        return other_lease
 
     def events(self) -> list[tuple[int, str, bool]]:
         return [(e.seq, e.event.summary, e.undone) for e in
@@ -180,3 +185,22 @@ def test_an_undo_behind_it_stops_the_replay_until_dropped(
     assert [e[1] for e in table.events()] == ["Courier: hit 1", "Courier: front armour 3",
                                              "Courier: left armour 2", "Courier: hit 2"]
     assert table.sheet() == {**two, "armor": {"left": 2, "front": 3}}
+
+
+def test_a_session_another_copy_holds_now_stays_theirs_until_it_lets_go(
+        database: Database, tmp_path: Path) -> None:
+    table = Table(database, tmp_path / "queue.sqlite3", leased=True)
+    sessions = database.game_sessions
+    theirs = table.conflict(take_over=True)
+    first, second = table.queue.entries("club")
+    result = table.store.apply_again_on_top(first.id)
+    assert (result.sent, result.pending) == (0, 2)
+    assert result.conflict is not None and "took this session over" in result.conflict
+    assert [e.id for e in table.queue.entries("club")] == [first.id, second.id]
+    assert len(table.events()) == 2  # nothing written over theirs
+    sessions.release(theirs)  # the other GM closes the session
+    assert table.store.apply_again_on_top(first.id).sent == 2
+    info = sessions.lease(table.session_id)
+    assert info is not None and table.lease is not None
+    assert sessions.renew(table.lease)  # taken back, under the laptop's own lease
+    assert [e[1] for e in table.events()][2:] == ["Courier: left armour 2", "Courier: hit 2"]
