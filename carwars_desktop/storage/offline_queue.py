@@ -602,10 +602,15 @@ class QueuedEventStore:
 
     # --- replay ---------------------------------------------------------------------------
     def replay(self) -> ReplayResult:
-        """Send the queued entries in order; stop at a dropped connection or a conflict."""
+        """Send the queued entries in order; stop at a dropped connection or a conflict.
+
+        A conflicted entry (its reason kept in the file, from an earlier replay) stops it
+        again until the GM decides (:meth:`apply_again_on_top`, :meth:`drop`)."""
         sent = 0
         while self._pending:
             entry = self._pending[0]
+            if entry.conflict is not None:
+                return self._stop_at(entry, entry.conflict, sent)
             try:
                 conflict = self._conflict_before(entry)
                 if conflict == _ALREADY_SENT:
@@ -626,6 +631,8 @@ class QueuedEventStore:
             self.queue.remove(entry.id)
             self._pending.pop(0)
             sent += 1
+            if self._pending:
+                self._notify()  # one fewer waits (the banner and the queue view follow)
         self._conflict = None
         self._notify()
         return ReplayResult(sent, 0)
@@ -747,6 +754,8 @@ class QueuedEventStore:
             self._known = {stored.seq: stored}
             self._last = self._top = stored.seq
             sent += 1
+            if self._pending:
+                self._notify()
         self._conflict = None
         self._notify()
         return ReplayResult(sent, 0)

@@ -7,17 +7,18 @@ link is cut; the other client, connected directly, writes to the session meanwhi
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMenu
 
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
-from carwars_desktop.gui.queue_view import BEHIND, CONFLICTED, QueueView
+from carwars_desktop.gui.queue_view import BEHIND, CONFLICTED, WAITING, QueueView
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.mini_car_wars.model import Side
@@ -73,9 +74,11 @@ def night(qtbot: Any, tmp_path: Path, club: ClubConnection,
             window.shutdown()
 
 
-def conflict(qtbot: Any, night: Night, marks: tuple[int, ...]) -> None:
-    """The laptop marks the left armour once online, then ``marks`` with its link cut; the
-    other client marks the front armour meanwhile; the link comes back."""
+def conflict(qtbot: Any, night: Night, marks: tuple[int, ...],
+             while_away: Callable[[], None] = lambda: None) -> None:
+    """The laptop marks the left armour once online, then ``marks`` with its link cut
+    (then ``while_away`` runs); the other client marks the front armour meanwhile; the
+    link comes back."""
     window = night.window
     courier = window.table.play.sheets["v1"]
     assert isinstance(courier, MiniSheetWidget)
@@ -86,6 +89,7 @@ def conflict(qtbot: Any, night: Night, marks: tuple[int, ...]) -> None:
     qtbot.waitUntil(lambda: window.offline_banner.isVisible())
     assert "entries wait" in window.offline_banner.label.text() or \
         "entry waits" in window.offline_banner.label.text()
+    while_away()
     with open_club_database(night.club, night.password) as other:
         sessions = other.game_sessions
         lease = sessions.acquire(night.session_id, take_over=True)
@@ -152,8 +156,23 @@ def test_the_conflicted_entry_is_listed_and_applied_again_on_top(
 
 def test_dropping_the_conflicted_entry_sends_the_one_behind_it_on_top(
         qtbot: Any, night: Night) -> None:
-    conflict(qtbot, night, (18, 17))
+    def waiting() -> None:  # the view from the View menu, while the link is down
+        [menu] = [a.menu() for a in night.window.menuBar().actions() if a.text() == "&View"]
+        assert isinstance(menu, QMenu)
+        [action] = [a for a in menu.actions() if a.text() == "Offline &queue…"]
+        action.trigger()
+        view = night.window.queue_view
+        assert view is not None and view.isVisible()
+        assert [line.split(":")[0] for line in listed(view)] == [WAITING, WAITING]
+        assert "to be sent in order" in view.heading.text()
+        assert not view.apply_button.isEnabled() and not view.drop_button.isEnabled()
+
+    conflict(qtbot, night, (18, 17), waiting)
+    # The open view followed the replay: no one asked it to read the queue again.
+    shown = night.window.queue_view
+    assert shown is not None and listed(shown)[0].startswith(f"⚠ {CONFLICTED}")
     view = open_view(qtbot, night)
+    assert view is shown
     first, second = view._entries
     assert [line.split(":")[0] for line in listed(view)] == [f"⚠ {CONFLICTED}", BEHIND]
     view.list.setCurrentRow(1)  # the one behind waits: nothing to decide for it

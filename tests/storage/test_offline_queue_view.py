@@ -181,6 +181,11 @@ def test_an_undo_behind_it_stops_the_replay_until_dropped(
     assert (result.sent, result.pending, result.conflict) == (2, 1, CANNOT_GO_ON_TOP)
     [left] = table.queue.entries("club")
     assert left.id == undo.id and left.conflict == CANNOT_GO_ON_TOP
+    # Read again (the session reopened, the app restarted): it still waits for a decision.
+    again = QueuedEventStore(table.server, table.queue, "club",  # type: ignore[arg-type]
+                             lambda e: isinstance(e, LostError))
+    assert again.replay().conflict == CANNOT_GO_ON_TOP
+    table.store = again
     assert table.store.drop(undo.id).pending == 0
     assert [e[1] for e in table.events()] == ["Courier: hit 1", "Courier: front armour 3",
                                              "Courier: left armour 2", "Courier: hit 2"]
