@@ -176,8 +176,8 @@ class QueueView(QDialog):
         problem = self._link.apply_again_on_top(entry.id)
         behind = before - len(self._link.entries()) - 1
         also = f" with the {behind} behind it" if behind > 0 else ""
-        self._done(problem, f"“{entry_words(entry)}”{also} is on the server now, after the "
-                            "other client's entries.")
+        self._done(problem, f"“{entry_words(entry)}”{also} {'are' if also else 'is'} on the "
+                            "server now, after the other client's entries.")
 
     def drop(self) -> None:
         entry = self.selected()
