@@ -5,7 +5,9 @@ from a club database in a :class:`~carwars_desktop.storage.offline_queue.QueuedE
 entries made while the server is away wait, in order, in the queue file on the laptop. The
 :class:`OfflineBanner` says so; every :data:`RETRY_MS` (and on Retry) the link replays them.
 A conflict with another client's entries is shown in the banner, and the GM may set the
-laptop's entries aside (they stay in the queue file).
+laptop's entries aside (they stay in the queue file), or open the queue view
+(:mod:`~carwars_desktop.gui.queue_view`) to apply the conflicted entry again on top of theirs
+or drop it (:meth:`ClubLink.apply_again_on_top`, :meth:`ClubLink.drop`).
 
 The banner is the window's only word on an outage: a write outside the queue lost with the
 connection (the session's lease, its end) is handed here by the workspace's write banner
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from carwars_desktop.storage import Database, SessionEvents
     from carwars_desktop.storage.offline_queue import (
         OfflineQueue,
+        QueuedEntry,
         QueuedEventStore,
         QueueState,
         ReplayResult,
@@ -62,6 +65,8 @@ class ClubLink(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(RETRY_MS)
         self._timer.timeout.connect(self.retry)
+        self._names: dict[int, str] = {}
+        """Each session's name, as read when it was opened here (for the queue view)."""
         self.stuck: StuckCalls | None = None
         """The club database's running statements; a stuck one is cut (every second, from
         a thread of its own)."""
@@ -114,6 +119,13 @@ class ClubLink(QObject):
         store = QueuedEventStore(events, self._offline_queue(), self._target,
                                  is_connection_lost, self._on_state)
         self.store = store
+        if self._database is not None and store.session_id not in self._names:
+            try:
+                self._names[store.session_id] = \
+                    self._database.game_sessions.info(store.session_id).name
+            except Exception as error:
+                if not is_connection_lost(error):
+                    raise
         self._on_state(store.state())
         if store.offline and store.replay().sent:
             # Entries left from an earlier evening: the session was read before they landed.
@@ -219,6 +231,57 @@ class ClubLink(QObject):
         self.reopen_requested.emit(self.store.session_id)
         return count
 
+    # --- the queue view ---------------------------------------------------------------------
+    def entries(self) -> list[QueuedEntry]:
+        """What waits on this laptop for the attached club server, every session's, in
+        order (read from the queue file: nothing asks the server)."""
+        if self._target is None:
+            return []
+        return self._offline_queue().entries(self._target)
+
+    def session_name(self, session_id: int) -> str:
+        name = self._names.get(session_id)
+        return f"“{name}” (session {session_id})" if name else f"session {session_id}"
+
+    def can_decide(self, entry: QueuedEntry) -> str | None:
+        """None if the GM may apply ``entry`` again or drop it now, else why not (words)."""
+        store = self.store
+        if store is None or store.session_id != entry.session_id:
+            return "Open its session at the Table: its entries are sent from there."
+        if entry.conflict is None:
+            return ("It waits to be sent; only a conflicted entry (another client wrote in "
+                    "between) is applied again or dropped.")
+        return None
+
+    def apply_again_on_top(self, entry_id: int) -> str | None:
+        """The conflicted entry on top of the server's events, then the rest; None, or
+        what went wrong in words."""
+        return self._decide(lambda store: store.apply_again_on_top(entry_id))
+
+    def drop(self, entry_id: int) -> str | None:
+        """The conflicted entry removed from the queue (never sent), then the rest sent."""
+        return self._decide(lambda store: store.drop(entry_id))
+
+    def _decide(self, decision: Callable[[QueuedEventStore], ReplayResult]) -> str | None:
+        from carwars_desktop.storage.club import ClubConnection, translate
+        from carwars_desktop.storage.offline_queue import QueueEntryError
+
+        store = self.store
+        if store is None:
+            return "No session of the club server is open at the Table."
+        try:
+            result = decision(store)
+        except QueueEntryError as error:
+            return str(error)
+        except Exception as error:
+            return str(translate(error, ClubConnection.from_url(self._url)))
+        if result.sent:
+            # The session as the server has it now (theirs and the laptop's entries).
+            self.reopen_requested.emit(store.session_id)
+        if result.still_offline:
+            return "The club server stopped answering: what is left waits on this laptop."
+        return None
+
 
 @runtime_checkable
 class HasClubLink(Protocol):
@@ -253,7 +316,8 @@ class OfflineBanner(QFrame):
         self.setObjectName("club-offline-banner")
         self.setAccessibleName("Club server")
         self.setStyleSheet("QFrame#club-offline-banner { background: #fff3cd; "
-                           "border-bottom: 1px solid #d6b656; }")
+                           "border-bottom: 1px solid #d6b656; } "
+                           "QFrame#club-offline-banner QLabel { color: #5c4400; }")
         self._link = link
         self.label = QLabel()
         self.label.setWordWrap(True)
@@ -263,10 +327,15 @@ class OfflineBanner(QFrame):
         self.set_aside_button.setToolTip("Stop sending them; they stay in the queue file on "
                                          "this laptop")
         self.set_aside_button.clicked.connect(link.set_aside)
+        self.queue_button = QPushButton("Show &queue…")
+        self.queue_button.setToolTip("Each entry waiting on this laptop; a conflicted one can "
+                                     "be applied again on top of the other client's, or "
+                                     "dropped")
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 6, 12, 6)
         row.addWidget(self.label, 1)
         row.addWidget(self.retry_button)
+        row.addWidget(self.queue_button)
         row.addWidget(self.set_aside_button)
         link.state_changed.connect(self.show_state)
         self.overlay: Overlay | None = None
@@ -281,7 +350,8 @@ class OfflineBanner(QFrame):
             self.hide()
             return
         if state.conflict is not None:
-            self.label.setText(f"⚠ {state.conflict}")
+            self.label.setText(f"⚠ {state.conflict} Show the queue to apply the conflicted "
+                               "entry again on top of theirs, or to drop it.")
         elif state.problem is not None:
             self.label.setText(f"⚠ Not sent yet, kept on this laptop ({state.pending} waiting): "
                                f"{state.problem}")
@@ -289,6 +359,7 @@ class OfflineBanner(QFrame):
             self.label.setText(f"⚠ {outage_words(state.pending)}")
         self.set_aside_button.setVisible(state.conflict is not None)
         self.retry_button.setVisible(state.conflict is None)
+        self.queue_button.setVisible(state.pending > 0)
         self.show()
         if self.overlay is not None:
             self.overlay.place()

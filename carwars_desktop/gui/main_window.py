@@ -45,6 +45,7 @@ from carwars_desktop.storage.locations import sqlite_path
 if TYPE_CHECKING:
     from carwars_desktop.gui.club_connect import StartupPlan
     from carwars_desktop.gui.players_display import PlayerDisplay
+    from carwars_desktop.gui.queue_view import QueueView
     from carwars_desktop.gui.share_dialog import ShareDialog
     from carwars_desktop.gui.table import TableWorkspace
     from carwars_desktop.gui.table.phone_queue import PhoneQueue
@@ -160,6 +161,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         # Over the workspaces' top edge, outside the layout: shown, it moves nothing.
         self.offline_banner = OfflineBanner(self.club_link, central, anchor=self._stack)
+        self.offline_banner.queue_button.clicked.connect(self.show_queue)
+        self.queue_view: QueueView | None = None
+        """What waits on this laptop for the club server (made when first shown)."""
 
         self.services = Services()
         """The application layer: one change bus, the Table and Library services."""
@@ -676,6 +680,16 @@ class MainWindow(QMainWindow):
             self.database.close()
             self.database = None
 
+    def show_queue(self) -> QueueView:
+        """The queue view (one, not modal), activated, its list focused."""
+        if self.queue_view is None:
+            from carwars_desktop.gui.queue_view import QueueView
+
+            self.queue_view = QueueView(self.club_link, self)
+        self.queue_view.show()
+        self.queue_view.activateWindow()  # (to the front: the window manager's doing)
+        return self.queue_view
+
     # --- menus ---------------------------------------------------------
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -713,6 +727,10 @@ class MainWindow(QMainWindow):
         share = view_menu.addAction("Share to players' &devices…")
         set_action_keys(share, "global.share_phones")
         share.triggered.connect(self.open_share_dialog)
+        queue = view_menu.addAction("Offline &queue…")
+        queue.setToolTip("The entries waiting on this laptop for the club server, and any "
+                         "that met another client's entries")
+        queue.triggered.connect(self.show_queue)
         self._players_menu = view_menu.addMenu("What the players &see")
         self._players_menu.aboutToShow.connect(self._fill_players_menu)
         help_menu = self.menuBar().addMenu("&Help")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, text, update
+from sqlalchemy import ColumnElement, and_, case, delete, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from carwars_desktop.session import (
@@ -735,6 +735,40 @@ class SessionEvents:
         self.version += 1
         return StoredEvent(row.seq, event, now, roll_kept=log_id is not None,
                            roll_log_id=log_id)
+
+    def catch_up(self) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+        """Before an entry goes on top of what another client wrote (the offline queue's
+        "apply again on top"): the sheets and clock as the server has them now, and this
+        store's version moved to the server's, so its next write follows theirs.
+
+        A session nobody holds now (its lease lapsed or let go) is taken back under this
+        store's lease; one another copy holds stays theirs (the write is then refused in
+        words, :class:`~carwars_desktop.session.StaleSessionError`)."""
+        with writing(self._sessions, "Reading the session again") as session:
+            if self.lease is not None:
+                now = _now()
+                session.execute(
+                    update(GameSessionRow)
+                    .where(GameSessionRow.id == self.session_id,
+                           GameSessionRow.status == RUNNING,
+                           or_(GameSessionRow.lease_token.is_(None),
+                               GameSessionRow.lease_token == self.lease.token,
+                               GameSessionRow.lease_renewed_at.is_(None),
+                               GameSessionRow.lease_renewed_at < now - LEASE_TIMEOUT))
+                    .values(lease_token=self.lease.token, lease_holder=self.lease.holder,
+                            lease_host=self.lease.host, lease_renewed_at=now,
+                            lease_since=case((GameSessionRow.lease_token == self.lease.token,
+                                              GameSessionRow.lease_since), else_=now))
+                    .execution_options(synchronize_session=False))
+            row = session.get(GameSessionRow, self.session_id)
+            if row is None:
+                raise SessionNotFoundError(f"no session {self.session_id}")
+            sheets = {str(key): dict(json.loads(sheet)) for key, sheet in session.execute(
+                select(SessionVehicleRow.key, SessionVehicleRow.current_sheet)
+                .where(SessionVehicleRow.session_id == self.session_id))}
+            clock = dict(json.loads(row.clock))
+            self.version = row.version
+        return sheets, clock
 
     def _set_status(self, seq: int, status: str, sheets: Mapping[str, Mapping[str, Any]],
                     clock: Mapping[str, Any], settings: Mapping[str, Any] | None) -> None:

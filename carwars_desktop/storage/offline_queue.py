@@ -16,9 +16,25 @@ the connection is back, through the server store's normal ``append``/``mark_undo
 The several-writers rule: before each entry is sent, the server's last event must be the one
 the laptop last saw. If another client wrote in between, replay stops, nothing is written
 over the other client's entries, and the conflict is reported (:class:`ReplayResult`); the
-laptop's entries stay in the queue file until the GM sets them aside. The server's own
+laptop's entries stay in the queue file until the GM decides. The server's own
 compare-and-append (issue 15) closes the gap between that check and the write: a write it
 refuses as stale is reported the same way.
+
+After a conflict (issue 31), the entry the replay stopped at is *conflicted* (its reason kept
+with it in the file) and the later ones *wait behind it*: they were made on top of it, so
+none is sent before the GM decides, in the queue view, what becomes of it:
+
+* :meth:`QueuedEventStore.apply_again_on_top`: it becomes a new event after the server's
+  current ones (never replacing anyone's), with the time it was made at the table. Only what
+  it changed is written, over the server's sheets as they are now (:func:`on_top`): the
+  other client's changes to anything else stay.
+* :meth:`QueuedEventStore.drop`: it is removed from the queue file, never sent.
+
+Either way the replay then continues with the entries behind it, each appended on top the
+same way (the server's history is no longer the one they were made after, so none is sent
+as it is). An undo or redo cannot go on top (the event it undoes is no longer the last one):
+the replay stops at it, conflicted, for the GM to drop. The set-aside of the whole session's
+entries (:meth:`QueuedEventStore.set_aside`) stays as before.
 """
 
 from __future__ import annotations
@@ -27,7 +43,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -36,6 +52,7 @@ from carwars_desktop.session import (
     Event,
     RollLine,
     RollRecord,
+    SheetUpdate,
     StaleSessionError,
     StoredEvent,
     ThrownDice,
@@ -118,6 +135,8 @@ class QueuedEntry:
     created_at: datetime
     roll: RollRecord | None = None
     """The roll an appended event applies: settled on the server with it, when it is sent."""
+    conflict: str | None = None
+    """Why the replay stopped at it (another client's entries, in words); None: it waits."""
 
 
 class OfflineQueue:
@@ -151,17 +170,21 @@ class OfflineQueue:
         return QueuedEntry(entry_id, target, session_id, op, seq, expected_last, event,
                            sheets, clock, created_at, roll)
 
-    def entries(self, target: str, session_id: int) -> list[QueuedEntry]:
-        """The queued (not set-aside) entries of one session, oldest first."""
+    def entries(self, target: str, session_id: int | None = None) -> list[QueuedEntry]:
+        """The queued (not set-aside) entries of one session (or, without ``session_id``,
+        of every session of the club), oldest first (by session)."""
+        query = ("SELECT id, target, session_id, op, seq, expected_last, body, sheets, clock,"
+                 " created_at, roll, conflict FROM entries WHERE target = ? AND state = ?")
+        args: tuple[str | int, ...] = (target, QUEUED)
+        if session_id is not None:
+            query += " AND session_id = ?"
+            args += (session_id,)
         with closing(self._connect()) as db:
-            rows = db.execute(
-                "SELECT id, target, session_id, op, seq, expected_last, body, sheets, clock,"
-                " created_at, roll FROM entries WHERE target = ? AND session_id = ? AND state = ?"
-                " ORDER BY id", (target, session_id, QUEUED)).fetchall()
+            rows = db.execute(query + " ORDER BY session_id, id", args).fetchall()
         return [QueuedEntry(int(r[0]), str(r[1]), int(r[2]), str(r[3]), int(r[4]), int(r[5]),
                             None if r[6] is None else Event.from_json(json.loads(r[6])),
                             json.loads(r[7]), json.loads(r[8]), datetime.fromisoformat(r[9]),
-                            _roll_from_json(r[10]))
+                            _roll_from_json(r[10]), r[11])
                 for r in rows]
 
     def count(self, target: str | None = None) -> int:
@@ -187,10 +210,10 @@ class OfflineQueue:
         with closing(self._connect()) as db, db:
             db.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
 
-    def record_conflict(self, target: str, session_id: int, text: str) -> None:
+    def record_conflict(self, entry_id: int, text: str) -> None:
+        """The replay stopped at this entry: why, in words (the ones behind it just wait)."""
         with closing(self._connect()) as db, db:
-            db.execute("UPDATE entries SET conflict = ? WHERE target = ? AND session_id = ?"
-                       " AND state = ?", (text, target, session_id, QUEUED))
+            db.execute("UPDATE entries SET conflict = ? WHERE id = ?", (text, entry_id))
 
     def set_aside(self, target: str, session_id: int) -> int:
         """Stop replaying a session's entries; they stay in the file (state ``set-aside``)."""
@@ -221,6 +244,10 @@ class ServerEvents(Protocol):
 
     def last_active(self) -> StoredEvent | None: ...
 
+    def catch_up(self) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+        """The server's sheets and clock now; the next write follows its events."""
+        ...
+
     def first_undone(self) -> StoredEvent | None: ...
 
     def count(self, include_undone: bool = False) -> int: ...
@@ -241,6 +268,56 @@ class ServerEvents(Protocol):
 
 class ClubOfflineError(RuntimeError):
     """What cannot be done while the club server is unreachable (the message says so)."""
+
+
+class QueueEntryError(RuntimeError):
+    """A queued entry cannot be applied again or dropped now (the message says why)."""
+
+
+CANNOT_GO_ON_TOP = ("An undo or redo made while the club server was away cannot go on top of "
+                    "another client's entries (the entry it undoes is no longer the last one): "
+                    "drop it, then undo or redo at the table.")
+
+
+def _rebased(before: Mapping[str, Any], after: Mapping[str, Any],
+             now: Mapping[str, Any]) -> dict[str, Any]:
+    """``now`` with what changed from ``before`` to ``after`` (nested objects field by field)."""
+    merged = dict(now)
+    for key in before.keys() | after.keys():
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key not in after:
+            merged.pop(key, None)
+        elif isinstance(old, Mapping) and isinstance(new, Mapping) \
+                and isinstance(now.get(key), Mapping):
+            merged[key] = _rebased(old, new, now[key])
+        else:
+            merged[key] = new
+    return merged
+
+
+def on_top(event: Event, sheets_now: Mapping[str, Mapping[str, Any]]) -> Event:
+    """``event`` made again over the sheets as they are now: each vehicle it changed gets
+    what it changed (nothing else), and its "before" is the sheet now (an undo of it then
+    puts the other client's values back)."""
+    updates = []
+    for update in event.updates:
+        now = sheets_now.get(update.vehicle, update.before)
+        updates.append(SheetUpdate(update.vehicle, dict(now),
+                                   _rebased(update.before, update.after, now)))
+    return replace(event, updates=tuple(updates))
+
+
+def entry_words(entry: QueuedEntry, entries: Sequence[QueuedEntry] = ()) -> str:
+    """What the entry is, in words: its event's summary, or the undo or redo of which one
+    (named when ``entries``, the queue it is in, holds it)."""
+    if entry.op == APPEND and entry.event is not None:
+        return entry.event.summary
+    named = next((e.event.summary for e in entries if e.op == APPEND and e.event is not None
+                  and e.session_id == entry.session_id and e.seq == entry.seq), None)
+    what = "Undo" if entry.op == UNDO else "Redo"
+    return f"{what} of entry #{entry.seq}" + (f" ({named})" if named else "")
 
 
 @dataclass(frozen=True)
@@ -525,32 +602,27 @@ class QueuedEventStore:
 
     # --- replay ---------------------------------------------------------------------------
     def replay(self) -> ReplayResult:
-        """Send the queued entries in order; stop at a dropped connection or a conflict."""
+        """Send the queued entries in order; stop at a dropped connection or a conflict.
+
+        A conflicted entry (its reason kept in the file, from an earlier replay) stops it
+        again until the GM decides (:meth:`apply_again_on_top`, :meth:`drop`)."""
         sent = 0
         while self._pending:
             entry = self._pending[0]
+            if entry.conflict is not None:
+                return self._stop_at(entry, entry.conflict, sent)
             try:
                 conflict = self._conflict_before(entry)
                 if conflict == _ALREADY_SENT:
                     pass  # the laptop stopped between the server's commit and the removal
                 elif conflict is not None:
-                    self._conflict = conflict
-                    self.queue.record_conflict(self.target, self.session_id, conflict)
-                    self._notify()
-                    return ReplayResult(sent, len(self._pending), conflict)
+                    return self._stop_at(entry, conflict, sent)
                 else:
                     self._send(entry)
             except StaleSessionError as error:
                 # The server's compare-and-append (issue 15) refused it: another client
                 # wrote between the check above and this write. Nothing was written.
-                waiting = len(self._pending)
-                conflict = (f"{error} Your {waiting} queued entr"
-                            f"{'y' if waiting == 1 else 'ies'} were not written over theirs: "
-                            "they stay on this laptop.")
-                self._conflict = conflict
-                self.queue.record_conflict(self.target, self.session_id, conflict)
-                self._notify()
-                return ReplayResult(sent, len(self._pending), conflict)
+                return self._stop_at(entry, f"{error} {self._kept_words()}", sent)
             except Exception as error:
                 if not self._lost(error):
                     raise
@@ -559,6 +631,8 @@ class QueuedEventStore:
             self.queue.remove(entry.id)
             self._pending.pop(0)
             sent += 1
+            if self._pending:
+                self._notify()  # one fewer waits (the banner and the queue view follow)
         self._conflict = None
         self._notify()
         return ReplayResult(sent, 0)
@@ -602,10 +676,89 @@ class QueuedEventStore:
                                              and _same_event(e, self._known[e.seq]))]
         listed = "; ".join(f"#{e.seq} {e.event.summary}" for e in theirs[:5]) \
             or "an undo or redo"
-        waiting = len(self._pending)
         return (f"Another client wrote to this session while this laptop was offline "
-                f"({listed}). Your {waiting} queued entr{'y' if waiting == 1 else 'ies'} "
-                "were not written over theirs: they stay on this laptop.")
+                f"({listed}). {self._kept_words()}")
+
+    def _kept_words(self) -> str:
+        waiting = len(self._pending)
+        one = waiting == 1
+        return (f"Your {waiting} queued entr{'y was' if one else 'ies were'} not written over "
+                f"theirs: {'it stays' if one else 'they stay'} on this laptop, "
+                f"{'conflicted' if one else 'the first one conflicted'}.")
+
+    def _stop_at(self, entry: QueuedEntry, conflict: str, sent: int) -> ReplayResult:
+        """The replay stops at ``entry`` (conflicted); the ones behind it wait."""
+        self._conflict = conflict
+        self.queue.record_conflict(entry.id, conflict)
+        self._pending[0] = replace(entry, conflict=conflict)
+        self._notify()
+        return ReplayResult(sent, len(self._pending), conflict)
+
+    # --- after a conflict: the GM's decision (the queue view) -----------------------------
+    def entries(self) -> list[QueuedEntry]:
+        """What waits to be sent, in order; the first is conflicted after a conflict."""
+        return list(self._pending)
+
+    def _decided(self, entry_id: int) -> QueuedEntry:
+        if not self._pending or self._pending[0].id != entry_id \
+                or self._pending[0].conflict is None:
+            raise QueueEntryError("Only the conflicted entry (the first one waiting, once the "
+                                  "club server answered) can be applied again or dropped: the "
+                                  "ones behind it follow it.")
+        return self._pending[0]
+
+    def apply_again_on_top(self, entry_id: int) -> ReplayResult:
+        """The conflicted entry appended after the server's current events, then the ones
+        behind it (module docstring); the other client's entries stay as they are."""
+        self._decided(entry_id)
+        return self._continue_on_top()
+
+    def drop(self, entry_id: int) -> ReplayResult:
+        """The conflicted entry removed, never sent; the ones behind it then go on top."""
+        entry = self._decided(entry_id)
+        self.queue.remove(entry.id)
+        self._pending.pop(0)
+        return self._continue_on_top()
+
+    def _append_on_top(self, entry: QueuedEntry, made: Event) -> StoredEvent:
+        sheets_now, clock_now = self.server.catch_up()
+        event = on_top(made, sheets_now)
+        clock = dict(entry.clock) if made.clock_after is not None \
+            and made.clock_after != made.clock_before else clock_now
+        return self.server.append(event, {u.vehicle: u.after for u in event.updates}, clock,
+                                  event.settings_after, roll=entry.roll,
+                                  made_at=entry.created_at)
+
+    def _continue_on_top(self) -> ReplayResult:
+        sent = 0
+        while self._pending:
+            entry = self._pending[0]
+            if entry.op != APPEND or entry.event is None:
+                return self._stop_at(entry, CANNOT_GO_ON_TOP, sent)
+            try:
+                last = self.server.last_active()
+                if last is not None and last.created_at == entry.created_at \
+                        and last.event.summary == entry.event.summary:
+                    stored = last  # sent just before the laptop stopped: not twice
+                else:
+                    stored = self._append_on_top(entry, entry.event)
+            except StaleSessionError as error:  # another copy holds the session now
+                return self._stop_at(entry, f"{error} {self._kept_words()}", sent)
+            except Exception as error:
+                if not self._lost(error):
+                    raise
+                self._notify()
+                return ReplayResult(sent, len(self._pending), still_offline=True)
+            self.queue.remove(entry.id)
+            self._pending.pop(0)
+            self._known = {stored.seq: stored}
+            self._last = self._top = stored.seq
+            sent += 1
+            if self._pending:
+                self._notify()
+        self._conflict = None
+        self._notify()
+        return ReplayResult(sent, 0)
 
     def set_aside(self) -> int:
         """After a conflict: stop replaying; the entries stay in the queue file, set aside."""

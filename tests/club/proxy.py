@@ -2,7 +2,9 @@
 
 Once :meth:`StallingProxy.stall` is called it still accepts connections and keeps the open
 ones, but passes nothing on in either direction: to the app, a server whose network path
-hangs (nothing refused, nothing answered).
+hangs (nothing refused, nothing answered). :meth:`StallingProxy.cut` is the laptop's link
+dropped instead: the open connections are closed and new ones refused, while the server
+stays up for the other clients, until :meth:`StallingProxy.resume`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class StallingProxy:
         self.listener.settimeout(0.2)
         self.port = int(self.listener.getsockname()[1])
         self.stalled = threading.Event()
+        self.cut_off = threading.Event()
         self.accepted = 0
         self._stop = threading.Event()
         self._sockets: list[socket.socket] = []
@@ -30,9 +33,19 @@ class StallingProxy:
     def stall(self) -> None:
         self.stalled.set()
 
+    def cut(self) -> None:
+        """Close every open connection and refuse new ones (until :meth:`resume`)."""
+        self.cut_off.set()
+        for sock in list(self._sockets):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        self._sockets.clear()
+
     def resume(self) -> None:
         """Forward again (what arrived meanwhile goes on; a connection cut meanwhile ends)."""
         self.stalled.clear()
+        self.cut_off.clear()
 
     def _serve(self) -> None:
         while not self._stop.is_set():
@@ -41,6 +54,9 @@ class StallingProxy:
             except (TimeoutError, OSError):
                 continue
             self.accepted += 1
+            if self.cut_off.is_set():
+                client.close()  # the link is down: nothing gets through
+                continue
             self._sockets.append(client)
             if self.stalled.is_set():
                 continue  # accepted, and never answered
@@ -56,7 +72,7 @@ class StallingProxy:
 
     def _pump(self, client: socket.socket, upstream: socket.socket) -> None:
         pairs = {client: upstream, upstream: client}
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):  # ValueError: closed by cut()
             while not self._stop.is_set():
                 ready, _, _ = select.select(list(pairs), [], [], 0.2)
                 if self.stalled.is_set():
