@@ -57,6 +57,7 @@ def test_charts_follow_the_theme(scheme: str, qtbot) -> None:  # type: ignore[no
     qtbot.addWidget(chart)
     chart.show()  # a chart is drawn when it is on screen
     chart.show_distribution(dice_sum(2, 6), frozenset(range(7, 13)))
+    qtbot.waitUntil(lambda: chart._plot is not None)  # drawn once pyqtgraph is imported
     plot = chart._plot
     assert plot.backgroundBrush().color() == base
     assert plot.getAxis("left").pen().color() == text
@@ -76,6 +77,7 @@ def test_a_chart_made_in_one_theme_follows_a_switch(qapp: QApplication, qtbot) -
     chart.show()  # a chart is drawn when it is on screen
     try:
         chart.show_distribution(dice_sum(1, 6), frozenset({6}))
+        qtbot.waitUntil(lambda: chart._plot is not None)  # drawn once pyqtgraph is imported
         assert chart._plot.backgroundBrush().color() == original.color(QPalette.ColorRole.Base)
         QApplication.setPalette(theme.dark_palette())
         chart.show_distribution(dice_sum(1, 6), frozenset({6}))
