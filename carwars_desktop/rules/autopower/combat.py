@@ -128,20 +128,20 @@ def need_text(to_hit: int) -> str:
 
 
 @dataclass(frozen=True)
-class AttackPlan:
-    """A standard or laser attack before the roll.
+class PlannedAttack:
+    """What any attack (standard, laser or ram) has settled before its roll.
 
     ``attacker`` and ``target`` are the sheets with the played cards already out of the
-    hands; ``damage`` is what a hit adds to the target's damage (AP-D9).
+    hands; ``cards`` the attacking cards (their total is ``base``), ``iq_cards`` the
+    attacker's and ``defender_iq_cards`` the target's IQ cards; ``modifiers`` take the
+    base to the to-hit number; ``steps`` explain it so far.
     """
 
-    laser: bool
     attacker: CarSheet
     target: CarSheet
     cards: tuple[int, ...]
     iq_cards: tuple[int, ...]
     defender_iq_cards: tuple[int, ...]
-    damage: int
     base: int
     modifiers: tuple[Modifier, ...]
     steps: tuple[Step, ...]
@@ -150,6 +150,23 @@ class AttackPlan:
     @property
     def to_hit(self) -> int:
         return self.base + sum(m.value for m in self.modifiers)
+
+    def running_to_hit(self) -> list[int]:
+        """The to-hit number after each modifier in turn (``3 − 3 = 0``, ``0 + 4 = 4``)."""
+        running, total = [], self.base
+        for modifier in self.modifiers:
+            total += modifier.value
+            running.append(total)
+        return running
+
+
+@dataclass(frozen=True)
+class AttackPlan(PlannedAttack):
+    """A standard or laser attack before the roll; ``damage`` is what a hit adds to the
+    target's damage (AP-D9)."""
+
+    laser: bool
+    damage: int
 
     @property
     def section(self) -> str:
@@ -209,10 +226,10 @@ def plan_attack(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
         modifiers.append(Modifier(f"{target.name} IQ cards {cards_text(defender_iq_cards)}",
                                   sum(defender_iq_cards), rule("2.6", "AP-D10")))
     steps += to_hit_steps(total, modifiers)
-    plan = AttackPlan(laser, attacker.spend_cards(len(cards) + len(iq_cards)),
+    plan = AttackPlan(attacker.spend_cards(len(cards) + len(iq_cards)),
                       target.spend_cards(len(defender_iq_cards)), cards, iq_cards,
-                      defender_iq_cards, damage, total, tuple(modifiers), tuple(steps),
-                      control_rolls)
+                      defender_iq_cards, total, tuple(modifiers), tuple(steps), control_rolls,
+                      laser=laser, damage=damage)
     return replace(plan, steps=(*plan.steps, Step(need_text(plan.to_hit), rule(section))))
 
 

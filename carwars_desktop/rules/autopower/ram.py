@@ -13,6 +13,7 @@ from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Modifier, Step
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
+    PlannedAttack,
     check_can_attack,
     check_hands,
     check_iq_cards,
@@ -30,28 +31,16 @@ from carwars_desktop.rules.autopower.tables import rule
 
 
 @dataclass(frozen=True)
-class RamPlan:
-    """A ram before the roll; the sheets have the played cards out of the hands."""
+class RamPlan(PlannedAttack):
+    """A ram before the roll (``cards`` the Strength cards); ``both_control``: both cars
+    roll for control after a hit (AP-D25)."""
 
-    attacker: CarSheet
-    target: CarSheet
-    cards: tuple[int, ...]
-    attacker_iq_cards: tuple[int, ...]
-    defender_iq_cards: tuple[int, ...]
-    base: int
-    modifiers: tuple[Modifier, ...]
-    steps: tuple[Step, ...]
-    control_rolls: bool
     both_control: bool
 
     @property
     def damage(self) -> int:
         """§2.9 step 1: no cap; both cars take the whole pile."""
         return self.base
-
-    @property
-    def to_hit(self) -> int:
-        return self.base + sum(m.value for m in self.modifiers)
 
 
 def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
@@ -96,7 +85,7 @@ def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
     steps.append(Step(need_text(to_hit), rule("2.9")))
     return RamPlan(attacker.spend_cards(played), target.spend_cards(len(defender_iq_cards)),
                    cards, attacker_iq_cards, defender_iq_cards, total, tuple(modifiers),
-                   tuple(steps), control_rolls, options.ap_d25_both_cars_control)
+                   tuple(steps), control_rolls, both_control=options.ap_d25_both_cars_control)
 
 
 @dataclass(frozen=True)
@@ -143,7 +132,7 @@ def resolve_ram(plan: RamPlan, dice: DiceSource) -> RamResult:
     else:
         steps.append(Step(f"the Strength cards {cards_text(plan.cards)} are discarded",
                           rule("2.9", "AP-D11")))
-    if plan.attacker_iq_cards or plan.defender_iq_cards:
+    if plan.iq_cards or plan.defender_iq_cards:
         steps.append(Step("the IQ cards played are discarded", rule("2.9", "AP-D29")))
     attacker = replace(attacker, attacked_this_turn=True)
     steps.append(Step(f"{attacker.name}'s turn is over", rule("2.9")))
