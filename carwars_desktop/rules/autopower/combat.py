@@ -235,6 +235,9 @@ def plan_attack(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
 
 @dataclass(frozen=True)
 class AttackResult:
+    """An attack rolled: both sheets after it, the explanation, hit or miss and the natural
+    2d6 total."""
+
     attacker: CarSheet
     target: CarSheet
     steps: tuple[Step, ...]

@@ -13,6 +13,7 @@ from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Modifier, Step
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
+    AttackResult,
     PlannedAttack,
     check_can_attack,
     check_hands,
@@ -89,12 +90,10 @@ def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
 
 
 @dataclass(frozen=True)
-class RamResult:
-    attacker: CarSheet
-    target: CarSheet
-    steps: tuple[Step, ...]
-    hit: bool
-    natural: int
+class RamResult(AttackResult):
+    """A ram rolled; ``control_targets``: each car that now rolls for control, with its
+    target (the Control Rolls variant)."""
+
     control_targets: tuple[tuple[str, int], ...]
 
 
