@@ -23,6 +23,7 @@ from carwars_desktop.rules.battlecars.scenarios import street_winner
 from carwars_desktop.rules.battlecars.terms import Direction, Surface
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import ClockStep, changed_sheet, clock_step
+from carwars_desktop.rules.play import TurnError as TurnError  # what set_speeds raises
 
 SUFFIX = "'s turn"
 

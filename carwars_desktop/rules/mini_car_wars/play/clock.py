@@ -27,6 +27,7 @@ from carwars_desktop.rules.mini_car_wars.movement import (
 from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER, SPEED_SELECTION
 from carwars_desktop.rules.mini_car_wars.tables import SPEED
 from carwars_desktop.rules.play import ClockStep, changed_sheet, clock_step
+from carwars_desktop.rules.play import TurnError as TurnError  # what set_speeds raises
 
 PHASES = SPEED.phases
 
