@@ -11,7 +11,7 @@ own function.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -344,6 +344,43 @@ class ClockStep:
 
     sheets: Mapping[str, RecordSheet]
     steps: tuple[str, ...]
+
+
+VehicleChange = tuple[RecordSheet, str] | str | None
+"""What one clock event does to one vehicle: its new sheet and the explanation line,
+``None`` (nothing), or the engine's reason for refusing it (a line of its own)."""
+
+
+def clock_step(keys: Iterable[str], change: Callable[[str], VehicleChange]) -> ClockStep:
+    """One clock event applied to the vehicles ``keys`` in order, each by ``change(key)``.
+
+    Raises:
+        TurnError: every refused vehicle's reason, when any is refused (nothing changes).
+    """
+    new: dict[str, RecordSheet] = {}
+    steps: list[str] = []
+    reasons: dict[str, str] = {}
+    for key in keys:
+        changed = change(key)
+        if isinstance(changed, str):
+            reasons[key] = changed
+        elif changed is not None:
+            new[key], step = changed
+            steps.append(step)
+    if reasons:
+        raise TurnError(reasons)
+    return ClockStep(new, tuple(steps))
+
+
+def changed_sheet(resolution: Resolution, kind: type[SheetT]) -> SheetT | None:
+    """The first sheet a resolution changes, as its ruleset's type; ``None`` when it
+    changes none (the engine refused the move)."""
+    if not resolution.effects:
+        return None
+    sheet = resolution.effects[0].sheet
+    if not isinstance(sheet, kind):
+        raise TypeError(f"expected a {kind.__name__}, got {type(sheet).__name__}")
+    return sheet
 
 
 def status_changes(before: Sequence[StatusFlag], after: Sequence[StatusFlag]) -> list[str]:

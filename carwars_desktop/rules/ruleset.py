@@ -14,6 +14,7 @@ and options types, so mypy checks every hook a ruleset gives against the others.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
@@ -25,6 +26,20 @@ from carwars_desktop.rules.clock import Clock
 if TYPE_CHECKING:
     from carwars_desktop.rules.kernel.decisions import DecisionSet
     from carwars_desktop.rules.play import PlayRules
+
+
+
+def play_from(module: str) -> Callable[[], PlayRules]:
+    """A :class:`Ruleset`'s ``play``: the ``RULES`` of its play module ``module`` (such as
+    ``carwars_desktop.rules.battlecars.play``), imported only when first asked for — the
+    play modules import the ruleset's procedures, which import the ruleset's package."""
+
+    def play() -> PlayRules:
+        rules: PlayRules = importlib.import_module(module).RULES
+        return rules
+
+    return play
+
 
 VEHICLE = "vehicle"
 """The design kind every ruleset has; others (AUTOpower's ``deck``) are the ruleset's own."""

@@ -29,15 +29,7 @@ from carwars_desktop.rules.autopower.reference import reference_tables
 from carwars_desktop.rules.autopower.sheet import CarSheet, new_sheet
 from carwars_desktop.rules.autopower.tables import ControlPenalty
 from carwars_desktop.rules.builtin import AUTOPOWER
-from carwars_desktop.rules.play import PlayRules
-from carwars_desktop.rules.ruleset import Ruleset
-
-
-def _play() -> PlayRules:
-    from carwars_desktop.rules.autopower.play import RULES
-
-    return RULES
-
+from carwars_desktop.rules.ruleset import Ruleset, play_from
 
 RULESET: Ruleset[Car, CarSheet, Options] = Ruleset(
     entry=AUTOPOWER,
@@ -51,7 +43,7 @@ RULESET: Ruleset[Car, CarSheet, Options] = Ruleset(
     sheet_from_json=CarSheet.from_json,
     sheet_for_design=new_sheet,
     phases=phases,
-    play=_play,
+    play=play_from("carwars_desktop.rules.autopower.play"),
     options_type=Options,
     decisions=DECISIONS,
     victory="autopower.victory",

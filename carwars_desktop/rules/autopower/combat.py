@@ -59,6 +59,48 @@ def check_iq_cards(options: Options, *played: tuple[int, ...]) -> None:
         raise IllegalPlayError("IQ cards are not used in this game (§2.1, AP-D22)")
 
 
+def check_hands(attacker: CarSheet, played: int, target: CarSheet,
+                defender_iq_cards: tuple[int, ...]) -> None:
+    """Neither car plays more cards than its hand holds (the attacker ``played``, the
+    defender its IQ cards).
+
+    Raises:
+        IllegalPlayError: the car and how many cards it holds.
+    """
+    if played > attacker.hand_size:
+        raise IllegalPlayError(
+            f"{attacker.name} holds {attacker.hand_size} cards and cannot play {played}")
+    if len(defender_iq_cards) > target.hand_size:
+        raise IllegalPlayError(f"{target.name} holds {target.hand_size} cards and cannot play "
+                               f"{len(defender_iq_cards)} IQ cards")
+
+
+def penalty_modifiers(attacker: CarSheet) -> list[Modifier]:
+    """The attacker's control penalty this turn as a to-hit modifier (none without one)."""
+    penalty = attacker.penalty_this_turn.to_hit
+    return [Modifier("control penalty", penalty, rule("2.8", "AP-D12"))] if penalty else []
+
+
+def to_hit_steps(start: int, modifiers: list[Modifier]) -> list[Step]:
+    """The running to-hit from ``start``, one step per modifier under its own rule."""
+    return [Step(line, m.rule) for line, m in zip(to_hit_text(start, tuple(modifiers)),
+                                                 modifiers, strict=True)]
+
+
+def roll_to_hit(dice: DiceSource, label: str, to_hit: int, section: str,
+                hit_word: str) -> tuple[bool, int, Step]:
+    """The 2d6 to-hit roll of an attack under ``section``: hit, the natural total and the
+    step that says so (a natural 2 always misses, §0)."""
+    faces, natural = roll_two_dice(dice, label)
+    hit = attack_hits(natural, to_hit)
+    if natural == NATURAL_MISS:
+        return hit, natural, Step(f"rolled {roll_text(faces)}: a natural 2 always misses",
+                                  rule("0", section))
+    sign = "≥" if natural >= to_hit else "<"
+    return hit, natural, Step(f"rolled {roll_text(faces)} {sign} {num(to_hit)} → "
+                              f"{hit_word if hit else 'miss'}", rule(section))
+
+
 def to_hit_text(start: int, modifiers: tuple[Modifier, ...]) -> list[str]:
     """The running to-hit, one line per modifier.
 
@@ -86,20 +128,20 @@ def need_text(to_hit: int) -> str:
 
 
 @dataclass(frozen=True)
-class AttackPlan:
-    """A standard or laser attack before the roll.
+class PlannedAttack:
+    """What any attack (standard, laser or ram) has settled before its roll.
 
     ``attacker`` and ``target`` are the sheets with the played cards already out of the
-    hands; ``damage`` is what a hit adds to the target's damage (AP-D9).
+    hands; ``cards`` the attacking cards (their total is ``base``), ``iq_cards`` the
+    attacker's and ``defender_iq_cards`` the target's IQ cards; ``modifiers`` take the
+    base to the to-hit number; ``steps`` explain it so far.
     """
 
-    laser: bool
     attacker: CarSheet
     target: CarSheet
     cards: tuple[int, ...]
     iq_cards: tuple[int, ...]
     defender_iq_cards: tuple[int, ...]
-    damage: int
     base: int
     modifiers: tuple[Modifier, ...]
     steps: tuple[Step, ...]
@@ -108,6 +150,23 @@ class AttackPlan:
     @property
     def to_hit(self) -> int:
         return self.base + sum(m.value for m in self.modifiers)
+
+    def running_to_hit(self) -> list[int]:
+        """The to-hit number after each modifier in turn (``3 − 3 = 0``, ``0 + 4 = 4``)."""
+        running, total = [], self.base
+        for modifier in self.modifiers:
+            total += modifier.value
+            running.append(total)
+        return running
+
+
+@dataclass(frozen=True)
+class AttackPlan(PlannedAttack):
+    """A standard or laser attack before the roll; ``damage`` is what a hit adds to the
+    target's damage (AP-D9)."""
+
+    laser: bool
+    damage: int
 
     @property
     def section(self) -> str:
@@ -140,12 +199,7 @@ def plan_attack(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
         raise IllegalPlayError(
             "the defender plays no IQ cards against a standard attack (AP-D10); only rams "
             "allow it")
-    if len(cards) + len(iq_cards) > attacker.hand_size:
-        raise IllegalPlayError(f"{attacker.name} holds {attacker.hand_size} cards and cannot "
-                               f"play {len(cards) + len(iq_cards)}")
-    if len(defender_iq_cards) > target.hand_size:
-        raise IllegalPlayError(f"{target.name} holds {target.hand_size} cards and cannot play "
-                               f"{len(defender_iq_cards)} IQ cards")
+    check_hands(attacker, len(cards) + len(iq_cards), target, defender_iq_cards)
     car = attacker.car
     total = sum(cards)
     cap = DAMAGE_CAP_FACTOR * car.fighting
@@ -164,26 +218,26 @@ def plan_attack(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
     speed = target.seen_speed(options.ap_d27_speed_after_armor_penalty)
     modifiers = [Modifier(f"{car.name} Intelligence", -car.iq, rule("2.6")),
                  Modifier(f"{target.name} Speed", speed, rule("2.6", "AP-D27"))]
-    penalty = attacker.penalty_this_turn.to_hit
-    if penalty:
-        modifiers.append(Modifier("control penalty", penalty, rule("2.8", "AP-D12")))
+    modifiers += penalty_modifiers(attacker)
     if iq_cards:
         modifiers.append(Modifier(f"IQ cards {cards_text(iq_cards)}", -sum(iq_cards),
                                   rule("2.6")))
     if defender_iq_cards:
         modifiers.append(Modifier(f"{target.name} IQ cards {cards_text(defender_iq_cards)}",
                                   sum(defender_iq_cards), rule("2.6", "AP-D10")))
-    steps += [Step(line, m.rule) for line, m in zip(to_hit_text(total, tuple(modifiers)),
-                                                   modifiers, strict=True)]
-    plan = AttackPlan(laser, attacker.spend_cards(len(cards) + len(iq_cards)),
+    steps += to_hit_steps(total, modifiers)
+    plan = AttackPlan(attacker.spend_cards(len(cards) + len(iq_cards)),
                       target.spend_cards(len(defender_iq_cards)), cards, iq_cards,
-                      defender_iq_cards, damage, total, tuple(modifiers), tuple(steps),
-                      control_rolls)
+                      defender_iq_cards, total, tuple(modifiers), tuple(steps), control_rolls,
+                      laser=laser, damage=damage)
     return replace(plan, steps=(*plan.steps, Step(need_text(plan.to_hit), rule(section))))
 
 
 @dataclass(frozen=True)
 class AttackResult:
+    """An attack rolled: both sheets after it, the explanation, hit or miss and the natural
+    2d6 total."""
+
     attacker: CarSheet
     target: CarSheet
     steps: tuple[Step, ...]
@@ -195,15 +249,9 @@ def resolve_attack(plan: AttackPlan, dice: DiceSource) -> AttackResult:
     """§2.6 steps 6–9: roll, place the cards as damage on a hit, kill check, turn over."""
     steps = list(plan.steps)
     section = plan.section
-    faces, natural = roll_two_dice(dice, f"to hit (need {plan.to_hit}+)")
-    hit = attack_hits(natural, plan.to_hit)
-    if natural == NATURAL_MISS:
-        steps.append(Step(f"rolled {roll_text(faces)}: a natural 2 always misses",
-                          rule("0", section)))
-    else:
-        sign = "≥" if natural >= plan.to_hit else "<"
-        steps.append(Step(f"rolled {roll_text(faces)} {sign} {num(plan.to_hit)} → "
-                          f"{'hit' if hit else 'miss'}", rule(section)))
+    hit, natural, step = roll_to_hit(dice, f"to hit (need {plan.to_hit}+)", plan.to_hit,
+                                     section, "hit")
+    steps.append(step)
     target = plan.target
     if hit:
         steps.append(Step(f"the {plan.ammunition} cards {cards_text(plan.cards)} go beside "

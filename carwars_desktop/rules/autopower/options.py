@@ -15,7 +15,11 @@ from typing import Any
 
 from carwars_desktop.rules.autopower.errors import OptionsFormatError
 from carwars_desktop.rules.autopower.tables import DIVISIONS, ap
-from carwars_desktop.rules.kernel.decisions import Decision, DecisionError, DecisionSet
+from carwars_desktop.rules.kernel.decisions import (
+    DecisionError,
+    DecisionMaker,
+    DecisionSet,
+)
 from carwars_desktop.rules.kernel.reader import NAMED, Reader
 
 
@@ -121,18 +125,8 @@ _AP = ap("§5")
 _PREGAME = ap("§2.1")
 
 
-def _d(number: int, field: str, label: str, help: str, input_name: str | None = None,
-       **more: object) -> Decision:
-    return Decision(f"AP-D{number}", field, label, help,
-                    input_name=field if input_name is None else input_name, rule=_AP,
-                    **more)  # type: ignore[arg-type]
-
-
-def _p(key: str, field: str, label: str, help: str, input_name: str | None = None,
-       **more: object) -> Decision:
-    return Decision(f"AP-{key}", field, label, help,
-                    input_name=field if input_name is None else input_name, pregame=True,
-                    rule=_PREGAME, **more)  # type: ignore[arg-type]
+_d = DecisionMaker("AP-D", _AP)
+_p = DecisionMaker("AP-", _PREGAME, pregame=True)
 
 
 DECISIONS: DecisionSet[Options] = DecisionSet(Options, (

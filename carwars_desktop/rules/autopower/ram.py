@@ -13,43 +13,35 @@ from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import Modifier, Step
 from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
+    AttackResult,
+    PlannedAttack,
     check_can_attack,
+    check_hands,
     check_iq_cards,
     need_text,
-    to_hit_text,
+    penalty_modifiers,
+    roll_to_hit,
+    to_hit_steps,
 )
 from carwars_desktop.rules.autopower.control import control_target
 from carwars_desktop.rules.autopower.damage import take_damage
 from carwars_desktop.rules.autopower.errors import IllegalPlayError
-from carwars_desktop.rules.autopower.odds import attack_hits, num, roll_text, roll_two_dice
 from carwars_desktop.rules.autopower.options import Options
 from carwars_desktop.rules.autopower.sheet import CarSheet
-from carwars_desktop.rules.autopower.tables import NATURAL_MISS, rule
+from carwars_desktop.rules.autopower.tables import rule
 
 
 @dataclass(frozen=True)
-class RamPlan:
-    """A ram before the roll; the sheets have the played cards out of the hands."""
+class RamPlan(PlannedAttack):
+    """A ram before the roll (``cards`` the Strength cards); ``both_control``: both cars
+    roll for control after a hit (AP-D25)."""
 
-    attacker: CarSheet
-    target: CarSheet
-    cards: tuple[int, ...]
-    attacker_iq_cards: tuple[int, ...]
-    defender_iq_cards: tuple[int, ...]
-    base: int
-    modifiers: tuple[Modifier, ...]
-    steps: tuple[Step, ...]
-    control_rolls: bool
     both_control: bool
 
     @property
     def damage(self) -> int:
         """§2.9 step 1: no cap; both cars take the whole pile."""
         return self.base
-
-    @property
-    def to_hit(self) -> int:
-        return self.base + sum(m.value for m in self.modifiers)
 
 
 def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
@@ -67,12 +59,7 @@ def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
         raise IllegalPlayError("a ram needs at least one Strength card from the hand (AP-D28)")
     check_iq_cards(options, attacker_iq_cards, defender_iq_cards)
     played = len(cards) + len(attacker_iq_cards)
-    if played > attacker.hand_size:
-        raise IllegalPlayError(
-            f"{attacker.name} holds {attacker.hand_size} cards and cannot play {played}")
-    if len(defender_iq_cards) > target.hand_size:
-        raise IllegalPlayError(f"{target.name} holds {target.hand_size} cards and cannot play "
-                               f"{len(defender_iq_cards)} IQ cards")
+    check_hands(attacker, played, target, defender_iq_cards)
     car = attacker.car
     total = sum(cards)
     after_penalty = options.ap_d27_speed_after_armor_penalty
@@ -87,46 +74,35 @@ def plan_ram(attacker: CarSheet, target: CarSheet, cards: tuple[int, ...],
     if options.ap_d13_ram_subtracts_intelligence:
         modifiers.append(Modifier(f"{car.name} Intelligence (AP-D13 switched on)", -car.iq,
                                   rule("2.9", "AP-D13")))
-    penalty = attacker.penalty_this_turn.to_hit
-    if penalty:
-        modifiers.append(Modifier("control penalty", penalty, rule("2.8", "AP-D12")))
+    modifiers += penalty_modifiers(attacker)
     if attacker_iq_cards:
         modifiers.append(Modifier(f"{car.name} IQ cards {cards_text(attacker_iq_cards)}",
                                   -sum(attacker_iq_cards), rule("2.9", "AP-D13")))
     if defender_iq_cards:
         modifiers.append(Modifier(f"{target.name} IQ cards {cards_text(defender_iq_cards)}",
                                   sum(defender_iq_cards), rule("2.9", "AP-D13")))
-    steps += [Step(line, m.rule) for line, m in zip(to_hit_text(total, tuple(modifiers)),
-                                                   modifiers, strict=True)]
+    steps += to_hit_steps(total, modifiers)
     to_hit = total + sum(m.value for m in modifiers)
     steps.append(Step(need_text(to_hit), rule("2.9")))
     return RamPlan(attacker.spend_cards(played), target.spend_cards(len(defender_iq_cards)),
                    cards, attacker_iq_cards, defender_iq_cards, total, tuple(modifiers),
-                   tuple(steps), control_rolls, options.ap_d25_both_cars_control)
+                   tuple(steps), control_rolls, both_control=options.ap_d25_both_cars_control)
 
 
 @dataclass(frozen=True)
-class RamResult:
-    attacker: CarSheet
-    target: CarSheet
-    steps: tuple[Step, ...]
-    hit: bool
-    natural: int
+class RamResult(AttackResult):
+    """A ram rolled; ``control_targets``: each car that now rolls for control, with its
+    target (the Control Rolls variant)."""
+
     control_targets: tuple[tuple[str, int], ...]
 
 
 def resolve_ram(plan: RamPlan, dice: DiceSource) -> RamResult:
     """§2.9 steps 5–8: roll; on a hit both cars take C and make kill checks (AP-D19)."""
     steps = list(plan.steps)
-    faces, natural = roll_two_dice(dice, f"ram (need {plan.to_hit}+)")
-    hit = attack_hits(natural, plan.to_hit)
-    if natural == NATURAL_MISS:
-        steps.append(Step(f"rolled {roll_text(faces)}: a natural 2 always misses",
-                          rule("0", "2.9")))
-    else:
-        sign = "≥" if natural >= plan.to_hit else "<"
-        steps.append(Step(f"rolled {roll_text(faces)} {sign} {num(plan.to_hit)} → "
-                          f"{'the ram hits' if hit else 'miss'}", rule("2.9")))
+    hit, natural, step = roll_to_hit(dice, f"ram (need {plan.to_hit}+)", plan.to_hit, "2.9",
+                                     "the ram hits")
+    steps.append(step)
     attacker, target = plan.attacker, plan.target
     controls: list[tuple[str, int]] = []
     if hit:
@@ -155,7 +131,7 @@ def resolve_ram(plan: RamPlan, dice: DiceSource) -> RamResult:
     else:
         steps.append(Step(f"the Strength cards {cards_text(plan.cards)} are discarded",
                           rule("2.9", "AP-D11")))
-    if plan.attacker_iq_cards or plan.defender_iq_cards:
+    if plan.iq_cards or plan.defender_iq_cards:
         steps.append(Step("the IQ cards played are discarded", rule("2.9", "AP-D29")))
     attacker = replace(attacker, attacked_this_turn=True)
     steps.append(Step(f"{attacker.name}'s turn is over", rule("2.9")))

@@ -36,8 +36,7 @@ from carwars_desktop.rules.battlecars.procedures import PROCEDURES
 from carwars_desktop.rules.battlecars.reference import reference_tables
 from carwars_desktop.rules.battlecars.sheet import CarSheet
 from carwars_desktop.rules.builtin import BATTLECARS
-from carwars_desktop.rules.play import PlayRules
-from carwars_desktop.rules.ruleset import Ruleset
+from carwars_desktop.rules.ruleset import Ruleset, play_from
 
 
 def _sheet_for(design: Card) -> CarSheet:
@@ -48,12 +47,6 @@ def _sheet_for(design: Card) -> CarSheet:
 
 def _load_sheet(data: Mapping[str, Any]) -> BoardSheet:
     return load_piece(data)
-
-
-def _play() -> PlayRules:
-    from carwars_desktop.rules.battlecars.play import RULES
-
-    return RULES
 
 
 RULESET: Ruleset[Card, BoardSheet, Options] = Ruleset(
@@ -68,7 +61,7 @@ RULESET: Ruleset[Card, BoardSheet, Options] = Ruleset(
     sheet_from_json=_load_sheet,
     sheet_for_design=_sheet_for,
     phases=phases,
-    play=_play,
+    play=play_from("carwars_desktop.rules.battlecars.play"),
     turn_word=TURN_WORD,
     options_type=Options,
     decisions=DECISIONS,

@@ -15,7 +15,7 @@ from typing import Any
 from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.tables import STATED_COUNTER_SIZES
 from carwars_desktop.rules.battlecars.terms import Weapon
-from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
+from carwars_desktop.rules.kernel.decisions import DecisionMaker, DecisionSet
 
 BC_D9_SPEED_TRACK = 9
 """BC-D9: the top speed when a card's Speed Track is not known (the facing modifiers stop at
@@ -102,9 +102,7 @@ DEFAULT_OPTIONS = Options()
 _BC = bc("§5")
 
 
-def _d(number: int, field: str, label: str, help: str, **more: object) -> Decision:
-    return Decision(f"BC-D{number}", field, label, help, input_name=field, rule=_BC,
-                    **more)  # type: ignore[arg-type]
+_d = DecisionMaker("BC-D", _BC)
 
 
 DECISIONS: DecisionSet[Options] = DecisionSet(Options, (

@@ -317,47 +317,57 @@ class Mission:
     story: str
 
 
+MISSION_FACES = ((1, 2), (3, 4), (5, 6), (7, 8))
+"""The d8 faces of a plot's four missions, in the plot's order (§3.10)."""
+
+
+def _plot(*missions: tuple[str, str]) -> tuple[Mission, ...]:
+    """One car's plot: its missions (goal, story) on :data:`MISSION_FACES` in order."""
+    return tuple(Mission(faces, goal, story)
+                 for faces, (goal, story) in zip(MISSION_FACES, missions, strict=True))
+
+
 MISSIONS: Mapping[int, tuple[Mission, ...]] = MappingProxyType({
-    1: (
-        Mission((1, 2), "Kill the driver of car 2",
-                "He killed your brother in a car combat, and only his death will even the score."),
-        Mission((3, 4), "Kill the driver of car 3",
-                "He ran over your dog, and said something derisive about your parents."),
-        Mission((5, 6), "Kill the driver of car 4", "The honour of your gang demands it."),
-        Mission((7, 8), "Kill any other driver",
-                "Your score has been low lately, you must kill any other driver in order to "
-                "walk tall in your gang."),
+    1: _plot(
+        ("Kill the driver of car 2",
+         "He killed your brother in a car combat, and only his death will even the score."),
+        ("Kill the driver of car 3",
+         "He ran over your dog, and said something derisive about your parents."),
+        ("Kill the driver of car 4", "The honour of your gang demands it."),
+        ("Kill any other driver",
+         "Your score has been low lately, you must kill any other driver in order to "
+         "walk tall in your gang."),
     ),
-    2: (
-        Mission((1, 2), "Kill the driver of car 1",
-                "The driver of car 1 is an old opponent of yours. He gave you your limp."),
-        Mission((3, 4), "Kill the driver of car 3",
-                "The driver of car 3 has robbed your gang's hideout for too long."),
-        Mission((5, 6), "Kill the driver of car 4", "The driver of car 4 killed your best friend."),
-        Mission((7, 8), "Immobilise two cars",
-                "You have a deal with the local car repair shop. You get a commission on each "
-                "car repaired."),
+    2: _plot(
+        ("Kill the driver of car 1",
+         "The driver of car 1 is an old opponent of yours. He gave you your limp."),
+        ("Kill the driver of car 3",
+         "The driver of car 3 has robbed your gang's hideout for too long."),
+        ("Kill the driver of car 4", "The driver of car 4 killed your best friend."),
+        ("Immobilise two cars",
+         "You have a deal with the local car repair shop. You get a commission on each "
+         "car repaired."),
     ),
-    3: (
-        Mission((1, 2), "Kill the driver of car 1",
-                "Car 1 just creamed your cousin. Kill the swine!"),
-        Mission((3, 4), "Kill the driver of car 2",
-                "The driver of car 2 just machine-gunned your aunt's pedigree Siamese."),
-        Mission((5, 6), "Kill the driver of car 4",
-                "Car 4 has encroached on your gang's territory once too often: for the honour "
-                "of the Southside Marauders."),
-        Mission((7, 8), "Immobilise two cars",
-                "You have a deal with the local garage, you get commission on every wreck they "
-                "repair."),
+    3: _plot(
+        ("Kill the driver of car 1",
+         "Car 1 just creamed your cousin. Kill the swine!"),
+        ("Kill the driver of car 2",
+         "The driver of car 2 just machine-gunned your aunt's pedigree Siamese."),
+        ("Kill the driver of car 4",
+         "Car 4 has encroached on your gang's territory once too often: for the honour "
+         "of the Southside Marauders."),
+        ("Immobilise two cars",
+         "You have a deal with the local garage, you get commission on every wreck they "
+         "repair."),
     ),
-    4: (
-        Mission((1, 2), "Kill the driver of car 1", "He is the rat that jilted your sister."),
-        Mission((3, 4), "Kill the driver of car 3",
-                "His paintwork is just too colourful and killing him should provide a much "
-                "needed lesson in taste."),
-        Mission((5, 6), "Kill the driver of car 3",
-                "The driver of car 3 is a member of a rival gang, the Scarlet Angels."),
-        Mission((7, 8), "Kill at least one driver", "Your score has been low lately."),
+    4: _plot(
+        ("Kill the driver of car 1", "He is the rat that jilted your sister."),
+        ("Kill the driver of car 3",
+         "His paintwork is just too colourful and killing him should provide a much "
+         "needed lesson in taste."),
+        ("Kill the driver of car 3",
+         "The driver of car 3 is a member of a rival gang, the Scarlet Angels."),
+        ("Kill at least one driver", "Your score has been low lately."),
     ),
 })
 """Mission Accomplished (§2.19, §3.10). Car 4's 3–4 and 5–6 both name car 3 (BC-D34)."""

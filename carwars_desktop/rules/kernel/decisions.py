@@ -105,6 +105,28 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class DecisionMaker:
+    """Declares one ruleset's decisions of one kind, as its table lists them: the id is
+    ``prefix`` + the key (``BC-D`` + ``2``), the digest section ``rule``, and the procedure
+    input ``input_prefix`` + the field unless ``input_name`` names another (``""``: none).
+
+    ``_d = DecisionMaker("BC-D", bc("§5"))`` then ``_d(2, "bc_d2_range", "BC-D2 …", "…")``.
+    """
+
+    prefix: str
+    rule: str
+    input_prefix: str = ""
+    pregame: bool = False
+
+    def __call__(self, key: int | str, field: str, label: str, help: str = "",
+                 input_name: str | None = None, choices: tuple[Any, ...] = (True, False),
+                 words: Mapping[Any, str] | None = None) -> Decision:
+        name = f"{self.input_prefix}{field}" if input_name is None else input_name
+        return Decision(f"{self.prefix}{key}", field, label, help, choices, name,
+                        self.pregame, self.rule, words)
+
+
+@dataclass(frozen=True)
 class DecisionSet(Generic[OptionsT]):
     """A ruleset's decisions over its options type ``OptionsT`` (a frozen dataclass)."""
 

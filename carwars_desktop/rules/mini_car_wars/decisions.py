@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
+from carwars_desktop.rules.kernel.decisions import Decision, DecisionMaker, DecisionSet
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 
 
@@ -99,11 +99,7 @@ DEFAULT_RULES = MiniRules()
 _MCW = mcw("§5.2")
 
 
-def _d(number: str, field: str, label: str, help: str = "", input_name: str | None = None,
-       **more: object) -> Decision:
-    return Decision(f"MCW-{number}", field, label, help,
-                    input_name=f"mcw_{field}" if input_name is None else input_name,
-                    rule=_MCW, **more)  # type: ignore[arg-type]
+_d = DecisionMaker("MCW-", _MCW, input_prefix="mcw_")
 
 
 DECISIONS: DecisionSet[MiniRules] = DecisionSet(MiniRules, (

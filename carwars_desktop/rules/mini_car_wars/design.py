@@ -33,6 +33,20 @@ from carwars_desktop.rules.ruleset import Problem
 RULESET_ID = MINI_CAR_WARS.id
 
 
+def read_document(data: Mapping[str, Any], kind: str, what: str, keys: frozenset[str],
+                  error: type[ValueError]) -> Reader:
+    """The reader of a Mini Car Wars JSON document of ``kind`` (``design``, ``sheet``): its
+    keys checked, and refused with ``error`` when another ruleset or kind wrote it (``what``
+    names the kind to the GM: ``record sheet``)."""
+    read = Reader(data, kind, error, PATH)
+    read.keys(keys)
+    obj = read.data
+    if obj["ruleset"] != RULESET_ID or obj["kind"] != kind:
+        raise error(f"{kind}: not a Mini Car Wars {what} "
+                    f"(ruleset {obj['ruleset']!r}, kind {obj['kind']!r})")
+    return read
+
+
 @dataclass(frozen=True)
 class PersonKit:
     """One person's accessories (§1.4): computers and body armor."""
@@ -300,12 +314,8 @@ class MiniDesign:
     def from_json(data: Mapping[str, Any]) -> MiniDesign:
         """Read a design; refuse malformed data with :class:`DesignFormatError`."""
         where = "design"
-        read = Reader(data, where, DesignFormatError, PATH)
-        read.keys(_DESIGN_KEYS)
+        read = read_document(data, where, "design", _DESIGN_KEYS, DesignFormatError)
         obj = read.data
-        if obj["ruleset"] != RULESET_ID or obj["kind"] != "design":
-            raise DesignFormatError(f"{where}: not a Mini Car Wars design "
-                                    f"(ruleset {obj['ruleset']!r}, kind {obj['kind']!r})")
         stock = read.text("stock")
         if stock not in STOCK:
             raise DesignFormatError(f"{where}.stock: no stock vehicle {stock!r} "

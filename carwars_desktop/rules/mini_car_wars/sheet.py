@@ -12,7 +12,7 @@ from typing import Any
 
 from carwars_desktop.rules.kernel.reader import PATH, Reader
 from carwars_desktop.rules.mini_car_wars.decisions import DEFAULT_RULES, MiniRules
-from carwars_desktop.rules.mini_car_wars.design import RULESET_ID, MiniDesign
+from carwars_desktop.rules.mini_car_wars.design import RULESET_ID, MiniDesign, read_document
 from carwars_desktop.rules.mini_car_wars.errors import SheetFormatError
 from carwars_desktop.rules.mini_car_wars.model import (
     Armor,
@@ -346,12 +346,8 @@ class MiniSheet:
         """Read a record sheet; refuse malformed data with :class:`SheetFormatError`."""
         err = SheetFormatError
         where = "sheet"
-        read = Reader(data, where, err, PATH)
-        read.keys(_SHEET_KEYS)
+        read = read_document(data, where, "record sheet", _SHEET_KEYS, err)
         obj = read.data
-        if obj["ruleset"] != RULESET_ID or obj["kind"] != "sheet":
-            raise err(f"{where}: not a Mini Car Wars record sheet "
-                      f"(ruleset {obj['ruleset']!r}, kind {obj['kind']!r})")
         size = read.text("size")
         if size not in {s.value for s in Size}:
             raise err(f"{where}.size: unknown size {size!r}")

@@ -10,24 +10,19 @@ from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import (
     DiceNeed,
     Input,
-    Modifier,
     Odds,
-    Outcome,
     Procedure,
     Result,
     Values,
     plan_of,
 )
-from carwars_desktop.rules.autopower.cards import cards_text
 from carwars_desktop.rules.autopower.combat import (
     AttackPlan,
-    need_text,
     plan_attack,
     resolve_attack,
 )
 from carwars_desktop.rules.autopower.control import control_target
 from carwars_desktop.rules.autopower.damage import is_killed
-from carwars_desktop.rules.autopower.odds import attack_chart, p_attack_hit
 from carwars_desktop.rules.autopower.procedures.common import (
     AP_D9,
     AP_D10,
@@ -37,13 +32,13 @@ from carwars_desktop.rules.autopower.procedures.common import (
     IQ_CARDS_IN_USE,
     LASERS,
     RULESET,
+    attack_odds,
     car_input,
     cards,
     cards_input,
     change,
     options_of,
     planned,
-    to_hit_summary,
 )
 from carwars_desktop.rules.autopower.tables import DAMAGE_CAP_FACTOR, DICE_COUNT, DICE_SIDES, rule
 
@@ -84,30 +79,15 @@ def _resolve(values: Values, dice: DiceSource, laser: bool) -> Result:
                           "natural": result.natural, "killed": target.killed,
                           "control_target": goal, "base_to_hit": plan.base,
                           "modifiers": [m.to_json() for m in plan.modifiers],
-                          "running_to_hit": _running(plan),
+                          "running_to_hit": plan.running_to_hit(),
                           "card_total": sum(plan.cards),
                           "damage_cap": DAMAGE_CAP_FACTOR * plan.attacker.car.fighting})
 
 
-def _running(plan: AttackPlan) -> list[int]:
-    """The to-hit number after each modifier in turn (``3 − 3 = 0``, ``0 + 4 = 4``)."""
-    running, total = [], plan.base
-    for modifier in plan.modifiers:
-        total += modifier.value
-        running.append(total)
-    return running
-
-
 def _odds(values: Values, laser: bool) -> Odds:
     plan = plan_of(values, lambda v: _plan(v, laser))
-    p = p_attack_hit(plan.to_hit)
-    base = Modifier(f"{plan.ammunition} cards {cards_text(plan.cards)}", plan.base,
-                    rule(plan.section))
-    summary = to_hit_summary(plan.ammunition, plan.base, plan.modifiers, need_text(plan.to_hit))
-    return Odds((Outcome(_hit_label(plan), p), Outcome("miss", 1 - p)), summary,
-                (base, *plan.modifiers), need=plan.to_hit,
-                chart=attack_chart(f"to hit {plan.target.name}", plan.to_hit),
-                expected=(("damage", p * plan.damage),))
+    return attack_odds(plan, plan.ammunition, plan.section, _hit_label(plan),
+                       f"to hit {plan.target.name}", ("damage", plan.damage))
 
 
 def _dice(values: Values) -> list[DiceNeed]:

@@ -9,6 +9,8 @@ from typing import TypeVar
 from carwars_desktop.procedures import (
     InputError,
     Modifier,
+    Odds,
+    Outcome,
     Refusal,
     RulesRefusal,
     SheetChange,
@@ -16,9 +18,11 @@ from carwars_desktop.procedures import (
     TextInput,
     Values,
 )
-from carwars_desktop.rules.autopower.cards import parse_card_values
+from carwars_desktop.rules.autopower.cards import cards_text, parse_card_values
 from carwars_desktop.rules.autopower.catalog import sheet_catalog
+from carwars_desktop.rules.autopower.combat import PlannedAttack, need_text
 from carwars_desktop.rules.autopower.errors import AutopowerError
+from carwars_desktop.rules.autopower.odds import attack_chart, p_attack_hit
 from carwars_desktop.rules.autopower.options import DECISIONS, Options
 from carwars_desktop.rules.autopower.sheet import CarSheet
 from carwars_desktop.rules.autopower.tables import rule
@@ -99,6 +103,20 @@ def _cited(error: AutopowerError) -> str:
 
 def change(input_name: str, sheet: CarSheet, summary: str) -> SheetChange:
     return SheetChange(input_name, sheet, summary)
+
+
+def attack_odds(plan: PlannedAttack, cards_word: str, section: str, hit_label: str,
+                chart_title: str, damage: tuple[str, int]) -> Odds:
+    """An attack's odds: ``hit_label`` or a miss on 2d6 against the plan's to-hit, built up
+    from the total of its ``cards_word`` cards (AUTOpower §``section``), and the damage
+    ``(what, amount)`` a hit does, expected."""
+    p = p_attack_hit(plan.to_hit)
+    base = Modifier(f"{cards_word} cards {cards_text(plan.cards)}", plan.base, rule(section))
+    summary = to_hit_summary(cards_word, plan.base, plan.modifiers, need_text(plan.to_hit))
+    what, amount = damage
+    return Odds((Outcome(hit_label, p), Outcome("miss", 1 - p)), summary,
+                (base, *plan.modifiers), need=plan.to_hit,
+                chart=attack_chart(chart_title, plan.to_hit), expected=((what, p * amount),))
 
 
 def to_hit_summary(base_label: str, base: int, modifiers: tuple[Modifier, ...],

@@ -6,23 +6,16 @@ AP-D27, AP-D28, AP-D29.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from carwars_desktop.dice import DiceSource
 from carwars_desktop.procedures import (
     DiceNeed,
-    Modifier,
     Odds,
-    Outcome,
     Procedure,
     Result,
     Values,
     plan_of,
 )
-from carwars_desktop.rules.autopower.cards import cards_text
-from carwars_desktop.rules.autopower.combat import need_text
 from carwars_desktop.rules.autopower.damage import is_killed
-from carwars_desktop.rules.autopower.odds import attack_chart, p_attack_hit
 from carwars_desktop.rules.autopower.procedures.common import (
     AP_D13,
     AP_D25,
@@ -31,13 +24,13 @@ from carwars_desktop.rules.autopower.procedures.common import (
     IQ_CARDS_IN_USE,
     RAMMING,
     RULESET,
+    attack_odds,
     car_input,
     cards,
     cards_input,
     change,
     options_of,
     planned,
-    to_hit_summary,
 )
 from carwars_desktop.rules.autopower.ram import RamPlan, plan_ram, resolve_ram
 from carwars_desktop.rules.autopower.sheet import CarSheet
@@ -77,20 +70,11 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                           "control_targets": dict(result.control_targets),
                           "base_to_hit": plan.base,
                           "modifiers": [m.to_json() for m in plan.modifiers],
-                          "running_to_hit": _running(plan),
+                          "running_to_hit": plan.running_to_hit(),
                           "damage_before": {s.name: s.total_damage
                                             for s in (plan.attacker, plan.target)},
                           "armor": {s.name: s.armor for s in (plan.attacker, plan.target)}},
                   label=_hit_label(plan) if result.hit else "miss")
-
-
-def _running(plan: RamPlan) -> list[int]:
-    """The to-hit number after each modifier in turn (``5 + 4 = 9``, ``9 − 4 = 5``)."""
-    running, total = [], plan.base
-    for modifier in plan.modifiers:
-        total += modifier.value
-        running.append(total)
-    return running
 
 
 def _hit_label(plan: RamPlan) -> str:
@@ -102,13 +86,8 @@ def _hit_label(plan: RamPlan) -> str:
 
 def _odds(values: Values) -> Odds:
     plan = plan_of(values, _plan)
-    p = p_attack_hit(plan.to_hit)
-    base = Modifier(f"Strength cards {cards_text(plan.cards)}", plan.base, rule("2.9"))
-    summary = to_hit_summary("Strength", plan.base, plan.modifiers, need_text(plan.to_hit))
-    return Odds((Outcome(_hit_label(plan), p), Outcome("miss", Fraction(1) - p)), summary,
-                (base, *plan.modifiers), need=plan.to_hit,
-                chart=attack_chart(f"ram on {plan.target.name}", plan.to_hit),
-                expected=(("damage to each car", p * plan.damage),))
+    return attack_odds(plan, "Strength", "2.9", _hit_label(plan), f"ram on {plan.target.name}",
+                       ("damage to each car", plan.damage))
 
 
 def _dice(values: Values) -> list[DiceNeed]:

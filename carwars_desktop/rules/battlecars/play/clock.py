@@ -22,7 +22,8 @@ from carwars_desktop.rules.battlecars.rounds import start_turn
 from carwars_desktop.rules.battlecars.scenarios import street_winner
 from carwars_desktop.rules.battlecars.terms import Direction, Surface
 from carwars_desktop.rules.clock import Clock
-from carwars_desktop.rules.play import ClockStep, TurnError
+from carwars_desktop.rules.play import ClockStep, changed_sheet, clock_step
+from carwars_desktop.rules.play import TurnError as TurnError  # what set_speeds raises
 
 SUFFIX = "'s turn"
 
@@ -67,24 +68,19 @@ def set_speeds(sheets: Mapping[str, CarSheet],
     Raises:
         TurnError: the engine's reason for each refused speed (nothing changes).
     """
-    new: dict[str, CarSheet] = {}
-    steps: list[str] = []
-    reasons: dict[str, str] = {}
-    for key, sheet in sheets.items():
+
+    def change(key: str) -> tuple[CarSheet, str] | str:
+        sheet = sheets[key]
         speed, direction, surface = choices.get(key, (sheet.speed, sheet.direction.value,
                                                       Surface.ROAD.value))
         resolution = SPEED.resolve({"vehicle": sheet, "speed": speed, "direction": direction,
                                     "surface": surface}, EnteredDice([]), house)
-        if not resolution.effects:
-            reasons[key] = f"{names[key]}: {resolution.outcome}"
-            continue
-        changed = resolution.effects[0].sheet
-        assert isinstance(changed, CarSheet)
-        new[key] = changed
-        steps.append(f"{names[key]}: {resolution.effects[0].summary}")
-    if reasons:
-        raise TurnError(reasons)
-    return ClockStep(new, tuple(steps))
+        changed = changed_sheet(resolution, CarSheet)
+        if changed is None:
+            return f"{names[key]}: {resolution.outcome}"
+        return changed, f"{names[key]}: {resolution.effects[0].summary}"
+
+    return clock_step(sheets, change)
 
 
 def next_phase(clock: Clock, out: Collection[str]) -> Clock | None:

@@ -26,7 +26,8 @@ from carwars_desktop.rules.mini_car_wars.movement import (
 )
 from carwars_desktop.rules.mini_car_wars.procedures import MANEUVER, SPEED_SELECTION
 from carwars_desktop.rules.mini_car_wars.tables import SPEED
-from carwars_desktop.rules.play import ClockStep, TurnError
+from carwars_desktop.rules.play import ClockStep, changed_sheet, clock_step
+from carwars_desktop.rules.play import TurnError as TurnError  # what set_speeds raises
 
 PHASES = SPEED.phases
 
@@ -69,51 +70,43 @@ def start_turn(sheets: Mapping[str, MiniSheet], speeds: Mapping[str, str],
     Raises:
         TurnError: with the engine's reason for every refused speed (nothing changes).
     """
-    new: dict[str, MiniSheet] = {}
-    steps: list[str] = []
-    reasons: dict[str, str] = {}
-    for key, sheet in sheets.items():
+
+    def change(key: str) -> tuple[MiniSheet, str] | str:
+        sheet = sheets[key]
         text = speeds.get(key, default_speed(sheet))
         try:
             velocity = parse_velocity(text)
         except MiniCarWarsError as error:
-            reasons[key] = f"{names[key]}: {error}"
-            continue
+            return f"{names[key]}: {error}"
         resolution = SPEED_SELECTION.resolve(
             {"vehicle": sheet, "speed": velocity.mph, "reverse": velocity.reverse},
             EnteredDice([]), house)
-        if not resolution.effects:
+        changed = changed_sheet(resolution, MiniSheet)
+        if changed is None:
             legal = ", ".join(legal_speeds(sheet))
-            reasons[key] = f"{names[key]}: {velocity.text} is not allowed (legal: {legal})"
-            continue
-        changed = resolution.effects[0].sheet
-        assert isinstance(changed, MiniSheet)
-        new[key] = changed
-        steps.append(f"{names[key]}: {resolution.outcome.split(': ', 1)[-1]}")
-    if reasons:
-        raise TurnError(reasons)
-    return ClockStep(new, tuple(steps))
+            return f"{names[key]}: {velocity.text} is not allowed (legal: {legal})"
+        return changed, f"{names[key]}: {resolution.outcome.split(': ', 1)[-1]}"
+
+    return clock_step(sheets, change)
 
 
 def finish_phase(sheets: Mapping[str, MiniSheet], phase: int,
                  names: Mapping[str, str], house: House | None = None) -> ClockStep:
     """Vehicles still to move in ``phase`` move straight on (``mini.maneuver``, under the
     session's house rules ``house``)."""
-    new: dict[str, MiniSheet] = {}
-    steps: list[str] = []
-    for key in phase_movers(sheets, phase):
+
+    def change(key: str) -> tuple[MiniSheet, str] | None:
         sheet = sheets[key]
         if has_moved(sheet, phase):
-            continue
+            return None
         resolution = MANEUVER.resolve({"vehicle": sheet, "maneuver": Maneuver.STRAIGHT.value},
                                       EnteredDice([]), house)
-        if not resolution.effects:
-            continue
-        changed = resolution.effects[0].sheet
-        assert isinstance(changed, MiniSheet)
-        new[key] = changed
-        steps.append(f"{names[key]} did not move by hand: {resolution.outcome}")
-    return ClockStep(new, tuple(steps))
+        changed = changed_sheet(resolution, MiniSheet)
+        if changed is None:
+            return None
+        return changed, f"{names[key]} did not move by hand: {resolution.outcome}"
+
+    return clock_step(phase_movers(sheets, phase), change)
 
 
 def maneuver_names() -> Sequence[str]:

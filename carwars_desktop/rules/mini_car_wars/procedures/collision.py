@@ -8,7 +8,7 @@ one 1d6 interior roll for each vehicle whose damage gets past its armor.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from carwars_desktop.dice import DiceSource, Distribution, dice_sum
 from carwars_desktop.procedures import (
@@ -23,6 +23,7 @@ from carwars_desktop.procedures import (
     SheetChange,
     Step,
     Values,
+    plan_of,
 )
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.collision import (
@@ -75,6 +76,28 @@ def _sides(values: Values) -> tuple[Side, Side | None]:
     return mover, other
 
 
+@dataclass(frozen=True)
+class _Crash:
+    """What check, resolve, odds and dice all read of a collision: the vehicles, the
+    sides struck, the collision speed and the damage dice each vehicle takes."""
+
+    kind: CollisionKind
+    rules: MiniRules
+    mover: MiniSheet
+    other: MiniSheet | None
+    mover_side: Side
+    other_side: Side | None
+    speed: int
+    dice: int
+
+
+def _plan(values: Values) -> _Crash:
+    kind = CollisionKind(values["kind"])
+    mover, other = get_sheet(values, "mover"), get_optional_sheet(values, "other")
+    cs = collision_speed(kind, mover.speed, 0 if other is None else other.speed)
+    return _Crash(kind, rules_from(values), mover, other, *_sides(values), cs, damage_dice(cs))
+
+
 def _check(values: Values) -> None:
     kind = CollisionKind(values["kind"])
     fixed = kind is CollisionKind.FIXED_OBJECT
@@ -116,12 +139,9 @@ def _take(sheet: MiniSheet, roll_faces: tuple[int, ...], reduced: bool, rules: M
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    kind = CollisionKind(values["kind"])
-    rules = rules_from(values)
-    mover, other = get_sheet(values, "mover"), get_optional_sheet(values, "other")
-    mover_side, other_side = _sides(values)
-    cs = collision_speed(kind, mover.speed, 0 if other is None else other.speed)
-    count = damage_dice(cs)
+    crash = plan_of(values, _plan)
+    kind, rules, mover, other = crash.kind, crash.rules, crash.mover, crash.other
+    mover_side, other_side, cs, count = crash.mover_side, crash.other_side, crash.speed, crash.dice
     steps = [Step(f"{_speed_text(kind, mover, other, cs)} → {count} dice of damage each "
                   "(rolled separately, MCW-D8)", RULE)]
     mover_faces = dice.roll(6, count, f"collision damage ({mover.name})")
@@ -201,12 +221,9 @@ def _distribution(count: int, reduced: bool, rules: MiniRules) -> Distribution:
 
 
 def _odds(values: Values) -> Odds:
-    kind = CollisionKind(values["kind"])
-    rules = rules_from(values)
-    mover, other = get_sheet(values, "mover"), get_optional_sheet(values, "other")
-    mover_side, other_side = _sides(values)
-    cs = collision_speed(kind, mover.speed, 0 if other is None else other.speed)
-    count = damage_dice(cs)
+    crash = plan_of(values, _plan)
+    rules, mover, other = crash.rules, crash.mover, crash.other
+    mover_side, other_side, cs, count = crash.mover_side, crash.other_side, crash.speed, crash.dice
     if count == 0:
         return certain(NO_DAMAGE, f"collision speed {cs} mph: no dice")
     mover_dist = _distribution(count, _reduced(values, other, False), rules)
@@ -230,9 +247,8 @@ def _odds(values: Values) -> Odds:
 
 
 def _dice(values: Values) -> list[DiceNeed]:
-    mover, other = get_sheet(values, "mover"), get_optional_sheet(values, "other")
-    kind = CollisionKind(values["kind"])
-    count = damage_dice(collision_speed(kind, mover.speed, 0 if other is None else other.speed))
+    crash = plan_of(values, _plan)
+    mover, other, count = crash.mover, crash.other, crash.dice
     if count == 0:
         return []
     needs = [DiceNeed(f"collision damage ({mover.name})", count, 6)]
@@ -269,4 +285,5 @@ COLLISION = Procedure(
     odds_fn=_odds,
     dice_fn=_dice,
     check_fn=_check,
+    plan_fn=_plan,
 )

@@ -60,15 +60,20 @@ def _refusal(sheet: MiniSheet, maneuver: Maneuver) -> str | None:
     return None
 
 
+def _move(values: Values) -> tuple[MiniSheet, Maneuver, str | None]:
+    """The vehicle, its move, and why the rules refuse it (``None``: allowed)."""
+    sheet = get_sheet(values, "vehicle")
+    maneuver = Maneuver(values["maneuver"])
+    return sheet, maneuver, _refusal(sheet, maneuver)
+
+
 def _needs_roll(sheet: MiniSheet, maneuver: Maneuver) -> bool:
     return maneuver is not Maneuver.STRAIGHT and sheet.maneuvers >= 1 \
         and not sheet.skip_next_move
 
 
 def _resolve(values: Values, dice: DiceSource) -> Result:
-    sheet = get_sheet(values, "vehicle")
-    maneuver = Maneuver(values["maneuver"])
-    reason = _refusal(sheet, maneuver)
+    sheet, maneuver, reason = _move(values)
     if reason is not None:
         return refused(reason, RULE)
     phase = sheet.phases_used + 1
@@ -108,9 +113,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _odds(values: Values) -> Odds:
-    sheet = get_sheet(values, "vehicle")
-    maneuver = Maneuver(values["maneuver"])
-    reason = _refusal(sheet, maneuver)
+    sheet, maneuver, reason = _move(values)
     if reason is not None:
         return refused_odds(reason)
     if sheet.skip_next_move:
@@ -121,9 +124,8 @@ def _odds(values: Values) -> Odds:
 
 
 def _dice(values: Values) -> list[DiceNeed]:
-    sheet = get_sheet(values, "vehicle")
-    maneuver = Maneuver(values["maneuver"])
-    if _refusal(sheet, maneuver) is None and _needs_roll(sheet, maneuver):
+    sheet, maneuver, reason = _move(values)
+    if reason is None and _needs_roll(sheet, maneuver):
         return CONTROL_DICE
     return []
 

@@ -44,8 +44,9 @@ MAX_CYCLES = 8
 CYCLE_INPUTS = tuple(f"cycle_{n}" for n in range(1, MAX_CYCLES + 1))
 
 
-def _started(sheet: MiniSheet, speed: int) -> MiniSheet:
-    return sheet.started_turn(speed, False)
+def _started(name: str, sheet: MiniSheet, speed: int) -> SheetChange:
+    """The input ``name``'s vehicle at the scenario's starting ``speed``."""
+    return SheetChange(name, sheet.started_turn(speed, False), f"{sheet.name}: {speed} mph")
 
 
 def _duel_resolve(values: Values, dice: DiceSource) -> Result:
@@ -61,8 +62,7 @@ def _duel_resolve(values: Values, dice: DiceSource) -> Result:
              Step(f"gap: 2d6 {' '.join(map(str, gap_faces))} = {gap}\" from the front car's "
                   "rear bumper to the other's front bumper (MCW-D27)", RULE),
              Step(f"both cars go the same direction at {speed} mph; the survivor wins", RULE)]
-    effects = [SheetChange(name, _started(sheet, speed), f"{sheet.name}: {speed} mph")
-               for name, sheet in (("car_a", first), ("car_b", second))]
+    effects = [_started("car_a", first, speed), _started("car_b", second, speed)]
     return Result(outcome=f"{leader} in front, {gap}\" ahead", steps=steps, effects=effects,
                   values={"front": front, "behind": back, "gap": gap, "front_roll": order,
                           "car_a_front_on": sorted(FIRST_IN_FRONT),
@@ -120,9 +120,7 @@ def _pack_resolve(values: Values, dice: DiceSource) -> Result:
     speed = PACK_ATTACK.start_speed
     car = get_sheet(values, "car")
     cycles = _cycles(values)
-    effects = [SheetChange("car", _started(car, speed), f"{car.name}: {speed} mph")]
-    effects += [SheetChange(name, _started(sheet, speed), f"{sheet.name}: {speed} mph")
-                for name, sheet in cycles]
+    effects = [_started(name, sheet, speed) for name, sheet in [("car", car), *cycles]]
     steps = [Step(f"{car.name} starts with a {PACK_ATTACK.lead}\" lead over "
                   f"{len(cycles)} cycles; all vehicles go {speed} mph", RULE),
              Step(f"victory: {PACK_ATTACK.victory}", RULE)]
