@@ -22,7 +22,12 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
+from carwars_desktop.gui.table.clock_header import (
+    ClockPanel,
+    next_phase_button,
+    panel_column,
+    wrapped_label,
+)
 from carwars_desktop.gui.table.sheet_frame import number_label
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.play import mini_sheet
@@ -41,21 +46,16 @@ from carwars_desktop.rules.play import TurnError
 from carwars_desktop.session import Game
 
 
-class MiniClockPanel(QWidget):
+class MiniClockPanel(ClockPanel):
     """See the module docstring."""
 
     def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.hub = actions
-        self.game: Game | None = None
-        self.read_only = False
-        self.header = ClockHeader()
+        super().__init__(actions, parent)
         self.movers_box = QGroupBox("Who moves")
         self.movers_box.setStyleSheet("QPushButton { padding: 3px 6px; }")
         self.movers_grid = QGridLayout(self.movers_box)
         self.movers_grid.setHorizontalSpacing(4)
-        self.idle = QLabel()
-        self.idle.setWordWrap(True)
+        self.idle = wrapped_label()
         self.next_button = next_phase_button(
             self.next_phase, "Ctrl+. — vehicles that have not moved go straight on")
 
@@ -84,10 +84,6 @@ class MiniClockPanel(QWidget):
     def _house(self) -> dict[str, Any]:
         """The session's house rules: the clock's automatic moves play under them."""
         return self.game.house if self.game is not None else {}
-
-    def _names(self) -> dict[str, str]:
-        assert self.game is not None
-        return {v.key: v.name for v in self.game.vehicles}
 
     def phase_number(self) -> int:
         assert self.game is not None
