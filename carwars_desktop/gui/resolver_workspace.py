@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
@@ -48,7 +47,7 @@ from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_h
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
+from carwars_desktop.procedures import Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import (
     Changes,
@@ -56,7 +55,6 @@ from carwars_desktop.services import (
     PendingResolution,
     PendingState,
     ResolveError,
-    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -283,9 +281,7 @@ class ResolverWorkspace(Workspace):
         return pending.resolution if pending is not None else None
 
     def _heard(self, changes: Changes) -> None:
-        notice = changes.roll
-        if notice is None or notice.state is not RollState.DISCARDED or \
-                notice.pending is None or notice.pending.initiator is not self:
+        if not changes.discarded_for(self):
             return
         if self.apply_button.isEnabled() or self.discard_button.isEnabled():
             self._set_result(None)
@@ -479,17 +475,7 @@ class ResolverWorkspace(Workspace):
             self.form_error.setText(f"⚠ {self.procedure.title} is not offered: {reason}. "
                                     "Change house rules… switches it on.")
             return None
-        problem = self.form.same_vehicle_problem()
-        if problem is not None:
-            self.form_error.setText(f"⚠ {problem}")
-            return None
-        try:
-            values = self.form.bound()
-        except (InputError, DiceError) as error:
-            self.form_error.setText(f"⚠ {error}")
-            return None
-        self.form_error.setText("")
-        return values
+        return self.form.checked_values(self.form_error)
 
     def _refresh_odds(self) -> None:
         values = self._bound_values()

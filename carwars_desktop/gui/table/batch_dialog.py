@@ -30,7 +30,6 @@ from carwars_desktop.services import (
     PendingResolution,
     PendingState,
     ResolveError,
-    RollState,
 )
 from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
 
@@ -143,9 +142,7 @@ class BatchDialog(QDialog):
         return self.table.context.service.shown_by(self)
 
     def _heard(self, changes: Changes) -> None:
-        notice = changes.roll
-        if not self._showing or notice is None or notice.state is not RollState.DISCARDED \
-                or notice.pending is None or notice.pending.initiator is not self:
+        if not self._showing or not changes.discarded_for(self):
             return
         self._showing = False
         self.result_view.setHtml("")

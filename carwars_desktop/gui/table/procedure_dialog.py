@@ -409,17 +409,7 @@ class ProcedureDialog(QDialog):
             self.error.setText("To type: " + ", ".join(missing)
                                + " (in this order; each one key, Enter goes to the dice)")
             return None
-        problem = self.form.same_vehicle_problem()
-        if problem is not None:
-            self.error.setText(f"⚠ {problem}")
-            return None
-        try:
-            values = self.form.bound()
-        except (InputError, DiceError) as error:
-            self.error.setText(f"⚠ {error}")
-            return None
-        self.error.setText("")
-        return values
+        return self.form.checked_values(self.error)
 
     def refresh(self) -> None:
         # The inputs changed: a result shown no longer stands. It is discarded (its roll
