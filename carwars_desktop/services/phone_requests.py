@@ -420,11 +420,19 @@ class PhoneDesk:
             return resolution.refusal.text()
         choice = next((c for c in self.speed_choices(request.seat)
                        if all(request.values.get(k) == v for k, v in c.values.items())), None)
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
-        request.summary = f"secret speed for {name}: {choice.label if choice else '?'}"
-        request.odds = "allowed by the rules"
-        for other in self.requests:  # a new choice replaces the seat's earlier one
-            if (other is not request and other.seat == request.seat and other.kind == "speed"
+        name = _seat_name(request, game)
+        return self._secret_choice(
+            request, f"secret speed for {name}: {choice.label if choice else '?'}",
+            "allowed by the rules")
+
+    def _secret_choice(self, request: PhoneRequest, summary: str, odds: str) -> str:
+        """A seat's secret choice (a speed, a vehicle card) is allowed: it is described, and
+        it replaces the seat's earlier choice of its kind, which is refused; no refusal."""
+        request.summary = summary
+        request.odds = odds
+        for other in self.requests:
+            if (other is not request and other.seat == request.seat
+                    and other.kind == request.kind
                     and other.state in (RequestState.WAITING, RequestState.IN)):
                 self._refused(other, "replaced by a newer choice")
         return ""
@@ -683,14 +691,9 @@ class PhoneDesk:
         card = request.values.get("card")
         if card not in self.vehicle_choices():
             return "that card does not fit the duel's division"
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
-        request.summary = f"a secret vehicle card for {name}"
-        request.odds = "fits the division"
-        for other in self.requests:  # a new choice replaces the seat's earlier one
-            if (other is not request and other.seat == request.seat and other.kind == "vehicle"
-                    and other.state in (RequestState.WAITING, RequestState.IN)):
-                self._refused(other, "replaced by a newer choice")
-        return ""
+        return self._secret_choice(
+            request, f"a secret vehicle card for {_seat_name(request, game)}",
+            "fits the division")
 
     def _reveal_vehicles(self, initiator: object) -> None:
         """Every player has chosen: the cards revealed together as one event, each seat's
@@ -740,7 +743,7 @@ class PhoneDesk:
                 return "no control roll is due for your car (§2.8: after damage from a hit)"
             return (procedure, {"vehicle": game.sheet(request.seat), "damage": damage,
                                 "iq_cards": iq}, {"vehicle": request.seat})
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        name = _seat_name(request, game)
         now, _, step = game.clock.phase_name.rpartition(": ")
         if (now, step) != (name, "combat"):
             return (f"only the active player attacks, in their combat phase (AP-D4); the "
@@ -812,7 +815,7 @@ class PhoneDesk:
             return ("no secret mission here: Mission Accomplished is Battlecars', for cars "
                     f"1–{MISSION_CARS}")
         mission = self.mission_of(request.seat, request)
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        name = _seat_name(request, game)
         if request.kind == "mission_done":
             if mission is None or mission.state is not RequestState.IN:
                 return "you have no secret mission in to declare done"
@@ -1193,3 +1196,8 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
 
 __all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "VEHICLE_CHOICE", "PhoneDesk",
            "PhoneRequest", "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]
+
+
+def _seat_name(request: PhoneRequest, game: Game) -> str:
+    """The name of the vehicle whose seat sent ``request``."""
+    return next(v.name for v in game.vehicles if v.key == request.seat)
