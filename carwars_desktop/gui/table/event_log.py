@@ -12,7 +12,6 @@ from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
     QModelIndex,
     QPersistentModelIndex,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.session import Changes, EventPages, StoredEvent
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -41,8 +41,10 @@ KEPT_TOOLTIPS = 20_000
 KIND_WORDS = {"resolution": "roll", "mark": "mark", "clock": "clock", "note": "note"}
 
 
-class EventLogModel(QAbstractTableModel):
+class EventLogModel(ColumnsTableModel):
     """Rows are events in order (row = seq − 1); pages are read when first shown."""
+
+    columns = COLUMNS
 
     def __init__(self, pages: EventPages | None = None) -> None:
         super().__init__()
@@ -85,18 +87,8 @@ class EventLogModel(QAbstractTableModel):
         offset = row - number * PAGE
         return page[offset] if offset < len(page) else None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else self._count
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(COLUMNS)):
-            return COLUMNS[section]
-        return None
+    def row_total(self) -> int:
+        return self._count
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
