@@ -29,7 +29,15 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from carwars_desktop.dice import EnteredDice
-from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
+from carwars_desktop.procedures import (
+    DiceNeed,
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    SheetChange,
+    odds_text,
+)
 from carwars_desktop.rules import RecordSheet, find_procedure
 from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.builtin import AUTOPOWER, BATTLECARS, MINI_CAR_WARS
@@ -535,16 +543,9 @@ class PhoneDesk:
             return raw
         procedure = find_procedure(self.shot_procedure())
         bindings = {"firer": request.seat, "target": str(request.values["target"])}
-        kept = {k: v for k, v in raw.items() if k not in bindings}
-        refused = game.table_problems(procedure.id, bindings, kept)
-        if refused:
-            return "; ".join(refused)
-        try:
-            odds = procedure.odds(raw, game.house)
-            needs = procedure.dice_needed(raw, game.house)
-        except (InputError, ValueError) as error:
-            return str(error)
-        p = odds.p_success()
+        checked = _table_odds(game, procedure, bindings, raw)
+        if isinstance(checked, str):
+            return checked
         names = {v.key: v.name for v in game.vehicles}
         if game.ruleset.id == BATTLECARS.id:
             request.values["mode"] = raw["mode"]
@@ -552,21 +553,13 @@ class PhoneDesk:
                 f"{names[request.seat]} fires {raw['mount']} at {names[bindings['target']]} "
                 f"({raw['area']}, {raw['bearing']}, {raw['points_between']} points between"
                 + (", smoke" if raw["smoke"] else "") + f"; {raw['mode']})")
-            request.odds = " · ".join(part for part in (
-                f"need {odds.need}+" if odds.need is not None else "",
-                "" if p is None else odds_text(p)) if part)
-            request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-            return ""
+            return _show_odds(request, *checked)
         weapon = next(w["label"] for w in (self.shot_options(request.seat) or {})["weapons"]
                       if w["value"] == raw["weapon"])
         request.summary = (f"{names[request.seat]} fires {weapon} at "
                            f"{names[bindings['target']]} ({raw['side']} side, range "
                            f"{raw['range']})")
-        request.odds = " · ".join(part for part in (
-            f"need {odds.need}+" if odds.need is not None else "",
-            "" if p is None else odds_text(p)) if part)
-        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-        return ""
+        return _show_odds(request, *checked)
 
     def _dice_refusal(self, request: PhoneRequest) -> str:
         shot = self._shot_of(request)
@@ -761,28 +754,16 @@ class PhoneDesk:
         if isinstance(raw, str):
             return raw
         procedure_id, inputs, bindings = raw
-        procedure = find_procedure(procedure_id)
-        refused = game.table_problems(procedure.id, bindings,
-                                      {k: v for k, v in inputs.items() if k not in bindings})
-        if refused:
-            return "; ".join(refused)
-        try:
-            odds = procedure.odds(inputs, game.house)
-            needs = procedure.dice_needed(inputs, game.house)
-        except (InputError, ValueError) as error:
-            return str(error)
+        checked = _table_odds(game, find_procedure(procedure_id), bindings, inputs)
+        if isinstance(checked, str):
+            return checked
         names = {v.key: v.name for v in game.vehicles}
         iq = f", IQ cards {inputs['iq_cards']}" if inputs["iq_cards"] else ""
         request.summary = (
             f"{names[request.seat]} attacks {names[bindings['target']]} with Fighting cards "
             f"{inputs['cards']}{iq}" if request.kind == "attack" else
             f"{names[request.seat]}'s control roll after {inputs['damage']} damage{iq}")
-        p = odds.p_success()
-        request.odds = " · ".join(part for part in (
-            f"need {odds.need}+" if odds.need is not None else "",
-            "" if p is None else odds_text(p)) if part)
-        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-        return ""
+        return _show_odds(request, *checked)
 
     # --- the secret mission (Battlecars, Mission Accomplished) ------------------------------
     def mission_car(self, seat: str) -> int:
@@ -1201,3 +1182,27 @@ __all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "VEHICLE_CHOIC
 def _seat_name(request: PhoneRequest, game: Game) -> str:
     """The name of the vehicle whose seat sent ``request``."""
     return next(v.name for v in game.vehicles if v.key == request.seat)
+
+
+def _table_odds(game: Game, procedure: Procedure, bindings: Mapping[str, str],
+                inputs: Mapping[str, Any]) -> tuple[Odds, tuple[DiceNeed, ...]] | str:
+    """The odds of a roll a phone asks for and the dice it needs, or why the table
+    refuses it (its inputs, or the game as it stands)."""
+    refused = game.table_problems(procedure.id, bindings,
+                                  {k: v for k, v in inputs.items() if k not in bindings})
+    if refused:
+        return "; ".join(refused)
+    try:
+        return procedure.odds(inputs, game.house), procedure.dice_needed(inputs, game.house)
+    except (InputError, ValueError) as error:
+        return str(error)
+
+
+def _show_odds(request: PhoneRequest, odds: Odds, needs: Sequence[DiceNeed]) -> str:
+    """The GM sees an allowed roll's target and chance and the dice it needs; no refusal."""
+    p = odds.p_success()
+    request.odds = " · ".join(part for part in (
+        f"need {odds.need}+" if odds.need is not None else "",
+        "" if p is None else odds_text(p)) if part)
+    request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+    return ""
