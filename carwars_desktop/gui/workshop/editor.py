@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSpinBox, QVBoxLayout, QWidget
 
 from carwars_desktop.library import DesignSummary, summarize_design
 from carwars_desktop.rules import Design, Problem
@@ -111,3 +111,11 @@ def mark_input(widget: QWidget) -> QWidget:
     """Mark a widget as a design input (disabled when the design is read-only)."""
     widget.setProperty("design-input", True)
     return widget
+
+
+def show_spin_value(spin: QSpinBox, value: int) -> None:
+    """Show ``value`` (kept within the spin box's range) without reporting an edit."""
+    if spin.value() != value:
+        spin.blockSignals(True)
+        spin.setValue(max(spin.minimum(), min(spin.maximum(), value)))
+        spin.blockSignals(False)

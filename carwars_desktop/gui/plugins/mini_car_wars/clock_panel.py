@@ -185,12 +185,20 @@ class MiniClockPanel(ClockPanel):
                      note=f"Phase {phase}: {names[waiting[0]]} moves (Ctrl+P again: the next)")
         return True
 
-    def next_phase(self) -> None:
+    def _phase_to_finish(self) -> int | None:
+        """The phase Ctrl+. and Ctrl+J finish; None when none is (nothing shown, read-only,
+        or the turn's last phase, whose end asks for the new speeds instead)."""
         if self.game is None or self.read_only:
-            return
+            return None
         phase = self.phase_number()
         if phase == PHASES:
             self.show_speeds()
+            return None
+        return phase
+
+    def next_phase(self) -> None:
+        phase = self._phase_to_finish()
+        if phase is None or self.game is None:
             return
         step = finish_phase(self._sheets(), phase, self._names(), self._house())
         clock = self.game.clock
@@ -201,11 +209,8 @@ class MiniClockPanel(ClockPanel):
         """Ctrl+J: on to the next phase in which a vehicle moves (MCW §2.2.1: nothing else
         happens in a phase nobody moves in), or to the end of the turn, as one event; the
         phases passed are finished as Ctrl+. finishes them (MCW-D1)."""
-        if self.game is None or self.read_only:
-            return
-        phase = self.phase_number()
-        if phase == PHASES:
-            self.show_speeds()
+        phase = self._phase_to_finish()
+        if phase is None or self.game is None:
             return
         names, house = self._names(), self._house()
         sheets = self._sheets()
