@@ -39,6 +39,7 @@ from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
+from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
@@ -117,9 +118,7 @@ class ResolverWorkspace(Workspace):
         form_scroll.setWidgetResizable(True)
         form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         form_scroll.setWidget(self.form)
-        self.form_error = QLabel()
-        self.form_error.setObjectName("error")
-        self.form_error.setWordWrap(True)
+        self.form_error = error_label()
         self.house_panel = HouseRulesPanel()
         self.house_panel.change_requested.connect(self.change_house_rules)
         self._own_house: dict[str, HouseRules] = {}
@@ -193,9 +192,7 @@ class ResolverWorkspace(Workspace):
         self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter (Ctrl+D)")
         self.roll_button = QPushButton("&Roll")
         self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
-        self.dice_error = QLabel()
-        self.dice_error.setObjectName("error")
-        self.dice_error.setWordWrap(True)
+        self.dice_error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(110)
         self.apply_button = QPushButton("&Apply to the sheets")

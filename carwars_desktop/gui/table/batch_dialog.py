@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.procedures import InputError
@@ -52,9 +53,7 @@ class BatchDialog(QDialog):
         intro.setWordWrap(True)
         self.rows = QGridLayout()
         self.dice_edits: list[QLineEdit] = []
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(120)
         self.apply_button = QPushButton("&Apply the batch")

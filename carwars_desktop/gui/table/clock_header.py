@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.labels import wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.session import Clock, Game
@@ -67,13 +68,6 @@ class ClockHeader(QWidget):
             else:
                 cells.append(label)
         self.row.setText(" · ".join(cells))
-
-
-def wrapped_label() -> QLabel:
-    """An empty label that wraps its words (a panel's verdict or its list of cars)."""
-    label = QLabel()
-    label.setWordWrap(True)
-    return label
 
 
 class ClockPanel(QWidget):

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
+from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
@@ -129,9 +130,7 @@ class ProcedureDialog(QDialog):
         # Never the button Enter presses: Enter asks for the dice, it never throws them.
         self.roll_button.setAutoDefault(False)
         self.roll_button.setDefault(False)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(120)
         self.apply_button = QPushButton("&Apply")

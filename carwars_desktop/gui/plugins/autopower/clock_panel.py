@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from carwars_desktop.gui.labels import wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import (
     ClockPanel,
     next_phase_button,
     panel_column,
-    wrapped_label,
 )
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.autopower import CarSheet

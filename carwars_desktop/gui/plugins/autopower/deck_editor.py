@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.plugins.autopower.deck_models import DeckCountsModel, DeckLinesModel
 from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
 from carwars_desktop.library import unique_name
@@ -68,9 +69,7 @@ class DeckEditor(DesignEditor):
         buttons.addStretch(1)
         self.totals = QLabel()
         self.totals.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         list_box = QGroupBox("Deck list — type a count, a title, or an icon's value (blank: "
                              "the card has no such icon)")
         list_layout = QVBoxLayout(list_box)

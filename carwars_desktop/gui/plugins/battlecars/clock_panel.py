@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.labels import error_label, wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import (
     ClockPanel,
     next_phase_button,
     panel_column,
-    wrapped_label,
 )
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
@@ -74,9 +74,7 @@ class SpeedRow(QWidget):
         self.surface.addItems([s.value for s in Surface])
         self.limits = QLabel(limits_text(sheet, house))
         self.limits.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.error.setVisible(False)
         controls = QHBoxLayout()
         for widget in (self.speed, self.direction, self.surface):

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.labels import error_label, wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import (
     ClockPanel,
     next_phase_button,
     panel_column,
-    wrapped_label,
 )
 from carwars_desktop.gui.table.sheet_frame import number_label
 from carwars_desktop.rules.mini_car_wars import MiniSheet
@@ -65,9 +65,7 @@ class MiniClockPanel(ClockPanel):
         self.speed_errors: dict[str, QLabel] = {}
         self.start_button = QPushButton()
         self.start_button.clicked.connect(self.start_turn)
-        self.speeds_error = QLabel()
-        self.speeds_error.setWordWrap(True)
-        self.speeds_error.setObjectName("error")
+        self.speeds_error = error_label()
         self.speeds_box.setVisible(False)
         self.speeds_open = False
 
@@ -249,9 +247,7 @@ class MiniClockPanel(ClockPanel):
             edit.setAccessibleName(f"New speed of {names[key]}")
             edit.setToolTip("legal: " + ", ".join(legal_speeds(sheet)) + " (R = reverse)")
             edit.setMaximumWidth(110)
-            error = QLabel()
-            error.setObjectName("error")
-            error.setWordWrap(True)
+            error = error_label()
             error.setVisible(False)
             label = QLabel(f"<b>{names[key]}</b> (now {sheet.velocity})")
             label.setBuddy(edit)
