@@ -1,8 +1,8 @@
-"""Small labels many screens make the same way."""
+"""Small widgets many screens make the same way."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
 
 
 def wrapped_label() -> QLabel:
@@ -18,3 +18,14 @@ def error_label() -> QLabel:
     label = wrapped_label()
     label.setObjectName("error")
     return label
+
+
+def dice_entry(placeholder: str) -> tuple[QLabel, QLineEdit, QPushButton]:
+    """A procedure's dice: the hint of what to throw, the line the dice thrown are typed
+    in (``placeholder`` says how) and the button that rolls the rest in the app."""
+    edit = QLineEdit()
+    edit.setAccessibleName("Dice thrown")
+    edit.setPlaceholderText(placeholder)
+    roll = QPushButton("&Roll")
+    roll.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+    return wrapped_label(), edit, roll

@@ -39,7 +39,7 @@ from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
-from carwars_desktop.gui.labels import error_label
+from carwars_desktop.gui.labels import dice_entry, error_label
 from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
@@ -185,13 +185,8 @@ class ResolverWorkspace(Workspace):
         self.side_tabs.addTab(reference, "Reference tables")
 
         # Dice entry, result, apply.
-        self.dice_hint = QLabel()
-        self.dice_hint.setWordWrap(True)
-        self.dice_edit = QLineEdit()
-        self.dice_edit.setAccessibleName("Dice thrown")
-        self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter (Ctrl+D)")
-        self.roll_button = QPushButton("&Roll")
-        self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        self.dice_hint, self.dice_edit, self.roll_button = dice_entry(
+            "type the dice thrown, in order, then Enter (Ctrl+D)")
         self.dice_error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(110)

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
-from carwars_desktop.gui.labels import error_label
+from carwars_desktop.gui.labels import dice_entry, error_label
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
@@ -120,13 +120,8 @@ class ProcedureDialog(QDialog):
         odds_font = QFont(self.odds_label.font())
         odds_font.setBold(True)
         self.odds_label.setFont(odds_font)
-        self.dice_hint = QLabel()
-        self.dice_hint.setWordWrap(True)
-        self.dice_edit = QLineEdit()
-        self.dice_edit.setAccessibleName("Dice thrown")
-        self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter")
-        self.roll_button = QPushButton("&Roll")
-        self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        self.dice_hint, self.dice_edit, self.roll_button = dice_entry(
+            "type the dice thrown, in order, then Enter")
         # Never the button Enter presses: Enter asks for the dice, it never throws them.
         self.roll_button.setAutoDefault(False)
         self.roll_button.setDefault(False)

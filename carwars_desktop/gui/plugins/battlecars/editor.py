@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -43,7 +42,13 @@ from carwars_desktop.gui.plugins.battlecars.models import (
     ComponentsModel,
 )
 from carwars_desktop.gui.workshop.boxes import BoxStrip
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input, show_spin_value
+from carwars_desktop.gui.workshop.editor import (
+    DesignEditor,
+    editable_table,
+    focus,
+    mark_input,
+    show_spin_value,
+)
 from carwars_desktop.rules import Design
 from carwars_desktop.rules.battlecars import Card, CounterSizes, card_edits
 from carwars_desktop.rules.battlecars.tables import DIE
@@ -97,12 +102,7 @@ class SectionBox(QGroupBox):
                                                   self.table))
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed
-                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        editable_table(self.table, NAME)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved,
                        model.dataChanged):
             signal.connect(self._fit_columns)
@@ -408,7 +408,4 @@ class CardEditor(DesignEditor):
             widget = self.load.mounts
         elif head == "note":
             widget = self.note
-        if widget is None:
-            return False
-        widget.setFocus(Qt.FocusReason.OtherFocusReason)
-        return True
+        return focus(widget)

@@ -27,6 +27,7 @@ from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.plugins.mini_car_wars.armor import ArmorPanel
 from carwars_desktop.gui.workshop.editor import (
     DesignEditor,
+    focus,
     mark_input,
     show_spin_value,
     two_columns,
@@ -339,7 +340,4 @@ class MiniEditor(DesignEditor):
                       else self.kit[(role, rest if rest in _KIT_FIELDS else _KIT_FIELDS[0])])
         elif head == "cost":
             widget = self.budget
-        if widget is None:
-            return False
-        widget.setFocus(Qt.FocusReason.OtherFocusReason)
-        return True
+        return focus(widget)
