@@ -211,6 +211,27 @@ def details_html(stored: StoredEvent) -> str:
     return "".join(parts)
 
 
+def event_table(model: EventLogModel) -> QTableView:
+    """A session's events as a read-only table, a whole row selected at a time; the
+    number and turn columns are fixed widths (sizing them to their contents would read
+    every page of the history), the text takes the rest."""
+    view = QTableView()
+    view.setModel(model)
+    view.setAccessibleName("Session events")
+    view.verticalHeader().hide()
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    metrics = view.fontMetrics()
+    for column, sample in enumerate(("99999", "Turn")):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
+    header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+    return view
+
+
 class EventLogDock(QDockWidget):
     """The "Session log" dock: the event list and the selected event's explanation."""
 
@@ -220,22 +241,8 @@ class EventLogDock(QDockWidget):
         super().__init__("Session log", parent)
         self.setObjectName("session-log")
         self.model = EventLogModel()
-        self.view = QTableView()
-        self.view.setModel(self.model)
-        self.view.setAccessibleName("Session events")
-        self.view.verticalHeader().hide()
+        self.view = event_table(self.model)
         self.view.verticalHeader().setDefaultSectionSize(22)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setWordWrap(False)
-        # Fixed widths: sizing to contents would read every page of the history.
-        header = self.view.horizontalHeader()
-        metrics = self.view.fontMetrics()
-        for column, sample in enumerate(("99999", "Turn")):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.details = QTextBrowser()
         self.details.setAccessibleName("Event explanation")
         splitter = QSplitter(Qt.Orientation.Vertical)
