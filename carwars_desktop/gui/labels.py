@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton
 
 
 def wrapped_label() -> QLabel:
@@ -29,3 +29,14 @@ def dice_entry(placeholder: str) -> tuple[QLabel, QLineEdit, QPushButton]:
     roll = QPushButton("&Roll")
     roll.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
     return wrapped_label(), edit, roll
+
+
+def dice_row(edit: QLineEdit, roll: QPushButton) -> QHBoxLayout:
+    """The dice entry's row: "Dice:" (Alt+I goes to the line), the line, the Roll button."""
+    row = QHBoxLayout()
+    label = QLabel("D&ice:")
+    label.setBuddy(edit)
+    row.addWidget(label)
+    row.addWidget(edit, 1)
+    row.addWidget(roll)
+    return row

@@ -39,7 +39,7 @@ from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
-from carwars_desktop.gui.labels import dice_entry, error_label
+from carwars_desktop.gui.labels import dice_entry, dice_row, error_label
 from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
@@ -197,12 +197,7 @@ class ResolverWorkspace(Workspace):
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
 
-        dice_row = QHBoxLayout()
-        dice_label = QLabel("D&ice:")
-        dice_label.setBuddy(self.dice_edit)
-        dice_row.addWidget(dice_label)
-        dice_row.addWidget(self.dice_edit, 1)
-        dice_row.addWidget(self.roll_button)
+        dice_line = dice_row(self.dice_edit, self.roll_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
         buttons.addWidget(self.discard_button)
@@ -211,7 +206,7 @@ class ResolverWorkspace(Workspace):
         bottom_layout = QGridLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.dice_hint, 0, 0)
-        bottom_layout.addLayout(dice_row, 1, 0)
+        bottom_layout.addLayout(dice_line, 1, 0)
         bottom_layout.addWidget(self.dice_error, 2, 0)
         bottom_layout.addWidget(self.result_view, 3, 0)
         bottom_layout.addLayout(buttons, 4, 0)

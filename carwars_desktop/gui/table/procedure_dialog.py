@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
-from carwars_desktop.gui.labels import dice_entry, error_label
+from carwars_desktop.gui.labels import dice_entry, dice_row, error_label
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
@@ -147,12 +147,7 @@ class ProcedureDialog(QDialog):
             "event (" + ("Ctrl+Enter; Ctrl+Shift+Enter applies this shot alone now)"
                          if self.batch_default else "Ctrl+B)"))
 
-        dice_row = QHBoxLayout()
-        dice_label = QLabel("D&ice:")
-        dice_label.setBuddy(self.dice_edit)
-        dice_row.addWidget(dice_label)
-        dice_row.addWidget(self.dice_edit, 1)
-        dice_row.addWidget(self.roll_button)
+        dice_line = dice_row(self.dice_edit, self.roll_button)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(cancel)
@@ -171,7 +166,7 @@ class ProcedureDialog(QDialog):
         layout.addWidget(form_scroll, 2)
         layout.addWidget(self.odds_label)
         layout.addWidget(self.dice_hint)
-        layout.addLayout(dice_row)
+        layout.addLayout(dice_line)
         layout.addWidget(self.error)
         layout.addWidget(self.result_view, 1)
         layout.addLayout(buttons)
