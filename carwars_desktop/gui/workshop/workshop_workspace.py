@@ -220,29 +220,27 @@ class WorkshopWorkspace(Workspace):
 
         # --- wiring ----------------------------------------------------------------------
         self.name_edit.textEdited.connect(self._name_edited)
-        self.save_button.clicked.connect(self.save)
-        self.undo_button.clicked.connect(self.undo)
-        self.redo_button.clicked.connect(self.redo)
-        self.revisions_button.clicked.connect(self.show_revisions)
-        self.print_button.clicked.connect(self.print_preview)
-        self.pdf_button.clicked.connect(self.ask_export_pdf)
-        self.export_button.clicked.connect(self.ask_export_file)
         self.copy_button.clicked.connect(self.copy_to_mine)
-        self.close_button.clicked.connect(self.close_design)
         self.problems.field_requested.connect(self.focus_field)
         self.start_page.new_requested.connect(self.new_design)
         self.start_page.open_requested.connect(self.open_design)
-        self._shortcut("workshop.save", self.save)
-        self._shortcut("workshop.undo", self.undo)
-        self._shortcut("workshop.redo", self.redo)
-        self._shortcut("workshop.new", self._new_default)
-        self._shortcut("workshop.revisions", self.show_revisions)
-        self._shortcut("workshop.print", self.print_preview)
-        self._shortcut("workshop.pdf", self.ask_export_pdf)
-        self._shortcut("workshop.export", self.ask_export_file)
-        self._shortcut("workshop.close", self.close_design)
-        self._shortcut("workshop.next_problem", self.problems.go_to_next)
-        self._shortcut("workshop.name", lambda: self.name_edit.setFocus())
+        # Each action once: its shortcut, and the button that does it too (if any).
+        wired: tuple[tuple[str, Callable[[], object], QPushButton | None], ...] = (
+            ("workshop.save", self.save, self.save_button),
+            ("workshop.undo", self.undo, self.undo_button),
+            ("workshop.redo", self.redo, self.redo_button),
+            ("workshop.new", self._new_default, None),
+            ("workshop.revisions", self.show_revisions, self.revisions_button),
+            ("workshop.print", self.print_preview, self.print_button),
+            ("workshop.pdf", self.ask_export_pdf, self.pdf_button),
+            ("workshop.export", self.ask_export_file, self.export_button),
+            ("workshop.close", self.close_design, self.close_button),
+            ("workshop.next_problem", self.problems.go_to_next, None),
+            ("workshop.name", lambda: self.name_edit.setFocus(), None))
+        for action_id, slot, action_button in wired:
+            self._shortcut(action_id, slot)
+            if action_button is not None:
+                action_button.clicked.connect(slot)
         route_undo_keys(self.header, self._undo_keys)
         self._show_nothing()
 
