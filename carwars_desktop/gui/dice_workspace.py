@@ -46,9 +46,9 @@ from carwars_desktop.gui.background import LatestOnly
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
-from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import DICE, set_action_keys
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
-from carwars_desktop.gui.labels import error_label
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet

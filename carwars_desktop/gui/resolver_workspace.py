@@ -39,13 +39,13 @@ from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.house_rules import HouseRulesDialog, HouseRulesPanel, saved_profiles
-from carwars_desktop.gui.labels import dice_entry, dice_row, error_label
 from carwars_desktop.gui.operation import Ops, Retry
 from carwars_desktop.gui.outcome_table import fill_outcome_table
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import RESOLVER
+from carwars_desktop.gui.small_widgets import dice_entry, dice_row, error_label
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import Odds, Procedure, Resolution

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.change_signal import ChangeSignal
-from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.procedures import InputError
 from carwars_desktop.services import (
     Changes,

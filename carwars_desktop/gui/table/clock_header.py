@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from carwars_desktop.gui.labels import wrapped_label
+from carwars_desktop.gui.small_widgets import wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.theme import muted_colour
 from carwars_desktop.session import Clock, Game

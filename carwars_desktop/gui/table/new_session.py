@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
-from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.rulesets import has_screens
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
 from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.rules.play import play_rules

@@ -42,11 +42,11 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.dice import DiceError
-from carwars_desktop.gui.labels import dice_entry, dice_row, error_label
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import matches, shortcut
+from carwars_desktop.gui.small_widgets import dice_entry, dice_row, error_label
 from carwars_desktop.procedures import (
     REFUSED,
     InputError,

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableModel
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules.registry import ruleset_title
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
+from carwars_desktop.gui.small_widgets import message_box
 from carwars_desktop.gui.workshop.editor import DesignEditor
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
@@ -79,14 +80,12 @@ class ConflictChoice(Enum):
 
 def ask_conflict_with_dialog(parent: QWidget, theirs: DesignRecord) -> ConflictChoice:
     """The design was saved elsewhere since it was opened here: which one wins?"""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Saved elsewhere")
-    box.setText(f"{theirs.name} was saved by another copy of Carwars Desktop since you "
-                f"opened it (it is at revision {theirs.revision} now).")
-    box.setInformativeText("Your edits are kept until you choose. Keep yours as the newest "
-                           "revision (theirs stays in the revisions), take theirs (yours are "
-                           "dropped), or save yours as a copy?")
+    box = message_box(
+        parent, QMessageBox.Icon.Warning, "Saved elsewhere",
+        f"{theirs.name} was saved by another copy of Carwars Desktop since you opened it "
+        f"(it is at revision {theirs.revision} now).",
+        "Your edits are kept until you choose. Keep yours as the newest revision (theirs "
+        "stays in the revisions), take theirs (yours are dropped), or save yours as a copy?")
     buttons = {
         box.addButton("&Keep mine", QMessageBox.ButtonRole.AcceptRole): ConflictChoice.KEEP_MINE,
         box.addButton("&Take theirs", QMessageBox.ButtonRole.DestructiveRole):

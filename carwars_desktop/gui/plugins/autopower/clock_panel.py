@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from carwars_desktop.gui.labels import wrapped_label
+from carwars_desktop.gui.small_widgets import wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import (
     ClockPanel,

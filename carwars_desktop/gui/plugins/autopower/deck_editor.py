@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.labels import error_label
 from carwars_desktop.gui.plugins.autopower.deck_models import DeckCountsModel, DeckLinesModel
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.workshop.editor import DesignEditor, editable_table, mark_input
 from carwars_desktop.library import unique_name
 from carwars_desktop.rules import Design

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
-from carwars_desktop.gui.labels import error_label, wrapped_label
+from carwars_desktop.gui.small_widgets import error_label, wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.table.clock_header import (
     ClockPanel,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QWidget
 
 
 def wrapped_label() -> QLabel:
@@ -40,3 +40,15 @@ def dice_row(edit: QLineEdit, roll: QPushButton) -> QHBoxLayout:
     row.addWidget(edit, 1)
     row.addWidget(roll)
     return row
+
+
+def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str,
+                informative: str) -> QMessageBox:
+    """A question to the GM: ``text`` says what happened, ``informative`` what to choose;
+    the caller adds the answers as buttons."""
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setText(text)
+    box.setInformativeText(informative)
+    return box
