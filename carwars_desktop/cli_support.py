@@ -42,14 +42,15 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         _quiet_stdout()
         return 0
     except DatabaseError as error:
-        return _one_line(prog, str(error))
+        return refuse(prog, str(error))
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         name = where if len(where) <= 80 else f"{where[:60]}…: "
-        return _one_line(prog, f"{name}{error.strerror or error}")
+        return refuse(prog, f"{name}{error.strerror or error}")
 
 
-def _one_line(prog: str, message: str) -> int:
+def refuse(prog: str, message: str) -> int:
+    """``message`` on one line of stderr after the command's name; the bad-input status."""
     print(f"{prog}: {' '.join(message.split())}", file=sys.stderr)
     return EXIT_BAD_INPUT
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from carwars_desktop.cli_support import OneLineParser, run_command
+from carwars_desktop.cli_support import OneLineParser, refuse, run_command
 from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
@@ -485,5 +485,4 @@ def _design(options: argparse.Namespace) -> int:
         return _run(options)
     except (UsageError, UnknownRulesetError, UnknownKindError, ValueError) as error:
         message = str(error.args[0] if error.args else error)
-        print(f"carwars-desktop design: {' '.join(message.split())}", file=sys.stderr)
-        return BAD_INPUT
+        return refuse("carwars-desktop design", message)

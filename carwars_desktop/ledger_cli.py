@@ -16,10 +16,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from carwars_desktop.cli_support import OneLineParser, run_command
+from carwars_desktop.cli_support import OneLineParser, refuse, run_command
 
 PROG = "carwars-desktop ledger"
-BAD_INPUT = 2
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,12 +51,13 @@ def _run(options: argparse.Namespace) -> int:
     from carwars_desktop.storage import open_database, resolve_url
 
     if options.ruleset is not None and options.ruleset not in ruleset_ids():
-        return _refuse(f"no ruleset {options.ruleset!r} (rulesets: {', '.join(ruleset_ids())})")
+        return refuse(PROG, f"no ruleset {options.ruleset!r} "
+                      f"(rulesets: {', '.join(ruleset_ids())})")
     try:
         since = None if options.since is None else parse_day(options.since)
         until = None if options.until is None else parse_day(options.until)
     except ValueError as error:
-        return _refuse(str(error))
+        return refuse(PROG, str(error))
     wanted = LedgerFilter(options.ruleset, since, until, options.profile)
     database = open_database(resolve_url(options.db, os.environ))
     try:
@@ -71,11 +71,6 @@ def _run(options: argparse.Namespace) -> int:
     else:
         sys.stdout.write(ledger.text(options.by))
     return 0
-
-
-def _refuse(message: str) -> int:
-    print(f"{PROG}: {' '.join(message.split())}", file=sys.stderr)
-    return BAD_INPUT
 
 
 def ledger_main(argv: Sequence[str]) -> int:

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from carwars_desktop.cli_support import OneLineParser, run_command
+from carwars_desktop.cli_support import OneLineParser, refuse, run_command
 
 PROG = "carwars-desktop report"
-BAD_INPUT = 2
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,14 +45,14 @@ def _run(options: argparse.Namespace) -> int:
     from carwars_desktop.storage import open_database, resolve_url
 
     if options.html is None and options.pdf is None:
-        return _refuse("name the output: --html FILE and/or --pdf FILE")
+        return refuse(PROG, "name the output: --html FILE and/or --pdf FILE")
     database = open_database(resolve_url(options.db, os.environ))
     try:
         try:
             info = find_session(database, options.session)
             report = session_report(database, info, gm_copy=options.gm_copy)
         except ReportError as error:
-            return _refuse(str(error))
+            return refuse(PROG, str(error))
     finally:
         database.close()
     if options.html is not None:
@@ -66,11 +64,6 @@ def _run(options: argparse.Namespace) -> int:
         pages = write_report_pdf(options.pdf, report, standalone=True)
         print(f"wrote {options.pdf} ({pages} page{'s' if pages != 1 else ''})")
     return 0
-
-
-def _refuse(message: str) -> int:
-    print(f"{PROG}: {' '.join(message.split())}", file=sys.stderr)
-    return BAD_INPUT
 
 
 def report_main(argv: Sequence[str]) -> int:

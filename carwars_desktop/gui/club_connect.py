@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.small_widgets import message_box
 from carwars_desktop.storage.club import DEFAULT_PORT, ClubConnection
 
 if TYPE_CHECKING:
@@ -459,11 +460,8 @@ def open_startup_club(plan: StartupPlan, interactive: bool, connect: Connect,
 
 def offer_local_database(parent: QWidget, error: ClubConnectionError, local: str) -> bool:
     """Say the club server is unreachable; True: the GM takes the local database (``local``)."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("The club server cannot be reached")
-    box.setText(str(error))
-    box.setInformativeText(f"Open your local database ({local}) instead?")
+    box = message_box(parent, QMessageBox.Icon.Warning, "The club server cannot be reached",
+                      str(error), f"Open your local database ({local}) instead?")
     open_local = box.addButton("Open the local database", QMessageBox.ButtonRole.AcceptRole)
     box.addButton("Quit", QMessageBox.ButtonRole.RejectRole)
     box.exec()

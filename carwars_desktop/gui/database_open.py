@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from carwars_desktop.gui.small_widgets import message_box
+
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DatabaseError
 
@@ -29,11 +31,8 @@ class Choice(Enum):
 
 def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choice, str | None]:
     """Show why the database cannot be used and ask what to do next."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Cannot use this database")
-    box.setText(str(error))
-    box.setInformativeText("The file was left exactly as it is. What would you like to do?")
+    box = message_box(parent, QMessageBox.Icon.Warning, "Cannot use this database", str(error),
+                      "The file was left exactly as it is. What would you like to do?")
     from carwars_desktop.storage.errors import ReadOnlyDatabaseError
 
     browse = None

@@ -48,6 +48,7 @@ from carwars_desktop.gui.dice_history_model import DiceHistoryModel
 from carwars_desktop.gui.distribution_chart import Bar, DistributionChart, chart_bars
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import DICE, set_action_keys
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
@@ -181,9 +182,7 @@ class DiceWorkspace(Workspace):
         self.target_spin.setValue(7)
         self.natural_two = QCheckBox("Natural 2 always misses")
         self.natural_two.setToolTip("For 2d6 rolls (Mini Car Wars to-hit, AUTOpower attacks)")
-        self.expression_error = QLabel()
-        self.expression_error.setObjectName("error")
-        self.expression_error.setWordWrap(True)
+        self.expression_error = error_label()
 
         form = QFormLayout()
         form.addRow("&Expression", self.expression_edit)
@@ -229,9 +228,7 @@ class DiceWorkspace(Workspace):
         self.result_label.setObjectName("result")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.dice_error = QLabel()
-        self.dice_error.setObjectName("error")
-        self.dice_error.setWordWrap(True)
+        self.dice_error = error_label()
 
         dice_label = QLabel("&Dice:")
         dice_label.setBuddy(self.dice_edit)

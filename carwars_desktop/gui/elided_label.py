@@ -8,7 +8,24 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 
-class ElidedLabel(QLabel):
+class FittedLabel(QLabel):
+    """A label whose text is fitted to the room it has (:meth:`refit`), again whenever it
+    is resized or its font changes."""
+
+    def refit(self) -> None:
+        """Fit the text to the label's room as it is now."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.refit()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.refit()
+
+
+class ElidedLabel(FittedLabel):
     """One line that never widens the window: too long for its room, it ends in "…" (the
     whole text in :attr:`full_text` and its tooltip)."""
 
@@ -19,9 +36,9 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self.full_text = text
-        self._elide()
+        self.refit()
 
-    def _elide(self) -> None:
+    def refit(self) -> None:
         shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight,
                                               max(0, self.contentsRect().width()))
         super().setText(shown)
@@ -40,12 +57,3 @@ class ElidedLabel(QLabel):
         hint = self.sizeHint()
         return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("M…") * 2),
                      hint.height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._elide()

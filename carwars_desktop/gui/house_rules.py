@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
@@ -238,9 +239,7 @@ class ProfilesDialog(QDialog):
         self.list = QListWidget()
         self.list.setAccessibleName("Profiles")
         self.editor = HouseRulesEditor(ruleset.decisions)
-        self.message = QLabel()
-        self.message.setObjectName("error")
-        self.message.setWordWrap(True)
+        self.message = error_label()
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.editor)

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.change_signal import ChangeSignal
-from carwars_desktop.gui.elided_label import ElidedLabel
+from carwars_desktop.gui.elided_label import ElidedLabel, FittedLabel
 from carwars_desktop.gui.shortcuts import key_text
 from carwars_desktop.services import Changes, RollNotice, RollState, Services
 from carwars_desktop.services.players_view import (
@@ -114,7 +114,7 @@ def _label(text: str = "", pixels: int = TEXT_PX, bold: bool = False,
     return label
 
 
-class LinesLabel(QLabel):
+class LinesLabel(FittedLabel):
     """Lines, newest last, of which it shows the newest that fit its height, each elided
     to its width: never taller than its room (the whole in :attr:`lines`)."""
 
@@ -126,9 +126,9 @@ class LinesLabel(QLabel):
 
     def set_lines(self, lines: list[str]) -> None:
         self.lines = list(lines)
-        self._fill()
+        self.refit()
 
-    def _fill(self) -> None:
+    def refit(self) -> None:
         metrics = self.fontMetrics()
         room = self.contentsRect()
         fit = max(0, (room.height() + metrics.leading()) // max(1, metrics.lineSpacing()))
@@ -144,15 +144,6 @@ class LinesLabel(QLabel):
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(0, 0)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._fill()
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._fill()
 
 
 MIN_MODULE = 4

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.vehicle_order import acting_order
 from carwars_desktop.procedures import (
@@ -438,6 +439,21 @@ class ProcedureForm(QWidget):
         if self.procedure is None:
             raise InputError("no procedure chosen")
         return self.procedure.bind(self.values(), self.house)
+
+    def checked_values(self, error: QLabel) -> dict[str, Any] | None:
+        """The form's bound values, ``error`` cleared; or None, with why not in ``error``
+        (two inputs hold one vehicle, or the values do not fit the procedure)."""
+        problem = self.same_vehicle_problem()
+        if problem is None:
+            try:
+                values = self.bound()
+            except (InputError, DiceError) as exc:
+                problem = str(exc)
+            else:
+                error.setText("")
+                return values
+        error.setText(f"⚠ {problem}")
+        return None
 
     def bindings(self) -> dict[str, str]:
         """Sheet input name → key of the vehicle in play it was filled from."""

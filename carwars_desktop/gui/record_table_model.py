@@ -13,10 +13,32 @@ RecordT = TypeVar("RecordT")
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-class RecordTableModel(QAbstractTableModel, Generic[RecordT]):
-    """Rows are records, columns are :attr:`columns`; subclasses answer :meth:`cell`."""
+class ColumnsTableModel(QAbstractTableModel):
+    """A flat table whose columns are :attr:`columns`, named in the horizontal header;
+    subclasses say how many rows it has (:meth:`row_total`)."""
 
     columns: tuple[str, ...] = ()
+
+    def row_total(self) -> int:
+        """How many rows the table has."""
+        return 0
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else self.row_total()
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.columns)):
+            return self.columns[section]
+        return None
+
+
+class RecordTableModel(ColumnsTableModel, Generic[RecordT]):
+    """Rows are records, columns are :attr:`columns`; subclasses answer :meth:`cell`."""
 
     def __init__(self, records: Sequence[RecordT] = ()) -> None:
         super().__init__()
@@ -39,18 +61,8 @@ class RecordTableModel(QAbstractTableModel, Generic[RecordT]):
         self._records.insert(0, record)
         self.endInsertRows()
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._records)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.columns)):
-            return self.columns[section]
-        return None
+    def row_total(self) -> int:
+        return len(self._records)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._records):

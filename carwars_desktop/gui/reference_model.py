@@ -7,12 +7,12 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
 )
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.procedures import Procedure
 from carwars_desktop.rules import ReferenceTable
 
@@ -87,31 +87,24 @@ class ProcedureListModel(QAbstractListModel):
         self.endResetModel()
 
 
-class ReferenceTableModel(QAbstractTableModel):
+class ReferenceTableModel(ColumnsTableModel):
     """One of the ruleset's tables, read-only, for the reference panel."""
 
     def __init__(self, table: ReferenceTable | None = None) -> None:
         super().__init__()
-        self._table = table
+        self._show(table)
 
     def set_table(self, table: ReferenceTable | None) -> None:
         self.beginResetModel()
-        self._table = table
+        self._show(table)
         self.endResetModel()
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() or self._table is None else len(self._table.rows)
+    def _show(self, table: ReferenceTable | None) -> None:
+        self._table = table
+        self.columns = table.columns if table is not None else ()
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() or self._table is None else len(self._table.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (self._table is None or role != Qt.ItemDataRole.DisplayRole
-                or orientation != Qt.Orientation.Horizontal
-                or not 0 <= section < len(self._table.columns)):
-            return None
-        return self._table.columns[section]
+    def row_total(self) -> int:
+        return len(self._table.rows) if self._table is not None else 0
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if self._table is None or not index.isValid():

@@ -21,14 +21,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSlider,
     QSplitter,
     QStyle,
     QStyleOptionSlider,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,7 +35,7 @@ from carwars_desktop.gui.players_display import PlayerDisplay
 from carwars_desktop.gui.session_box import session_box
 from carwars_desktop.gui.shortcuts import key_text, shortcut
 from carwars_desktop.gui.table.clock_header import ClockHeader
-from carwars_desktop.gui.table.event_log import EventLogModel
+from carwars_desktop.gui.table.event_log import EventLogModel, event_table
 from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
 from carwars_desktop.gui.theme import muted_colour
@@ -117,20 +115,8 @@ class ReplayView(QWidget):
         self.odds.setTextFormat(Qt.TextFormat.RichText)
         self.odds.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.log_model = EventLogModel(self.replay.pages)
-        self.log = QTableView()
-        self.log.setModel(self.log_model)
-        self.log.setAccessibleName("Session events")
+        self.log = event_table(self.log_model)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.log.verticalHeader().hide()
-        self.log.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.log.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.log.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.log.setWordWrap(False)
-        header = self.log.horizontalHeader()
-        metrics = self.log.fontMetrics()
-        for column, sample in enumerate(("99999", "Turn")):
-            header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.log.clicked.connect(self._log_clicked)
         self.slider = TurnSlider()
         self.slider.setRange(0, len(self.replay.main_line) - 1)

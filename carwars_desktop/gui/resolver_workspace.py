@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.distribution_chart import DistributionChart
 from carwars_desktop.gui.elided_combo import ElidedComboBox
@@ -46,9 +45,10 @@ from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTableModel
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import RESOLVER
+from carwars_desktop.gui.small_widgets import dice_entry, dice_row, error_label
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
-from carwars_desktop.procedures import InputError, Odds, Procedure, Resolution
+from carwars_desktop.procedures import Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
 from carwars_desktop.services import (
     Changes,
@@ -56,7 +56,6 @@ from carwars_desktop.services import (
     PendingResolution,
     PendingState,
     ResolveError,
-    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -119,9 +118,7 @@ class ResolverWorkspace(Workspace):
         form_scroll.setWidgetResizable(True)
         form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         form_scroll.setWidget(self.form)
-        self.form_error = QLabel()
-        self.form_error.setObjectName("error")
-        self.form_error.setWordWrap(True)
+        self.form_error = error_label()
         self.house_panel = HouseRulesPanel()
         self.house_panel.change_requested.connect(self.change_house_rules)
         self._own_house: dict[str, HouseRules] = {}
@@ -188,16 +185,9 @@ class ResolverWorkspace(Workspace):
         self.side_tabs.addTab(reference, "Reference tables")
 
         # Dice entry, result, apply.
-        self.dice_hint = QLabel()
-        self.dice_hint.setWordWrap(True)
-        self.dice_edit = QLineEdit()
-        self.dice_edit.setAccessibleName("Dice thrown")
-        self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter (Ctrl+D)")
-        self.roll_button = QPushButton("&Roll")
-        self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
-        self.dice_error = QLabel()
-        self.dice_error.setObjectName("error")
-        self.dice_error.setWordWrap(True)
+        self.dice_hint, self.dice_edit, self.roll_button = dice_entry(
+            "type the dice thrown, in order, then Enter (Ctrl+D)")
+        self.dice_error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(110)
         self.apply_button = QPushButton("&Apply to the sheets")
@@ -207,12 +197,7 @@ class ResolverWorkspace(Workspace):
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
 
-        dice_row = QHBoxLayout()
-        dice_label = QLabel("D&ice:")
-        dice_label.setBuddy(self.dice_edit)
-        dice_row.addWidget(dice_label)
-        dice_row.addWidget(self.dice_edit, 1)
-        dice_row.addWidget(self.roll_button)
+        dice_line = dice_row(self.dice_edit, self.roll_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
         buttons.addWidget(self.discard_button)
@@ -221,7 +206,7 @@ class ResolverWorkspace(Workspace):
         bottom_layout = QGridLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.dice_hint, 0, 0)
-        bottom_layout.addLayout(dice_row, 1, 0)
+        bottom_layout.addLayout(dice_line, 1, 0)
         bottom_layout.addWidget(self.dice_error, 2, 0)
         bottom_layout.addWidget(self.result_view, 3, 0)
         bottom_layout.addLayout(buttons, 4, 0)
@@ -283,9 +268,7 @@ class ResolverWorkspace(Workspace):
         return pending.resolution if pending is not None else None
 
     def _heard(self, changes: Changes) -> None:
-        notice = changes.roll
-        if notice is None or notice.state is not RollState.DISCARDED or \
-                notice.pending is None or notice.pending.initiator is not self:
+        if not changes.discarded_for(self):
             return
         if self.apply_button.isEnabled() or self.discard_button.isEnabled():
             self._set_result(None)
@@ -479,17 +462,7 @@ class ResolverWorkspace(Workspace):
             self.form_error.setText(f"⚠ {self.procedure.title} is not offered: {reason}. "
                                     "Change house rules… switches it on.")
             return None
-        problem = self.form.same_vehicle_problem()
-        if problem is not None:
-            self.form_error.setText(f"⚠ {problem}")
-            return None
-        try:
-            values = self.form.bound()
-        except (InputError, DiceError) as error:
-            self.form_error.setText(f"⚠ {error}")
-            return None
-        self.form_error.setText("")
-        return values
+        return self.form.checked_values(self.form_error)
 
     def _refresh_odds(self) -> None:
         values = self._bound_values()

@@ -42,6 +42,17 @@ class ExchangeError(ValueError):
     """A design file that is refused; the message is the reason, ready to show."""
 
 
+def check_version(version: int, newest: int, made: str, kind: str) -> None:
+    """Refuse a ``kind`` version (of a file, of a code) this app cannot read: a newer
+    one than ``newest`` (``made``: how the refusal says it came to be), or one below 1."""
+    if version > newest:
+        raise ExchangeError(f"{made} by a newer Carwars Desktop ({kind} version {version}); "
+                            f"this version reads up to version {newest}: update the app to "
+                            "import it")
+    if version < 1:
+        raise ExchangeError(f"{kind} version {version} does not exist (the first is 1)")
+
+
 @dataclass(frozen=True)
 class ExchangedDesign:
     """One design of an exchange file: its ruleset, kind, tags and engine JSON.
@@ -278,12 +289,7 @@ def _top(document: Any) -> list[Any]:
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise ExchangeError(f"the format version must be a whole number, not {_short(version)}")
-    if version > VERSION:
-        raise ExchangeError(f"the file was written by a newer Carwars Desktop (format version "
-                            f"{version}); this version reads up to version {VERSION}: update "
-                            "the app to import it")
-    if version < 1:
-        raise ExchangeError(f"format version {version} does not exist (the first is 1)")
+    check_version(version, VERSION, "the file was written", "format")
     _keys(document, _TOP_REQUIRED, _TOP_OPTIONAL, "the file")
     for key in _TOP_OPTIONAL & set(document):
         if not isinstance(document[key], str):

@@ -25,6 +25,7 @@ from carwars_desktop.library.exchange import (
     VERSION,
     ExchangedDesign,
     ExchangeError,
+    check_version,
     read_designs,
 )
 
@@ -115,12 +116,7 @@ def decode_designs(text: str,
     if head is None:
         raise ExchangeError(f"not a design code: it should start with {PREFIX}{CODE_VERSION}:")
     version = int(head.group(1))
-    if version > CODE_VERSION:
-        raise ExchangeError(f"the code was made by a newer Carwars Desktop (code version "
-                            f"{version}); this version reads up to version {CODE_VERSION}: "
-                            "update the app to import it")
-    if version < 1:
-        raise ExchangeError(f"code version {version} does not exist (the first is 1)")
+    check_version(version, CODE_VERSION, "the code was made", "code")
     body = code[head.end():]
     payload, dot, checksum = body.rpartition(".")
     if not dot or not payload:

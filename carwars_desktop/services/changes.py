@@ -116,6 +116,12 @@ class Changes:
         """The vehicles (keys) whose sheets changed."""
         return self.game.vehicles if self.game is not None else frozenset()
 
+    def discarded_for(self, initiator: object) -> bool:
+        """Whether these changes say the result ``initiator`` showed was discarded."""
+        notice = self.roll
+        return notice is not None and notice.state is RollState.DISCARDED \
+            and notice.pending is not None and notice.pending.initiator is initiator
+
 
 Subscriber = Callable[[Changes], None]
 

@@ -192,21 +192,24 @@ class DesignEditing:
 
     def undo(self, initiator: object = None) -> DesignEdit | None:
         """Commit the design before the last edit and make it current; the edit, or None."""
-        edit = self.history.next_undo()
-        if edit is None:
-            return None
-        self._commit(edit.before, initiator)
-        self.history.undo()
-        self.design = edit.before
-        return edit
+        return self._step(self.history.next_undo(), False, initiator)
 
     def redo(self, initiator: object = None) -> DesignEdit | None:
-        edit = self.history.next_redo()
+        return self._step(self.history.next_redo(), True, initiator)
+
+    def _step(self, edit: DesignEdit | None, forward: bool,
+              initiator: object) -> DesignEdit | None:
+        """Undo (or redo, ``forward``) ``edit``: commit the design it leaves, then move the
+        history; the edit, or None when there is none."""
         if edit is None:
             return None
-        self._commit(edit.after, initiator)
-        self.history.redo()
-        self.design = edit.after
+        design = edit.after if forward else edit.before
+        self._commit(design, initiator)
+        if forward:
+            self.history.redo()
+        else:
+            self.history.undo()
+        self.design = design
         return edit
 
     # --- saving --------------------------------------------------------------------------------

@@ -29,7 +29,15 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from carwars_desktop.dice import EnteredDice
-from carwars_desktop.procedures import InputError, Resolution, SheetChange, odds_text
+from carwars_desktop.procedures import (
+    DiceNeed,
+    InputError,
+    Odds,
+    Procedure,
+    Resolution,
+    SheetChange,
+    odds_text,
+)
 from carwars_desktop.rules import RecordSheet, find_procedure
 from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.builtin import AUTOPOWER, BATTLECARS, MINI_CAR_WARS
@@ -420,11 +428,19 @@ class PhoneDesk:
             return resolution.refusal.text()
         choice = next((c for c in self.speed_choices(request.seat)
                        if all(request.values.get(k) == v for k, v in c.values.items())), None)
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
-        request.summary = f"secret speed for {name}: {choice.label if choice else '?'}"
-        request.odds = "allowed by the rules"
-        for other in self.requests:  # a new choice replaces the seat's earlier one
-            if (other is not request and other.seat == request.seat and other.kind == "speed"
+        name = _seat_name(request, game)
+        return self._secret_choice(
+            request, f"secret speed for {name}: {choice.label if choice else '?'}",
+            "allowed by the rules")
+
+    def _secret_choice(self, request: PhoneRequest, summary: str, odds: str) -> str:
+        """A seat's secret choice (a speed, a vehicle card) is allowed: it is described, and
+        it replaces the seat's earlier choice of its kind, which is refused; no refusal."""
+        request.summary = summary
+        request.odds = odds
+        for other in self.requests:
+            if (other is not request and other.seat == request.seat
+                    and other.kind == request.kind
                     and other.state in (RequestState.WAITING, RequestState.IN)):
                 self._refused(other, "replaced by a newer choice")
         return ""
@@ -527,16 +543,9 @@ class PhoneDesk:
             return raw
         procedure = find_procedure(self.shot_procedure())
         bindings = {"firer": request.seat, "target": str(request.values["target"])}
-        kept = {k: v for k, v in raw.items() if k not in bindings}
-        refused = game.table_problems(procedure.id, bindings, kept)
-        if refused:
-            return "; ".join(refused)
-        try:
-            odds = procedure.odds(raw, game.house)
-            needs = procedure.dice_needed(raw, game.house)
-        except (InputError, ValueError) as error:
-            return str(error)
-        p = odds.p_success()
+        checked = _table_odds(game, procedure, bindings, raw)
+        if isinstance(checked, str):
+            return checked
         names = {v.key: v.name for v in game.vehicles}
         if game.ruleset.id == BATTLECARS.id:
             request.values["mode"] = raw["mode"]
@@ -544,21 +553,13 @@ class PhoneDesk:
                 f"{names[request.seat]} fires {raw['mount']} at {names[bindings['target']]} "
                 f"({raw['area']}, {raw['bearing']}, {raw['points_between']} points between"
                 + (", smoke" if raw["smoke"] else "") + f"; {raw['mode']})")
-            request.odds = " · ".join(part for part in (
-                f"need {odds.need}+" if odds.need is not None else "",
-                "" if p is None else odds_text(p)) if part)
-            request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-            return ""
+            return _show_odds(request, *checked)
         weapon = next(w["label"] for w in (self.shot_options(request.seat) or {})["weapons"]
                       if w["value"] == raw["weapon"])
         request.summary = (f"{names[request.seat]} fires {weapon} at "
                            f"{names[bindings['target']]} ({raw['side']} side, range "
                            f"{raw['range']})")
-        request.odds = " · ".join(part for part in (
-            f"need {odds.need}+" if odds.need is not None else "",
-            "" if p is None else odds_text(p)) if part)
-        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-        return ""
+        return _show_odds(request, *checked)
 
     def _dice_refusal(self, request: PhoneRequest) -> str:
         shot = self._shot_of(request)
@@ -683,14 +684,9 @@ class PhoneDesk:
         card = request.values.get("card")
         if card not in self.vehicle_choices():
             return "that card does not fit the duel's division"
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
-        request.summary = f"a secret vehicle card for {name}"
-        request.odds = "fits the division"
-        for other in self.requests:  # a new choice replaces the seat's earlier one
-            if (other is not request and other.seat == request.seat and other.kind == "vehicle"
-                    and other.state in (RequestState.WAITING, RequestState.IN)):
-                self._refused(other, "replaced by a newer choice")
-        return ""
+        return self._secret_choice(
+            request, f"a secret vehicle card for {_seat_name(request, game)}",
+            "fits the division")
 
     def _reveal_vehicles(self, initiator: object) -> None:
         """Every player has chosen: the cards revealed together as one event, each seat's
@@ -745,7 +741,7 @@ class PhoneDesk:
                 return "no control roll is due for your car (§2.8: after damage from a hit)"
             return (procedure, {"vehicle": game.sheet(request.seat), "damage": damage,
                                 "iq_cards": iq}, {"vehicle": request.seat})
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        name = _seat_name(request, game)
         now, _, step = game.clock.phase_name.rpartition(": ")
         if (now, step) != (name, "combat"):
             return (f"only the active player attacks, in their combat phase (AP-D4); the "
@@ -763,28 +759,16 @@ class PhoneDesk:
         if isinstance(raw, str):
             return raw
         procedure_id, inputs, bindings = raw
-        procedure = find_procedure(procedure_id)
-        refused = game.table_problems(procedure.id, bindings,
-                                      {k: v for k, v in inputs.items() if k not in bindings})
-        if refused:
-            return "; ".join(refused)
-        try:
-            odds = procedure.odds(inputs, game.house)
-            needs = procedure.dice_needed(inputs, game.house)
-        except (InputError, ValueError) as error:
-            return str(error)
+        checked = _table_odds(game, find_procedure(procedure_id), bindings, inputs)
+        if isinstance(checked, str):
+            return checked
         names = {v.key: v.name for v in game.vehicles}
         iq = f", IQ cards {inputs['iq_cards']}" if inputs["iq_cards"] else ""
         request.summary = (
             f"{names[request.seat]} attacks {names[bindings['target']]} with Fighting cards "
             f"{inputs['cards']}{iq}" if request.kind == "attack" else
             f"{names[request.seat]}'s control roll after {inputs['damage']} damage{iq}")
-        p = odds.p_success()
-        request.odds = " · ".join(part for part in (
-            f"need {odds.need}+" if odds.need is not None else "",
-            "" if p is None else odds_text(p)) if part)
-        request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
-        return ""
+        return _show_odds(request, *checked)
 
     # --- the secret mission (Battlecars, Mission Accomplished) ------------------------------
     def mission_car(self, seat: str) -> int:
@@ -817,7 +801,7 @@ class PhoneDesk:
             return ("no secret mission here: Mission Accomplished is Battlecars', for cars "
                     f"1–{MISSION_CARS}")
         mission = self.mission_of(request.seat, request)
-        name = next(v.name for v in game.vehicles if v.key == request.seat)
+        name = _seat_name(request, game)
         if request.kind == "mission_done":
             if mission is None or mission.state is not RequestState.IN:
                 return "you have no secret mission in to declare done"
@@ -1198,3 +1182,32 @@ def _phase_name(phases: Sequence[str], index: int) -> str:
 
 __all__ = ["AUTO_SPEEDS", "MISSIONS", "ROLLS", "SHOTS", "SPEEDS", "VEHICLE_CHOICE", "PhoneDesk",
            "PhoneRequest", "PhoneStore", "RequestState", "SpeedChoice", "SpeedRules"]
+
+
+def _seat_name(request: PhoneRequest, game: Game) -> str:
+    """The name of the vehicle whose seat sent ``request``."""
+    return next(v.name for v in game.vehicles if v.key == request.seat)
+
+
+def _table_odds(game: Game, procedure: Procedure, bindings: Mapping[str, str],
+                inputs: Mapping[str, Any]) -> tuple[Odds, tuple[DiceNeed, ...]] | str:
+    """The odds of a roll a phone asks for and the dice it needs, or why the table
+    refuses it (its inputs, or the game as it stands)."""
+    refused = game.table_problems(procedure.id, bindings,
+                                  {k: v for k, v in inputs.items() if k not in bindings})
+    if refused:
+        return "; ".join(refused)
+    try:
+        return procedure.odds(inputs, game.house), procedure.dice_needed(inputs, game.house)
+    except (InputError, ValueError) as error:
+        return str(error)
+
+
+def _show_odds(request: PhoneRequest, odds: Odds, needs: Sequence[DiceNeed]) -> str:
+    """The GM sees an allowed roll's target and chance and the dice it needs; no refusal."""
+    p = odds.p_success()
+    request.odds = " · ".join(part for part in (
+        f"need {odds.need}+" if odds.need is not None else "",
+        "" if p is None else odds_text(p)) if part)
+    request.values["dice_needed"] = " → ".join(str(n) for n in needs) or "no dice"
+    return ""

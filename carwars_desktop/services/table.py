@@ -50,6 +50,7 @@ from carwars_desktop.session import (
     ThrownDice,
 )
 from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
+from carwars_desktop.session.store import every_event
 from carwars_desktop.session.visibility import Visibility
 
 if TYPE_CHECKING:
@@ -434,13 +435,8 @@ def _with_last_clock(loaded: LoadedSession, ruleset: AnyRuleset,
 
 
 def all_events(events: SessionEvents) -> Iterator[StoredEvent]:
-    offset = 0
-    while True:
-        page = events.page(offset, CHART_PAGE)
-        yield from page
-        if len(page) < CHART_PAGE:
-            return
-        offset += len(page)
+    """Every event of a stored session, read a chart's page at a time."""
+    return every_event(events, CHART_PAGE)
 
 
 class TableService:

@@ -30,13 +30,13 @@ import json
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, overload
 
 from carwars_desktop.session.events import StoredEvent
-from carwars_desktop.session.store import EventPages
+from carwars_desktop.session.store import EventPages, every_event
 
 SNAPSHOT_EVERY = 64
 """K: a snapshot every K events along a line, so a step applies at most K events."""
@@ -93,16 +93,6 @@ class ListPages:
 
     def page(self, offset: int, limit: int) -> list[StoredEvent]:
         return self.events[offset:offset + limit]
-
-
-def _all(pages: EventPages) -> Iterator[StoredEvent]:
-    offset = 0
-    while True:
-        page = pages.page(offset, PAGE)
-        yield from page
-        if len(page) < PAGE:
-            return
-        offset += len(page)
 
 
 _NOT_YET: JsonMap = MappingProxyType({})
@@ -173,7 +163,7 @@ class Replay:
         # The states walked are kept while needed: the main line's last, the run's.
         main_state = start
         branch_states: dict[int, ReplayState] = {}
-        for stored in _all(pages):
+        for stored in every_event(pages, PAGE):
             index = len(self._seq)
             event = stored.event
             if first_clock_seen is None and event.clock_before is not None:

@@ -9,7 +9,7 @@ still pending, never one without the other (issue 29 §3).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -116,6 +116,18 @@ class EventPages(Protocol):
     def page(self, offset: int, limit: int) -> list[StoredEvent]:
         """Events in order of ``seq`` (undone ones included, flagged)."""
         ...
+
+
+def every_event(pages: EventPages, page_size: int) -> Iterator[StoredEvent]:
+    """Every event of ``pages`` in order (undone ones included), read ``page_size`` at a
+    time."""
+    offset = 0
+    while True:
+        page = pages.page(offset, page_size)
+        yield from page
+        if len(page) < page_size:
+            return
+        offset += len(page)
 
 
 class MemoryEventStore:

@@ -419,26 +419,18 @@ def check_server_version(version: int) -> None:
 
 def check_connection(connection: ClubConnection, password: str | None) -> ClubCheck:
     """Connect, read only, and say what is there; raise a :class:`ClubConnectionError`."""
-    from sqlalchemy import create_engine, inspect, text
+    from sqlalchemy import create_engine, text
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.pool import NullPool
 
     from carwars_desktop.storage.migrations import known_revisions, script_directory, single_head
-    from carwars_desktop.storage.preflight import VERSION_TABLE, check_revisions
+    from carwars_desktop.storage.preflight import check_revisions, read_server_schema
 
     engine = create_engine(connection.url(password), poolclass=NullPool)
     try:
         with engine.connect() as db:
             version = int(db.scalar(text("SHOW server_version_num")) or 0)
-            inspector = inspect(db)
-            tables = inspector.get_table_names()
-            schema = {table: frozenset(str(column["name"])
-                                       for column in inspector.get_columns(table))
-                      for table in tables}
-            revisions: list[str] = []
-            if VERSION_TABLE in tables:
-                revisions = [str(r) for r in db.scalars(
-                    text(f"SELECT version_num FROM {VERSION_TABLE}"))]
+            schema, revisions = read_server_schema(db)
             db.rollback()
     except SQLAlchemyError as error:
         raise translate(error, connection, password) from None
@@ -460,7 +452,7 @@ def check_connection(connection: ClubConnection, password: str | None) -> ClubCh
     except NotADatabaseError as error:
         raise ClubNotCarwarsError(
             f"“{connection.database}” on {connection.host} is not a Carwars Desktop database: "
-            f"it holds another program's tables ({', '.join(sorted(tables)[:5])}). Nothing "
+            f"it holds another program's tables ({', '.join(sorted(schema)[:5])}). Nothing "
             "was changed. Ask the club admin for the Carwars database's name.",
             str(error)) from None
     return ClubCheck(version, revisions[0] if revisions else None)

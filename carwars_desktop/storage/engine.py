@@ -103,28 +103,27 @@ def create_engine_for(url: str, read_only: bool = False) -> Engine:
     return engine
 
 
-def _configure_read_only_connection(dbapi_connection: Any, _record: object) -> None:
+def _configure(dbapi_connection: Any, *pragmas: str) -> None:
+    """Set a new SQLite connection up: the busy timeout, then ``pragmas``.
+
+    Transaction control is taken away from the sqlite3 module, whose legacy mode runs
+    DDL outside any transaction; _begin_sqlite_transaction emits BEGIN."""
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA query_only = ON")
+        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_MS}", *pragmas):
+            cursor.execute(f"PRAGMA {pragma}")
     finally:
         cursor.close()
+
+
+def _configure_read_only_connection(dbapi_connection: Any, _record: object) -> None:
+    _configure(dbapi_connection, "query_only = ON")
 
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None:
-    # Take transaction control away from the sqlite3 module, whose legacy mode
-    # runs DDL outside any transaction; _begin_sqlite_transaction emits BEGIN.
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = FULL")
-        cursor.execute("PRAGMA foreign_keys = ON")
-    finally:
-        cursor.close()
+    _configure(dbapi_connection, "journal_mode = WAL", "synchronous = FULL",
+               "foreign_keys = ON")
 
 
 def _begin_sqlite_transaction(connection: Connection) -> None:

@@ -930,16 +930,15 @@ class SessionEvents:
 
     def forget_phone_requests(self) -> None:
         """This session's phones' requests are gone (their keys with them)."""
-        with writing(self._sessions, "Forgetting the phones' requests") as session:
-            self._hold(session)
-            session.execute(delete(PhoneRequestRow)
-                            .where(PhoneRequestRow.session_id == self.session_id)
-                            .execution_options(synchronize_session=False))
+        self._forget(PhoneRequestRow, "Forgetting the phones' requests")
 
     def forget_declared(self) -> None:
         """The batch was emptied: its declared shots are gone."""
-        with writing(self._sessions, "Emptying the batch") as session:
+        self._forget(DeclaredShotRow, "Emptying the batch")
+
+    def _forget(self, rows: type[PhoneRequestRow] | type[DeclaredShotRow], doing: str) -> None:
+        """Delete this session's ``rows``, as one write (``doing``: what it is, in words)."""
+        with writing(self._sessions, doing) as session:
             self._hold(session)
-            session.execute(delete(DeclaredShotRow)
-                            .where(DeclaredShotRow.session_id == self.session_id)
+            session.execute(delete(rows).where(rows.session_id == self.session_id)
                             .execution_options(synchronize_session=False))

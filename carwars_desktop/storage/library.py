@@ -510,12 +510,18 @@ class Library:
             DesignConflictError: the design's last revision is not ``expected_revision``.
         """
         with self._write() as session:
-            if expected_revision is not None:
-                conflict = self._conflict(session, design_id, expected_revision)
-                if conflict is not None:
-                    raise DesignConflictError(conflict, expected_revision)
-            row = self._own_row(session, design_id)
+            row = self._unconflicted_row(session, design_id, expected_revision)
             return self._save_row(session, row, data)
+
+    def _unconflicted_row(self, session: Session, design_id: int,
+                          expected_revision: int | None) -> DesignRow:
+        """The user's design row to write, once no other copy of the app has saved the
+        design since ``expected_revision`` (None: not checked)."""
+        if expected_revision is not None:
+            conflict = self._conflict(session, design_id, expected_revision)
+            if conflict is not None:
+                raise DesignConflictError(conflict, expected_revision)
+        return self._own_row(session, design_id)
 
     def _conflict(self, session: Session, design_id: int,
                   expected_revision: int) -> DesignRecord | None:
@@ -540,13 +546,8 @@ class Library:
             DesignConflictError: the design's last revision is not ``expected_revision``.
         """
         text = None
-        conflict: DesignRecord | None = None
         with self._write() as session:
-            if expected_revision is not None:
-                conflict = self._conflict(session, design_id, expected_revision)
-                if conflict is not None:
-                    raise DesignConflictError(conflict, expected_revision)
-            row = self._own_row(session, design_id)
+            row = self._unconflicted_row(session, design_id, expected_revision)
             if data is not None:
                 text = _dumps(_normalized(row.ruleset_id, row.kind, data))
             self._set_draft(session, row, text)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from carwars_desktop.storage.errors import (
@@ -375,21 +375,25 @@ def driver_reason(error: SQLAlchemyError) -> str:
     return str(original if original is not None else error).strip()
 
 
+def read_server_schema(connection: Connection) -> tuple[dict[str, frozenset[str]], list[str]]:
+    """A server database's tables with their columns, and the revisions its schema stamp
+    names (none without the stamp's table), read only."""
+    inspector = inspect(connection)
+    tables = inspector.get_table_names()
+    schema = {table: frozenset(str(column["name"]) for column in inspector.get_columns(table))
+              for table in tables}
+    revisions: list[str] = []
+    if VERSION_TABLE in tables:
+        revisions = [str(rev) for rev in connection.scalars(
+            text(f"SELECT version_num FROM {VERSION_TABLE}"))]
+    return schema, revisions
+
+
 def check_server_database(engine: Engine, where: str, known: frozenset[str], head: str) -> None:
     """The same checks over a database server connection, reading only."""
     try:
         with engine.connect() as connection:
-            inspector = inspect(connection)
-            tables = inspector.get_table_names()
-            schema = {table: frozenset(str(column["name"])
-                                       for column in inspector.get_columns(table))
-                      for table in tables}
-            revisions: list[str] = []
-            if VERSION_TABLE in tables:
-                revisions = [
-                    str(rev)
-                    for rev in connection.scalars(text(f"SELECT version_num FROM {VERSION_TABLE}"))
-                ]
+            schema, revisions = read_server_schema(connection)
             connection.rollback()
     except SQLAlchemyError as error:
         raise DatabaseError(

@@ -23,6 +23,7 @@ from carwars_desktop.dice import DiceError
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.procedures import InputError
 from carwars_desktop.services import (
     Changes,
@@ -30,7 +31,6 @@ from carwars_desktop.services import (
     PendingResolution,
     PendingState,
     ResolveError,
-    RollState,
 )
 from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
 
@@ -53,9 +53,7 @@ class BatchDialog(QDialog):
         intro.setWordWrap(True)
         self.rows = QGridLayout()
         self.dice_edits: list[QLineEdit] = []
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(120)
         self.apply_button = QPushButton("&Apply the batch")
@@ -143,9 +141,7 @@ class BatchDialog(QDialog):
         return self.table.context.service.shown_by(self)
 
     def _heard(self, changes: Changes) -> None:
-        notice = changes.roll
-        if not self._showing or notice is None or notice.state is not RollState.DISCARDED \
-                or notice.pending is None or notice.pending.initiator is not self:
+        if not self._showing or not changes.discarded_for(self):
             return
         self._showing = False
         self.result_view.setHtml("")

@@ -7,8 +7,10 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from carwars_desktop.gui.small_widgets import wrapped_label
+from carwars_desktop.gui.table.actions import TableActions
 from carwars_desktop.gui.theme import muted_colour
-from carwars_desktop.session import Clock
+from carwars_desktop.session import Clock, Game
 
 
 def next_phase_button(clicked: Callable[[], object],
@@ -66,3 +68,28 @@ class ClockHeader(QWidget):
             else:
                 cells.append(label)
         self.row.setText(" · ".join(cells))
+
+
+class ClockPanel(QWidget):
+    """What every ruleset's clock panel starts from: the session's actions, the game it
+    shows and whether it is read-only, the big clock header and the vehicles' names."""
+
+    def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.hub = actions
+        self.game: Game | None = None
+        self.read_only = False
+        self.header = ClockHeader()
+
+    def _names(self) -> dict[str, str]:
+        """Each vehicle's name by its key."""
+        assert self.game is not None
+        return {v.key: v.name for v in self.game.vehicles}
+
+    def _order_controls(self, text: str, tip: str,
+                        clicked: Callable[[], object]) -> tuple[QLabel, QPushButton]:
+        """The order of play as a line and the button that settles it."""
+        button = QPushButton(text)
+        button.setToolTip(tip)
+        button.clicked.connect(clicked)
+        return wrapped_label(), button

@@ -12,7 +12,6 @@ from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
     QModelIndex,
     QPersistentModelIndex,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.session import Changes, EventPages, StoredEvent
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -41,8 +41,10 @@ KEPT_TOOLTIPS = 20_000
 KIND_WORDS = {"resolution": "roll", "mark": "mark", "clock": "clock", "note": "note"}
 
 
-class EventLogModel(QAbstractTableModel):
+class EventLogModel(ColumnsTableModel):
     """Rows are events in order (row = seq − 1); pages are read when first shown."""
+
+    columns = COLUMNS
 
     def __init__(self, pages: EventPages | None = None) -> None:
         super().__init__()
@@ -85,18 +87,8 @@ class EventLogModel(QAbstractTableModel):
         offset = row - number * PAGE
         return page[offset] if offset < len(page) else None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else self._count
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(COLUMNS)):
-            return COLUMNS[section]
-        return None
+    def row_total(self) -> int:
+        return self._count
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -219,6 +211,27 @@ def details_html(stored: StoredEvent) -> str:
     return "".join(parts)
 
 
+def event_table(model: EventLogModel) -> QTableView:
+    """A session's events as a read-only table, a whole row selected at a time; the
+    number and turn columns are fixed widths (sizing them to their contents would read
+    every page of the history), the text takes the rest."""
+    view = QTableView()
+    view.setModel(model)
+    view.setAccessibleName("Session events")
+    view.verticalHeader().hide()
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setWordWrap(False)
+    header = view.horizontalHeader()
+    metrics = view.fontMetrics()
+    for column, sample in enumerate(("99999", "Turn")):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
+    header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+    return view
+
+
 class EventLogDock(QDockWidget):
     """The "Session log" dock: the event list and the selected event's explanation."""
 
@@ -228,22 +241,8 @@ class EventLogDock(QDockWidget):
         super().__init__("Session log", parent)
         self.setObjectName("session-log")
         self.model = EventLogModel()
-        self.view = QTableView()
-        self.view.setModel(self.model)
-        self.view.setAccessibleName("Session events")
-        self.view.verticalHeader().hide()
+        self.view = event_table(self.model)
         self.view.verticalHeader().setDefaultSectionSize(22)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setWordWrap(False)
-        # Fixed widths: sizing to contents would read every page of the history.
-        header = self.view.horizontalHeader()
-        metrics = self.view.fontMetrics()
-        for column, sample in enumerate(("99999", "Turn")):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, metrics.horizontalAdvance(sample) + 14)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.details = QTextBrowser()
         self.details.setAccessibleName("Event explanation")
         splitter = QSplitter(Qt.Orientation.Vertical)

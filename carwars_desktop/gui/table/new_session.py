@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.rulesets import has_screens
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
 from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
@@ -141,9 +142,7 @@ class NewSessionDialog(QDialog):
         self.players.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.add_button = QPushButton("&Add player")
         self.remove_button = QPushButton("Re&move player")
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         ok = buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -46,6 +46,7 @@ from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.procedure_form import ProcedureForm
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import matches, shortcut
+from carwars_desktop.gui.small_widgets import dice_entry, dice_row, error_label
 from carwars_desktop.procedures import (
     REFUSED,
     InputError,
@@ -119,19 +120,12 @@ class ProcedureDialog(QDialog):
         odds_font = QFont(self.odds_label.font())
         odds_font.setBold(True)
         self.odds_label.setFont(odds_font)
-        self.dice_hint = QLabel()
-        self.dice_hint.setWordWrap(True)
-        self.dice_edit = QLineEdit()
-        self.dice_edit.setAccessibleName("Dice thrown")
-        self.dice_edit.setPlaceholderText("type the dice thrown, in order, then Enter")
-        self.roll_button = QPushButton("&Roll")
-        self.roll_button.setToolTip("Roll in the app the dice not typed (Ctrl+R)")
+        self.dice_hint, self.dice_edit, self.roll_button = dice_entry(
+            "type the dice thrown, in order, then Enter")
         # Never the button Enter presses: Enter asks for the dice, it never throws them.
         self.roll_button.setAutoDefault(False)
         self.roll_button.setDefault(False)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.result_view = QTextBrowser()
         self.result_view.setMinimumHeight(120)
         self.apply_button = QPushButton("&Apply")
@@ -153,12 +147,7 @@ class ProcedureDialog(QDialog):
             "event (" + ("Ctrl+Enter; Ctrl+Shift+Enter applies this shot alone now)"
                          if self.batch_default else "Ctrl+B)"))
 
-        dice_row = QHBoxLayout()
-        dice_label = QLabel("D&ice:")
-        dice_label.setBuddy(self.dice_edit)
-        dice_row.addWidget(dice_label)
-        dice_row.addWidget(self.dice_edit, 1)
-        dice_row.addWidget(self.roll_button)
+        dice_line = dice_row(self.dice_edit, self.roll_button)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(cancel)
@@ -177,7 +166,7 @@ class ProcedureDialog(QDialog):
         layout.addWidget(form_scroll, 2)
         layout.addWidget(self.odds_label)
         layout.addWidget(self.dice_hint)
-        layout.addLayout(dice_row)
+        layout.addLayout(dice_line)
         layout.addWidget(self.error)
         layout.addWidget(self.result_view, 1)
         layout.addLayout(buttons)
@@ -409,17 +398,7 @@ class ProcedureDialog(QDialog):
             self.error.setText("To type: " + ", ".join(missing)
                                + " (in this order; each one key, Enter goes to the dice)")
             return None
-        problem = self.form.same_vehicle_problem()
-        if problem is not None:
-            self.error.setText(f"⚠ {problem}")
-            return None
-        try:
-            values = self.form.bound()
-        except (InputError, DiceError) as error:
-            self.error.setText(f"⚠ {error}")
-            return None
-        self.error.setText("")
-        return values
+        return self.form.checked_values(self.error)
 
     def refresh(self) -> None:
         # The inputs changed: a result shown no longer stands. It is discarded (its roll

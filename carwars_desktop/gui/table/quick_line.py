@@ -36,7 +36,6 @@ from carwars_desktop.services import (
     Discarded,
     PendingResolution,
     ResolveError,
-    RollState,
     procedure_sides,
     typed_dice,
 )
@@ -144,9 +143,7 @@ class QuickLine(QWidget):
 
     def _heard(self, changes: Changes) -> None:
         """The line's result was discarded by a roll elsewhere: it no longer shows it."""
-        notice = changes.roll
-        if not self._showing or notice is None or notice.state is not RollState.DISCARDED \
-                or notice.pending is None or notice.pending.initiator is not self:
+        if not self._showing or not changes.discarded_for(self):
             return
         self._showing = False
         self.edit.setPlaceholderText("the dice thrown, e.g. 543 — Enter (never rolls)")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableModel
+from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules.registry import ruleset_title
 
@@ -90,9 +91,7 @@ class SessionListPage(QWidget):
         self.hint = QLabel("Start a session (Ctrl+N), or pick one: a running session resumes, "
                            "a finished one opens read-only with its charts.")
         self.hint.setWordWrap(True)
-        self.message = QLabel()
-        self.message.setObjectName("error")
-        self.message.setWordWrap(True)
+        self.message = error_label()
         self.message.setStyleSheet(f"color: {error_colour()}; font-weight: 600;")
         self.new_button = QPushButton("&New session…")
         self.new_button.setToolTip("Ctrl+N")

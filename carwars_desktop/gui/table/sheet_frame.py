@@ -66,6 +66,17 @@ PLAYER_CHARS = 14
 """How many characters of a player's name a sheet widens for."""
 
 
+def illegal_label() -> QLabel:
+    """A sheet's warning line, hidden until a design breaks the rules in play."""
+    label = QLabel()
+    label.setObjectName("illegal")
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setStyleSheet(f"color: {level_colour(Level.WARNING)}; font-weight: 600;")
+    label.setVisible(False)
+    return label
+
+
 class NameLabel(ElidedLabel):
     """A name in a sheet's header: it asks for room for ``chars`` characters at most, and
     a longer name shown in less ends in "…" (the whole name in its tooltip)."""
@@ -127,12 +138,7 @@ class SheetFrame(QFrame):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setObjectName("status")
-        self.illegal = QLabel()
-        self.illegal.setObjectName("illegal")
-        self.illegal.setWordWrap(True)
-        self.illegal.setTextFormat(Qt.TextFormat.PlainText)
-        self.illegal.setStyleSheet(f"color: {level_colour(Level.WARNING)}; font-weight: 600;")
-        self.illegal.setVisible(False)
+        self.illegal = illegal_label()
         self.durations = QLabel()
         self.durations.setObjectName("durations")
         self.durations.setWordWrap(True)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.table.sheet_frame import SheetFrame, flags_html
+from carwars_desktop.gui.table.sheet_frame import SheetFrame, flags_html, illegal_label
 from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.rules.play import Level
 
@@ -59,12 +59,7 @@ class CompactSheet(QFrame):
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setWordWrap(True)
-        self.illegal = QLabel()
-        self.illegal.setObjectName("illegal")
-        self.illegal.setWordWrap(True)
-        self.illegal.setTextFormat(Qt.TextFormat.PlainText)
-        self.illegal.setStyleSheet(f"color: {level_colour(Level.WARNING)}; font-weight: 600;")
-        self.illegal.setVisible(False)
+        self.illegal = illegal_label()
         self.durations = QLabel()
         self.durations.setWordWrap(True)
         self.facts = QLabel()

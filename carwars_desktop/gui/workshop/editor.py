@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from carwars_desktop.library import DesignSummary, summarize_design
 from carwars_desktop.rules import Design, Problem
@@ -111,3 +119,30 @@ def mark_input(widget: QWidget) -> QWidget:
     """Mark a widget as a design input (disabled when the design is read-only)."""
     widget.setProperty("design-input", True)
     return widget
+
+
+def show_spin_value(spin: QSpinBox, value: int) -> None:
+    """Show ``value`` (kept within the spin box's range) without reporting an edit."""
+    if spin.value() != value:
+        spin.blockSignals(True)
+        spin.setValue(max(spin.minimum(), min(spin.maximum(), value)))
+        spin.blockSignals(False)
+
+
+def focus(widget: QWidget | None) -> bool:
+    """Put the keyboard focus on the widget of a field a problem names; False if none."""
+    if widget is None:
+        return False
+    widget.setFocus(Qt.FocusReason.OtherFocusReason)
+    return True
+
+
+def editable_table(table: QTableView, stretch: int) -> None:
+    """An editor's table edited where it stands (a double click, F2 or typing), its columns
+    sized by hand but for ``stretch``, which takes the room left."""
+    table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                          | QAbstractItemView.EditTrigger.EditKeyPressed
+                          | QAbstractItemView.EditTrigger.AnyKeyPressed)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
 import carwars_desktop
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+from carwars_desktop.gui.small_widgets import message_box
 from carwars_desktop.library import (
     ExchangedDesign,
     ExchangeError,
@@ -51,13 +52,12 @@ def warn_dialog(parent: QWidget | None, title: str, text: str) -> None:
 def ask_clash_dialog(parent: QWidget | None, design: ExchangedDesign,
                      remaining: int) -> tuple[Clash, bool]:
     kind = design_kind(design.ruleset_id, design.kind)
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle("A design of that name exists")
-    box.setText(f"You already have a {kind.ruleset_title} {kind.title.lower()} called "
-                f"“{design.name}”.")
-    box.setInformativeText("Replace it (its earlier revisions are kept), keep both (the "
-                           "imported one gets a new name), or skip the imported one?")
+    box = message_box(
+        parent, QMessageBox.Icon.Question, "A design of that name exists",
+        f"You already have a {kind.ruleset_title} {kind.title.lower()} called "
+        f"“{design.name}”.",
+        "Replace it (its earlier revisions are kept), keep both (the imported one gets a "
+        "new name), or skip the imported one?")
     replace = box.addButton("&Replace", QMessageBox.ButtonRole.AcceptRole)
     both = box.addButton("&Keep both", QMessageBox.ButtonRole.AcceptRole)
     skip = box.addButton("&Skip", QMessageBox.ButtonRole.RejectRole)

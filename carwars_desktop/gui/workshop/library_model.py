@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.library import (
     DesignDataError,
     class_text,
@@ -67,7 +68,9 @@ def _sort_key(column: int) -> Callable[[DesignEntry], Any]:
     return keys[column]
 
 
-class LibraryModel(QAbstractTableModel):
+class LibraryModel(ColumnsTableModel):
+    columns = COLUMNS
+
     def __init__(self) -> None:
         super().__init__()
         self._entries: list[DesignEntry] = []
@@ -96,11 +99,8 @@ class LibraryModel(QAbstractTableModel):
         return self._status_header
 
     # --- Qt's model interface --------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
+    def row_total(self) -> int:
+        return len(self._rows)
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:

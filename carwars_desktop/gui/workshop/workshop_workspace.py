@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
+from carwars_desktop.gui.small_widgets import message_box
 from carwars_desktop.gui.workshop.editor import DesignEditor
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
@@ -79,14 +80,12 @@ class ConflictChoice(Enum):
 
 def ask_conflict_with_dialog(parent: QWidget, theirs: DesignRecord) -> ConflictChoice:
     """The design was saved elsewhere since it was opened here: which one wins?"""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Saved elsewhere")
-    box.setText(f"{theirs.name} was saved by another copy of Carwars Desktop since you "
-                f"opened it (it is at revision {theirs.revision} now).")
-    box.setInformativeText("Your edits are kept until you choose. Keep yours as the newest "
-                           "revision (theirs stays in the revisions), take theirs (yours are "
-                           "dropped), or save yours as a copy?")
+    box = message_box(
+        parent, QMessageBox.Icon.Warning, "Saved elsewhere",
+        f"{theirs.name} was saved by another copy of Carwars Desktop since you opened it "
+        f"(it is at revision {theirs.revision} now).",
+        "Your edits are kept until you choose. Keep yours as the newest revision (theirs "
+        "stays in the revisions), take theirs (yours are dropped), or save yours as a copy?")
     buttons = {
         box.addButton("&Keep mine", QMessageBox.ButtonRole.AcceptRole): ConflictChoice.KEEP_MINE,
         box.addButton("&Take theirs", QMessageBox.ButtonRole.DestructiveRole):
@@ -220,29 +219,27 @@ class WorkshopWorkspace(Workspace):
 
         # --- wiring ----------------------------------------------------------------------
         self.name_edit.textEdited.connect(self._name_edited)
-        self.save_button.clicked.connect(self.save)
-        self.undo_button.clicked.connect(self.undo)
-        self.redo_button.clicked.connect(self.redo)
-        self.revisions_button.clicked.connect(self.show_revisions)
-        self.print_button.clicked.connect(self.print_preview)
-        self.pdf_button.clicked.connect(self.ask_export_pdf)
-        self.export_button.clicked.connect(self.ask_export_file)
         self.copy_button.clicked.connect(self.copy_to_mine)
-        self.close_button.clicked.connect(self.close_design)
         self.problems.field_requested.connect(self.focus_field)
         self.start_page.new_requested.connect(self.new_design)
         self.start_page.open_requested.connect(self.open_design)
-        self._shortcut("workshop.save", self.save)
-        self._shortcut("workshop.undo", self.undo)
-        self._shortcut("workshop.redo", self.redo)
-        self._shortcut("workshop.new", self._new_default)
-        self._shortcut("workshop.revisions", self.show_revisions)
-        self._shortcut("workshop.print", self.print_preview)
-        self._shortcut("workshop.pdf", self.ask_export_pdf)
-        self._shortcut("workshop.export", self.ask_export_file)
-        self._shortcut("workshop.close", self.close_design)
-        self._shortcut("workshop.next_problem", self.problems.go_to_next)
-        self._shortcut("workshop.name", lambda: self.name_edit.setFocus())
+        # Each action once: its shortcut, and the button that does it too (if any).
+        wired: tuple[tuple[str, Callable[[], object], QPushButton | None], ...] = (
+            ("workshop.save", self.save, self.save_button),
+            ("workshop.undo", self.undo, self.undo_button),
+            ("workshop.redo", self.redo, self.redo_button),
+            ("workshop.new", self._new_default, None),
+            ("workshop.revisions", self.show_revisions, self.revisions_button),
+            ("workshop.print", self.print_preview, self.print_button),
+            ("workshop.pdf", self.ask_export_pdf, self.pdf_button),
+            ("workshop.export", self.ask_export_file, self.export_button),
+            ("workshop.close", self.close_design, self.close_button),
+            ("workshop.next_problem", self.problems.go_to_next, None),
+            ("workshop.name", lambda: self.name_edit.setFocus(), None))
+        for action_id, slot, action_button in wired:
+            self._shortcut(action_id, slot)
+            if action_button is not None:
+                action_button.clicked.connect(slot)
         route_undo_keys(self.header, self._undo_keys)
         self._show_nothing()
 

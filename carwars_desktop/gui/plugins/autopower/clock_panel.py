@@ -7,10 +7,15 @@ Each phase is played with the engine's procedure for it (``autopower.draw``,
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
+from carwars_desktop.gui.small_widgets import wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
+from carwars_desktop.gui.table.clock_header import (
+    ClockPanel,
+    next_phase_button,
+    panel_column,
+)
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.autopower import CarSheet
 from carwars_desktop.rules.autopower.play import car_sheet
@@ -30,27 +35,19 @@ ORDER_INPUTS = ("car_a", "car_b", "car_c", "car_d")
 STEP_INPUTS = {"draw": "vehicle", "accelerate": "vehicle", "armor": "vehicle", "combat": "firer"}
 
 
-class AutopowerClockPanel(QWidget):
+class AutopowerClockPanel(ClockPanel):
     """See the module docstring."""
 
     def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.hub = actions
-        self.game: Game | None = None
-        self.read_only = False
-        self.header = ClockHeader()
-        self.order_label = QLabel()
-        self.order_label.setWordWrap(True)
-        self.order_button = QPushButton("Turn order…")
-        self.order_button.setToolTip("Higher Speed first, ties by E, F, S, I, then a 2d6 "
-                                     "roll-off; kept all game (autopower.first_player)")
-        self.order_button.clicked.connect(self.settle_order)
+        super().__init__(actions, parent)
+        self.order_label, self.order_button = self._order_controls(
+            "Turn order…", "Higher Speed first, ties by E, F, S, I, then a 2d6 "
+            "roll-off; kept all game (autopower.first_player)", self.settle_order)
         self.play_button = QPushButton()
         self.play_button.setToolTip("Ctrl+P — play this phase with its procedure")
         self.play_button.clicked.connect(self.play_phase)
         self.next_button = next_phase_button(self.next_phase)
-        self.result = QLabel()
-        self.result.setWordWrap(True)
+        self.result = wrapped_label()
         panel_column(self, self.header, self.order_label, self.order_button, self.play_button,
                      self.next_button, self.result)
 

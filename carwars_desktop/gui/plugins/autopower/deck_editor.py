@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.plugins.autopower.deck_models import DeckCountsModel, DeckLinesModel
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
+from carwars_desktop.gui.small_widgets import error_label
+from carwars_desktop.gui.workshop.editor import DesignEditor, editable_table, mark_input
 from carwars_desktop.library import unique_name
 from carwars_desktop.rules import Design
 from carwars_desktop.rules.autopower import Deck, Icon, IconValue, PowerCard
@@ -47,12 +48,7 @@ class DeckEditor(DesignEditor):
         self.table.setModel(self.lines_model)
         self.table.setAccessibleName("Deck list")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed
-                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        editable_table(self.table, 1)
         for column in (0, 2, 3, 4, 5):
             self.table.setColumnWidth(column, 80)
         self.table.setMinimumHeight(220)
@@ -68,9 +64,7 @@ class DeckEditor(DesignEditor):
         buttons.addStretch(1)
         self.totals = QLabel()
         self.totals.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         list_box = QGroupBox("Deck list — type a count, a title, or an icon's value (blank: "
                              "the card has no such icon)")
         list_layout = QVBoxLayout(list_box)

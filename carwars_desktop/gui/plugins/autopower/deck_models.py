@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.rules.autopower import Deck, Icon
 from carwars_desktop.rules.autopower.deck_lines import DeckLine
 
@@ -18,8 +19,10 @@ Edit = Callable[[int, int, str], str | None]
 """(row, column, typed text) → None when taken, else why not."""
 
 
-class DeckLinesModel(QAbstractTableModel):
+class DeckLinesModel(ColumnsTableModel):
     """One row per deck line: count, title, and the value of each numbered icon."""
+
+    columns = LINE_COLUMNS
 
     def __init__(self, edit: Edit | None = None) -> None:
         super().__init__()
@@ -36,20 +39,15 @@ class DeckLinesModel(QAbstractTableModel):
     def lines(self) -> tuple[DeckLine, ...]:
         return self._lines
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._lines)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(LINE_COLUMNS)
+    def row_total(self) -> int:
+        return len(self._lines)
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            if orientation == Qt.Orientation.Horizontal and 0 <= section < len(LINE_COLUMNS):
-                return LINE_COLUMNS[section]
-            if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._lines):
-                return str(section + 1)
-        return None
+        if (orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self._lines)):
+            return str(section + 1)
+        return super().headerData(section, orientation, role)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():

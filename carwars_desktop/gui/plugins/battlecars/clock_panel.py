@@ -24,8 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.small_widgets import error_label, wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
+from carwars_desktop.gui.table.clock_header import (
+    ClockPanel,
+    next_phase_button,
+    panel_column,
+)
 from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules import RecordSheet
 from carwars_desktop.rules.battlecars import CarSheet
@@ -69,9 +74,7 @@ class SpeedRow(QWidget):
         self.surface.addItems([s.value for s in Surface])
         self.limits = QLabel(limits_text(sheet, house))
         self.limits.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.error.setVisible(False)
         controls = QHBoxLayout()
         for widget in (self.speed, self.direction, self.surface):
@@ -89,20 +92,14 @@ class SpeedRow(QWidget):
         return self.speed.value(), self.direction.currentText(), self.surface.currentText()
 
 
-class BattlecarsClockPanel(QWidget):
+class BattlecarsClockPanel(ClockPanel):
     """See the module docstring."""
 
     def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.hub = actions
-        self.game: Game | None = None
-        self.read_only = False
-        self.header = ClockHeader()
-        self.order_label = QLabel()
-        self.order_label.setWordWrap(True)
-        self.order_button = QPushButton("Order of play…")
-        self.order_button.setToolTip("Roll the order of play (battlecars.entry_order)")
-        self.order_button.clicked.connect(self.settle_order)
+        super().__init__(actions, parent)
+        self.order_label, self.order_button = self._order_controls(
+            "Order of play…", "Roll the order of play (battlecars.entry_order)",
+            self.settle_order)
 
         self.speeds_box = QGroupBox("Secret speeds")
         self.speeds_layout = QVBoxLayout(self.speeds_box)
@@ -112,8 +109,7 @@ class BattlecarsClockPanel(QWidget):
         self.reveal_button.clicked.connect(self.reveal_speeds)
 
         self.turn_box = QGroupBox()
-        self.turn_text = QLabel()
-        self.turn_text.setWordWrap(True)
+        self.turn_text = wrapped_label()
         turn_layout = QVBoxLayout(self.turn_box)
         turn_layout.addWidget(self.turn_text)
         buttons = QGridLayout()
@@ -130,8 +126,7 @@ class BattlecarsClockPanel(QWidget):
             self.turn_buttons.append(button)
         turn_layout.addLayout(buttons)
         self.next_button = next_phase_button(self.next_phase)
-        self.result = QLabel()
-        self.result.setWordWrap(True)
+        self.result = wrapped_label()
 
         panel_column(self, self.header, self.order_label, self.order_button, self.speeds_box,
                      self.turn_box, self.next_button, self.result)
@@ -141,10 +136,6 @@ class BattlecarsClockPanel(QWidget):
     def _cars(self) -> dict[str, CarSheet]:
         assert self.game is not None
         return {v.key: car_sheet(self.game.sheet(v.key)) for v in self.game.vehicles}
-
-    def _names(self) -> dict[str, str]:
-        assert self.game is not None
-        return {v.key: v.name for v in self.game.vehicles}
 
     def _key(self, name: str) -> str:
         for key, vehicle in self._names().items():

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -43,7 +42,13 @@ from carwars_desktop.gui.plugins.battlecars.models import (
     ComponentsModel,
 )
 from carwars_desktop.gui.workshop.boxes import BoxStrip
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input
+from carwars_desktop.gui.workshop.editor import (
+    DesignEditor,
+    editable_table,
+    focus,
+    mark_input,
+    show_spin_value,
+)
 from carwars_desktop.rules import Design
 from carwars_desktop.rules.battlecars import Card, CounterSizes, card_edits
 from carwars_desktop.rules.battlecars.tables import DIE
@@ -97,12 +102,7 @@ class SectionBox(QGroupBox):
                                                   self.table))
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed
-                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        editable_table(self.table, NAME)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved,
                        model.dataChanged):
             signal.connect(self._fit_columns)
@@ -286,29 +286,22 @@ class CardEditor(DesignEditor):
     def show_design(self, design: Design) -> None:
         assert isinstance(design, Card)
         super().show_design(design)
-        self._set_spin(self.speed, design.speed_track_max)
+        show_spin_value(self.speed, design.speed_track_max)
         self.speed_strip.set_boxes(max(0, design.speed_track_max) + 1)
         for block, box in self.blocks.items():
             boxes = design.armour_boxes(block)
-            self._set_spin(box.spin, boxes)
+            show_spin_value(box.spin, boxes)
             box.strip.set_boxes(boxes)
         for section in SECTIONS:
             self.models[section].set_card(design)
             self.sections[section].show_faces(design)
         for name, spin in self.sizes.items():
-            self._set_spin(spin, int(design.counter_sizes.to_json()[name]))
+            show_spin_value(spin, int(design.counter_sizes.to_json()[name]))
         if self.note.toPlainText() != design.note:
             self.note.blockSignals(True)
             self.note.setPlainText(design.note)
             self.note.blockSignals(False)
         self.load.show_card(design)
-
-    @staticmethod
-    def _set_spin(spin: QSpinBox, value: int) -> None:
-        if spin.value() != value:
-            spin.blockSignals(True)
-            spin.setValue(max(spin.minimum(), min(spin.maximum(), value)))
-            spin.blockSignals(False)
 
     # --- editing ---------------------------------------------------------------------------
     def _propose(self, card: Card, label: str, key: str = "") -> None:
@@ -415,7 +408,4 @@ class CardEditor(DesignEditor):
             widget = self.load.mounts
         elif head == "note":
             widget = self.note
-        if widget is None:
-            return False
-        widget.setFocus(Qt.FocusReason.OtherFocusReason)
-        return True
+        return focus(widget)

@@ -7,13 +7,13 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
 )
 from PySide6.QtWidgets import QComboBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from carwars_desktop.gui.record_table_model import ColumnsTableModel
 from carwars_desktop.rules.battlecars import Card, Component
 from carwars_desktop.rules.battlecars.terms import Facing, Kind, Section
 
@@ -28,8 +28,10 @@ Edit = Callable[[int, int, Any], str | None]
 """(component index on the card, column, value) → None when taken, else why not."""
 
 
-class ComponentsModel(QAbstractTableModel):
+class ComponentsModel(ColumnsTableModel):
     """The components of one section: name, type, boxes, firing direction, d8 faces."""
+
+    columns = COMPONENT_COLUMNS
 
     def __init__(self, section: Section, edit: Edit | None = None) -> None:
         super().__init__()
@@ -61,18 +63,8 @@ class ComponentsModel(QAbstractTableModel):
                 return row
         return None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COMPONENT_COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(COMPONENT_COLUMNS)):
-            return COMPONENT_COLUMNS[section]
-        return None
+    def row_total(self) -> int:
+        return len(self._rows)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():

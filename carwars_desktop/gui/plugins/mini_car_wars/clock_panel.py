@@ -21,8 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.small_widgets import error_label, wrapped_label
 from carwars_desktop.gui.table.actions import TableActions
-from carwars_desktop.gui.table.clock_header import ClockHeader, next_phase_button, panel_column
+from carwars_desktop.gui.table.clock_header import (
+    ClockPanel,
+    next_phase_button,
+    panel_column,
+)
 from carwars_desktop.gui.table.sheet_frame import number_label
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.play import mini_sheet
@@ -41,21 +46,16 @@ from carwars_desktop.rules.play import TurnError
 from carwars_desktop.session import Game
 
 
-class MiniClockPanel(QWidget):
+class MiniClockPanel(ClockPanel):
     """See the module docstring."""
 
     def __init__(self, actions: TableActions, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.hub = actions
-        self.game: Game | None = None
-        self.read_only = False
-        self.header = ClockHeader()
+        super().__init__(actions, parent)
         self.movers_box = QGroupBox("Who moves")
         self.movers_box.setStyleSheet("QPushButton { padding: 3px 6px; }")
         self.movers_grid = QGridLayout(self.movers_box)
         self.movers_grid.setHorizontalSpacing(4)
-        self.idle = QLabel()
-        self.idle.setWordWrap(True)
+        self.idle = wrapped_label()
         self.next_button = next_phase_button(
             self.next_phase, "Ctrl+. — vehicles that have not moved go straight on")
 
@@ -65,9 +65,7 @@ class MiniClockPanel(QWidget):
         self.speed_errors: dict[str, QLabel] = {}
         self.start_button = QPushButton()
         self.start_button.clicked.connect(self.start_turn)
-        self.speeds_error = QLabel()
-        self.speeds_error.setWordWrap(True)
-        self.speeds_error.setObjectName("error")
+        self.speeds_error = error_label()
         self.speeds_box.setVisible(False)
         self.speeds_open = False
 
@@ -84,10 +82,6 @@ class MiniClockPanel(QWidget):
     def _house(self) -> dict[str, Any]:
         """The session's house rules: the clock's automatic moves play under them."""
         return self.game.house if self.game is not None else {}
-
-    def _names(self) -> dict[str, str]:
-        assert self.game is not None
-        return {v.key: v.name for v in self.game.vehicles}
 
     def phase_number(self) -> int:
         assert self.game is not None
@@ -189,12 +183,20 @@ class MiniClockPanel(QWidget):
                      note=f"Phase {phase}: {names[waiting[0]]} moves (Ctrl+P again: the next)")
         return True
 
-    def next_phase(self) -> None:
+    def _phase_to_finish(self) -> int | None:
+        """The phase Ctrl+. and Ctrl+J finish; None when none is (nothing shown, read-only,
+        or the turn's last phase, whose end asks for the new speeds instead)."""
         if self.game is None or self.read_only:
-            return
+            return None
         phase = self.phase_number()
         if phase == PHASES:
             self.show_speeds()
+            return None
+        return phase
+
+    def next_phase(self) -> None:
+        phase = self._phase_to_finish()
+        if phase is None or self.game is None:
             return
         step = finish_phase(self._sheets(), phase, self._names(), self._house())
         clock = self.game.clock
@@ -205,11 +207,8 @@ class MiniClockPanel(QWidget):
         """Ctrl+J: on to the next phase in which a vehicle moves (MCW §2.2.1: nothing else
         happens in a phase nobody moves in), or to the end of the turn, as one event; the
         phases passed are finished as Ctrl+. finishes them (MCW-D1)."""
-        if self.game is None or self.read_only:
-            return
-        phase = self.phase_number()
-        if phase == PHASES:
-            self.show_speeds()
+        phase = self._phase_to_finish()
+        if phase is None or self.game is None:
             return
         names, house = self._names(), self._house()
         sheets = self._sheets()
@@ -248,9 +247,7 @@ class MiniClockPanel(QWidget):
             edit.setAccessibleName(f"New speed of {names[key]}")
             edit.setToolTip("legal: " + ", ".join(legal_speeds(sheet)) + " (R = reverse)")
             edit.setMaximumWidth(110)
-            error = QLabel()
-            error.setObjectName("error")
-            error.setWordWrap(True)
+            error = error_label()
             error.setVisible(False)
             label = QLabel(f"<b>{names[key]}</b> (now {sheet.velocity})")
             label.setBuddy(edit)

@@ -25,7 +25,13 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.plugins.mini_car_wars.armor import ArmorPanel
-from carwars_desktop.gui.workshop.editor import DesignEditor, mark_input, two_columns
+from carwars_desktop.gui.workshop.editor import (
+    DesignEditor,
+    focus,
+    mark_input,
+    show_spin_value,
+    two_columns,
+)
 from carwars_desktop.rules import Design, Problem
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.kernel.formatting import money, money_change
@@ -214,7 +220,7 @@ class MiniEditor(DesignEditor):
         for role in Role:
             kit = design.kit(role)
             for field in _KIT_FIELDS:
-                self._set_spin(self.kit[(role, field)], int(getattr(kit, field)))
+                show_spin_value(self.kit[(role, field)], int(getattr(kit, field)))
             check = self.body_armor[role]
             if check.isChecked() != kit.body_armor:
                 check.blockSignals(True)
@@ -253,13 +259,6 @@ class MiniEditor(DesignEditor):
             box.blockSignals(True)
             box.setCurrentIndex(index)
             box.blockSignals(False)
-
-    @staticmethod
-    def _set_spin(spin: QSpinBox, value: int) -> None:
-        if spin.value() != value:
-            spin.blockSignals(True)
-            spin.setValue(max(spin.minimum(), min(spin.maximum(), value)))
-            spin.blockSignals(False)
 
     # --- editing ---------------------------------------------------------------------------
     def _stock_chosen(self) -> None:
@@ -341,7 +340,4 @@ class MiniEditor(DesignEditor):
                       else self.kit[(role, rest if rest in _KIT_FIELDS else _KIT_FIELDS[0])])
         elif head == "cost":
             widget = self.budget
-        if widget is None:
-            return False
-        widget.setFocus(Qt.FocusReason.OtherFocusReason)
-        return True
+        return focus(widget)

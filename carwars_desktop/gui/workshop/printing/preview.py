@@ -14,25 +14,37 @@ if TYPE_CHECKING:
     from carwars_desktop.gui.workshop.printing.session import SessionPrint
 
 
-class SheetPrintPreview(QPrintPreviewDialog):
-    """A print preview that owns its printer (the Qt dialog only borrows it)."""
+class _OwnPrinterPreview(QPrintPreviewDialog):
+    """A print preview that owns its printer (the Qt dialog only borrows it), titled
+    ``title``; :attr:`pages` is how many pages its last painting took."""
 
-    def __init__(self, items: Sequence[PrintItem], parent: QWidget | None = None) -> None:
-        self.sheet_printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        prepare(self.sheet_printer)
-        self.sheet_printer.setDocName(", ".join(item[2].name for item in items)[:200])
-        super().__init__(self.sheet_printer, parent)
-        self.items = list(items)
+    def __init__(self, printer: QPrinter, title: str, parent: QWidget | None) -> None:
+        self.sheet_printer = printer
+        printer.setDocName(title[:200])
+        super().__init__(printer, parent)
         self.pages = 0
-        self.setWindowTitle(f"Print preview — {self.sheet_printer.docName()}")
+        self.setWindowTitle(f"Print preview — {title}")
         self.paintRequested.connect(self._paint)
         self.resize(1000, 900)
+
+    def _paint(self, printer: QPrinter) -> None:
+        raise NotImplementedError
+
+
+class SheetPrintPreview(_OwnPrinterPreview):
+    """Record sheets in Qt's print preview."""
+
+    def __init__(self, items: Sequence[PrintItem], parent: QWidget | None = None) -> None:
+        self.items = list(items)
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        prepare(printer)
+        super().__init__(printer, ", ".join(item[2].name for item in items)[:200], parent)
 
     def _paint(self, printer: QPrinter) -> None:
         self.pages = paint_document(printer, self.items)
 
 
-class SessionPrintPreview(QPrintPreviewDialog):
+class SessionPrintPreview(_OwnPrinterPreview):
     """A session's sheets in Qt's print preview: the page setup there (paper, margins)
     is what the pages are laid out on."""
 
@@ -40,15 +52,10 @@ class SessionPrintPreview(QPrintPreviewDialog):
                  parent: QWidget | None = None) -> None:
         from carwars_desktop.gui.workshop.printing.session import prepare_paper
 
-        self.sheet_printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        prepare_paper(self.sheet_printer, paper)
-        self.sheet_printer.setDocName(job.title[:200])
-        super().__init__(self.sheet_printer, parent)
         self.job = job
-        self.pages = 0
-        self.setWindowTitle(f"Print preview — {job.title}")
-        self.paintRequested.connect(self._paint)
-        self.resize(1000, 900)
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        prepare_paper(printer, paper)
+        super().__init__(printer, job.title, parent)
 
     def _paint(self, printer: QPrinter) -> None:
         from carwars_desktop.gui.workshop.printing.session import paint_session_document
