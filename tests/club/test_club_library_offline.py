@@ -146,3 +146,28 @@ def test_retry_acts_on_the_designs_chosen_not_on_the_selection_then(
     assert live[b.id] == "Design B"  # B untouched
     assert "Renamed A (copy)" in live.values()  # the copy is A's
     assert not any(name.startswith("Design B (") for name in live.values())
+
+
+def test_the_preview_is_read_off_the_gui_thread_and_says_when_the_server_is_away(
+        qtbot: Any, club_window: MainWindow, club_server: Any) -> None:
+    window = club_window
+    library = _library(window)
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    qtbot.waitUntil(lambda: library.model.rowCount() > 1)
+    first, second = library.model.entries_at([0, 1])
+    library.select_ids([first.id])
+    qtbot.waitUntil(lambda: library.preview.pages > 0)
+    assert first.name in library.detail.text()
+    try:
+        club_server.stop()
+        library.select_ids([second.id])
+        qtbot.waitUntil(lambda: "not answering" in library.preview._message, timeout=10_000)
+        assert library.preview.pages == 0
+        assert second.name in library.detail.text()
+        assert window.offline_banner.isVisible()
+        club_server.start()
+        window.offline_banner.retry_button.click()  # read again
+        qtbot.waitUntil(lambda: library.preview.pages > 0, timeout=10_000)
+        assert "revision" in library.detail.text() or "read-only" in library.detail.text()
+    finally:
+        club_server.start_if_stopped()

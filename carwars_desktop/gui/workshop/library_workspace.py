@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.operation import Ops
@@ -305,6 +306,8 @@ class LibraryWorkspace(Workspace):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(120)
         self._preview_timer.timeout.connect(self._show_preview)
+        self._preview_reads: LatestOnly[tuple[DesignRecord, Any]] = LatestOnly(self)
+        """The selected design read for the preview, on a worker (the newest selection's)."""
         details = QWidget()
         details_layout = QVBoxLayout(details)
         details_layout.setContentsMargins(0, 0, 0, 0)
@@ -826,28 +829,41 @@ class LibraryWorkspace(Workspace):
             self.detail.setText(f"{len(entries)} designs selected." if entries else
                                 "Select a design to see its sheet.")
             self.preview.show_item(None)
+            self._preview_reads.supersede()
             return
-        try:
-            record = self.library.get(entries[0].id)
-        except Exception as error:
-            from sqlalchemy.exc import OperationalError
+        entry, library = entries[0], self.library
 
-            text = write_failure(error)
-            if text is None:
-                if not isinstance(error, OperationalError):
-                    raise
-                # The server refused the read (a sign-in changed meanwhile, say).
-                self.preview.show_message("Not shown: the database refused to read it.")
-                return
-            self.detail.setText(f"<b>{html.escape(entries[0].name)}</b>")
-            self.preview.show_message("Not shown: the club server is not answering. It is "
-                                      "read again once it answers.")
-            self.write_banner.show_message(text, self._preview_again)
+        def read(_job: Job) -> tuple[DesignRecord, Any]:
+            """The record and its design (or why the rules cannot read it), off the GUI
+            thread: a club server's answer takes a network round trip, or never comes."""
+            record = library.get(entry.id)
+            try:
+                return record, load_design(record.ruleset_id, record.kind, record.data)
+            except DesignDataError as error:
+                return record, error
+
+        self._preview_reads.submit(read, self._preview_read,
+                                   lambda error: self._preview_refused(entry, error))
+
+    def _preview_refused(self, entry: DesignEntry, error: BaseException) -> None:
+        from sqlalchemy.exc import OperationalError
+
+        text = write_failure(error)
+        if text is None:
+            if not isinstance(error, OperationalError):
+                raise error
+            # The server refused the read (a sign-in changed meanwhile, say).
+            self.preview.show_message("Not shown: the database refused to read it.")
             return
-        try:
-            design = load_design(record.ruleset_id, record.kind, record.data)
-        except DesignDataError as error:
-            self.preview.show_message(f"Cannot be shown: {error}")
+        self.detail.setText(f"<b>{html.escape(entry.name)}</b>")
+        self.preview.show_message("Not shown: the club server is not answering. It is "
+                                  "read again once it answers.")
+        self.write_banner.show_message(text, self._preview_again)
+
+    def _preview_read(self, read: tuple[DesignRecord, Any]) -> None:
+        record, design = read
+        if isinstance(design, DesignDataError):
+            self.preview.show_message(f"Cannot be shown: {design}")
             return
         source = "shipped with the rules, read-only" if record.is_catalog else \
             f"yours, revision {record.revision}"
