@@ -47,7 +47,6 @@ STILL_ON_THE_GUI_THREAD = {
         "gui/workshop/library_workspace.py:_fill_rules_box",  # the house-rules profiles
         "gui/workshop/library_workspace.py:_refresh",  # the design list
         "gui/workshop/workshop_workspace.py:_refresh_recent",  # the start page's list
-        "gui/table/workspace.py:refresh_sessions",  # the session list
         "gui/table/workspace.py:_reopen_last_running",  # is a session to resume?
     },
     "preview": set(),
@@ -182,3 +181,35 @@ def test_a_club_evening_runs_only_the_listed_statements_on_the_gui_thread(
     assert statements.on_workers > 0  # the listener hears the workers' statements too
     found = {step: set(calls) for step, calls in statements.steps.items()}
     assert found == STILL_ON_THE_GUI_THREAD, statements.steps
+
+
+def test_the_session_list_is_read_on_a_worker_and_says_when_the_server_is_away(
+        qtbot: Any, tmp_path: Path, club: ClubConnection, club_password: str,
+        club_server: Any, statements: Statements) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=club.url(club_password), interactive=False,
+                        settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        assert window.finish_startup()
+        ruleset = find_ruleset(MINI_CAR_WARS.id)
+        entries = [Entry("Ann", "Courier", ruleset.catalog()["Courier"].to_json())]
+        table = window.table
+        table.start_session(ruleset.id, "Club night", "", prepare(ruleset, entries, ""))
+        statements.on_gui_thread.clear()
+        table.show_sessions()
+        page = table.sessions_page
+        qtbot.waitUntil(lambda: page.model.rowCount() == 1)
+        assert "table/workspace.py:refresh_sessions" not in " ".join(statements.on_gui_thread)
+        try:
+            club_server.stop()
+            table.show_sessions()
+            qtbot.waitUntil(lambda: "not listed" in page.message.text(), timeout=10_000)
+            assert "not answering" in page.message.text()
+            assert "psycopg" not in page.message.text()
+            assert page.model.rowCount() == 1  # the list as last read stays
+        finally:
+            club_server.start_if_stopped()
+    finally:
+        window.shutdown()

@@ -51,7 +51,7 @@ from carwars_desktop.session.setup import Setup
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
     from carwars_desktop.services.fire_batch import BatchStore
-    from carwars_desktop.storage import Database
+    from carwars_desktop.storage import Database, SessionInfo
     from carwars_desktop.storage.first_screen import RunningGame
     from carwars_desktop.storage.leases import Lease, LeaseInfo
 
@@ -119,6 +119,9 @@ class TableWorkspace(Workspace):
         self.session_id: int | None = None
         self.hub = TableActions(context, self)
         self.sessions_page = SessionListPage()
+        self._session_reads: background.LatestOnly[list[SessionInfo]] = \
+            background.LatestOnly(self)
+        """The session list read for :attr:`sessions_page`, on a worker (the newest asked)."""
         self.play = PlayView(self.hub)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.sessions_page)
@@ -261,8 +264,24 @@ class TableWorkspace(Workspace):
 
     # --- sessions -----------------------------------------------------------------------
     def refresh_sessions(self) -> None:
-        if self.database is not None:
-            self.sessions_page.set_sessions(self.database.game_sessions.all())
+        """Read the session list on a worker (a club server's round trip never holds the
+        window) and show it once read; a refusal is said on the list's page."""
+        database = self.database
+        if database is None:
+            return
+
+        def shown(sessions: list[SessionInfo]) -> None:
+            if self.database is database:
+                self.sessions_page.set_sessions(sessions)
+
+        def refused(error: BaseException) -> None:
+            text = write_failure(error)
+            if text is None:
+                raise error
+            if self.database is database:
+                self.sessions_page.message.setText(f"⚠ The sessions were not listed: {text}")
+
+        self._session_reads.submit(lambda _job: database.game_sessions.all(), shown, refused)
 
     def show_sessions(self) -> None:
         self.refresh_sessions()
