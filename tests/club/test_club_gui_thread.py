@@ -46,7 +46,6 @@ STILL_ON_THE_GUI_THREAD = {
         "gui/workshop/library_workspace.py:<lambda>",  # the catalog installed/checked
         "gui/workshop/library_workspace.py:_fill_rules_box",  # the house-rules profiles
         "gui/workshop/library_workspace.py:_refresh",  # the design list
-        "gui/workshop/workshop_workspace.py:_refresh_recent",  # the start page's list
         "gui/table/workspace.py:_reopen_last_running",  # is a session to resume?
     },
     "preview": set(),

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
@@ -60,7 +61,7 @@ from carwars_desktop.services import (
 
 if TYPE_CHECKING:
     from carwars_desktop.library import DesignSummary
-    from carwars_desktop.storage import Database, DesignRecord, Library
+    from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
     from carwars_desktop.storage.library import DesignConflictError
 
 T = TypeVar("T")
@@ -191,6 +192,8 @@ class WorkshopWorkspace(Workspace):
 
         # --- body: the editor and the problems ------------------------------------------
         self.start_page = StartPage()
+        self._recent_reads: LatestOnly[list[DesignEntry]] = LatestOnly(self)
+        """The start page's recent designs read on a worker (the newest request's)."""
         self.editor_stack = QStackedWidget()
         self.editor_stack.addWidget(self.start_page)
         self.editor_scroll = QScrollArea()
@@ -307,12 +310,29 @@ class WorkshopWorkspace(Workspace):
         return self.editing.history
 
     def _refresh_recent(self) -> None:
-        if self._database is None:
+        """The start page's recent designs, read on a worker (a club server's round trip
+        never holds the window) and shown once read."""
+        database, ruleset_id = self._database, self._ruleset
+        if database is None:
             return
-        entries = [e for e in self._database.library.entries(self._ruleset)
-                   if not e.is_catalog]
-        entries.sort(key=lambda e: e.updated_at, reverse=True)
-        self.start_page.set_recent(entries)
+
+        def read(_job: Job) -> list[DesignEntry]:
+            entries = [e for e in database.library.entries(ruleset_id) if not e.is_catalog]
+            entries.sort(key=lambda e: e.updated_at, reverse=True)
+            return entries
+
+        def shown(entries: list[DesignEntry]) -> None:
+            if self._database is database and self._ruleset == ruleset_id:
+                self.start_page.set_recent(entries)
+
+        def refused(error: BaseException) -> None:
+            text = write_failure(error)
+            if text is None:
+                raise error
+            if self._database is database:
+                self._say(f"⚠ The recent designs were not read: {text}")
+
+        self._recent_reads.submit(read, shown, refused)
 
     # --- opening ---------------------------------------------------------------------------
     def open_design(self, design_id: int) -> bool:
@@ -359,7 +379,7 @@ class WorkshopWorkspace(Workspace):
             self._huge = False
             return (*self.editing.read(design_id), None)
         self._huge = True
-        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+        from carwars_desktop.gui.background import Cancelled, run_with_progress
 
         def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
             record, design = self.editing.read(design_id)
@@ -386,7 +406,7 @@ class WorkshopWorkspace(Workspace):
         record, editor = self.record, self.editor
         if not self._huge or record is None or editor is None:
             return work()
-        from carwars_desktop.gui.background import Job, run_with_progress
+        from carwars_desktop.gui.background import run_with_progress
 
         def write(job: Job) -> tuple[T, DesignSummary]:
             return work(), summarize_design(record.ruleset_id, record.kind, design, options)
