@@ -53,7 +53,7 @@ STILL_ON_THE_GUI_THREAD = {
         "gui/workshop/library_workspace.py:duplicate_selected",  # the copy written
         "gui/workshop/library_workspace.py:update_rows",  # its row read for the list
     },
-    "open": {"gui/workshop/workshop_workspace.py:_read"},  # the design read for editing
+    "open": set(),
     "save": {
         "gui/workshop/workshop_workspace.py:_run_write",  # the revision written
         "gui/workshop/library_workspace.py:update_rows",

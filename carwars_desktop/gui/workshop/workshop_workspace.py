@@ -372,27 +372,34 @@ class WorkshopWorkspace(Workspace):
         return True
 
     def _read(self, design_id: int) -> tuple[DesignRecord, Design, DesignSummary | None] | None:
-        """The design and its engine's reading; a huge one (a 90,000-card deck) is read,
-        and its summary worked out, on a worker while the window keeps answering (None:
-        the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
-        if self.library_service.data_size(design_id) < READ_ON_WORKER:
-            self._huge = False
-            return (*self.editing.read(design_id), None)
-        self._huge = True
+        """The design and its engine's reading, read on a worker while the window keeps
+        answering (a club server's round trip, or the stuck-call cut); a huge one (a
+        90,000-card deck) is read again as a kept job, its summary worked out there
+        (None: the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
         from carwars_desktop.gui.background import Cancelled, run_with_progress
 
-        def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
+        def small(_job: Job) -> tuple[DesignRecord, Design] | None:
+            """The design when it is not huge; None: a huge one (read as a kept job)."""
+            if self.library_service.data_size(design_id) >= READ_ON_WORKER:
+                return None
+            return self.editing.read(design_id)
+
+        def huge(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
             record, design = self.editing.read(design_id)
             job.check()
             options = house.get(record.ruleset_id)
             return record, design, summarize_design(record.ruleset_id, record.kind, design,
                                                     options)
 
-        house = {ruleset_id: self.house_options(ruleset_id) for ruleset_id in ruleset_ids()}
-
         self._opening = True
         try:
-            return run_with_progress(self, "Opening design", work, "Reading the design…",
+            read = run_with_progress(self, "Opening design", small, "Reading the design…")
+            self._huge = read is None
+            if read is not None:
+                return (*read, None)
+            house = {ruleset_id: self.house_options(ruleset_id)
+                     for ruleset_id in ruleset_ids()}
+            return run_with_progress(self, "Opening design", huge, "Reading the design…",
                                      kept=True)
         except Cancelled:
             return None
