@@ -34,18 +34,23 @@ from carwars_desktop.storage.club import ClubConnection
 GUI = str(Path(carwars_desktop.__file__).parent / "gui")
 
 STILL_ON_THE_GUI_THREAD = {
-    # Each is a write the GM waits for, or a read it depends on, that the app still
-    # makes synchronously on the GUI thread; each is bounded by the connection's timeouts
-    # and the stuck-call cut (storage/stuck_calls.py), and a refused one shows the banner.
+    # What each step still runs on the GUI thread, by calling GUI function. Start-up
+    # opens the database and attaches it to each workspace in the order start-up owns;
+    # the others are the writes the GM waits for
+    # (an Op runs its call on the GUI thread: gui/operation.py) and the reads that show
+    # what the write made (the Library's new row, the log's new line, the session just
+    # opened). Each is bounded by the connection's timeouts and the stuck-call cut
+    # (storage/stuck_calls.py, 20 s), and a refused one shows the banner. The preview,
+    # the session list, the start page's recent designs and a design's opening run on
+    # workers: their steps list none of them.
     "start-up": {
-        "gui/club_connect.py:open_startup_club",
-        # the database opened and checked before the window is usable
-        "gui/game_context.py:database",  # the house-rules profiles of the Table
-        "gui/club_link.py:attach_database",  # the offline queue's target read
-        "gui/dice_workspace.py:attach_database",  # the roll log's page count
+        "gui/club_connect.py:open_startup_club",  # the database opened and checked
+        "gui/game_context.py:database",  # rolls left shown by a stopped run, settled
+        "gui/club_link.py:attach_database",  # the server's identity (the queue's target)
+        "gui/dice_workspace.py:attach_database",  # the Dice workspace's recent rolls
         "gui/workshop/library_workspace.py:<lambda>",  # the catalog installed/checked
         "gui/workshop/library_workspace.py:_fill_rules_box",  # the house-rules profiles
-        "gui/workshop/library_workspace.py:_refresh",  # the design list
+        "gui/workshop/library_workspace.py:_refresh",  # the design list (shown at once)
         "gui/table/workspace.py:_reopen_last_running",  # is a session to resume?
     },
     "preview": set(),
@@ -60,7 +65,7 @@ STILL_ON_THE_GUI_THREAD = {
     },
     "start a session": {
         "gui/table/workspace.py:start_session",  # the session created
-        "gui/table/workspace.py:take",  # its lease taken, the session read
+        "gui/table/workspace.py:take",  # its row read, its lease taken
         "gui/table/event_log.py:set_pages",  # the log's first page
         "gui/table/play_view.py:update_actions",  # undo/redo: is there one?
         "gui/table/keyboard.py:restore_batch",  # the batch left unapplied
