@@ -3,7 +3,8 @@
 A listener on every engine's ``before_cursor_execute`` records, for each statement run on
 the GUI thread, the app's GUI function that led to it, while a GM drives an evening on a
 club server through the widgets: the Library browsed, a design previewed, copied, opened
-and saved in the Workshop, a session started at the Table, a mark made, a roll applied.
+and saved in the Workshop, a session started at the Table, a mark made, a roll applied,
+the session finished and its charts drawn.
 """
 
 from __future__ import annotations
@@ -77,6 +78,14 @@ STILL_ON_THE_GUI_THREAD = {
     "roll": {
         "gui/table/procedure_dialog.py:resolve",  # the roll kept in the roll log as shown
         "gui/table/procedure_runner.py:<lambda>",  # the result applied: its event written
+    },
+    "finish, charts": {
+        "gui/table/workspace.py:<lambda>",  # the session finished (its Op)
+        "gui/table/workspace.py:take",  # reopened read-only: its row read
+        "gui/table/event_log.py:set_pages",
+        "gui/table/event_log.py:event_at",
+        "gui/table/workspace.py:charts",  # aggregates kept? how many events? (the
+        # charts themselves are read on a worker and drawn a chart a turn)
     },
 }
 
@@ -180,6 +189,12 @@ def test_a_club_evening_runs_only_the_listed_statements_on_the_gui_thread(
         fire.apply()
         qtbot.waitUntil(lambda: table.play.log_dock.model.rowCount() == 2)
         statements.step("roll")
+
+        table.finish_session(confirm=False)  # then shown read-only with its charts
+        charts = table.play.charts
+        qtbot.waitUntil(lambda: not charts.drawing and len(charts.plots) == 4,
+                        timeout=60_000)
+        statements.step("finish, charts")
     finally:
         window.shutdown()
     assert statements.on_workers > 0  # the listener hears the workers' statements too
