@@ -84,8 +84,6 @@ STILL_ON_THE_GUI_THREAD = {
         "gui/table/workspace.py:take",  # reopened read-only: its row read
         "gui/table/event_log.py:set_pages",
         "gui/table/event_log.py:event_at",
-        "gui/table/workspace.py:charts",  # aggregates kept? how many events? (the
-        # charts themselves are read on a worker and drawn a chart a turn)
     },
 }
 

@@ -486,14 +486,34 @@ class TableWorkspace(Workspace):
         self.session_id = session_id
 
         def charts() -> None:
-            if service.stored_charts(opened) is None and not service.charts_kept(opened) \
-                    and opened.events.count() > SYNC_CHART_EVENTS:
+            def to_aggregate(_job: Job) -> int:
+                """How many events to aggregate before the charts are drawn (0: none;
+                asked on a worker: each answer is a club server's round trip)."""
+                if service.stored_charts(opened) is not None or service.charts_kept(opened):
+                    return 0
+                count = opened.events.count()
+                return count if count > SYNC_CHART_EVENTS else 0
+
+            current = self.play.charts.begin()  # (another session shown since: dropped)
+
+            def counted(events: int) -> None:
+                if current():
+                    draw_charts(events)
+
+            def not_counted(error: BaseException) -> None:
+                if current():
+                    charts_failed(error)
+
+            background.start(to_aggregate, counted, not_counted, parent=self)
+
+        def draw_charts(events: int) -> None:
+            if events:
                 try:
                     run_with_progress(
                         self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
-                        f"Reading the {opened.events.count():,} events of {info.name} for its "
-                        "charts…")
+                        f"Reading the {events:,} events of {info.name} for its charts…")
                 except Cancelled:
+                    self.play.charts.reset()
                     self.play.charts.summary.setText("The charts were not drawn (cancelled): "
                                                      "open this tab again to draw them.")
                     self.play.set_charts_loader(charts)
@@ -505,6 +525,7 @@ class TableWorkspace(Workspace):
             text = write_failure(error)  # the aggregates could not be kept (read-only)
             if text is None:
                 raise error
+            self.play.charts.reset()
             self.play.charts.summary.setText(f"The charts were not drawn: {text} Open this "
                                              "tab again to draw them.")
             self.play.set_charts_loader(charts)
