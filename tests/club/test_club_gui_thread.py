@@ -42,13 +42,12 @@ STILL_ON_THE_GUI_THREAD = {
     # what the write made (the Library's new row, the log's new line, the session just
     # opened). Each is bounded by the connection's timeouts and the stuck-call cut
     # (storage/stuck_calls.py, 20 s), and a refused one shows the banner. The preview,
-    # the session list, the start page's recent designs and a design's opening run on
-    # workers: their steps list none of them.
+    # the session list, the start page's recent designs, the Dice's recent rolls, a
+    # design's opening and the charts' questions run on workers: no step lists them.
     "start-up": {
         "gui/club_connect.py:open_startup_club",  # the database opened and checked
         "gui/game_context.py:database",  # rolls left shown by a stopped run, settled
         "gui/club_link.py:attach_database",  # the server's identity (the queue's target)
-        "gui/dice_workspace.py:attach_database",  # the Dice workspace's recent rolls
         "gui/workshop/library_workspace.py:<lambda>",  # the catalog installed/checked
         "gui/workshop/library_workspace.py:_fill_rules_box",  # the house-rules profiles
         "gui/workshop/library_workspace.py:_refresh",  # the design list (shown at once)
