@@ -50,7 +50,7 @@ from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import DICE, set_action_keys
 from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.workspace import Workspace
-from carwars_desktop.gui.write_banner import WriteBanner
+from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
 from carwars_desktop.services import ChangeBus, Changes
@@ -211,6 +211,8 @@ class DiceWorkspace(Workspace):
         grid.addWidget(self.summary, 3, 0, 1, 2)
         grid.addWidget(self.odds_status, 4, 0, 1, 2)
         self._odds_worker: LatestOnly[ExactOdds] = LatestOnly(self)
+        self._history_reads: LatestOnly[list[DiceRollRecord]] = LatestOnly(self)
+        """The recent rolls read for :attr:`history_model`, on a worker (the newest asked)."""
 
         self.chart = DistributionChart()
 
@@ -300,7 +302,7 @@ class DiceWorkspace(Workspace):
 
     def attach_database(self, database: Database) -> None:
         self._database = database
-        self.history_model.reset(database.dice_history.recent(HISTORY_LIMIT))
+        self._read_history()
         self._set_ready(True)
 
     def load_deferred(self) -> None:
@@ -319,9 +321,37 @@ class DiceWorkspace(Workspace):
             self._history_stale = True
 
     def _read_history(self) -> None:
+        """Read the recent rolls on a worker (a club server's round trip never holds the
+        window) and show them once read; a refused read goes to the banner (Retry)."""
         self._history_stale = False
-        if self._database is not None:
-            self.history_model.reset(self._database.dice_history.recent(HISTORY_LIMIT))
+        database = self._database
+        if database is None:
+            return
+
+        def shown(records: list[DiceRollRecord]) -> None:
+            if self._database is database:
+                self.history_model.reset(records)
+
+        def refused(error: BaseException) -> None:
+            text = write_failure(error)
+            if text is None:
+                raise error
+            if self._database is database:
+                self._history_stale = True  # read again when shown, or on Retry
+                self.banner.show_message(f"The recent rolls were not read: {text}",
+                                         self._history_again)
+
+        self._history_reads.submit(lambda _job: database.dice_history.recent(HISTORY_LIMIT),
+                                   shown, refused)
+
+    @property
+    def reading_history(self) -> bool:
+        """The recent rolls are being read (shown once read)."""
+        return self._history_reads.busy
+
+    def _history_again(self) -> bool:
+        self._read_history()
+        return True
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -468,6 +498,8 @@ class DiceWorkspace(Workspace):
 
     def _shown(self, record: DiceRollRecord, resolution: Resolution, seed: int | None) -> None:
         """The roll kept (committed): now it may be shown."""
+        if self._history_reads.busy:  # a read begun before it would not have it
+            self._read_history()
         self.history_model.prepend(record)
         self.history_view.scrollToTop()
         self.last_resolution = resolution

@@ -182,13 +182,6 @@ class PhoneSharing(QObject):
         self.desk.forget()
         self.requests_changed.emit()
 
-    def _ended(self, session_id: int) -> bool:
-        """Whether session ``session_id`` is finished (False when it cannot be read)."""
-        try:
-            return not self.services.table.session_info(session_id).running
-        except Exception:  # noqa: BLE001 (unreadable: nothing is refused on a guess)
-            return False
-
     def new_link(self) -> str:
         """Revoke the link shown: a new token, the old one gets 404 from now on."""
         if self.server is None:
@@ -282,8 +275,8 @@ class PhoneSharing(QObject):
 
     # --- the bus -------------------------------------------------------------------------
     def _on_changes(self, changes: Changes) -> None:
-        if changes.sessions and changes.session_id is not None \
-                and changes.session_id == self.session_id and self._ended(changes.session_id):
+        if changes.finished and changes.session_id is not None \
+                and changes.session_id == self.session_id:
             # The shared session was finished: what its phones asked for and the GM did
             # not accept is refused, saying so (#33 §3), and nothing more is taken.
             self.desk.revoke(reason="the session ended")

@@ -98,6 +98,8 @@ class Changes:
         session: a session was opened, closed or finished (the Table and the Resolver
             rebuild what they show of it).
         sessions: the list of sessions changed (one was created or finished).
+        finished: the session ``session_id`` was finished here (no reading needed to
+            know it: the phones' sharing of it stops, with no database round trip).
         resolution_logged: a result was kept in the roll log (applied or discarded).
         roll: a roll was resolved (shown), applied or discarded.
     """
@@ -108,6 +110,7 @@ class Changes:
     session_id: int | None = None
     session: bool = False
     sessions: bool = False
+    finished: bool = False
     resolution_logged: bool = False
     roll: RollNotice | None = None
 

@@ -620,7 +620,8 @@ class TableService:
             return None
         session_id = self.session_id
         self.database.game_sessions.finish(session_id, lease)
-        self.bus.publish(Changes(initiator, session_id=session_id, sessions=True))
+        self.bus.publish(Changes(initiator, session_id=session_id, sessions=True,
+                                 finished=True))
         return session_id
 
     # --- one writer at a time (issue 15) -------------------------------------------------

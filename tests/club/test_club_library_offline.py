@@ -101,12 +101,73 @@ def test_each_library_action_offline_is_refused_in_words(
         window.offline_banner.retry_button.click()  # the refused actions run again
         qtbot.waitUntil(lambda: not window.offline_banner.isVisible(), timeout=10_000)
         names = {e.name for e in window.database.library.entries()}  # type: ignore[union-attr]
-        # Retry runs each refused action again on the Library as it is then: the new
-        # design is made and the copy is made.
-        # (Which design a rename then hits depends on the selection the earlier retries
-        # leave: not checked here.)
+        # Retry runs the refused actions again (the last ten kept: see ClubLink), each on
+        # the design selected when it was refused, whatever the earlier retries selected:
+        # the new design is made, the design tagged is that one. (The copy's and the
+        # rename's retries, the first two, are not kept: the next test checks them.)
         assert "New vehicle" in names
-        assert any(name.endswith("(copy) (copy)") for name in names | {
-            e.name for e in window.database.library.entries(deleted=True)})  # type: ignore[union-attr]
+        assert window.database.library.get(own.id).tags == ("night", "club")  # type: ignore[union-attr]
+    finally:
+        club_server.start_if_stopped()
+
+
+def test_retry_acts_on_the_designs_chosen_not_on_the_selection_then(
+        qtbot: Any, tmp_path: Path, club_window: MainWindow, club_server: Any) -> None:
+    """Offline, the GM renames, copies and deletes design A (each refused), then selects
+    design B; once the server answers, Retry renames, copies and deletes A, B untouched."""
+    window = club_window
+    library = _library(window)
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    database = window.database
+    assert database is not None
+    catalog = database.library.entries()[0].id
+    a = library.service.rename(library.service.duplicate(catalog, initiator=None).record.id,
+                               "Design A", initiator=None).record
+    b = library.service.rename(library.service.duplicate(catalog, initiator=None).record.id,
+                               "Design B", initiator=None).record
+    library.refresh()
+    try:
+        club_server.stop()
+        library.select_ids([a.id])
+        assert not library.rename_selected("Renamed A")
+        assert not library.duplicate_selected()
+        assert not library.delete_selected(confirmed=True)
+        assert window.offline_banner.isVisible()
+        library.select_ids([b.id])
+        assert library.selected_ids() == [b.id]
+        club_server.start()
+        window.offline_banner.retry_button.click()
+        qtbot.waitUntil(lambda: not window.offline_banner.isVisible(), timeout=10_000)
+    finally:
+        club_server.start_if_stopped()
+    live = {e.id: e.name for e in database.library.entries()}
+    deleted = {e.id: e.name for e in database.library.entries(deleted=True)}
+    assert deleted == {a.id: "Renamed A"}  # A renamed, then deleted
+    assert live[b.id] == "Design B"  # B untouched
+    assert "Renamed A (copy)" in live.values()  # the copy is A's
+    assert not any(name.startswith("Design B (") for name in live.values())
+
+
+def test_the_preview_is_read_off_the_gui_thread_and_says_when_the_server_is_away(
+        qtbot: Any, club_window: MainWindow, club_server: Any) -> None:
+    window = club_window
+    library = _library(window)
+    window._rail.setCurrentRow(window.workspaces.index(library))
+    qtbot.waitUntil(lambda: library.model.rowCount() > 1)
+    first, second = library.model.entries_at([0, 1])
+    library.select_ids([first.id])
+    qtbot.waitUntil(lambda: library.preview.pages > 0)
+    assert first.name in library.detail.text()
+    try:
+        club_server.stop()
+        library.select_ids([second.id])
+        qtbot.waitUntil(lambda: "not answering" in library.preview._message, timeout=10_000)
+        assert library.preview.pages == 0
+        assert second.name in library.detail.text()
+        assert window.offline_banner.isVisible()
+        club_server.start()
+        window.offline_banner.retry_button.click()  # read again
+        qtbot.waitUntil(lambda: library.preview.pages > 0, timeout=10_000)
+        assert "revision" in library.detail.text() or "read-only" in library.detail.text()
     finally:
         club_server.start_if_stopped()

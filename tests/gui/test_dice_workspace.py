@@ -102,7 +102,7 @@ def test_history_survives_restart(qtbot, settings: QSettings, sqlite_url: str) -
     qtbot.addWidget(second)
     assert second.finish_startup()
     model = _dice(second).history_model
-    assert model.rowCount() == 1
+    qtbot.waitUntil(lambda: model.rowCount() == 1)  # read on a worker
     assert model.index(0, 3).data() == "6 6"
     second.shutdown()
 

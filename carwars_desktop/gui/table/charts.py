@@ -96,6 +96,16 @@ class SessionCharts(QWidget):
 
         self._reader.submit(read, read_done, failed)
 
+    def begin(self) -> Callable[[], bool]:
+        """A drawing is under way from now, before :meth:`draw` (what it needs first is
+        asked on a worker); the call returned says whether it is still this one (no
+        :meth:`reset` since: another session shown)."""
+        self.reset()
+        self.summary.setText("Drawing the charts…")
+        self.drawing = True
+        generation = self._generation
+        return lambda: generation == self._generation
+
     def _read(self, generation: int, charts: Charts) -> None:
         if generation == self._generation:
             self.show_history(*charts, stepwise=True)

@@ -51,7 +51,7 @@ from carwars_desktop.session.setup import Setup
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
     from carwars_desktop.services.fire_batch import BatchStore
-    from carwars_desktop.storage import Database
+    from carwars_desktop.storage import Database, SessionInfo
     from carwars_desktop.storage.first_screen import RunningGame
     from carwars_desktop.storage.leases import Lease, LeaseInfo
 
@@ -119,6 +119,9 @@ class TableWorkspace(Workspace):
         self.session_id: int | None = None
         self.hub = TableActions(context, self)
         self.sessions_page = SessionListPage()
+        self._session_reads: background.LatestOnly[list[SessionInfo]] = \
+            background.LatestOnly(self)
+        """The session list read for :attr:`sessions_page`, on a worker (the newest asked)."""
         self.play = PlayView(self.hub)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.sessions_page)
@@ -261,8 +264,24 @@ class TableWorkspace(Workspace):
 
     # --- sessions -----------------------------------------------------------------------
     def refresh_sessions(self) -> None:
-        if self.database is not None:
-            self.sessions_page.set_sessions(self.database.game_sessions.all())
+        """Read the session list on a worker (a club server's round trip never holds the
+        window) and show it once read; a refusal is said on the list's page."""
+        database = self.database
+        if database is None:
+            return
+
+        def shown(sessions: list[SessionInfo]) -> None:
+            if self.database is database:
+                self.sessions_page.set_sessions(sessions)
+
+        def refused(error: BaseException) -> None:
+            text = write_failure(error)
+            if text is None:
+                raise error
+            if self.database is database:
+                self.sessions_page.message.setText(f"⚠ The sessions were not listed: {text}")
+
+        self._session_reads.submit(lambda _job: database.game_sessions.all(), shown, refused)
 
     def show_sessions(self) -> None:
         self.refresh_sessions()
@@ -467,14 +486,34 @@ class TableWorkspace(Workspace):
         self.session_id = session_id
 
         def charts() -> None:
-            if service.stored_charts(opened) is None and not service.charts_kept(opened) \
-                    and opened.events.count() > SYNC_CHART_EVENTS:
+            def to_aggregate(_job: Job) -> int:
+                """How many events to aggregate before the charts are drawn (0: none;
+                asked on a worker: each answer is a club server's round trip)."""
+                if service.stored_charts(opened) is not None or service.charts_kept(opened):
+                    return 0
+                count = opened.events.count()
+                return count if count > SYNC_CHART_EVENTS else 0
+
+            current = self.play.charts.begin()  # (another session shown since: dropped)
+
+            def counted(events: int) -> None:
+                if current():
+                    draw_charts(events)
+
+            def not_counted(error: BaseException) -> None:
+                if current():
+                    charts_failed(error)
+
+            background.start(to_aggregate, counted, not_counted, parent=self)
+
+        def draw_charts(events: int) -> None:
+            if events:
                 try:
                     run_with_progress(
                         self, "Charts", lambda job: service.aggregate_charts(opened, job.progress),
-                        f"Reading the {opened.events.count():,} events of {info.name} for its "
-                        "charts…")
+                        f"Reading the {events:,} events of {info.name} for its charts…")
                 except Cancelled:
+                    self.play.charts.reset()
                     self.play.charts.summary.setText("The charts were not drawn (cancelled): "
                                                      "open this tab again to draw them.")
                     self.play.set_charts_loader(charts)
@@ -486,6 +525,7 @@ class TableWorkspace(Workspace):
             text = write_failure(error)  # the aggregates could not be kept (read-only)
             if text is None:
                 raise error
+            self.play.charts.reset()
             self.play.charts.summary.setText(f"The charts were not drawn: {text} Open this "
                                              "tab again to draw them.")
             self.play.set_charts_loader(charts)

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.operation import Ops
@@ -121,14 +122,26 @@ def shows_refused_writes(
         method: Callable[Concatenate[LibraryWorkspace, P], R],
 ) -> Callable[Concatenate[LibraryWorkspace, P], R]:
     """A Library action whose refused write shows the banner (Retry runs it again) and
-    returns False (0): nothing is shown as done."""
+    returns False (0): nothing is shown as done.
+
+    The action acts on the designs selected when the GM invoked it
+    (:meth:`LibraryWorkspace.chosen_entries`), on Retry too, whatever is selected by then."""
 
     def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        chosen = self.selected_entries()
+
         def failed(text: str) -> None:
             self._refresh_if_answering()  # a change of several designs may have stopped
             self._say(f"⚠ {text}")
 
-        op = self.ops(lambda: method(self, *args, **kwargs)).failed(failed)
+        def call() -> R:
+            before, self._chosen = self._chosen, chosen
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self._chosen = before
+
+        op = self.ops(call).failed(failed)
         # False == 0: "nothing done" as a bool or a count
         return cast(R, op.value) if op.run() else cast(R, False)
 
@@ -158,6 +171,8 @@ class LibraryWorkspace(Workspace):
         self._first_screen: list[DesignEntry] | None = None
         """The list shown before the database was open (:meth:`show_first_screen`)."""
         self._refresh_waiters: list[QEventLoop] = []
+        self._chosen: list[DesignEntry] | None = None
+        """The designs the running action was invoked on (:func:`shows_refused_writes`)."""
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
@@ -291,6 +306,8 @@ class LibraryWorkspace(Workspace):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(120)
         self._preview_timer.timeout.connect(self._show_preview)
+        self._preview_reads: LatestOnly[tuple[DesignRecord, Any]] = LatestOnly(self)
+        """The selected design read for the preview, on a worker (the newest selection's)."""
         details = QWidget()
         details_layout = QVBoxLayout(details)
         details_layout.setContentsMargins(0, 0, 0, 0)
@@ -753,6 +770,14 @@ class LibraryWorkspace(Workspace):
     def selected_ids(self) -> list[int]:
         return [entry.id for entry in self.selected_entries()]
 
+    def chosen_entries(self) -> list[DesignEntry]:
+        """The designs an action acts on: those selected when the GM invoked it (a Retry
+        after a refused write acts on them, not on what is selected by then)."""
+        return list(self._chosen) if self._chosen is not None else self.selected_entries()
+
+    def chosen_ids(self) -> list[int]:
+        return [entry.id for entry in self.chosen_entries()]
+
     def select_ids(self, design_ids: list[int]) -> None:
         """Select the rows of ``design_ids`` in one change (runs of rows as ranges)."""
         selection = self.view.selectionModel()
@@ -804,28 +829,41 @@ class LibraryWorkspace(Workspace):
             self.detail.setText(f"{len(entries)} designs selected." if entries else
                                 "Select a design to see its sheet.")
             self.preview.show_item(None)
+            self._preview_reads.supersede()
             return
-        try:
-            record = self.library.get(entries[0].id)
-        except Exception as error:
-            from sqlalchemy.exc import OperationalError
+        entry, library = entries[0], self.library
 
-            text = write_failure(error)
-            if text is None:
-                if not isinstance(error, OperationalError):
-                    raise
-                # The server refused the read (a sign-in changed meanwhile, say).
-                self.preview.show_message("Not shown: the database refused to read it.")
-                return
-            self.detail.setText(f"<b>{html.escape(entries[0].name)}</b>")
-            self.preview.show_message("Not shown: the club server is not answering. It is "
-                                      "read again once it answers.")
-            self.write_banner.show_message(text, self._preview_again)
+        def read(_job: Job) -> tuple[DesignRecord, Any]:
+            """The record and its design (or why the rules cannot read it), off the GUI
+            thread: a club server's answer takes a network round trip, or never comes."""
+            record = library.get(entry.id)
+            try:
+                return record, load_design(record.ruleset_id, record.kind, record.data)
+            except DesignDataError as error:
+                return record, error
+
+        self._preview_reads.submit(read, self._preview_read,
+                                   lambda error: self._preview_refused(entry, error))
+
+    def _preview_refused(self, entry: DesignEntry, error: BaseException) -> None:
+        from sqlalchemy.exc import OperationalError
+
+        text = write_failure(error)
+        if text is None:
+            if not isinstance(error, OperationalError):
+                raise error
+            # The server refused the read (a sign-in changed meanwhile, say).
+            self.preview.show_message("Not shown: the database refused to read it.")
             return
-        try:
-            design = load_design(record.ruleset_id, record.kind, record.data)
-        except DesignDataError as error:
-            self.preview.show_message(f"Cannot be shown: {error}")
+        self.detail.setText(f"<b>{html.escape(entry.name)}</b>")
+        self.preview.show_message("Not shown: the club server is not answering. It is "
+                                  "read again once it answers.")
+        self.write_banner.show_message(text, self._preview_again)
+
+    def _preview_read(self, read: tuple[DesignRecord, Any]) -> None:
+        record, design = read
+        if isinstance(design, DesignDataError):
+            self.preview.show_message(f"Cannot be shown: {design}")
             return
         source = "shipped with the rules, read-only" if record.is_catalog else \
             f"yours, revision {record.revision}"
@@ -838,7 +876,7 @@ class LibraryWorkspace(Workspace):
     # --- actions ---------------------------------------------------------------------------
     @shows_refused_writes
     def open_selected(self) -> bool:
-        entries = self.selected_entries()
+        entries = self.chosen_entries()
         if len(entries) != 1 or entries[0].deleted_at is not None:
             return False
         return self.workshop.open_design(entries[0].id)
@@ -850,7 +888,7 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def duplicate_selected(self) -> bool:
-        entries = self.selected_entries()
+        entries = self.chosen_entries()
         if len(entries) != 1:
             return False
         copy = self.service.duplicate(entries[0].id, initiator=self).record
@@ -868,7 +906,7 @@ class LibraryWorkspace(Workspace):
             InvalidDesignError,
         )
 
-        entries = self.selected_entries()
+        entries = self.chosen_entries()
         if len(entries) != 1:
             return False
         entry = entries[0]
@@ -900,7 +938,7 @@ class LibraryWorkspace(Workspace):
     def tag_selected(self, text: str | None = None) -> bool:
         from carwars_desktop.storage import InvalidDesignError
 
-        entries = self.selected_entries()
+        entries = self.chosen_entries()
         if not entries:
             return False
         if text is None:
@@ -924,7 +962,7 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def delete_selected(self, confirmed: bool = False) -> bool:
-        entries = [e for e in self.selected_entries() if not e.is_catalog]
+        entries = [e for e in self.chosen_entries() if not e.is_catalog]
         if not entries or self.source_box.currentData() == DELETED:
             return False
         names = entries[0].name if len(entries) == 1 else f"{len(entries)} designs"
@@ -954,7 +992,7 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def restore_selected(self) -> bool:
-        entries = self.selected_entries()
+        entries = self.chosen_entries()
         if not entries or self.source_box.currentData() != DELETED:
             return False
         self.service.restore([entry.id for entry in entries], initiator=self)
@@ -1010,10 +1048,12 @@ class LibraryWorkspace(Workspace):
         self._say(f"Imported {len(records)} design{'s' if len(records) != 1 else ''}"
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
 
-    def export_selected(self, path: str | None = None) -> str | None:
+    def export_selected(self, path: str | None = None,
+                        design_ids: Sequence[int] | None = None) -> str | None:
+        """Export ``design_ids`` (the selected designs; a Retry: those chosen first)."""
         from carwars_desktop.gui.background import collection_paused
 
-        ids = self.selected_ids()
+        ids = list(design_ids) if design_ids is not None else self.selected_ids()
         try:
             with collection_paused():
                 written = export_designs(self, self.service, ids, path, self.warn)
@@ -1022,7 +1062,8 @@ class LibraryWorkspace(Workspace):
             if text is None:
                 raise
             self._say(f"⚠ {text}")
-            self.write_banner.show_message(text, lambda: self.export_selected(path) is not None)
+            self.write_banner.show_message(
+                text, lambda: self.export_selected(path, ids) is not None)
             return None
         if written:
             self._say(f"Exported {len(ids)} design{'s' if len(ids) != 1 else ''} to {written}.")
@@ -1030,7 +1071,7 @@ class LibraryWorkspace(Workspace):
 
     def print_items(self) -> list[PrintItem]:
         items: list[PrintItem] = []
-        for design_id in self.selected_ids():
+        for design_id in self.chosen_ids():
             record = self.library.get(design_id)
             items.append((record.ruleset_id, record.kind,
                           load_design(record.ruleset_id, record.kind, record.data)))

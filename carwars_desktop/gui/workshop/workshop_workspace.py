@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
@@ -61,7 +62,7 @@ from carwars_desktop.services import (
 
 if TYPE_CHECKING:
     from carwars_desktop.library import DesignSummary
-    from carwars_desktop.storage import Database, DesignRecord, Library
+    from carwars_desktop.storage import Database, DesignEntry, DesignRecord, Library
     from carwars_desktop.storage.library import DesignConflictError
 
 T = TypeVar("T")
@@ -190,6 +191,8 @@ class WorkshopWorkspace(Workspace):
 
         # --- body: the editor and the problems ------------------------------------------
         self.start_page = StartPage()
+        self._recent_reads: LatestOnly[list[DesignEntry]] = LatestOnly(self)
+        """The start page's recent designs read on a worker (the newest request's)."""
         self.editor_stack = QStackedWidget()
         self.editor_stack.addWidget(self.start_page)
         self.editor_scroll = QScrollArea()
@@ -304,12 +307,29 @@ class WorkshopWorkspace(Workspace):
         return self.editing.history
 
     def _refresh_recent(self) -> None:
-        if self._database is None:
+        """The start page's recent designs, read on a worker (a club server's round trip
+        never holds the window) and shown once read."""
+        database, ruleset_id = self._database, self._ruleset
+        if database is None:
             return
-        entries = [e for e in self._database.library.entries(self._ruleset)
-                   if not e.is_catalog]
-        entries.sort(key=lambda e: e.updated_at, reverse=True)
-        self.start_page.set_recent(entries)
+
+        def read(_job: Job) -> list[DesignEntry]:
+            entries = [e for e in database.library.entries(ruleset_id) if not e.is_catalog]
+            entries.sort(key=lambda e: e.updated_at, reverse=True)
+            return entries
+
+        def shown(entries: list[DesignEntry]) -> None:
+            if self._database is database and self._ruleset == ruleset_id:
+                self.start_page.set_recent(entries)
+
+        def refused(error: BaseException) -> None:
+            text = write_failure(error)
+            if text is None:
+                raise error
+            if self._database is database:
+                self._say(f"⚠ The recent designs were not read: {text}")
+
+        self._recent_reads.submit(read, shown, refused)
 
     # --- opening ---------------------------------------------------------------------------
     def open_design(self, design_id: int) -> bool:
@@ -349,27 +369,34 @@ class WorkshopWorkspace(Workspace):
         return True
 
     def _read(self, design_id: int) -> tuple[DesignRecord, Design, DesignSummary | None] | None:
-        """The design and its engine's reading; a huge one (a 90,000-card deck) is read,
-        and its summary worked out, on a worker while the window keeps answering (None:
-        the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
-        if self.library_service.data_size(design_id) < READ_ON_WORKER:
-            self._huge = False
-            return (*self.editing.read(design_id), None)
-        self._huge = True
-        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+        """The design and its engine's reading, read on a worker while the window keeps
+        answering (a club server's round trip, or the stuck-call cut); a huge one (a
+        90,000-card deck) is read again as a kept job, its summary worked out there
+        (None: the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
+        from carwars_desktop.gui.background import Cancelled, run_with_progress
 
-        def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
+        def small(_job: Job) -> tuple[DesignRecord, Design] | None:
+            """The design when it is not huge; None: a huge one (read as a kept job)."""
+            if self.library_service.data_size(design_id) >= READ_ON_WORKER:
+                return None
+            return self.editing.read(design_id)
+
+        def huge(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
             record, design = self.editing.read(design_id)
             job.check()
             options = house.get(record.ruleset_id)
             return record, design, summarize_design(record.ruleset_id, record.kind, design,
                                                     options)
 
-        house = {ruleset_id: self.house_options(ruleset_id) for ruleset_id in ruleset_ids()}
-
         self._opening = True
         try:
-            return run_with_progress(self, "Opening design", work, "Reading the design…",
+            read = run_with_progress(self, "Opening design", small, "Reading the design…")
+            self._huge = read is None
+            if read is not None:
+                return (*read, None)
+            house = {ruleset_id: self.house_options(ruleset_id)
+                     for ruleset_id in ruleset_ids()}
+            return run_with_progress(self, "Opening design", huge, "Reading the design…",
                                      kept=True)
         except Cancelled:
             return None
@@ -383,7 +410,7 @@ class WorkshopWorkspace(Workspace):
         record, editor = self.record, self.editor
         if not self._huge or record is None or editor is None:
             return work()
-        from carwars_desktop.gui.background import Job, run_with_progress
+        from carwars_desktop.gui.background import run_with_progress
 
         def write(job: Job) -> tuple[T, DesignSummary]:
             return work(), summarize_design(record.ruleset_id, record.kind, design, options)

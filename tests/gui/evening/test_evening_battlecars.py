@@ -223,6 +223,7 @@ def test_evening_battlecars(qtbot: Any, tmp_path: Path, sqlite_url: str,
                     and window.workspaces[4].isVisible())
     history = window.workspaces[4]
     assert isinstance(history, DiceWorkspace)
+    qtbot.waitUntil(lambda: not history.reading_history)  # (read on a worker when shown)
     model = history.history_model
     states = {str(model.data(model.index(row, 3))): str(model.data(model.index(row, 5)))
               for row in range(model.rowCount())}

@@ -154,6 +154,7 @@ def test_the_dice_history_follows_a_roll_made_elsewhere(
     table = start_session("mini_car_wars", [("Ann", "Killer Kart"), ("Bo", "Courier")])
     dice = next(w for w in window.workspaces if isinstance(w, DiceWorkspace))
     _switch(window, dice, qtbot)
+    qtbot.waitUntil(lambda: not dice.reading_history)  # (read on a worker)
     before = dice.history_model.rowCount()
     service = table.context.service
     game = service.running()
@@ -163,4 +164,4 @@ def test_the_dice_history_follows_a_roll_made_elsewhere(
     # A roll made while the Dice workspace is on screen (the command line, a club's
     # other window): its history hears it on the bus.
     service.resolve(fire, inputs, typed_dice("5 4 6"), bindings={"firer": "v1", "target": "v2"})
-    assert dice.history_model.rowCount() == before + 1
+    qtbot.waitUntil(lambda: dice.history_model.rowCount() == before + 1)

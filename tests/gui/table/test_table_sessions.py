@@ -112,7 +112,7 @@ def test_finished_session_opens_read_only_with_charts(start_session,  # type: ig
     assert table.play.log_dock.model.rowCount() == rows  # read-only: nothing written
     table.show_sessions()
     page = table.sessions_page
-    assert page.model.rowCount() == 1
+    qtbot.waitUntil(lambda: page.model.rowCount() == 1)  # the list is read on a worker
     assert page.open_button.text() == "&Open read-only"
     page.open_row(0)
     assert table.session_id == session_id and table.context.service.read_only

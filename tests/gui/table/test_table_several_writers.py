@@ -110,6 +110,8 @@ def test_start_up_never_resumes_a_session_another_copy_holds(  # type: ignore[no
         assert again.table.context.service.game is None
         message = again.table.sessions_page.message.text()
         assert "Test night" in message and "open on " in message
+        # (the list is read on a worker)
+        qtbot.waitUntil(lambda: again.table.sessions_page.model.rowCount() == 1)
         state = again.table.sessions_page.model.index(0, 3).data()
         assert state.startswith("▶ open on ") and " since " in state
     finally:

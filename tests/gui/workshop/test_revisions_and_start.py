@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -47,7 +49,8 @@ def test_look_at_a_revision_and_go_back(workshop: WorkshopWorkspace, qtbot) -> N
     assert workshop.state_label.text().startswith("⚠ draft")
 
 
-def test_the_start_page_offers_new_designs_and_recent_ones(workshop: WorkshopWorkspace) -> None:
+def test_the_start_page_offers_new_designs_and_recent_ones(workshop: WorkshopWorkspace,
+                                                           qtbot: Any) -> None:
     workshop.set_ruleset("autopower")
     buttons = [workshop.start_page.buttons.itemAt(i).widget()
                for i in range(workshop.start_page.buttons.count() - 1)]
@@ -62,7 +65,8 @@ def test_the_start_page_offers_new_designs_and_recent_ones(workshop: WorkshopWor
     workshop.close_design()
     assert workshop.editor_stack.currentWidget() is workshop.start_page
     recent = workshop.start_page.recent
-    assert recent.count() == 1 and recent.item(0).text().startswith("New deck")
+    qtbot.waitUntil(lambda: recent.count() == 1)  # read on a worker
+    assert recent.item(0).text().startswith("New deck")
     recent.itemActivated.emit(recent.item(0))
     assert workshop.record is not None and workshop.record.id == record_id
 
