@@ -154,7 +154,7 @@ class ClubLink(QObject):
             return False
         self._away = True
         if retry is not None:
-            self._retries = [*self._retries[-9:], retry]
+            self._retries.append(retry)  # every refused action runs again, in order
         self._on_state(self._state())
         return True
 

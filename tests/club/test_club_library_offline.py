@@ -101,12 +101,15 @@ def test_each_library_action_offline_is_refused_in_words(
         window.offline_banner.retry_button.click()  # the refused actions run again
         qtbot.waitUntil(lambda: not window.offline_banner.isVisible(), timeout=10_000)
         names = {e.name for e in window.database.library.entries()}  # type: ignore[union-attr]
-        # Retry runs the refused actions again (the last ten kept: see ClubLink), each on
-        # the design selected when it was refused, whatever the earlier retries selected:
-        # the new design is made, the design tagged is that one. (The copy's and the
-        # rename's retries, the first two, are not kept: the next test checks them.)
+        # Retry runs every refused action again, in order, each on the design selected
+        # when it was refused, whatever the earlier retries selected: the copy is made, the
+        # design renamed and tagged is that one (deleted, then restored), the new design
+        # is made.
         assert "New vehicle" in names
-        assert window.database.library.get(own.id).tags == ("night", "club")  # type: ignore[union-attr]
+        assert f"{own.name} (copy)" in names
+        kept = window.database.library.get(own.id)  # type: ignore[union-attr]
+        assert kept is not None and kept.name == "Offline name"
+        assert kept.tags == ("night", "club")
     finally:
         club_server.start_if_stopped()
 
