@@ -46,7 +46,9 @@ class SheetPreview(QWidget):
         painter = QPainter(self)
         painter.fillRect(self.rect(), self.palette().window())
         if self._image is None:
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
+            painter.drawText(self.rect().adjusted(12, 12, -12, -12),  # wrapped: never cut
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                             self._message)
             painter.end()
             return
         area = self.rect().adjusted(8, 8, -8, -8)
