@@ -65,8 +65,12 @@ class Overlay(QObject):
         top_left = anchor.mapTo(parent, anchor.rect().topLeft()) if anchor is not parent \
             else parent.rect().topLeft()
         width = anchor.width()
-        height = banner.heightForWidth(width) if banner.hasHeightForWidth() else -1
-        height = max(height, banner.sizeHint().height())
+        # As tall as its words wrapped to this width need (a wrapped label's size hint is
+        # a guess at another width: a one-line banner was 80 px tall, hiding the row
+        # under it).
+        height = banner.heightForWidth(width) if banner.hasHeightForWidth() \
+            else banner.sizeHint().height()
+        height = max(height, banner.minimumSizeHint().height())
         banner.setGeometry(top_left.x(), top_left.y(), width, height)
         banner.raise_()
 
