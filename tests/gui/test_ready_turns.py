@@ -16,6 +16,8 @@ from PySide6.QtCore import QAbstractEventDispatcher, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
+from carwars_desktop.gui.dice_workspace import DiceWorkspace
+from carwars_desktop.gui.distribution_chart import DRAWING
 from carwars_desktop.gui.main_window import WORKSPACE_TITLES, MainWindow
 from carwars_desktop.gui.workshop import LibraryWorkspace
 from carwars_desktop.gui.workspace import Workspace
@@ -167,23 +169,41 @@ def test_the_first_key_right_after_ready_is_answered_without_building_the_rest(
     window.shutdown()
 
 
-def test_a_workspace_key_right_after_ready_builds_that_one_at_once(
+def test_a_workspace_key_right_after_ready_builds_that_one_alone_and_loads_it_next(
         qtbot, sqlite_url: str, tmp_path: Path, turns: Turns) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+5 in the ready turn: the Dice are built and shown in it, alone (the Table and
+    the Resolver above them on the rail come on later turns); their heavy parts (the
+    chart) from the next turn on, the chart saying meanwhile that it is being drawn."""
     _existing(sqlite_url)
     window = _window(qtbot, sqlite_url, tmp_path)
-    shown: list[str] = []
+    shown: list[tuple[str, int, str]] = []
 
     def dice_at_once(opened: bool) -> None:
         QTest.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)  # Dice
-        shown.append(window.current_workspace().title)
+        dice = window.current_workspace()
+        assert isinstance(dice, DiceWorkspace)
+        shown.append((dice.title, turns.turn, dice.chart._legend.text()))
 
     window.database_ready.connect(dice_at_once)
     qtbot.waitUntil(lambda: bool(shown), timeout=60_000)
-    assert shown == ["Dice"]
-    assert window._stack.currentWidget() is window.workspaces[4]
+    [(title, ready, legend)] = shown
+    dice = window.workspace_at(WORKSPACE_TITLES.index("Dice"))
+    assert title == "Dice" and window._stack.currentWidget() is dice
+    assert turns.in_turn(ready, "built") == ["Dice"]  # alone
+    assert turns.in_turn(ready, "attached") == ["Library", "Workshop", "Dice"]
+    assert turns.in_turn(ready, "loaded") == ["Library"]  # the first screen's only
+    assert legend == DRAWING  # the brief state until its heavy parts are loaded
     library = window.workspaces[0]
     assert isinstance(library, LibraryWorkspace) and library.new_button.isEnabled()
     qtbot.waitUntil(window.everything_built, timeout=60_000)
+    assert [t > ready for t, what, title in turns.done
+            if what == "loaded" and title == "Dice"] == [True]
+    # the others after, each once, in the rail's order (one per turn: the test above)
+    assert [title for t, what, title in turns.done if what == "built" and t > ready] == [
+        "Table", "Resolver", "Ledger"]
+    assert [w.title for w in window.workspaces] == list(WORKSPACE_TITLES)
+    assert window.workspaces[4] is dice and window._stack.currentWidget() is dice
+    assert window._rail.currentRow() == 4
     window.shutdown()
 
 
