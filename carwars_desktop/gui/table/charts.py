@@ -7,7 +7,7 @@ charts are drawn one per turn, a gauge chart's curves a few vehicles a turn
 (:data:`CURVES_PER_STEP`). Every series has its own marker shape and the legends
 name them: colour is never the only key. A gauge chart's legend (one entry per vehicle,
 twelve at most) stands under its axes, outside the curves, in as many columns as the
-chart's width holds (:meth:`SessionCharts.fit_legends`, again when the charts are resized):
+chart's width holds (fitted again whenever the chart is resized):
 inside the plot, ten of twelve vehicles' entries fitted and the last were cut off.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from carwars_desktop.gui import plotting
@@ -79,6 +79,8 @@ class SessionCharts(QWidget):
                 self._cells[row, column] = layout
                 self._grid.addWidget(cell, row, column)
         self.plots: dict[str, Any] = {}
+        self._gauges: list[Any] = []
+        """The plots whose legend stands under them (fitted to their width)."""
         self.drawing = False
         """A drawing is under way (read on a worker, or some charts still to come)."""
         self._reader: LatestOnly[Charts] = LatestOnly(self)
@@ -157,6 +159,8 @@ class SessionCharts(QWidget):
         plot.clear()
         if plot.plotItem.legend is None:
             if legend_below:  # laid out in the plot's own layout, not anchored over it
+                self._gauges.append(plot)
+                plot.installEventFilter(self)
                 legend = pg.LegendItem(horSpacing=4, verSpacing=-6, frame=False,
                                        labelTextSize="8pt")
                 plot.plotItem.layout.addItem(legend, LEGEND_ROW, 0, 1, 3)
@@ -250,14 +254,16 @@ class SessionCharts(QWidget):
             self._fit_legend(plot)
             plot.show()
 
-    def fit_legends(self) -> None:
-        """Each gauge chart's legend in as many columns as the chart's width holds."""
-        for key, plot in self.plots.items():
-            if key.startswith("gauge:"):
-                self._fit_legend(plot)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """A gauge chart resized (the window, the docks beside the charts): its legend
+        fitted to its new width."""
+        if event.type() == QEvent.Type.Resize and watched in self._gauges:
+            self._fit_legend(watched)
+        return False
 
     @staticmethod
     def _fit_legend(plot: Any) -> None:
+        """``plot``'s legend under it in as many columns as its width holds."""
         legend = plot.plotItem.legend
         if legend is None or not legend.items:
             return
@@ -272,9 +278,6 @@ class SessionCharts(QWidget):
             legend.layout.setColumnMinimumWidth(2 * column + 1, widest - LEGEND_GAP
                                                 - legend.items[0][0].minimumWidth())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self.fit_legends()
 
     def _damage(self, history: SessionHistory) -> None:
         import pyqtgraph as pg
