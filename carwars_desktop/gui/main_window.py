@@ -441,8 +441,8 @@ class MainWindow(QMainWindow):
         Called once the window has been painted. With ``defer_hidden`` (the app's own
         start) only the workspaces the first screen needs are built, and only the one on
         screen loads its heavy parts now; the others are built, then load theirs, on
-        later turns of the event loop, one per turn, or when first shown. The app's own
-        start may also list the Library before the database is open
+        later turns of the event loop, one per turn, or (alone) when first shown. The
+        app's own start may also list the Library before the database is open
         (:meth:`_show_first_screen`); it is then open when :attr:`database_ready` says so.
         """
         from carwars_desktop.gui.club_connect import ClubSettings, startup_plan
@@ -580,8 +580,8 @@ class MainWindow(QMainWindow):
         of the first screen get it (and the game shown is resumed under its lease): from
         here on the GM's first key is answered at once. The other workspaces' modules are
         imported on a worker (``gui/startup.py``); then they are built, get the database
-        and load, one per turn (:meth:`_load_next_hidden`), or at once when the GM
-        switches to one."""
+        and load, one per turn (:meth:`_load_next_hidden`), or the one the GM switches
+        to alone in that turn, loaded on the next (:meth:`_show_row`)."""
         self.attach_database(database)
         self._started = True
         self._unloaded = self._built()
