@@ -147,14 +147,17 @@ def child_switch(database_path: str, title: str) -> None:
     QTimer.singleShot(0, first_idle)
 
     def drawn() -> bool:
-        if "dog" not in state or len(window.workspaces) <= row:
+        workspace = window.workspace_at(row)  # (built alone, ahead of the rows above)
+        if "dog" not in state or workspace is None:
             return False
-        chart = window.workspaces[row].findChild(DistributionChart)
+        chart = workspace.findChild(DistributionChart)
         return (chart is not None and chart.isVisible() and not chart.waiting
                 and chart._plot is not None and bool(chart.bars))
 
     wait(app, drawn, f"the {title}'s chart")
-    window.workspaces[row].repaint()
+    shown = window.workspace_at(row)
+    assert shown is not None
+    shown.repaint()
     state["exit"].__exit__(None, None, None)  # type: ignore[attr-defined]
     dog = state["dog"]
     emit(f"first switch to {title}, at ready", dog.longest_gap, dog.busiest)  # type: ignore[attr-defined]

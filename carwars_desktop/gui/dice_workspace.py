@@ -307,7 +307,11 @@ class DiceWorkspace(Workspace):
 
     def load_deferred(self) -> None:
         self._loaded = True
+        self.chart.clear()  # (the brief state of show_loading: drawn now, or never)
         self._refresh_odds()
+
+    def show_loading(self) -> None:
+        self.chart.show_coming()
 
     def _heard(self, changes: Changes) -> None:
         """A change on the bus that wrote dice (a roll shown, applied or discarded, rolls

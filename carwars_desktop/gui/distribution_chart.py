@@ -26,6 +26,9 @@ MAX_BARS = 150
 """More bars than this are drawn as two filled step outlines (one per region): the same
 picture, painted at once instead of bar by bar."""
 
+DRAWING = "drawing the chart…"
+"""The legend while the chart waits for its distribution or for pyqtgraph."""
+
 Bar = tuple[int, float, bool]
 """(total, probability in %, in the success region)."""
 
@@ -98,6 +101,13 @@ class DistributionChart(QWidget):
         else:
             plotting.prepare()  # ahead of need: it is drawn when shown
 
+    def show_coming(self) -> None:
+        """A distribution will be given on a later turn: the legend says it is being
+        drawn (when none is shown or waiting already; :meth:`clear` or
+        :meth:`show_bars` ends it)."""
+        if not self.bars and self._pending is None:
+            self._legend.setText(DRAWING)
+
     def clear(self) -> None:
         """No distribution (the form is not valid yet): nothing left from the last one."""
         self.bars = []
@@ -115,7 +125,7 @@ class DistributionChart(QWidget):
     def _draw_when_ready(self) -> None:
         """Draw now if pyqtgraph is imported, else once the worker has imported it."""
         if not plotting.ready() and self._plot is None:
-            self._legend.setText("drawing the chart…")
+            self._legend.setText(DRAWING)
         plotting.when_ready(self, self._draw)
 
     def _draw(self) -> None:

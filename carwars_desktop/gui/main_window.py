@@ -106,10 +106,15 @@ class MainWindow(QMainWindow):
         self._settings = settings if settings is not None else QSettings()
         self.database: Database | None = None
         self._unloaded: list[Workspace] = []
+        self._ahead: dict[int, Workspace] = {}
+        """Workspaces built before one above them on the rail (the GM switched to them
+        first), by row: they join :attr:`workspaces` once the rows above are built."""
         self._started = False
         """finish_startup has built the first screen and opened the database."""
         self._opening: startup.Opening | None = None
         self._all_built_said = False
+        self._shut_down = False
+        """:meth:`shutdown` ran: the turns still queued build and load nothing."""
         self._attached: list[Workspace] = []
         """The workspaces that have :attr:`database` (attached once each)."""
         self._resume_with_table = False
@@ -145,7 +150,9 @@ class MainWindow(QMainWindow):
         self._rail.setStyleSheet("QListWidget#workspace-rail::item { padding: 10px 12px; }")
         self._stack = QStackedWidget()
         self.workspaces: list[Workspace] = []
-        self._rail.currentRowChanged.connect(self._stack.setCurrentIndex)
+        """The workspaces built, in the rail's order from its top, each at its row (one
+        built ahead of a row above it waits in :attr:`_ahead`: :meth:`workspace_at`)."""
+        self._rail.currentRowChanged.connect(self._show_built)
         self._rail.currentRowChanged.connect(self._focus_workspace)
 
         self.club_link = ClubLink(parent=self)
@@ -199,24 +206,19 @@ class MainWindow(QMainWindow):
         """Create the workspaces (once). Start-up calls it right after the first paint:
         their modules are most of the app's import time. Without ``hidden``, only the
         ones the first screen needs (Library, Workshop, Table: the last running session
-        opens at the Table); the others are built by :meth:`_build_through`, on later
-        turns of the event loop or when the GM switches to one. (A first screen read
+        opens at the Table); the others are built by :meth:`_load_next_hidden`, one per
+        later turn of the event loop, or alone when the GM switches to one. (A first screen read
         before the database is open needs fewer: :meth:`_show_first_screen`.)"""
         self._build_library(with_table=True)
         if hidden:
-            self._build_through(len(WORKSPACE_TITLES) - 1)
-        self._stack.setCurrentIndex(self._rail.currentRow())
+            for row in range(len(WORKSPACE_TITLES)):
+                self._build_row(row)
+        self._show_built(self._rail.currentRow())
 
     def _build_library(self, with_table: bool) -> None:
         """The Library and the Workshop it opens designs in (once); then the Table."""
-        if not self.workspaces:
-            from carwars_desktop.gui.workshop import LibraryWorkspace
-
-            workshop = self._build_workshop()
-            for workspace in (LibraryWorkspace(workshop, self, self._settings), workshop):
-                self.add_workspace(workspace)
-        if with_table and len(self.workspaces) == WORKSPACE_TITLES.index("Table"):
-            self.add_workspace(self._build_table())
+        for row in range(WORKSPACE_TITLES.index("Table") + (1 if with_table else 0)):
+            self._build_row(row)
 
     def _build_workshop(self) -> WorkshopWorkspace:
         """The Workshop (once; the Library opens designs in it, so it comes first)."""
@@ -296,15 +298,36 @@ class MainWindow(QMainWindow):
         if keys is not None and action is not None:
             keys.open_action(action, presets, note)
 
-    def _build_through(self, row: int) -> None:
-        """Build the workspaces up to the rail's ``row`` (the first screen's first)."""
-        if not self.workspaces:
-            self.build_workspaces(hidden=False)
-        while len(self.workspaces) <= row:
-            self.add_workspace(self._hidden_workspace(len(self.workspaces)))
+    def workspace_at(self, row: int) -> Workspace | None:
+        """The workspace at the rail's ``row``, if it is built."""
+        if 0 <= row < len(self.workspaces):
+            return self.workspaces[row]
+        return self._ahead.get(row)
+
+    def _build_row(self, row: int) -> Workspace:
+        """The workspace at the rail's ``row``, built now if it is not yet, alone: the
+        Library with the Workshop it opens designs in, the others each on its own (the
+        rows above it wait for later turns: :meth:`_load_next_hidden`)."""
+        built = self.workspace_at(row)
+        if built is not None:
+            return built
+        if row == WORKSPACE_TITLES.index("Library"):
+            from carwars_desktop.gui.workshop import LibraryWorkspace
+
+            workshop = self._build_workshop()
+            library = LibraryWorkspace(workshop, self, self._settings)
+            self._place(row, library)
+            if self.workspace_at(row + 1) is None:
+                self._place(row + 1, workshop)
+            return library
+        workspace = self._hidden_workspace(row)
+        self._place(row, workspace)
+        return workspace
 
     def _hidden_workspace(self, position: int) -> Workspace:
-        """The workspace at ``position`` of the rail that the first screen does not need."""
+        """The workspace at ``position`` of the rail (not the Library: :meth:`_build_row`)."""
+        if position == WORKSPACE_TITLES.index("Workshop"):
+            return self._build_workshop()
         if position == WORKSPACE_TITLES.index("Table"):
             return self._build_table()
         if position == WORKSPACE_TITLES.index("Resolver"):
@@ -320,20 +343,34 @@ class MainWindow(QMainWindow):
         return LedgerWorkspace(self.services, self)
 
     def _show_row(self, row: int) -> None:
-        """The GM switched to ``row`` before its workspace was built in the background."""
+        """The GM switched to ``row``, perhaps before its workspace was built in the
+        background: it is built in this turn, alone (the others on later turns), and
+        loads its heavy parts from the next turn on, saying so meanwhile."""
         if row < 0:
             return
         self.wait_until_open()
-        if row >= len(self.workspaces) or self._stack.currentIndex() != row:
-            self._build_through(row)
-            self._stack.setCurrentIndex(row)
+        if row != self._rail.currentRow():
+            return  # (the opening's ready turn moved the rail on: to a game resumed)
+        workspace = self._build_row(row)
+        if self._stack.currentWidget() is not workspace:
+            self._stack.setCurrentWidget(workspace)
             self._focus_workspace(row)
-        self._load(self.workspaces[row])
+        if workspace in self._unloaded:
+            workspace.show_loading()
+            QTimer.singleShot(0, self, lambda: self._load(workspace))
+
+    def _show_built(self, row: int) -> None:
+        """The rail's ``row`` on screen, if its workspace is built (else :meth:`_show_row`
+        builds it)."""
+        workspace = self.workspace_at(row)
+        if workspace is not None:
+            self._stack.setCurrentWidget(workspace)
 
     def _focus_workspace(self, row: int) -> None:
         """The workspace just shown takes the keyboard focus (its keys work at once)."""
-        if 0 <= row < len(self.workspaces):
-            self.workspaces[row].focus_default()
+        workspace = self.workspace_at(row)
+        if workspace is not None:
+            workspace.focus_default()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         """The window's size, place and the Table's docks are kept for the next run."""
@@ -342,13 +379,26 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def add_workspace(self, workspace: Workspace) -> None:
-        position = len(self.workspaces)
-        if WORKSPACE_TITLES[position] != workspace.title:
-            raise ValueError(f"workspace {position + 1} should be {WORKSPACE_TITLES[position]}, "
+        """``workspace`` at the first row of the rail not built yet."""
+        self._place(len(self.workspaces), workspace)
+
+    def _place(self, position: int, workspace: Workspace) -> None:
+        """``workspace`` at the rail's row ``position``: in :attr:`workspaces` when the
+        rows above are built (with those built ahead of it that follow), else ahead."""
+        if position >= len(WORKSPACE_TITLES) or WORKSPACE_TITLES[position] != workspace.title:
+            expected = WORKSPACE_TITLES[position] if position < len(WORKSPACE_TITLES) else "none"
+            raise ValueError(f"workspace {position + 1} should be {expected}, "
                              f"not {workspace.title}")
-        self.workspaces.append(workspace)
+        if self.workspace_at(position) is not None:
+            raise ValueError(f"workspace {position + 1} ({workspace.title}) is built already")
+        if position == len(self.workspaces):
+            self.workspaces.append(workspace)
+            while len(self.workspaces) in self._ahead:
+                self.workspaces.append(self._ahead.pop(len(self.workspaces)))
+        else:
+            self._ahead[position] = workspace
         if self._stack.indexOf(workspace) < 0:  # (the Table of a game may be there first)
-            self._stack.insertWidget(position, workspace)  # before it: it stays current
+            self._stack.addWidget(workspace)  # (shown by widget: the current one stays)
         workspace.set_ruleset(self.ruleset())
         if self._started:  # built after start-up, in the background or when first shown
             self._attach(workspace)
@@ -367,9 +417,7 @@ class MainWindow(QMainWindow):
             workspace.attach_database(self.database)
 
     def current_workspace(self) -> Workspace:
-        row = self._rail.currentRow()
-        self._build_through(row)
-        return self.workspaces[row]
+        return self._build_row(self._rail.currentRow())
 
     # --- ruleset -------------------------------------------------------
     def ruleset(self) -> str:
@@ -382,7 +430,7 @@ class MainWindow(QMainWindow):
         ruleset_id = self.ruleset()
         self._settings.setValue(RULESET_KEY, ruleset_id)
         self._settings.sync()
-        for workspace in self.workspaces:
+        for workspace in [*self.workspaces, *self._ahead.values()]:
             workspace.set_ruleset(ruleset_id)
         self.ruleset_changed.emit(ruleset_id)
 
@@ -397,8 +445,8 @@ class MainWindow(QMainWindow):
         Called once the window has been painted. With ``defer_hidden`` (the app's own
         start) only the workspaces the first screen needs are built, and only the one on
         screen loads its heavy parts now; the others are built, then load theirs, on
-        later turns of the event loop, one per turn, or when first shown. The app's own
-        start may also list the Library before the database is open
+        later turns of the event loop, one per turn, or (alone) when first shown. The
+        app's own start may also list the Library before the database is open
         (:meth:`_show_first_screen`); it is then open when :attr:`database_ready` says so.
         """
         from carwars_desktop.gui.club_connect import ClubSettings, startup_plan
@@ -536,8 +584,8 @@ class MainWindow(QMainWindow):
         of the first screen get it (and the game shown is resumed under its lease): from
         here on the GM's first key is answered at once. The other workspaces' modules are
         imported on a worker (``gui/startup.py``); then they are built, get the database
-        and load, one per turn (:meth:`_load_next_hidden`), or at once when the GM
-        switches to one."""
+        and load, one per turn (:meth:`_load_next_hidden`), or the one the GM switches
+        to alone in that turn, loaded on the next (:meth:`_show_row`)."""
         self.attach_database(database)
         self._started = True
         self._unloaded = self._built()
@@ -573,18 +621,20 @@ class MainWindow(QMainWindow):
         return self._interactive and offer_local_database(self, error, where)
 
     def _load(self, workspace: Workspace) -> None:
-        if workspace in self._unloaded:
+        if workspace in self._unloaded and not self._shut_down:
             self._unloaded.remove(workspace)
             workspace.load_deferred()
 
     def _load_next_hidden(self) -> None:
         """One step per turn: build the next workspace not built yet (the Workshop on a
         turn of its own before the Library), else load the next one not loaded."""
+        if self._shut_down:
+            return
         if not self.workspaces and not hasattr(self, "workshop"):
             self._build_workshop()
             QTimer.singleShot(0, self, self._load_next_hidden)
         elif len(self.workspaces) < len(WORKSPACE_TITLES):
-            self._build_through(len(self.workspaces))  # the next hidden one, in this turn
+            self._build_row(len(self.workspaces))  # the next hidden one, in this turn
             QTimer.singleShot(0, self, self._load_next_hidden)
         elif self._unloaded:
             self._load(self._unloaded[0])
@@ -629,10 +679,11 @@ class MainWindow(QMainWindow):
             self._attach(workspace)
 
     def _built(self) -> list[Workspace]:
-        """The workspaces built so far: the rail's, and a game's Table built before them."""
+        """The workspaces built so far: the rail's (those built ahead too), and a game's
+        Table built before them."""
         table = getattr(self, "table", None)
-        return [*self.workspaces, *([table] if table is not None
-                                    and table not in self.workspaces else [])]
+        built = [*self.workspaces, *self._ahead.values()]
+        return [*built, *([table] if table is not None and table not in built else [])]
 
     def connect_to_club(self, initial: ClubConnection | None = None, message: str = "",
                         attach: bool = True) -> Database | None:
@@ -666,6 +717,7 @@ class MainWindow(QMainWindow):
         return True
 
     def shutdown(self) -> None:
+        self._shut_down = True
         self.phone_sharing.end()  # nothing listens once the app is gone
         if self.player_display is not None:
             self.player_display.close()

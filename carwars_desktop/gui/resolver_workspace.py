@@ -62,6 +62,9 @@ from carwars_desktop.services import (
 from carwars_desktop.session import GameError, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 
+LOADING = "Loading the ruleset's procedures…"
+"""Where the procedure's title goes, in the turn the GM switched to the Resolver before
+its procedures were loaded (they are on the next one)."""
 
 def _right(text: str) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
@@ -303,6 +306,11 @@ class ResolverWorkspace(Workspace):
     def load_deferred(self) -> None:
         self._loaded = True
         self._load_ruleset()
+
+    def show_loading(self) -> None:
+        if not self._loaded:
+            self.procedure_title.setText(LOADING)
+            self.chart.show_coming()
 
     def _load_ruleset(self) -> None:
         procedures = all_procedures(self._ruleset)

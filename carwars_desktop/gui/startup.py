@@ -16,8 +16,11 @@ The order (start-up time is a feature; ``benchmarks/startup.py`` measures each s
 4. **Everything built.** The other workspaces' modules are imported on a worker
    (:func:`import_for_workspaces`: importing the Workshop's or the Table's modules took
    longer than a turn should), then the workspaces are built on the GUI thread, get the
-   database and load their heavy parts, one per turn of the event loop, or at once when
-   the GM switches to one.
+   database and load their heavy parts, one per turn of the event loop. When the GM
+   switches to one not built yet, that one alone is built in that turn (the rows above
+   it on the rail still come one per later turn) and it loads its heavy parts on the
+   next turn, saying so meanwhile (``Workspace.show_loading``: the Dice' and the
+   Resolver's charts say they are being drawn).
 
 What start-up puts off it puts off through :func:`lazy` (a loader run once, on first
 use). Modules start-up needs anyway are imported at the top of the modules that use them.

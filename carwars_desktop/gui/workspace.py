@@ -49,3 +49,7 @@ class Workspace(QWidget):
 
     def load_deferred(self) -> None:
         """Build the heavy parts (charts) once the window has been painted."""
+
+    def show_loading(self) -> None:
+        """The GM switched here before the heavy parts were built: they are built on the
+        next turn (:meth:`load_deferred`); meanwhile what they will show says so."""

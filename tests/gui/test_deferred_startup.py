@@ -75,10 +75,16 @@ def test_hidden_workspaces_are_built_after_start_up_or_when_shown(
     qtbot.waitUntil(lambda: dice._loaded)
     again = _window(qtbot, sqlite_url, tmp_path / "again")
     assert len(again.workspaces) == 2  # its list read from the file: the Table comes later
-    again._rail.setCurrentRow(4)  # Ctrl+5 at once: the Dice are built and shown
-    assert isinstance(again.current_workspace(), DiceWorkspace)
-    assert again._stack.currentWidget() is again.workspaces[4]
-    assert again.workspaces[4]._loaded and again.workspaces[3].title == "Resolver"
+    again._rail.setCurrentRow(4)  # Ctrl+5 at once: the Dice alone are built and shown
+    shown = again.current_workspace()
+    assert isinstance(shown, DiceWorkspace) and again._stack.currentWidget() is shown
+    assert again.workspace_at(4) is shown and [w.title for w in again.workspaces] == [
+        "Library", "Workshop"]  # the Table and the Resolver above it come on later turns
+    assert not shown._loaded  # its heavy parts on the next turn
+    qtbot.waitUntil(lambda: shown._loaded)
+    qtbot.waitUntil(lambda: len(again.workspaces) == len(WORKSPACE_TITLES))
+    assert again.workspaces[4] is shown and again.workspaces[3].title == "Resolver"
+    assert again._stack.currentWidget() is shown and again._rail.currentRow() == 4
     window.shutdown()
     again.shutdown()
 

@@ -16,7 +16,10 @@ from PySide6.QtCore import QAbstractEventDispatcher, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
+from carwars_desktop.gui.dice_workspace import DiceWorkspace
+from carwars_desktop.gui.distribution_chart import DRAWING
 from carwars_desktop.gui.main_window import WORKSPACE_TITLES, MainWindow
+from carwars_desktop.gui.resolver_workspace import LOADING, ResolverWorkspace
 from carwars_desktop.gui.workshop import LibraryWorkspace
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import find_ruleset
@@ -167,23 +170,52 @@ def test_the_first_key_right_after_ready_is_answered_without_building_the_rest(
     window.shutdown()
 
 
-def test_a_workspace_key_right_after_ready_builds_that_one_at_once(
-        qtbot, sqlite_url: str, tmp_path: Path, turns: Turns) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("title", ["Dice", "Resolver"])
+def test_a_workspace_key_right_after_ready_builds_that_one_alone_and_loads_it_next(
+        qtbot, sqlite_url: str, tmp_path: Path, turns: Turns,  # type: ignore[no-untyped-def]
+        title: str) -> None:
+    """Ctrl+5 (Ctrl+4) in the ready turn: the Dice (the Resolver) are built and shown in
+    it, alone (the workspaces above them on the rail come on later turns); their heavy
+    parts (the chart, the Resolver's procedures) from the next turn on, saying meanwhile
+    that they are coming."""
     _existing(sqlite_url)
     window = _window(qtbot, sqlite_url, tmp_path)
-    shown: list[str] = []
+    row = WORKSPACE_TITLES.index(title)
+    shown: list[tuple[str, int, str, str]] = []
 
-    def dice_at_once(opened: bool) -> None:
-        QTest.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)  # Dice
-        shown.append(window.current_workspace().title)
+    def switch_at_once(opened: bool) -> None:
+        QTest.keyClick(window, getattr(Qt.Key, f"Key_{row + 1}"),
+                       Qt.KeyboardModifier.ControlModifier)
+        workspace = window.current_workspace()
+        assert isinstance(workspace, DiceWorkspace | ResolverWorkspace)
+        procedure = workspace.procedure_title.text() if isinstance(
+            workspace, ResolverWorkspace) else ""
+        shown.append((workspace.title, turns.turn, workspace.chart._legend.text(), procedure))
 
-    window.database_ready.connect(dice_at_once)
+    window.database_ready.connect(switch_at_once)
     qtbot.waitUntil(lambda: bool(shown), timeout=60_000)
-    assert shown == ["Dice"]
-    assert window._stack.currentWidget() is window.workspaces[4]
+    [(shown_title, ready, legend, procedure)] = shown
+    workspace = window.workspace_at(row)
+    assert shown_title == title and window._stack.currentWidget() is workspace
+    assert turns.in_turn(ready, "built") == [title]  # alone
+    assert turns.in_turn(ready, "attached") == ["Library", "Workshop", title]
+    assert turns.in_turn(ready, "loaded") == ["Library"]  # the first screen's only
+    assert legend == DRAWING  # the brief state until its heavy parts are loaded
+    assert procedure == (LOADING if title == "Resolver" else "")
     library = window.workspaces[0]
     assert isinstance(library, LibraryWorkspace) and library.new_button.isEnabled()
     qtbot.waitUntil(window.everything_built, timeout=60_000)
+    assert [t > ready for t, what, loaded in turns.done
+            if what == "loaded" and loaded == title] == [True]
+    # the others after, each once, in the rail's order (one per turn: the test above)
+    assert [built for t, what, built in turns.done if what == "built" and t > ready] == [
+        t for t in ("Table", "Resolver", "Dice", "Ledger") if t != title]
+    assert [w.title for w in window.workspaces] == list(WORKSPACE_TITLES)
+    assert window.workspaces[row] is workspace and window._stack.currentWidget() is workspace
+    assert window._rail.currentRow() == row
+    if isinstance(workspace, ResolverWorkspace):  # its procedures, once loaded
+        assert workspace.procedure_model.rowCount() > 0
+        assert workspace.procedure is not None and workspace.procedure_title.text() != LOADING
     window.shutdown()
 
 

@@ -5,7 +5,10 @@ No turn of the event loop does more than one chart's work: the aggregates are re
 and numpy are imported on one (``gui/plotting.py``), then the summary and the four
 charts are drawn one per turn, a gauge chart's curves a few vehicles a turn
 (:data:`CURVES_PER_STEP`). Every series has its own marker shape and the legends
-name them: colour is never the only key.
+name them: colour is never the only key. A gauge chart's legend (one entry per vehicle,
+twelve at most) stands under its axes, outside the curves, in as many columns as the
+chart's width holds (fitted again whenever the chart is resized):
+inside the plot, ten of twelve vehicles' entries fitted and the last were cut off.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -33,6 +36,12 @@ CURVES_PER_STEP = 4
 """Vehicles whose curves a gauge chart gets in one step: twelve vehicles' curves (each
 with its markers) were the longest turn of the charts, so a gauge is drawn in pieces,
 hidden until its last piece (it is painted once, whole)."""
+
+LEGEND_ROW = 4
+"""The row of a plot's layout (pyqtgraph's PlotItem: title, top axis, view, bottom axis)
+under which a gauge chart's legend stands."""
+LEGEND_GAP = 8
+"""Pixels between two columns of a legend under a chart."""
 
 DAMAGE = ("damage", "damage taken ■ and dealt ▨", 1, 0)
 LUCK = ("luck", "luck: hits against the odds", 1, 1)
@@ -70,6 +79,8 @@ class SessionCharts(QWidget):
                 self._cells[row, column] = layout
                 self._grid.addWidget(cell, row, column)
         self.plots: dict[str, Any] = {}
+        self._gauges: list[Any] = []
+        """The plots whose legend stands under them (fitted to their width)."""
         self.drawing = False
         """A drawing is under way (read on a worker, or some charts still to come)."""
         self._reader: LatestOnly[Charts] = LatestOnly(self)
@@ -145,14 +156,27 @@ class SessionCharts(QWidget):
             self._cells[row, column].addWidget(plot)
         return plot
 
-    def _plot(self, key: str, title: str, row: int, column: int, show: bool = True) -> Any:
+    def _plot(self, key: str, title: str, row: int, column: int, show: bool = True,
+              legend_below: bool = False) -> Any:
         """The plot of ``key`` cleared and styled for a new drawing; ``show``: shown now,
-        else left hidden (the caller shows it once drawn whole)."""
+        else left hidden (the caller shows it once drawn whole); ``legend_below``: its
+        legend under its axes, in columns (a gauge's: one entry per vehicle), else in its
+        top right corner (a few entries)."""
+        import pyqtgraph as pg
+
         plot = self._make(key, title, row, column)
         colours = chart_colours()
         plot.clear()
         if plot.plotItem.legend is None:
-            plot.addLegend(offset=(-10, 10))
+            if legend_below:  # laid out in the plot's own layout, not anchored over it
+                self._gauges.append(plot)
+                plot.installEventFilter(self)
+                legend = pg.LegendItem(horSpacing=4, verSpacing=-6, frame=False,
+                                       labelTextSize="8pt")
+                plot.plotItem.layout.addItem(legend, LEGEND_ROW, 0, 1, 3)
+                plot.plotItem.legend = legend  # (the curves named join it)
+            else:
+                plot.addLegend(offset=(-10, 10))
         else:
             plot.plotItem.legend.clear()
         style_plot(plot, colours)
@@ -222,7 +246,8 @@ class SessionCharts(QWidget):
         stop = len(vehicles) if stop is None else min(stop, len(vehicles))
         key = f"gauge:{label}"
         if first == 0:
-            plot = self._plot(key, f"{label} over the turns", 0, number, show=False)
+            plot = self._plot(key, f"{label} over the turns", 0, number, show=False,
+                              legend_below=True)
             plot.setLabel("bottom", "turn (0 = start)")
             plot.setLabel("left", label)
             self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
@@ -236,7 +261,33 @@ class SessionCharts(QWidget):
                       pen=pg.mkPen(colour, width=2), symbol=SYMBOLS[index % len(SYMBOLS)],
                       symbolBrush=colour, symbolSize=8)
         if stop >= len(vehicles):
+            self._fit_legend(plot)
             plot.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        """A gauge chart resized (the window, the docks beside the charts): its legend
+        fitted to its new width."""
+        if event.type() == QEvent.Type.Resize and watched in self._gauges:
+            self._fit_legend(watched)
+        return False
+
+    @staticmethod
+    def _fit_legend(plot: Any) -> None:
+        """``plot``'s legend under it in as many columns as its width holds."""
+        legend = plot.plotItem.legend
+        if legend is None or not legend.items:
+            return
+        spacing = legend.layout.horizontalSpacing()
+        widest = max(sample.minimumWidth() + spacing + label.minimumWidth()
+                     for sample, label in legend.items) + LEGEND_GAP
+        room = plot.width() - 2 * plot.plotItem.layout.contentsRect().x() - LEGEND_GAP
+        columns = max(1, min(len(legend.items), int(room // widest)))
+        if columns != legend.columnCount:
+            legend.setColumnCount(columns)
+        for column in range(columns):  # the columns as wide as the widest entry
+            legend.layout.setColumnMinimumWidth(2 * column + 1, widest - LEGEND_GAP
+                                                - legend.items[0][0].minimumWidth())
+
 
     def _damage(self, history: SessionHistory) -> None:
         import pyqtgraph as pg
