@@ -100,6 +100,8 @@ class Changes:
         sessions: the list of sessions changed (one was created or finished).
         resolution_logged: a result was kept in the roll log (applied or discarded).
         roll: a roll was resolved (shown), applied or discarded.
+        session_rows: sessions whose row in the session list changed (by id), written
+            by another connection (another copy of the app, the command line).
     """
 
     initiator: object = None
@@ -110,6 +112,7 @@ class Changes:
     sessions: bool = False
     resolution_logged: bool = False
     roll: RollNotice | None = None
+    session_rows: frozenset[int] = frozenset()
 
     @property
     def vehicles(self) -> frozenset[str]:

@@ -84,6 +84,7 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.rules import find_ruleset, ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
+from carwars_desktop.services.follow import ELSEWHERE
 from carwars_desktop.services.house_rules import HouseRulesService, Profile, ProfileRefused
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 
@@ -158,6 +159,9 @@ class LibraryWorkspace(Workspace):
         self._first_screen: list[DesignEntry] | None = None
         """The list shown before the database was open (:meth:`show_first_screen`)."""
         self._refresh_waiters: list[QEventLoop] = []
+        self._elsewhere: set[int] = set()
+        """Designs written elsewhere, waiting to be read again (:meth:`follow_rows`)."""
+        self._following_busy = False
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
@@ -425,8 +429,102 @@ class LibraryWorkspace(Workspace):
 
     # --- listing ---------------------------------------------------------------------------
     def _heard(self, changes: Changes) -> None:
-        if changes.designs:
+        if not changes.designs:
+            return
+        if changes.initiator is ELSEWHERE:
+            self.follow_rows(changes.designs)
+        else:
             self.update_rows(changes.designs)
+
+    def follow_rows(self, designs: DesignChanges) -> None:
+        """Update the rows of designs another connection wrote (another copy of the app,
+        ``carwars-desktop design import``): read again by id on a worker, then the rows
+        inserted, changed or removed as for the GM's own changes. The selection and the
+        scroll position stay; the preview shows the selected design as it now is, or says
+        it was deleted elsewhere. Reads one batch at a time, in order."""
+        self._elsewhere |= designs.ids
+        if not self._following_busy:
+            self._follow_next()
+
+    def _follow_next(self) -> None:
+        from carwars_desktop.gui.background import start
+
+        database = self._database
+        ids, self._elsewhere = self._elsewhere, set()
+        if database is None or not ids:
+            return
+        if len(ids) > BULK_ROWS:  # an import of hundreds: the whole list, read on a worker
+            self.refresh_later()
+            return
+        self._following_busy = True
+        deleted = self._showing_deleted
+        generation = self._refresh_generation
+        house = {} if deleted else {
+            ruleset_id: find_ruleset(ruleset_id).house_options(profile.rules)
+            for ruleset_id, profile in self._house.items()}
+        selected = self.selected_ids()
+        shown = selected[0] if len(selected) == 1 and selected[0] in ids else None
+
+        def read(_job: object) -> tuple[list[DesignEntry], dict[int, Verdict],
+                                        DesignRecord | None]:  # no Qt object here
+            entries = database.library.entries(deleted=deleted, ids=ids)
+            verdicts: dict[int, Verdict] = {}
+            for ruleset_id, options in house.items():
+                verdicts.update(verdicts_under([database.library.get(e.id) for e in entries
+                                                if e.ruleset_id == ruleset_id], options))
+            record = None
+            if shown is not None and any(e.id == shown for e in entries):
+                record = database.library.get(shown)
+            return entries, verdicts, record
+
+        def done(found: tuple[list[DesignEntry], dict[int, Verdict],
+                              DesignRecord | None]) -> None:
+            self._following_busy = False
+            if (self._database is database and deleted == self._showing_deleted
+                    and generation == self._refresh_generation):
+                entries, verdicts, record = found
+                self._verdicts.update(verdicts)
+                self._follow_apply(with_verdicts(entries, self._verdicts), ids, record)
+            self._follow_next()
+
+        def failed(error: BaseException) -> None:
+            self._following_busy = False
+            # The server not answering, say: the rows stay as they were (the banner and a
+            # later change, or Retry, read them again).
+            self._say(f"⚠ Designs changed elsewhere could not be read: {error}")
+
+        start(read, done, failed, parent=self)
+
+    def _follow_apply(self, entries: list[DesignEntry], ids: set[int],
+                      record: DesignRecord | None) -> None:
+        before = self.selected_entries()
+        selected = [e.id for e in before]
+        top = self.view.indexAt(self.view.viewport().rect().topLeft())
+        top_id = self.model.entry(top.row()).id if top.isValid() and top.row() else None
+        self.model.update_entries(entries, ids - {e.id for e in entries})
+        self._update_count()
+        if not self._columns_fitted and self.model.rowCount():
+            self._fit_columns()
+        if top_id is not None:  # the row at the top stays at the top
+            rows = self.model.rows_of([top_id])
+            if rows:
+                self.view.scrollTo(self.model.index(rows[0], 0),
+                                   QAbstractItemView.ScrollHint.PositionAtTop)
+        if selected != self.selected_ids():
+            self.select_ids(selected)
+        self._update_actions()
+        listed = {e.id for e in entries}
+        gone = [e for e in before if e.id in ids and e.id not in listed]
+        if gone:
+            names = ", ".join(f"“{e.name}”" for e in gone[:3]) + (
+                f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+            where = "restored" if self._showing_deleted else "deleted"
+            self._say(f"{names} {'was' if len(gone) == 1 else 'were'} {where} elsewhere (in "
+                      "another copy of the app, or from the command line): no longer listed "
+                      "here.")
+            self._preview_timer.start()
+        elif record is not None and self.selected_ids() == [record.id]:
+            self._show_record(record)
 
     def update_rows(self, designs: DesignChanges) -> None:
         """Update the rows of the designs a change names (read again, by id), keeping the
@@ -822,6 +920,10 @@ class LibraryWorkspace(Workspace):
                                       "read again once it answers.")
             self.write_banner.show_message(text, self._preview_again)
             return
+        self._show_record(record)
+
+    def _show_record(self, record: DesignRecord) -> None:
+        """The details and the sheet of the one design selected, as read."""
         try:
             design = load_design(record.ruleset_id, record.kind, record.data)
         except DesignDataError as error:
