@@ -82,6 +82,7 @@ class SqliteWatcher:
         self._version: int | None = None
         self._designs: dict[int, tuple[Any, ...]] = {}
         self._sessions: dict[int, tuple[Any, ...]] = {}
+        self.poll()  # what is there now: what changes from here on is told
 
     def _rows(self, query: str) -> dict[int, tuple[Any, ...]]:
         return {int(row[0]): tuple(row[1:]) for row in self._connection.execute(query)}
@@ -97,7 +98,7 @@ class SqliteWatcher:
             self._version = version
             old_designs, self._designs = self._designs, designs
             old_sessions, self._sessions = self._sessions, sessions
-        if first:  # what was there when it opened: the lists were read from it
+        if first:  # what was there when it opened
             return Seen()
         return Seen(_differing(old_designs, designs), _differing(old_sessions, sessions),
                     sessions.keys() != old_sessions.keys() or any(

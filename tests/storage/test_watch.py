@@ -14,7 +14,6 @@ from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.storage import Database, NewDesign, open_database
 from carwars_desktop.storage.watch import Seen, Watcher, watcher_for
 
-
 CLOCK = {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"}
 
 

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QStackedWidget, QVBoxLa
 
 from carwars_desktop.gui import background, plotting
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.club_link import guarded
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.operation import Retry
@@ -42,7 +43,9 @@ from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
+from carwars_desktop.services import Changes as BusChanges
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
+from carwars_desktop.services.follow import ELSEWHERE
 from carwars_desktop.services.table import LeaseChoice
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
@@ -51,7 +54,7 @@ from carwars_desktop.session.setup import Setup
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
     from carwars_desktop.services.fire_batch import BatchStore
-    from carwars_desktop.storage import Database
+    from carwars_desktop.storage import Database, SessionInfo
     from carwars_desktop.storage.first_screen import RunningGame
     from carwars_desktop.storage.leases import Lease, LeaseInfo
 
@@ -184,6 +187,8 @@ class TableWorkspace(Workspace):
         self.play.victory_finish.clicked.connect(lambda: self.finish_session(confirm=False))
         self.play.print_action.triggered.connect(self.print_session)
         self.context.changed.connect(self._changed)
+        self._bus = ChangeSignal(context.service.bus, self)
+        self._bus.changed.connect(self._heard_elsewhere)
 
         for action_id, slot in (("table.undo", self.undo), ("table.redo", self.redo),
                                 ("table.new_session", self.new_session),
@@ -263,6 +268,28 @@ class TableWorkspace(Workspace):
     def refresh_sessions(self) -> None:
         if self.database is not None:
             self.sessions_page.set_sessions(self.database.game_sessions.all())
+
+    def _heard_elsewhere(self, changes: BusChanges) -> None:
+        """Sessions another copy of the app (or the command line) wrote: their rows read
+        again on a worker, then updated by id (shown when the list is shown again)."""
+        if changes.initiator is not ELSEWHERE or not changes.session_rows:
+            return
+        from carwars_desktop.gui.background import start
+
+        database = self.database
+        if database is None:
+            return
+        asked = changes.session_rows
+
+        def done(infos: list[SessionInfo]) -> None:
+            if self.database is database:
+                self.sessions_page.update_sessions(infos, asked)
+
+        def failed(error: BaseException) -> None:
+            self.sessions_page.message.setText(
+                f"⚠ Sessions changed elsewhere could not be read: {error}")
+
+        start(lambda _job: database.game_sessions.infos(asked), done, failed, parent=self)
 
     def show_sessions(self) -> None:
         self.refresh_sessions()

@@ -510,11 +510,14 @@ class LibraryWorkspace(Workspace):
             if rows:
                 self.view.scrollTo(self.model.index(rows[0], 0),
                                    QAbstractItemView.ScrollHint.PositionAtTop)
-        if selected != self.selected_ids():
-            self.select_ids(selected)
-        self._update_actions()
         listed = {e.id for e in entries}
         gone = [e for e in before if e.id in ids and e.id not in listed]
+        if selected != self.selected_ids():
+            self.select_ids(selected)
+        if gone and not self.model.rows_of(selected):
+            # Not the row that slid into its place: nothing selected (the GM is told).
+            self.view.selectionModel().clear()
+        self._update_actions()
         if gone:
             names = ", ".join(f"“{e.name}”" for e in gone[:3]) + (
                 f" and {len(gone) - 3} more" if len(gone) > 3 else "")

@@ -1,0 +1,111 @@
+"""The Library list, its preview and the session list follow what another connection
+writes (issue 31): a second engine on the same SQLite file plays the other copy of the
+app; nothing is reconnected, and the GM's selection stays where it was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from carwars_desktop.gui.main_window import MainWindow
+from carwars_desktop.gui.workshop import LibraryWorkspace
+from carwars_desktop.rules import find_ruleset
+from carwars_desktop.rules.builtin import MINI_CAR_WARS
+from carwars_desktop.storage import Database, NewDesign, open_database
+
+CLOCK = {"turn": 1, "phase": 0, "phases": ["phase 1"], "word": "turn"}
+
+
+def _courier(name: str) -> NewDesign:
+    data = find_ruleset(MINI_CAR_WARS.id).catalog()["Courier"].to_json()
+    data["name"] = name
+    return NewDesign(MINI_CAR_WARS.id, data)
+
+
+@pytest.fixture
+def elsewhere(sqlite_url: str) -> Iterator[Database]:
+    """Another copy of the app on the same file: an engine of its own."""
+    with open_database(sqlite_url) as database:
+        yield database
+
+
+def _library(window: MainWindow) -> LibraryWorkspace:
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace)
+    return library
+
+
+def _names(library: LibraryWorkspace) -> list[str]:
+    model = library.model
+    return [e.name for e in model.entries_at(range(model.rowCount()))]
+
+
+def _quick(window: MainWindow) -> None:
+    window.following.timer.setInterval(50)  # (the test need not wait 1.5 s a poll)
+    window.following.timer.start()
+
+
+def test_designs_written_elsewhere_appear_and_the_selection_stays(
+        qtbot: Any, window: MainWindow, elsewhere: Database) -> None:
+    library = _library(window)
+    _quick(window)
+    library.wait_for_rows()
+    mine = elsewhere.library.add(_courier("Aardvark"))  # first by name: its row moves
+    qtbot.waitUntil(lambda: "Aardvark" in _names(library), timeout=10_000)
+    library.select_ids([mine.id])
+    qtbot.waitUntil(lambda: "Aardvark" in library.detail.text())
+    rows_before = library.model.rowCount()
+
+    renamed = elsewhere.library.rename(mine.id, "Zebra")  # now the last by name
+    qtbot.waitUntil(lambda: "Zebra" in _names(library), timeout=10_000)
+    assert "Aardvark" not in _names(library)
+    assert library.model.rowCount() == rows_before  # a row changed, none added
+    assert library.selected_ids() == [mine.id]  # the GM's selection followed the design
+    qtbot.waitUntil(lambda: "Zebra" in library.detail.text())  # and so did the preview
+    assert f"revision {renamed.revision}" in library.detail.text()
+
+    other = elsewhere.library.add(_courier("Mongoose"))
+    qtbot.waitUntil(lambda: "Mongoose" in _names(library), timeout=10_000)
+    assert library.model.rowCount() == rows_before + 1
+    assert library.selected_ids() == [mine.id]
+
+    elsewhere.library.delete(other.id)  # not the one selected: quietly gone
+    qtbot.waitUntil(lambda: "Mongoose" not in _names(library), timeout=10_000)
+    assert library.selected_ids() == [mine.id] and "elsewhere" not in library.message.text()
+
+    elsewhere.library.delete(mine.id)  # the one selected: said in words
+    qtbot.waitUntil(lambda: "Zebra" not in _names(library), timeout=10_000)
+    assert "“Zebra” was deleted elsewhere" in library.message.text()
+    assert library.selected_ids() == []
+    qtbot.waitUntil(lambda: "Select a design" in library.detail.text())
+
+
+def test_sessions_written_elsewhere_appear_and_the_selection_stays(
+        qtbot: Any, window: MainWindow, elsewhere: Database) -> None:
+    table = window.table
+    table.show_sessions()
+    _quick(window)
+    page = table.sessions_page
+    first = elsewhere.game_sessions.create(MINI_CAR_WARS.id, "Monday duel", "", [], CLOCK)
+    qtbot.waitUntil(lambda: page.model.rowCount() == 1, timeout=10_000)
+    page.view.selectRow(0)
+    assert page.model.record(0).id == first
+
+    second = elsewhere.game_sessions.create(MINI_CAR_WARS.id, "Friday arena", "", [], CLOCK)
+    qtbot.waitUntil(lambda: page.model.rowCount() == 2, timeout=10_000)
+    assert page.model.record(0).id == second  # most recently played first
+    assert page.model.record(page.view.currentIndex().row()).id == first  # still selected
+    assert [i.row() for i in page.view.selectionModel().selectedRows()] == [1]
+
+    elsewhere.game_sessions.finish(first)
+    qtbot.waitUntil(lambda: not page.model.record(
+        page.view.currentIndex().row()).running, timeout=10_000)
+    assert page.model.record(page.view.currentIndex().row()).id == first
+    assert page.open_button.text() == "&Open read-only"  # the button follows too
+
+    elsewhere.game_sessions.delete(first)
+    qtbot.waitUntil(lambda: page.model.rowCount() == 1, timeout=10_000)
+    assert "“Monday duel” was deleted elsewhere" in page.message.text()
+    assert page.model.record(0).id == second
