@@ -11,6 +11,7 @@ No database call runs here on the GUI thread: the watcher is opened on a worker 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
@@ -40,6 +41,11 @@ class Following(QObject):
         self.follower: Follower | None = None
         self._busy = False
         self._skip = 0
+        self._lock = threading.Lock()
+        self._opened: Follower | None = None
+        """A follower opened on a worker, until :meth:`stop` closes it (also when its
+        answer never reached the GUI thread: the app was closing)."""
+        self._generation = 0
         self.polls = 0
         """Polls answered (with or without changes): tests wait for one more."""
         self.timer = QTimer(self)
@@ -57,9 +63,12 @@ class Following(QObject):
     def stop(self) -> None:
         self.timer.stop()
         self.database = None
-        follower, self.follower = self.follower, None
-        if follower is not None:
-            follower.close()
+        with self._lock:
+            self._generation += 1
+            opened, self._opened = self._opened, None
+        self.follower = None
+        if opened is not None:
+            opened.close()
 
     def poll(self) -> None:
         """Ask the watcher on a worker (opened first, on the first call); one at a time."""
@@ -73,6 +82,8 @@ class Following(QObject):
             return
         self._busy = True
         follower = self.follower
+        generation = self._generation
+        bus = self.bus
 
         def work(_job: object) -> tuple[Follower | None, Changes | None]:
             if follower is not None:
@@ -80,15 +91,21 @@ class Following(QObject):
             from carwars_desktop.storage.watch import watcher_for
 
             watcher = watcher_for(database.engine)
-            return (None if watcher is None else Follower(watcher, self.bus)), None
+            if watcher is None:
+                return None, None
+            opened = Follower(watcher, bus)
+            with self._lock:
+                if generation == self._generation:
+                    self._opened = opened
+                    return opened, None
+            opened.close()  # stopped meanwhile
+            return None, None
 
         def done(result: tuple[Follower | None, Changes | None]) -> None:
             self._busy = False
             found, changes = result
-            if self.database is not database:  # stopped or switched meanwhile
-                if found is not None and found is not follower:
-                    found.close()
-                return
+            if self.database is not database or generation != self._generation:
+                return  # stopped or switched meanwhile (what it opened is closed)
             if found is None:  # nothing to follow (an in-memory database)
                 self.timer.stop()
                 return
@@ -99,12 +116,14 @@ class Following(QObject):
 
         def failed(error: BaseException) -> None:
             self._busy = False
-            if self.database is not database:
+            if self.database is not database or generation != self._generation:
                 return
             # The server went away, say: opened again after a while (the lists stay as
             # they are meanwhile; the offline banner says why).
             _log.debug("following the database failed: %s", error)
-            broken, self.follower = self.follower, None
+            with self._lock:
+                broken, self._opened = self._opened, None
+            self.follower = None
             if broken is not None:
                 broken.close()
             self._skip = RETRY_POLLS

@@ -174,7 +174,10 @@ def watcher_for(engine: Engine) -> Watcher | None:
             from urllib.parse import urlsplit
             from urllib.request import url2pathname
 
-            database = url2pathname(urlsplit(database).path)
+            parts = urlsplit(database)
+            if "immutable=1" in parts.query:  # no writer was at work: none is followed
+                return None
+            database = url2pathname(parts.path)
         return SqliteWatcher(database)
     if backend == "postgresql":
         return PostgresWatcher(engine)

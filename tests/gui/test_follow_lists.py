@@ -109,3 +109,25 @@ def test_sessions_written_elsewhere_appear_and_the_selection_stays(
     qtbot.waitUntil(lambda: page.model.rowCount() == 1, timeout=10_000)
     assert "“Monday duel” was deleted elsewhere" in page.message.text()
     assert page.model.record(0).id == second
+
+
+def test_the_watcher_closes_with_the_window(qtbot: Any, settings: Any, sqlite_url: str,
+                                            elsewhere: Database) -> None:
+    """Its connection of its own is closed when the window shuts down (before the
+    database: SQLite folds its WAL back into the file only once the last one is gone)."""
+    import sqlite3
+
+    window = MainWindow(db_url_hint=sqlite_url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    qtbot.waitUntil(lambda: window.following.follower is not None, timeout=10_000)
+    follower = window.following.follower
+    assert follower is not None
+    watcher = follower.watcher
+    elsewhere.library.add(_courier("Rover"))
+    assert watcher.poll()  # open and seeing
+    window.shutdown()
+    assert window.following.follower is None and not window.following.timer.isActive()
+    with pytest.raises(sqlite3.ProgrammingError):
+        watcher.poll()

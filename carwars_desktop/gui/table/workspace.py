@@ -274,11 +274,9 @@ class TableWorkspace(Workspace):
         again on a worker, then updated by id (shown when the list is shown again)."""
         if changes.initiator is not ELSEWHERE or not changes.session_rows:
             return
-        from carwars_desktop.gui.background import start
-
         database = self.database
-        if database is None:
-            return
+        if database is None or self.pages.currentWidget() is not self.sessions_page:
+            return  # (showing the list reads it whole)
         asked = changes.session_rows
 
         def done(infos: list[SessionInfo]) -> None:
@@ -289,7 +287,8 @@ class TableWorkspace(Workspace):
             self.sessions_page.message.setText(
                 f"⚠ Sessions changed elsewhere could not be read: {error}")
 
-        start(lambda _job: database.game_sessions.infos(asked), done, failed, parent=self)
+        background.start(lambda _job: database.game_sessions.infos(asked), done, failed,
+                         parent=self)
 
     def show_sessions(self) -> None:
         self.refresh_sessions()

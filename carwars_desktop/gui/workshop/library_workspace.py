@@ -162,6 +162,8 @@ class LibraryWorkspace(Workspace):
         self._elsewhere: set[int] = set()
         """Designs written elsewhere, waiting to be read again (:meth:`follow_rows`)."""
         self._following_busy = False
+        self._previewed: DesignRecord | None = None
+        """The design the preview shows, as it was read."""
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
@@ -526,7 +528,8 @@ class LibraryWorkspace(Workspace):
                       "another copy of the app, or from the command line): no longer listed "
                       "here.")
             self._preview_timer.start()
-        elif record is not None and self.selected_ids() == [record.id]:
+        elif (record is not None and self.selected_ids() == [record.id]
+              and record != self._previewed):  # (our own writes come back unchanged)
             self._show_record(record)
 
     def update_rows(self, designs: DesignChanges) -> None:
@@ -900,6 +903,7 @@ class LibraryWorkspace(Workspace):
         self.new_button.setEnabled(self._database is not None)
 
     def _show_preview(self) -> None:
+        self._previewed = None
         entries = self.selected_entries()
         if len(entries) != 1 or self._database is None:
             self.detail.setText(f"{len(entries)} designs selected." if entries else
@@ -927,6 +931,7 @@ class LibraryWorkspace(Workspace):
 
     def _show_record(self, record: DesignRecord) -> None:
         """The details and the sheet of the one design selected, as read."""
+        self._previewed = record
         try:
             design = load_design(record.ruleset_id, record.kind, record.data)
         except DesignDataError as error:
