@@ -4,7 +4,10 @@ app; nothing is reconnected, and the GM's selection stays where it was."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -131,3 +134,28 @@ def test_the_watcher_closes_with_the_window(qtbot: Any, settings: Any, sqlite_ur
     assert window.following.follower is None and not window.following.timer.isActive()
     with pytest.raises(sqlite3.ProgrammingError):
         watcher.poll()
+
+
+def test_a_command_line_import_shows_in_the_library(qtbot: Any, window: MainWindow,
+                                                   tmp_path: Path) -> None:
+    """``carwars-desktop design import`` run by another process on the same file."""
+    library = _library(window)
+    _quick(window)
+    library.wait_for_rows()
+    catalog = next(e for e in library.model.entries() if e.name == "Courier" and e.is_catalog)
+    library.select_ids([catalog.id])
+    exported = tmp_path / "courier.carwars.json"
+    for arguments in (["design", "export", "Courier", "-o", str(exported)],
+                      ["design", "import", str(exported)]):
+        command = [sys.executable, "-m", "carwars_desktop", *arguments,
+                   "--db", str(tmp_path / "carwars.sqlite3")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              check=False)
+        assert done.returncode == 0, done.stderr
+
+    def imported() -> list[str]:
+        return [e.name for e in library.model.entries() if not e.is_catalog]
+
+    qtbot.waitUntil(lambda: any(name.startswith("Courier") for name in imported()),
+                    timeout=15_000)
+    assert library.selected_ids() == [catalog.id]
