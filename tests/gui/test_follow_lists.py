@@ -159,3 +159,24 @@ def test_a_command_line_import_shows_in_the_library(qtbot: Any, window: MainWind
     qtbot.waitUntil(lambda: any(name.startswith("Courier") for name in imported()),
                     timeout=15_000)
     assert library.selected_ids() == [catalog.id]
+
+
+def test_the_list_does_not_scroll_under_the_gm(qtbot: Any, window: MainWindow,
+                                               elsewhere: Database) -> None:
+    """A design added elsewhere above the rows shown leaves the same row at the top."""
+    library = _library(window)
+    _quick(window)
+    library.wait_for_rows()
+    elsewhere.library.add_many([_courier(f"Racer {n:02d}") for n in range(80)])
+    qtbot.waitUntil(lambda: "Racer 79" in _names(library), timeout=10_000)
+    view = library.view
+    view.scrollTo(library.model.index(60, 0), view.ScrollHint.PositionAtTop)
+    qtbot.waitUntil(lambda: view.indexAt(view.viewport().rect().topLeft()).row() > 0)
+
+    def top() -> str:
+        return library.model.entry(view.indexAt(view.viewport().rect().topLeft()).row()).name
+
+    shown = top()
+    elsewhere.library.add(_courier("Aardvark"))  # first by name: above every row shown
+    qtbot.waitUntil(lambda: "Aardvark" in _names(library), timeout=10_000)
+    assert top() == shown
