@@ -31,6 +31,22 @@ RETRY_POLLS = 10
 again."""
 
 
+def unread_words(what: str, error: BaseException) -> str:
+    """What the GM is told when rows written elsewhere could not be read again."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from carwars_desktop.storage.preflight import driver_reason
+    from carwars_desktop.storage.writes import NOT_ANSWERING, is_lost_server
+
+    if is_lost_server(error):
+        why = NOT_ANSWERING
+    else:
+        said = driver_reason(error) if isinstance(error, SQLAlchemyError) else str(error)
+        why = f"the database said: {said}"
+    return (f"⚠ {what} changed in another copy of the app could not be read ({why}); the "
+            "list shows them as they were read last.")
+
+
 class Following(QObject):
     """Follows one database at a time (:meth:`follow`); :meth:`stop` ends it."""
 

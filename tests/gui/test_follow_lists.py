@@ -180,3 +180,29 @@ def test_the_list_does_not_scroll_under_the_gm(qtbot: Any, window: MainWindow,
     elsewhere.library.add(_courier("Aardvark"))  # first by name: above every row shown
     qtbot.waitUntil(lambda: "Aardvark" in _names(library), timeout=10_000)
     assert top() == shown
+
+
+def test_rows_that_cannot_be_read_are_said_and_read_with_the_next_change(
+        qtbot: Any, window: MainWindow, elsewhere: Database,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    library = _library(window)
+    _quick(window)
+    library.wait_for_rows()
+    assert window.database is not None
+    mine = window.database.library
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise OperationalError("SELECT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(mine, "entries", refused)
+    elsewhere.library.add(_courier("Rover"))
+    qtbot.waitUntil(lambda: "could not be read" in library.message.text(), timeout=10_000)
+    assert library.message.text() == (
+        "⚠ Designs changed in another copy of the app could not be read (the database "
+        "said: disk I/O error); the list shows them as they were read last.")
+    assert "Rover" not in _names(library)
+    monkeypatch.undo()
+    elsewhere.library.add(_courier("Scout"))
+    qtbot.waitUntil(lambda: {"Rover", "Scout"} <= set(_names(library)), timeout=10_000)

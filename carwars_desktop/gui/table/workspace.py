@@ -32,6 +32,7 @@ from carwars_desktop.gui import background, plotting
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.club_link import guarded
+from carwars_desktop.gui.follow import unread_words
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.operation import Retry
 from carwars_desktop.gui.rulesets import ACTION_KINDS, require_screens
@@ -284,8 +285,7 @@ class TableWorkspace(Workspace):
                 self.sessions_page.update_sessions(infos, asked)
 
         def failed(error: BaseException) -> None:
-            self.sessions_page.message.setText(
-                f"⚠ Sessions changed elsewhere could not be read: {error}")
+            self.sessions_page.message.setText(unread_words("Sessions", error))
 
         background.start(lambda _job: database.game_sessions.infos(asked), done, failed,
                          parent=self)

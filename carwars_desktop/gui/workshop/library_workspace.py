@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.follow import unread_words
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
@@ -455,7 +456,9 @@ class LibraryWorkspace(Workspace):
         ids, self._elsewhere = self._elsewhere, set()
         if database is None or not ids:
             return
-        if len(ids) > BULK_ROWS:  # an import of hundreds: the whole list, read on a worker
+        if len(ids) > BULK_ROWS or self._refreshing:
+            # An import of hundreds: the whole list, read on a worker. (While one is being
+            # read, maybe from before these writes, a fresh one is read: the newest wins.)
             self.refresh_later()
             return
         self._following_busy = True
@@ -491,9 +494,10 @@ class LibraryWorkspace(Workspace):
 
         def failed(error: BaseException) -> None:
             self._following_busy = False
-            # The server not answering, say: the rows stay as they were (the banner and a
-            # later change, or Retry, read them again).
-            self._say(f"⚠ Designs changed elsewhere could not be read: {error}")
+            # The server not answering, say: the rows stay as they were, and are read
+            # again with the next change seen.
+            self._elsewhere |= ids
+            self._say(unread_words("Designs", error))
 
         start(read, done, failed, parent=self)
 
