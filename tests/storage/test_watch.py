@@ -56,7 +56,11 @@ def _writes_of_a_second_engine_are_seen(url: str) -> None:
                                                      [], CLOCK)
             seen = _seen(watcher, lambda s: session_id in s.sessions)
             assert seen.sessions_listed and not seen.designs
-            theirs.game_sessions.finish(session_id)
+            lease = theirs.game_sessions.acquire(session_id)  # its row, not the list, changes
+            assert not _seen(watcher, lambda s: session_id in s.sessions).sessions_listed
+            theirs.game_sessions.finish(session_id, lease)
+            assert _seen(watcher, lambda s: session_id in s.sessions).sessions_listed
+            theirs.game_sessions.delete(session_id)
             assert _seen(watcher, lambda s: session_id in s.sessions).sessions_listed
         finally:
             watcher.close()
