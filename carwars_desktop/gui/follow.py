@@ -14,7 +14,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from carwars_desktop.services.follow import Follower
 
@@ -50,6 +50,10 @@ def unread_words(what: str, error: BaseException) -> str:
 class Following(QObject):
     """Follows one database at a time (:meth:`follow`); :meth:`stop` ends it."""
 
+    resumed = Signal()
+    """The watcher is open again after it failed (the server was away): what was written
+    meanwhile was not told, so the lists are read again whole."""
+
     def __init__(self, bus: ChangeBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.bus = bus
@@ -62,6 +66,8 @@ class Following(QObject):
         """A follower opened on a worker, until :meth:`stop` closes it (also when its
         answer never reached the GUI thread: the app was closing)."""
         self._generation = 0
+        self._failed = False
+        """The watcher failed: once open again, :attr:`resumed` is emitted."""
         self.polls = 0
         """Polls answered (with or without changes): tests wait for one more."""
         self.timer = QTimer(self)
@@ -73,6 +79,7 @@ class Following(QObject):
         self.stop()
         self.database = database
         self._skip = 0
+        self._failed = False
         self.timer.start()
         self.poll()
 
@@ -129,6 +136,9 @@ class Following(QObject):
             self.polls += 1
             if changes is not None:
                 found.tell(changes)
+            if self._failed and follower is None:  # just opened again
+                self._failed = False
+                self.resumed.emit()
 
         def failed(error: BaseException) -> None:
             self._busy = False
@@ -143,5 +153,6 @@ class Following(QObject):
             if broken is not None:
                 broken.close()
             self._skip = RETRY_POLLS
+            self._failed = True
 
         start(work, done, failed, parent=self)

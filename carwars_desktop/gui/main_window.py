@@ -168,6 +168,7 @@ class MainWindow(QMainWindow):
         self.game_context = GameContext(self, self.services.table)
         self.following = Following(self.services.bus, self)
         """What other connections write to the database, told on the bus (issue 31)."""
+        self.following.resumed.connect(self._lists_again)
         for number, title in enumerate(WORKSPACE_TITLES, start=1):
             self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
@@ -628,6 +629,19 @@ class MainWindow(QMainWindow):
         for workspace in self._built():
             self._attach(workspace)
         self.following.follow(database)
+
+    def _lists_again(self) -> None:
+        """The database's watcher is open again after the server was away: the Library and
+        the session list are read again whole, on workers (what was written meanwhile was
+        not told)."""
+        from carwars_desktop.gui.workshop import LibraryWorkspace
+
+        for workspace in self._built():
+            if isinstance(workspace, LibraryWorkspace):
+                workspace.refresh_later()
+        table = getattr(self, "table", None)
+        if table is not None:
+            table.refresh_sessions_later()
 
     def _built(self) -> list[Workspace]:
         """The workspaces built so far: the rail's, and a game's Table built before them."""

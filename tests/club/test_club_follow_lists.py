@@ -62,3 +62,41 @@ def test_a_club_window_follows_another_connection(
     finally:
         elsewhere.close()
         window.shutdown()
+
+
+def test_what_was_written_while_the_watcher_was_away_is_read_once_it_is_back(
+        qtbot: Any, tmp_path: Path, club: ClubConnection, club_password: str,
+        club_server: Any) -> None:
+    """The server stopped: the watcher's connection is gone, and what another copy writes
+    before it is open again is never notified to it. Once open, the lists are read whole."""
+    url = club.url(club_password)
+    settings = QSettings(str(tmp_path / "gm.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(db_url_hint=url, interactive=False, settings=settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.finish_startup()
+    following = window.following
+    following.timer.setInterval(50)
+    library = window.workspaces[0]
+    assert isinstance(library, LibraryWorkspace)
+    try:
+        qtbot.waitUntil(lambda: following.follower is not None, timeout=15_000)
+        library.wait_for_rows()
+        club_server.stop()
+        qtbot.waitUntil(lambda: following.follower is None, timeout=15_000)
+        following.timer.stop()  # (the test writes before the watcher is open again)
+        club_server.start()
+        with open_database(url) as elsewhere:
+            data = find_ruleset(MINI_CAR_WARS.id).catalog()["Courier"].to_json()
+            data["name"] = "Written meanwhile"
+            elsewhere.library.add(NewDesign(MINI_CAR_WARS.id, data))
+        resumed: list[bool] = []
+        following.resumed.connect(lambda: resumed.append(True))
+        following.timer.start()
+        qtbot.waitUntil(lambda: bool(resumed), timeout=15_000)
+        model = library.model
+        qtbot.waitUntil(lambda: "Written meanwhile" in [
+            e.name for e in model.entries_at(range(model.rowCount()))], timeout=15_000)
+    finally:
+        club_server.start_if_stopped()
+        window.shutdown()

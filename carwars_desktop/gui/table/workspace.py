@@ -290,6 +290,24 @@ class TableWorkspace(Workspace):
         background.start(lambda _job: database.game_sessions.infos(asked), done, failed,
                          parent=self)
 
+    def refresh_sessions_later(self) -> None:
+        """The session list read again whole on a worker, then updated by id (the selection
+        stays); only while it is shown (showing it reads it)."""
+        database = self.database
+        if database is None or self.pages.currentWidget() is not self.sessions_page:
+            return
+
+        def done(infos: list[SessionInfo]) -> None:
+            if self.database is database:
+                model = self.sessions_page.model
+                listed = {model.record(row).id for row in range(model.rowCount())}
+                self.sessions_page.update_sessions(infos, listed | {i.id for i in infos})
+
+        def failed(error: BaseException) -> None:
+            self.sessions_page.message.setText(unread_words("Sessions", error))
+
+        background.start(lambda _job: database.game_sessions.all(), done, failed, parent=self)
+
     def show_sessions(self) -> None:
         self.refresh_sessions()
         self.pages.setCurrentWidget(self.sessions_page)
