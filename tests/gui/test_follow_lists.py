@@ -206,3 +206,24 @@ def test_rows_that_cannot_be_read_are_said_and_read_with_the_next_change(
     monkeypatch.undo()
     elsewhere.library.add(_courier("Scout"))
     qtbot.waitUntil(lambda: {"Rover", "Scout"} <= set(_names(library)), timeout=10_000)
+
+
+def test_hundreds_of_designs_imported_elsewhere_are_listed_whole(
+        qtbot: Any, window: MainWindow, elsewhere: Database) -> None:
+    """More new rows than are worth inserting one by one: the list is read again whole
+    (on a worker), the selection kept."""
+    from carwars_desktop.gui.workshop.library_workspace import BULK_ROWS
+
+    library = _library(window)
+    _quick(window)
+    library.wait_for_rows()
+    kept = library.model.entry(3).id
+    library.select_ids([kept])
+    installs: list[bool] = []
+    library.model.modelReset.connect(lambda: installs.append(True))
+    count = BULK_ROWS + 50
+    elsewhere.library.add_many([_courier(f"Import {n:03d}") for n in range(count)])
+    qtbot.waitUntil(lambda: sum(n.startswith("Import ") for n in _names(library)) == count,
+                    timeout=15_000)
+    assert installs  # one new list, not hundreds of inserted rows
+    assert library.selected_ids() == [kept]

@@ -111,6 +111,9 @@ def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str |
 
 
 BULK_ROWS = 200
+FOLLOW_BY_ID = 20_000
+"""Designs written elsewhere read again by id, up to this many (our own import comes back
+through the watcher too, and changes no row); more: the whole list."""
 """More changed designs than this (an import) read the list again instead of row by row:
 on a worker thread (:meth:`LibraryWorkspace.refresh_later`), the window answering."""
 
@@ -456,8 +459,8 @@ class LibraryWorkspace(Workspace):
         ids, self._elsewhere = self._elsewhere, set()
         if database is None or not ids:
             return
-        if len(ids) > BULK_ROWS or self._refreshing:
-            # An import of hundreds: the whole list, read on a worker. (While one is being
+        if len(ids) > FOLLOW_BY_ID or self._refreshing:
+            # An import of thousands: the whole list, read on a worker. (While one is being
             # read, maybe from before these writes, a fresh one is read: the newest wins.)
             self.refresh_later()
             return
@@ -489,7 +492,11 @@ class LibraryWorkspace(Workspace):
                     and generation == self._refresh_generation):
                 entries, verdicts, record = found
                 self._verdicts.update(verdicts)
-                self._follow_apply(with_verdicts(entries, self._verdicts), ids, record)
+                entries = with_verdicts(entries, self._verdicts)
+                if self.model.differing(entries, ids - {e.id for e in entries}) > BULK_ROWS:
+                    self.refresh_later()  # hundreds of rows new: one sorted list is quicker
+                else:
+                    self._follow_apply(entries, ids, record)
             self._follow_next()
 
         def failed(error: BaseException) -> None:
