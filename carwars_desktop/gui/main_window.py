@@ -32,6 +32,7 @@ from carwars_desktop.gui.background import wait_for_workers
 from carwars_desktop.gui.club_link import ClubLink, OfflineBanner
 from carwars_desktop.gui.database_open import Asker, ask_with_dialog, open_with_recovery
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.follow import Following
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.phone_share import PhoneSharing
 from carwars_desktop.gui.shortcuts import set_action_keys
@@ -176,6 +177,9 @@ class MainWindow(QMainWindow):
         """The application layer: one change bus, the Table and Library services."""
         self.services.bus.on_error = report_view_error
         self.game_context = GameContext(self, self.services.table)
+        self.following = Following(self.services.bus, self)
+        """What other connections write to the database, told on the bus (issue 31)."""
+        self.following.resumed.connect(self._lists_again)
         for number, title in enumerate(WORKSPACE_TITLES, start=1):
             self._add_rail_entry(number, title)
         self._rail.setCurrentRow(0)
@@ -376,6 +380,7 @@ class MainWindow(QMainWindow):
         """The window's size, place and the Table's docks are kept for the next run."""
         docks = self.table.play.saveState() if hasattr(self, "table") else None
         window_geometry.save(self, self._settings, docks)
+        self.following.stop()
         super().closeEvent(event)
 
     def add_workspace(self, workspace: Workspace) -> None:
@@ -677,6 +682,20 @@ class MainWindow(QMainWindow):
         self._attached = []
         for workspace in self._built():
             self._attach(workspace)
+        self.following.follow(database)
+
+    def _lists_again(self) -> None:
+        """The database's watcher is open again after the server was away: the Library and
+        the session list are read again whole, on workers (what was written meanwhile was
+        not told)."""
+        from carwars_desktop.gui.workshop import LibraryWorkspace
+
+        for workspace in self._built():
+            if isinstance(workspace, LibraryWorkspace):
+                workspace.refresh_later()
+        table = getattr(self, "table", None)
+        if table is not None:
+            table.refresh_sessions_later()
 
     def _built(self) -> list[Workspace]:
         """The workspaces built so far: the rail's (those built ahead too), and a game's
@@ -724,6 +743,7 @@ class MainWindow(QMainWindow):
         if hasattr(self, "table"):
             self.table.release_lease()
         self.club_link.stop()  # queued entries stay in the queue file for the next start
+        self.following.stop()
         wait_for_workers()  # none may still be using the database it closes
         if self._opening is not None and self._opening.database is not None:
             self._opening.database.close()  # opened as the app closed: never attached

@@ -102,6 +102,8 @@ class Changes:
             know it: the phones' sharing of it stops, with no database round trip).
         resolution_logged: a result was kept in the roll log (applied or discarded).
         roll: a roll was resolved (shown), applied or discarded.
+        session_rows: sessions whose row in the session list changed (by id), written
+            by another connection (another copy of the app, the command line).
     """
 
     initiator: object = None
@@ -113,6 +115,7 @@ class Changes:
     finished: bool = False
     resolution_logged: bool = False
     roll: RollNotice | None = None
+    session_rows: frozenset[int] = frozenset()
 
     @property
     def vehicles(self) -> frozenset[str]:

@@ -27,7 +27,7 @@ read-only or taken over explicitly.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -248,6 +248,19 @@ class GameSessions:
         """Every session, most recently played first."""
         with self._sessions() as session:
             rows = session.scalars(select(GameSessionRow)
+                                   .order_by(GameSessionRow.updated_at.desc(),
+                                             GameSessionRow.id.desc())).all()
+            return [self._info(session, row) for row in rows]
+
+    def infos(self, session_ids: Iterable[int]) -> list[SessionInfo]:
+        """The sessions of ``session_ids`` as the list shows them (those still there: the
+        others were deleted), most recently played first."""
+        wanted = list(session_ids)
+        if not wanted:
+            return []
+        with self._sessions() as session:
+            rows = session.scalars(select(GameSessionRow)
+                                   .where(GameSessionRow.id.in_(wanted))
                                    .order_by(GameSessionRow.updated_at.desc(),
                                              GameSessionRow.id.desc())).all()
             return [self._info(session, row) for row in rows]

@@ -111,6 +111,7 @@ _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0009": _SCHEMA_0009,
     "0010": _SCHEMA_0010,
     "0011": _SCHEMA_0011,
+    "0012": _HEAD_SCHEMA,  # 0013 adds triggers on PostgreSQL, no table nor column
 }
 
 

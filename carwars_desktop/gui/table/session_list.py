@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +48,43 @@ class SessionListModel(RecordTableModel["SessionInfo"]):
             what = "Enter resumes it" if info.running else "Enter opens it read-only"
             return f"{info.name}: {what}"
         return None
+
+    def update_sessions(self, infos: Sequence[SessionInfo], asked: Iterable[int]) -> None:
+        """Rows by id: ``infos`` are sessions new or changed, the ids ``asked`` for and
+        not among them are gone. Rows go where the order (most recently played first) puts
+        them; nothing is reset, so the view keeps its selection and current row."""
+        found = {info.id: info for info in infos}
+        gone = set(asked) - found.keys()
+        for row in reversed(range(len(self._records))):  # 1. the ones deleted
+            if self._records[row].id in gone:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._records[row]
+                self.endRemoveRows()
+        kept = [found.get(info.id, info) for info in self._records]
+        known = {info.id for info in kept}
+        target = sorted([*kept, *(i for i in infos if i.id not in known)],
+                        key=lambda info: (info.updated_at, info.id), reverse=True)
+        order = [info for info in target if info.id in known]
+        if [i.id for i in order] != [i.id for i in kept]:  # 2. the kept ones, moved
+            self.layoutAboutToBeChanged.emit()
+            old = self.persistentIndexList()
+            rows = {info.id: row for row, info in enumerate(order)}
+            new = [self.index(rows[self._records[index.row()].id], index.column())
+                   if index.isValid() else QModelIndex() for index in old]
+            self._records = order
+            self.changePersistentIndexList(old, new)
+            self.layoutChanged.emit()
+        else:
+            self._records = order
+        last = len(self.columns) - 1
+        for row, info in enumerate(self._records):  # 3. what they show
+            if info.id in found:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        for row, info in enumerate(target):  # 4. the new ones, top down
+            if info.id not in known:
+                self.beginInsertRows(QModelIndex(), row, row)
+                self._records.insert(row, info)
+                self.endInsertRows()
 
     @staticmethod
     def _display(info: SessionInfo, column: int) -> str:
@@ -118,6 +155,20 @@ class SessionListPage(QWidget):
         if sessions:
             self.view.selectRow(0)
         self._update_button(0 if sessions else -1)
+
+    def update_sessions(self, infos: Sequence[SessionInfo], asked: Iterable[int]) -> None:
+        """The rows of the sessions ``asked`` for, as read again (another copy of the app
+        wrote them): the selection stays on the session it was on; a selected session
+        deleted elsewhere is said so."""
+        current = self.view.currentIndex()
+        selected = self.model.record(current.row()) if current.isValid() else None
+        self.model.update_sessions(infos, asked)
+        if selected is not None and selected.id in set(asked) - {i.id for i in infos}:
+            self.message.setText(f"Session “{selected.name}” was deleted elsewhere (in "
+                                 "another copy of the app): no longer listed here.")
+        if not self.view.currentIndex().isValid() and self.model.rowCount():
+            self.view.selectRow(0)
+        self._update_button(self.view.currentIndex().row())
 
     def _update_button(self, row: int) -> None:
         if not 0 <= row < self.model.rowCount():

@@ -30,7 +30,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QStackedWidget, QVBoxLa
 
 from carwars_desktop.gui import background, plotting
 from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
+from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.club_link import guarded
+from carwars_desktop.gui.follow import unread_words
 from carwars_desktop.gui.game_context import GameContext
 from carwars_desktop.gui.operation import Retry
 from carwars_desktop.gui.rulesets import ACTION_KINDS, require_screens
@@ -42,7 +44,9 @@ from carwars_desktop.gui.table.session_list import SessionListPage
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
+from carwars_desktop.services import Changes as BusChanges
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
+from carwars_desktop.services.follow import ELSEWHERE
 from carwars_desktop.services.table import LeaseChoice
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
@@ -187,6 +191,8 @@ class TableWorkspace(Workspace):
         self.play.victory_finish.clicked.connect(lambda: self.finish_session(confirm=False))
         self.play.print_action.triggered.connect(self.print_session)
         self.context.changed.connect(self._changed)
+        self._bus = ChangeSignal(context.service.bus, self)
+        self._bus.changed.connect(self._heard_elsewhere)
 
         for action_id, slot in (("table.undo", self.undo), ("table.redo", self.redo),
                                 ("table.new_session", self.new_session),
@@ -282,6 +288,44 @@ class TableWorkspace(Workspace):
                 self.sessions_page.message.setText(f"⚠ The sessions were not listed: {text}")
 
         self._session_reads.submit(lambda _job: database.game_sessions.all(), shown, refused)
+
+    def _heard_elsewhere(self, changes: BusChanges) -> None:
+        """Sessions another copy of the app (or the command line) wrote: their rows read
+        again on a worker, then updated by id (shown when the list is shown again)."""
+        if changes.initiator is not ELSEWHERE or not changes.session_rows:
+            return
+        database = self.database
+        if database is None or self.pages.currentWidget() is not self.sessions_page:
+            return  # (showing the list reads it whole)
+        asked = changes.session_rows
+
+        def done(infos: list[SessionInfo]) -> None:
+            if self.database is database:
+                self.sessions_page.update_sessions(infos, asked)
+
+        def failed(error: BaseException) -> None:
+            self.sessions_page.message.setText(unread_words("Sessions", error))
+
+        background.start(lambda _job: database.game_sessions.infos(asked), done, failed,
+                         parent=self)
+
+    def refresh_sessions_later(self) -> None:
+        """The session list read again whole on a worker, then updated by id (the selection
+        stays); only while it is shown (showing it reads it)."""
+        database = self.database
+        if database is None or self.pages.currentWidget() is not self.sessions_page:
+            return
+
+        def done(infos: list[SessionInfo]) -> None:
+            if self.database is database:
+                model = self.sessions_page.model
+                listed = {model.record(row).id for row in range(model.rowCount())}
+                self.sessions_page.update_sessions(infos, listed | {i.id for i in infos})
+
+        def failed(error: BaseException) -> None:
+            self.sessions_page.message.setText(unread_words("Sessions", error))
+
+        background.start(lambda _job: database.game_sessions.all(), done, failed, parent=self)
 
     def show_sessions(self) -> None:
         self.refresh_sessions()

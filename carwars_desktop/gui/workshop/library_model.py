@@ -223,6 +223,13 @@ class LibraryModel(ColumnsTableModel):
         elif fresh or changed:
             self._update_in_place(list(fresh.values()), changed)
 
+    def differing(self, entries: Sequence[DesignEntry], removed: Iterable[int]) -> int:
+        """How many rows :meth:`update_entries` would insert, change or remove."""
+        index_of, shown = self._index_of, self._entries
+        changed = sum(1 for e in entries
+                      if e.id not in index_of or shown[index_of[e.id]] != e)
+        return changed + sum(1 for i in set(removed) if i in index_of)
+
     def _before(self) -> Callable[[DesignEntry], tuple[Any, int]]:
         """The sort key, worked out once per design in one update (an import of a thousand
         designs places each by binary search: without this, every step folds a name)."""

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from carwars_desktop.gui.background import Job, LatestOnly
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
+from carwars_desktop.gui.follow import unread_words
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.shortcuts import LIBRARY
 from carwars_desktop.gui.workshop.exchange_actions import (
@@ -85,6 +86,7 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.rules import find_ruleset, ruleset_ids, ruleset_title
 from carwars_desktop.services import Changes, DesignChanges, LibraryService
+from carwars_desktop.services.follow import ELSEWHERE
 from carwars_desktop.services.house_rules import HouseRulesService, Profile, ProfileRefused
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 
@@ -110,6 +112,9 @@ def ask_text_dialog(parent: QWidget, title: str, label: str, text: str) -> str |
 
 
 BULK_ROWS = 200
+FOLLOW_BY_ID = 20_000
+"""Designs written elsewhere read again by id, up to this many (our own import comes back
+through the watcher too, and changes no row); more: the whole list."""
 """More changed designs than this (an import) read the list again instead of row by row:
 on a worker thread (:meth:`LibraryWorkspace.refresh_later`), the window answering."""
 
@@ -173,6 +178,11 @@ class LibraryWorkspace(Workspace):
         self._refresh_waiters: list[QEventLoop] = []
         self._chosen: list[DesignEntry] | None = None
         """The designs the running action was invoked on (:func:`shows_refused_writes`)."""
+        self._elsewhere: set[int] = set()
+        """Designs written elsewhere, waiting to be read again (:meth:`follow_rows`)."""
+        self._following_busy = False
+        self._previewed: DesignRecord | None = None
+        """The design the preview shows, as it was read."""
         self.service: LibraryService = workshop.services.library
         self.changes = ChangeSignal(workshop.services.bus, self)
         # Hooks the tests replace (dialogs are modal).
@@ -442,8 +452,113 @@ class LibraryWorkspace(Workspace):
 
     # --- listing ---------------------------------------------------------------------------
     def _heard(self, changes: Changes) -> None:
-        if changes.designs:
+        if not changes.designs:
+            return
+        if changes.initiator is ELSEWHERE:
+            self.follow_rows(changes.designs)
+        else:
             self.update_rows(changes.designs)
+
+    def follow_rows(self, designs: DesignChanges) -> None:
+        """Update the rows of designs another connection wrote (another copy of the app,
+        ``carwars-desktop design import``): read again by id on a worker, then the rows
+        inserted, changed or removed as for the GM's own changes. The selection and the
+        scroll position stay; the preview shows the selected design as it now is, or says
+        it was deleted elsewhere. Reads one batch at a time, in order."""
+        self._elsewhere |= designs.ids
+        if not self._following_busy:
+            self._follow_next()
+
+    def _follow_next(self) -> None:
+        from carwars_desktop.gui.background import start
+
+        database = self._database
+        ids, self._elsewhere = self._elsewhere, set()
+        if database is None or not ids:
+            return
+        if len(ids) > FOLLOW_BY_ID or self._refreshing:
+            # An import of thousands: the whole list, read on a worker. (While one is being
+            # read, maybe from before these writes, a fresh one is read: the newest wins.)
+            self.refresh_later()
+            return
+        self._following_busy = True
+        deleted = self._showing_deleted
+        generation = self._refresh_generation
+        house = {} if deleted else {
+            ruleset_id: find_ruleset(ruleset_id).house_options(profile.rules)
+            for ruleset_id, profile in self._house.items()}
+        selected = self.selected_ids()
+        shown = selected[0] if len(selected) == 1 and selected[0] in ids else None
+
+        def read(_job: object) -> tuple[list[DesignEntry], dict[int, Verdict],
+                                        DesignRecord | None]:  # no Qt object here
+            entries = database.library.entries(deleted=deleted, ids=ids)
+            verdicts: dict[int, Verdict] = {}
+            for ruleset_id, options in house.items():
+                verdicts.update(verdicts_under([database.library.get(e.id) for e in entries
+                                                if e.ruleset_id == ruleset_id], options))
+            record = None
+            if shown is not None and any(e.id == shown for e in entries):
+                record = database.library.get(shown)
+            return entries, verdicts, record
+
+        def done(found: tuple[list[DesignEntry], dict[int, Verdict],
+                              DesignRecord | None]) -> None:
+            self._following_busy = False
+            if (self._database is database and deleted == self._showing_deleted
+                    and generation == self._refresh_generation):
+                entries, verdicts, record = found
+                self._verdicts.update(verdicts)
+                entries = with_verdicts(entries, self._verdicts)
+                if self.model.differing(entries, ids - {e.id for e in entries}) > BULK_ROWS:
+                    self.refresh_later()  # hundreds of rows new: one sorted list is quicker
+                else:
+                    self._follow_apply(entries, ids, record)
+            self._follow_next()
+
+        def failed(error: BaseException) -> None:
+            self._following_busy = False
+            # The server not answering, say: the rows stay as they were, and are read
+            # again with the next change seen.
+            self._elsewhere |= ids
+            self._say(unread_words("Designs", error))
+
+        start(read, done, failed, parent=self)
+
+    def _follow_apply(self, entries: list[DesignEntry], ids: set[int],
+                      record: DesignRecord | None) -> None:
+        before = self.selected_entries()
+        selected = [e.id for e in before]
+        top = self.view.indexAt(self.view.viewport().rect().topLeft())
+        top_id = self.model.entry(top.row()).id if top.isValid() and top.row() else None
+        self.model.update_entries(entries, ids - {e.id for e in entries})
+        self._update_count()
+        if not self._columns_fitted and self.model.rowCount():
+            self._fit_columns()
+        if top_id is not None:  # the row at the top stays at the top
+            rows = self.model.rows_of([top_id])
+            if rows:
+                self.view.scrollTo(self.model.index(rows[0], 0),
+                                   QAbstractItemView.ScrollHint.PositionAtTop)
+        listed = {e.id for e in entries}
+        gone = [e for e in before if e.id in ids and e.id not in listed]
+        if selected != self.selected_ids():
+            self.select_ids(selected)
+        if gone and not self.model.rows_of(selected):
+            # Not the row that slid into its place: nothing selected (the GM is told).
+            self.view.selectionModel().clear()
+        self._update_actions()
+        if gone:
+            names = ", ".join(f"“{e.name}”" for e in gone[:3]) + (
+                f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+            where = "restored" if self._showing_deleted else "deleted"
+            self._say(f"{names} {'was' if len(gone) == 1 else 'were'} {where} elsewhere (in "
+                      "another copy of the app, or from the command line): no longer listed "
+                      "here.")
+            self._preview_timer.start()
+        elif (record is not None and self.selected_ids() == [record.id]
+              and record != self._previewed):  # (our own writes come back unchanged)
+            self._show_record(record)
 
     def update_rows(self, designs: DesignChanges) -> None:
         """Update the rows of the designs a change names (read again, by id), keeping the
@@ -824,6 +939,7 @@ class LibraryWorkspace(Workspace):
         self.new_button.setEnabled(self._database is not None)
 
     def _show_preview(self) -> None:
+        self._previewed = None
         entries = self.selected_entries()
         if len(entries) != 1 or self._database is None:
             self.detail.setText(f"{len(entries)} designs selected." if entries else
@@ -861,7 +977,17 @@ class LibraryWorkspace(Workspace):
         self.write_banner.show_message(text, self._preview_again)
 
     def _preview_read(self, read: tuple[DesignRecord, Any]) -> None:
-        record, design = read
+        self._show_record(*read)
+
+    def _show_record(self, record: DesignRecord, design: Any = None) -> None:
+        """The details and the sheet of the one design selected, as read (``design``: the
+        rules' reading of it, or why they cannot read it; read here when not given)."""
+        self._previewed = record
+        if design is None:
+            try:
+                design = load_design(record.ruleset_id, record.kind, record.data)
+            except DesignDataError as error:
+                design = error
         if isinstance(design, DesignDataError):
             self.preview.show_message(f"Cannot be shown: {design}")
             return
