@@ -26,8 +26,30 @@ class ShippedRevisions:
     head: str
 
 
-def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
+Declared = tuple[str, tuple[str, ...]] | None
+
+_read: dict[Path, tuple[tuple[int, int, int], Declared]] = {}
+"""What each script declared, under its (inode, modification time, size) when read."""
+
+
+def _declared(path: Path) -> Declared:
     """(revision, down revisions) of one script, or None if it declares no revision.
+
+    A script read before, unchanged since (same inode, modification time and size), is not read
+    again: every database opened and every first screen reads the shipped revisions,
+    and parsing the scripts cost each of them milliseconds."""
+    stat = path.stat()
+    stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    known = _read.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    found = _parse_declared(path)
+    _read[path] = (stamp, found)
+    return found
+
+
+def _parse_declared(path: Path) -> Declared:
+    """What :func:`_declared` reads of one script.
 
     Alembic's scripts declare them above their functions: the text before the first
     ``def`` is read first (the start-up path reads every script; the functions are most
@@ -43,7 +65,7 @@ def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
     return _assigned(ast.parse(text, str(path)))  # a broken script says so, as before
 
 
-def _assigned(tree: ast.Module) -> tuple[str, tuple[str, ...]] | None:
+def _assigned(tree: ast.Module) -> Declared:
     values: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
