@@ -28,33 +28,28 @@ class ShippedRevisions:
 
 Declared = tuple[str, tuple[str, ...]] | None
 
-_read: dict[Path, tuple[tuple[int, int, int], Declared]] = {}
-"""What each script declared, under its (inode, modification time, size) when read."""
+_read: dict[Path, tuple[str, Declared]] = {}
+"""What each script declared, with the text it was read from."""
 
 
 def _declared(path: Path) -> Declared:
     """(revision, down revisions) of one script, or None if it declares no revision.
 
-    A script read before, unchanged since (same inode, modification time and size), is not read
-    again: every database opened and every first screen reads the shipped revisions,
-    and parsing the scripts cost each of them milliseconds."""
-    stat = path.stat()
-    stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    Alembic's scripts declare them above their functions: the text before the first
+    ``def`` is read first (the start-up path reads every script; the functions are most
+    of the text), the whole script only when the declaration is not there. A script whose
+    text is the same as when it was last read is not parsed again: every database opened
+    and every first screen reads the shipped revisions, and parsing cost milliseconds."""
+    text = path.read_text(encoding="utf-8")
     known = _read.get(path)
-    if known is not None and known[0] == stamp:
+    if known is not None and known[0] == text:
         return known[1]
-    found = _parse_declared(path)
-    _read[path] = (stamp, found)
+    found = _parse_declared(text, path)
+    _read[path] = (text, found)
     return found
 
 
-def _parse_declared(path: Path) -> Declared:
-    """What :func:`_declared` reads of one script.
-
-    Alembic's scripts declare them above their functions: the text before the first
-    ``def`` is read first (the start-up path reads every script; the functions are most
-    of the text), the whole script only when the declaration is not there."""
-    text = path.read_text(encoding="utf-8")
+def _parse_declared(text: str, path: Path) -> Declared:
     if "\ndef " in text:
         try:
             found = _assigned(ast.parse(text[:text.find("\ndef ")], str(path)))
