@@ -5,10 +5,11 @@
     python roll_kill_player.py serve                   # each line read: one run, forked
 
 With ``serve`` each line ``DATABASE_URL POINT`` (or ``count``) read from stdin is one run
-in a child forked from this process (its imports done once, not per run: the test runs
-some fifty), and one JSON line answers it: the child's return code (``-9`` killed by
-SIGKILL), what it printed and its errors. The child is a process of its own: its kill
-is as sudden as that of a process started for the run.
+in a child forked from this process on Linux (its imports done once, not per run: the
+test runs some fifty; elsewhere a process started for it), and one JSON line answers
+it: the child's return code (``-9`` killed by SIGKILL), what it printed and its errors.
+The child is a process of its own: its kill is as sudden as that of a process started
+for the run.
 
 A *point* is each SQL statement and each commit the database is sent from the moment the
 result is shown until Apply returns, in order: the process kills itself (SIGKILL) just
@@ -54,8 +55,20 @@ def _read_all(fd: int) -> str:
     return b"".join(chunks).decode()
 
 
+FORK = sys.platform.startswith("linux")
+"""Whether runs are forked: elsewhere (macOS forbids a fork once some of its frameworks
+are up) each is a process started for it, as before."""
+
+
 def forked(url: str, point: str) -> dict[str, Any]:
     """One run in a forked child: its return code, output and errors."""
+    if not FORK:
+        import subprocess
+
+        child = subprocess.run([sys.executable, __file__, url, point], capture_output=True,
+                               text=True, timeout=120, check=False)
+        return {"returncode": child.returncode, "stdout": child.stdout,
+                "stderr": child.stderr}
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
     pid = os.fork()
