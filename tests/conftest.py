@@ -18,6 +18,11 @@ from hypothesis import settings
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
+def _memory_folder_present() -> bool:
+    shm = Path("/dev/shm")
+    return shm.is_dir() and os.access(shm, os.W_OK | os.X_OK)
+
+
 def _memory_folder() -> str | None:
     """A RAM-backed folder for the tests' files (Linux's /dev/shm), or None.
 
@@ -32,10 +37,12 @@ def _memory_folder() -> str | None:
         return os.environ["PYTEST_DEBUG_TEMPROOT"]
     if os.environ.get("TMPDIR"):
         return None
-    shm = Path("/dev/shm")
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
+    return "/dev/shm" if _memory_folder_present() else None
 
 
+GIVEN_TEMP_ROOT = os.environ.get("PYTEST_DEBUG_TEMPROOT") or os.environ.get("TMPDIR")
+"""The folder the caller gave for the tests' files (a pytest-xdist worker inherits the
+memory folder its controller chose), or None: then they are in memory where there is some."""
 # tmp_path (pytest's numbered folders, the last three runs kept) and the folders below.
 _MEMORY = _memory_folder()
 if _MEMORY is not None:
@@ -81,6 +88,28 @@ def _is_root() -> bool:
     return os.name == "posix" and os.geteuid() == 0
 
 
+LOOPBACK_ALIASES = tuple(f"127.0.0.{n}" for n in range(2, 10))
+"""Loopback addresses besides 127.0.0.1 that phones' tests connect from (Linux routes the
+whole 127/8 to loopback; macOS and Windows have 127.0.0.1 only, unless aliases are added)."""
+
+
+def _binds(address: str) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            return False
+    return True
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
 CHROMIUMS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 CHROMEDRIVERS = ("/usr/bin/chromedriver",)
 
@@ -109,6 +138,13 @@ CAPABILITIES: dict[str, tuple[str, Callable[[], bool]]] = {
                lambda: sys.platform.startswith("linux") and Path("/proc/self/status").exists()),
     "bash": ("bash on a POSIX system, for the Linux packaging scripts",
              lambda: os.name == "posix" and shutil.which("bash") is not None),
+    "memory_folder": ("a RAM-backed folder for the tests' files (Linux's /dev/shm, "
+                      "writable)", lambda: _memory_folder_present()),
+    "loopback_aliases": ("loopback addresses besides 127.0.0.1 (127.0.0.2 to 127.0.0.9, "
+                         "as Linux has), to connect from several addresses",
+                         lambda: all(map(_binds, LOOPBACK_ALIASES))),
+    "posix_rlimits": ("POSIX resource limits (Python's resource module), to lower the "
+                      "open-file limit", lambda: _has_module("resource")),
 }
 FIXTURE_NEEDS = {"club_server": "postgres_server", "tls_club_server": "postgres_server",
                  "browser": "chromium",

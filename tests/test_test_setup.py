@@ -70,15 +70,17 @@ def _root_conftest(config: pytest.Config) -> Any:
     return module
 
 
-def test_the_tests_files_are_in_memory_where_the_system_has_it(tmp_path: Path) -> None:
-    """On Linux tmp_path and the XDG folders are in /dev/shm: a commit waits for no disk."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK | os.X_OK)):
-        pytest.skip("no /dev/shm here: the tests' files are on the disk")
-    if os.environ.get("PYTEST_DEBUG_TEMPROOT") != str(shm):
-        pytest.skip("TMPDIR or PYTEST_DEBUG_TEMPROOT was given: it is kept")
-    assert tmp_path.resolve().is_relative_to(shm)
-    assert Path(os.environ["XDG_DATA_HOME"]).resolve().is_relative_to(shm)
+@pytest.mark.memory_folder
+def test_the_tests_files_are_in_memory_where_the_system_has_it(
+        request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """On Linux tmp_path and the XDG folders are in /dev/shm: a commit waits for no disk.
+    A folder the caller gave (TMPDIR, PYTEST_DEBUG_TEMPROOT) is kept: they are in it."""
+    given = _root_conftest(request.config).GIVEN_TEMP_ROOT
+    folder = Path(given or "/dev/shm").resolve()
+    assert tmp_path.resolve().is_relative_to(folder)
+    assert Path(os.environ["XDG_DATA_HOME"]).resolve().is_relative_to(folder)
+    if given is None:
+        assert os.environ["PYTEST_DEBUG_TEMPROOT"] == "/dev/shm"
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +112,13 @@ def test_tests_sharing_a_private_postgresql_server_stay_on_one_worker(
 
 
 def test_on_several_workers_the_long_tests_start_first(request: pytest.FixtureRequest) -> None:
-    if not hasattr(request.config, "workerinput"):
-        pytest.skip("one process: the tests keep their order")
-    slow = [item.get_closest_marker("slow") is not None for item in request.session.items]
-    assert slow == sorted(slow, reverse=True)
+    """On pytest-xdist's workers the long tests come first; in one process the tests keep
+    the order they were collected in (each file's tests one after the other)."""
+    items = request.session.items
+    if hasattr(request.config, "workerinput"):
+        slow = [item.get_closest_marker("slow") is not None for item in items]
+        assert slow == sorted(slow, reverse=True)
+        return
+    files = [item.path for item in items]
+    blocks = [path for n, path in enumerate(files) if n == 0 or files[n - 1] != path]
+    assert len(blocks) == len(set(blocks))  # no file's tests split by the sort

@@ -26,13 +26,30 @@ class ShippedRevisions:
     head: str
 
 
-def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
+Declared = tuple[str, tuple[str, ...]] | None
+
+_read: dict[Path, tuple[str, Declared]] = {}
+"""What each script declared, with the text it was read from."""
+
+
+def _declared(path: Path) -> Declared:
     """(revision, down revisions) of one script, or None if it declares no revision.
 
     Alembic's scripts declare them above their functions: the text before the first
     ``def`` is read first (the start-up path reads every script; the functions are most
-    of the text), the whole script only when the declaration is not there."""
+    of the text), the whole script only when the declaration is not there. A script whose
+    text is the same as when it was last read is not parsed again: every database opened
+    and every first screen reads the shipped revisions, and parsing cost milliseconds."""
     text = path.read_text(encoding="utf-8")
+    known = _read.get(path)
+    if known is not None and known[0] == text:
+        return known[1]
+    found = _parse_declared(text, path)
+    _read[path] = (text, found)
+    return found
+
+
+def _parse_declared(text: str, path: Path) -> Declared:
     if "\ndef " in text:
         try:
             found = _assigned(ast.parse(text[:text.find("\ndef ")], str(path)))
@@ -43,7 +60,7 @@ def _declared(path: Path) -> tuple[str, tuple[str, ...]] | None:
     return _assigned(ast.parse(text, str(path)))  # a broken script says so, as before
 
 
-def _assigned(tree: ast.Module) -> tuple[str, tuple[str, ...]] | None:
+def _assigned(tree: ast.Module) -> Declared:
     values: dict[str, Any] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:

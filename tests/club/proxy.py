@@ -15,6 +15,8 @@ import socket
 import threading
 from collections.abc import Iterator
 
+import pytest
+
 
 class StallingProxy:
     def __init__(self, target_port: int) -> None:
@@ -100,3 +102,13 @@ def stalling_proxy(target_port: int) -> Iterator[StallingProxy]:
         yield proxy
     finally:
         proxy.close()
+
+
+def short_connect_timeout(monkeypatch: pytest.MonkeyPatch, seconds: int = 2) -> None:
+    """Club connections made from now give up after ``seconds`` (libpq's least is 2), not
+    the app's 5: a test that connects through a stalled proxy waits that long, and the
+    message says that many seconds."""
+    from carwars_desktop.storage import club
+
+    monkeypatch.setattr(club, "CONNECT_TIMEOUT_S", seconds)
+    monkeypatch.setitem(club.TIMEOUTS, "connect_timeout", str(seconds))

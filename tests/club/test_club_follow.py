@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
+from carwars_desktop.gui import club_link
 from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table import workspace as table_workspace
@@ -22,7 +23,7 @@ from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage import stuck_calls
 from carwars_desktop.storage.club import ClubConnection
 
-from .proxy import StallingProxy, stalling_proxy
+from .proxy import StallingProxy, short_connect_timeout, stalling_proxy
 
 
 def _window(qtbot: Any, tmp_path: Path, name: str, url: str) -> MainWindow:
@@ -46,6 +47,11 @@ def test_a_follower_says_live_or_lost_and_never_logs_a_traceback(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_workspace, "FOLLOW_ANSWER_S", 0.5)
     monkeypatch.setattr(stuck_calls, "STUCK_AFTER_S", 2.0)
+    # Ticks, stuck-call checks and reconnects through the stalled path at test pace (the
+    # app's 1 s, 1 s and 5 s made this test wait twelve seconds).
+    monkeypatch.setattr(table_workspace, "FOLLOW_MS", 100)
+    monkeypatch.setattr(club_link, "WATCH_MS", 100)
+    short_connect_timeout(monkeypatch)
     player = _window(qtbot, tmp_path, "player", club.url(club_password))
     follower = _window(qtbot, tmp_path, "follower",
                        replace(club, port=proxy.port).url(club_password))

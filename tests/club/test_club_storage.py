@@ -133,7 +133,7 @@ def test_the_documented_role_is_no_superuser_and_can_back_up(
 
 
 def test_a_club_server_that_stops_answering_is_said_in_words(
-        club: ClubConnection, club_password: str) -> None:
+        club: ClubConnection, club_password: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A loopback proxy between the app and the server stops forwarding: the connection
     gives up after its connect timeout and says the server is not answering."""
     from dataclasses import replace
@@ -142,7 +142,7 @@ def test_a_club_server_that_stops_answering_is_said_in_words(
 
     from carwars_desktop.storage.club import ClubNotAnsweringError, ClubUnreachableError
 
-    from .proxy import stalling_proxy
+    from .proxy import short_connect_timeout, stalling_proxy
 
     with stalling_proxy(club.port) as proxy:
         through = replace(club, port=proxy.port)
@@ -155,6 +155,9 @@ def test_a_club_server_that_stops_answering_is_said_in_words(
             given = info.get_parameters()
             assert given["connect_timeout"] == "5" and given["keepalives"] == "1"
             assert given["tcp_user_timeout"] == "15000"
+        # The app's 5 s checked above; the stalled connection gives up after 2 (the
+        # message says the timeout it waited).
+        short_connect_timeout(monkeypatch)
         proxy.stall()
         with pytest.raises(ClubUnreachableError) as caught:
             check_connection(through, club_password)
@@ -162,7 +165,7 @@ def test_a_club_server_that_stops_answering_is_said_in_words(
     error = caught.value
     assert isinstance(error, ClubNotAnsweringError)
     assert f"The club server at 127.0.0.1:{through.port} is not answering (nothing came " \
-           "back within 5 s)" in str(error)
+           "back within 2 s)" in str(error)
     assert club_password not in str(error) + error.detail
 
 

@@ -173,20 +173,12 @@ def _closed_by_server(sock: socket.socket) -> bool:
         sock.setblocking(True)
 
 
-def _can_bind(address: str) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind((address, 0))
-        except OSError:
-            return False
-    return True
-
-
 @contextlib.contextmanager
 def _open_file_limit(soft: int) -> Iterator[None]:
     """The process's open-file limit lowered to ``soft`` (a server process started now
     inherits it: macOS's 256 on Linux)."""
-    resource = pytest.importorskip("resource")  # POSIX only
+    import resource  # (POSIX: the tests that use this are marked posix_rlimits)
+
     before = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, before[1]), before[1]))
     try:
@@ -200,11 +192,11 @@ def _open_files(pid: int) -> int:
 
 
 @pytest.mark.procfs
+@pytest.mark.loopback_aliases
+@pytest.mark.posix_rlimits
 def test_phone_request_flood_of_idle_sockets_does_not_lock_out_seats(
         qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
     sources = [f"127.0.0.{n}" for n in range(1, 10)]
-    if not all(_can_bind(source) for source in sources):
-        pytest.skip("needs 127.0.0.2… on loopback")
     assert _open_files(os.getpid()) < MACOS_FILES - 32
     _start(services)
     with _open_file_limit(MACOS_FILES):
@@ -275,11 +267,10 @@ def test_phone_request_idle_keep_alive_connection_is_closed(
         _until(lambda: _closed_by_server(sock))  # ... but not for ever
 
 
+@pytest.mark.loopback_aliases
 def test_phone_request_common_link_streams_from_one_address_refused_while_seats_stream(
         qtbot, services: Services, sharing: PhoneSharing) -> None:  # type: ignore[no-untyped-def]
     sources = [f"127.0.0.{n}" for n in range(1, 10)]
-    if not all(_can_bind(source) for source in sources):
-        pytest.skip("needs 127.0.0.2… on loopback")
     _start(services)
     common = sharing.start(LOOPBACK)
     seats = {key: url for key, _name, url in sharing.seats()}
@@ -447,6 +438,7 @@ def test_a_log_line_leaves_the_token_out_and_writes_no_line_of_its_own() -> None
     assert printable("x" * 500).endswith("…") and len(printable("x" * 500)) == 121
 
 
+@pytest.mark.posix_rlimits
 def test_a_server_under_a_low_open_file_limit_keeps_fewer_connections(
         qtbot) -> None:  # type: ignore[no-untyped-def]
     from carwars_desktop.resources import resources_dir

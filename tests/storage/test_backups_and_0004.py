@@ -91,6 +91,7 @@ def _size(path: Path) -> int:
         return 0
 
 
+@pytest.mark.posix_signals
 def test_a_kill_during_a_backup_leaves_nothing_under_a_backup_name(tmp_path: Path) -> None:
     """A child killed while it copies (as the pre-migration backup does): no partial
     file under the name a GM would restore; the next backup takes that name, sound."""

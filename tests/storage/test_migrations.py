@@ -125,3 +125,19 @@ def test_a_revision_declared_below_a_function_is_found_and_a_broken_one_refused(
                     "    pass\n", encoding="utf-8")
     with pytest.raises(SyntaxError):
         shipped_revisions(scripts)
+
+
+def test_a_script_changed_after_it_was_read_is_read_again(tmp_path: Path) -> None:
+    """Each script's declaration is read once while it is unchanged (every database opened
+    reads them): one rewritten in place, to the same length, is read anew."""
+    scripts = tmp_path / "database"
+    shutil.copytree(database_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    head = head_revision()
+    late = scripts / "versions" / "9999_late.py"
+    late.write_text(f'revision = "9999"\ndown_revision = "{head}"\n', encoding="utf-8")
+    assert shipped_revisions(scripts).head == "9999"
+    assert shipped_revisions(scripts).head == "9999"  # (from what was read)
+    late.write_text(f'revision = "9998"\ndown_revision = "{head}"\n', encoding="utf-8")
+    assert shipped_revisions(scripts).head == "9998"
+    late.unlink()
+    assert shipped_revisions(scripts).head == head

@@ -13,6 +13,15 @@ it prints one acknowledgement line, flushed:
 
 where DIGEST is the SHA-1 of the sheets and clock the screen now shows. It
 prints ``done`` at the end. The test kills it (SIGKILL) at random moments.
+
+    python crash_player.py serve
+
+reads lines ``DATABASE_URL EVENTS ERRORS_FILE`` and plays each in a child forked from
+this process on Linux (the imports done once, not at each of the test's twenty-one
+starts; elsewhere a process started for the run): the
+child prints ``pid PID`` first, then the lines above, and writes its errors to
+ERRORS_FILE; once it has ended (or was killed) this process prints ``exit CODE`` (``-9``:
+killed by SIGKILL). The child is a process of its own: the kill is as sudden.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import hashlib
 import json
 import os
 import sys
+import traceback
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -89,7 +99,51 @@ def play(table: TableWorkspace, game: Game, step: int) -> None:
 
 
 def main() -> int:
-    url, events = sys.argv[1], int(sys.argv[2])
+    if sys.argv[1:] == ["serve"]:
+        return serve()
+    if sys.argv[3:] == ["--print-pid"]:
+        print(f"pid {os.getpid()}", flush=True)
+    return run(sys.argv[1], int(sys.argv[2]))
+
+
+FORK = sys.platform.startswith("linux")
+"""Whether runs are forked: elsewhere (macOS forbids a fork once its frameworks are up)
+each is a process started for it, as before."""
+
+
+def serve() -> int:
+    for request in sys.stdin:
+        url, events, errors = request.split()
+        sys.stdout.flush()
+        if not FORK:
+            import subprocess
+
+            with open(errors, "w", encoding="utf-8") as stream:
+                child = subprocess.run([sys.executable, __file__, url, events, "--print-pid"],
+                                       stderr=stream, check=False)
+            print(f"exit {child.returncode}", flush=True)
+            continue
+        pid = os.fork()
+        if pid == 0:  # the child: it plays, and never returns into this loop
+            code = 1
+            try:
+                with open(errors, "w", encoding="utf-8") as stream:
+                    os.dup2(stream.fileno(), 2)
+                print(f"pid {os.getpid()}", flush=True)
+                code = run(url, int(events))
+                sys.stdout.flush()
+            except BaseException:
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        print(f"exit {code}", flush=True)
+    return 0
+
+
+def run(url: str, events: int) -> int:
     app = create_application()
     context = GameContext()
     table = TableWorkspace(context)

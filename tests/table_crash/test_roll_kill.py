@@ -14,6 +14,7 @@ them left the shot applied and its line "discarded: app stopped before it was ap
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -35,9 +36,41 @@ POSTGRES_ENV = "CARWARS_TEST_POSTGRES_URL"
 BACKENDS = ["sqlite"] + (["postgres"] if os.environ.get(POSTGRES_ENV) else [])
 
 
-def _run(url: str, point: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(PLAYER), url, point], capture_output=True,
-                          text=True, timeout=120, check=False)
+class Player:
+    """``roll_kill_player.py serve``: each run a child forked from it, killed or not."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, str(PLAYER), "serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def run(self, url: str, point: str) -> subprocess.CompletedProcess[str]:
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(f"{url} {point}\n")
+        stdin.flush()
+        answer = stdout.readline()
+        assert answer, f"the player stopped (return code {self.process.wait(timeout=60)})"
+        run = json.loads(answer)
+        return subprocess.CompletedProcess([str(PLAYER), url, point], run["returncode"],
+                                           run["stdout"], run["stderr"])
+
+    def close(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        try:
+            assert self.process.wait(timeout=60) == 0
+        finally:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def player() -> Iterator[Player]:
+    started = Player()
+    try:
+        yield started
+    finally:
+        started.close()
 
 
 class Urls:
@@ -108,8 +141,9 @@ def _check(url: str, session_id: int, point: int) -> str:
 
 
 @pytest.mark.slow  # a process started and killed at each of 17 points, per database
-def test_a_kill_at_any_point_of_a_roll_leaves_it_whole(urls: Urls) -> None:
-    counted = _run(urls.new(), "count")
+@pytest.mark.posix_signals  # (the player kills itself with SIGKILL)
+def test_a_kill_at_any_point_of_a_roll_leaves_it_whole(urls: Urls, player: Player) -> None:
+    counted = player.run(urls.new(), "count")
     assert counted.returncode == 0, counted.stderr
     words = counted.stdout.split()
     points = int(words[words.index("points") + 1])
@@ -118,7 +152,7 @@ def test_a_kill_at_any_point_of_a_roll_leaves_it_whole(urls: Urls) -> None:
     outcomes = []
     for point in range(points + 1):
         url = urls.new()
-        run = _run(url, str(point))
+        run = player.run(url, str(point))
         assert run.returncode == -9, (point, run.returncode, run.stderr)  # SIGKILL
         session_id = int(run.stdout.split()[1])
         outcomes.append(_check(url, session_id, point))

@@ -44,43 +44,65 @@ def digest(sheets: dict[str, Any], clock: Any) -> str:
     return hashlib.sha1(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
-def run_until_killed(url: str, acks_before_kill: int | None,
-                     rng: random.Random) -> tuple[list[Ack], bool, str]:
-    """Run the player; kill it (SIGKILL) after ``acks_before_kill`` acknowledgements."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    player = subprocess.Popen([sys.executable, str(PLAYER), url, str(EVENTS)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=env)
-    acks: list[Ack] = []
-    done = False
-    assert player.stdout is not None
-    killed = False
-    try:
+class Player:
+    """``crash_player.py serve``: each run a child forked from it (see there)."""
+
+    def __init__(self, folder: Path) -> None:
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        self.folder = folder
+        self.process = subprocess.Popen([sys.executable, str(PLAYER), "serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, env=env)
+        self.runs = 0
+
+    def close(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        try:
+            assert self.process.wait(timeout=60) == 0
+        except subprocess.TimeoutExpired:
+            self.process.kill()  # (a run still going after a failure)
+            raise
+        finally:
+            self.process.stdout.close()
+
+    def run_until_killed(self, url: str, acks_before_kill: int | None,
+                         rng: random.Random) -> tuple[list[Ack], bool, str]:
+        """One run; killed (SIGKILL) after ``acks_before_kill`` acknowledgements."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        self.runs += 1
+        errors_file = self.folder / f"errors-{self.runs}.txt"
+        stdin.write(f"{url} {EVENTS} {errors_file}\n")
+        stdin.flush()
+        started = stdout.readline()
+        assert started.startswith("pid "), started
+        pid = int(started.split()[1])
+        acks: list[Ack] = []
+        done = False
+        killed = False
+        code: int | None = None
         # Every line is read, also those still in the pipe after the kill: each was
         # printed after its commit returned, so each counts as shown on screen.
-        for line in player.stdout:
+        for line in stdout:
             if line.startswith("ack "):
                 _, step, op, last, state = line.split()
                 acks.append(Ack(int(step), op, int(last), state))
                 if (not killed and acks_before_kill is not None
                         and len(acks) >= acks_before_kill):
                     time.sleep(rng.uniform(0, 0.004))  # land anywhere in the next operation
-                    player.send_signal(signal.SIGKILL)
+                    os.kill(pid, signal.SIGKILL)
                     killed = True
             elif line.strip() == "done":
                 done = True
-        player.wait(timeout=60)
-    finally:
-        if player.poll() is None:
-            player.kill()
-            player.wait(timeout=60)
-        errors = player.stderr.read() if player.stderr else ""
-        for stream in (player.stdout, player.stderr):
-            if stream is not None:
-                stream.close()
-    if acks_before_kill is not None:
-        assert player.returncode == -signal.SIGKILL, errors
-    return acks, done, errors
+            elif line.startswith("exit "):
+                code = int(line.split()[1])
+                break
+        assert code is not None, "the player stopped"
+        errors = errors_file.read_text(encoding="utf-8")
+        if acks_before_kill is not None:
+            assert code == -signal.SIGKILL, errors
+        return acks, done, errors
 
 
 def check_database(path: Path, url: str, acked: dict[int, Ack],
@@ -142,18 +164,22 @@ def test_sigkill_at_random_points_loses_nothing_shown(tmp_path: Path) -> None:
     kills = acknowledged = ahead_count = 0
     started = time.monotonic()
     done = False
-    while not done:
-        limit = rng.randint(5, 70) if kills < KILLS else None
-        acks, done, errors = run_until_killed(url, limit, rng)
-        for ack in acks:
-            if ack.op == "event":
-                acked[ack.last] = ack
-        acknowledged += len(acks)
-        kills += limit is not None
-        last = acks[-1] if acks else None
-        stored, ahead = check_database(path, url, acked, last)
-        ahead_count += ahead
-        assert done or limit is not None, errors
+    player = Player(tmp_path)
+    try:
+        while not done:
+            limit = rng.randint(5, 70) if kills < KILLS else None
+            acks, done, errors = player.run_until_killed(url, limit, rng)
+            for ack in acks:
+                if ack.op == "event":
+                    acked[ack.last] = ack
+            acknowledged += len(acks)
+            kills += limit is not None
+            last = acks[-1] if acks else None
+            stored, ahead = check_database(path, url, acked, last)
+            ahead_count += ahead
+            assert done or limit is not None, errors
+    finally:
+        player.close()
     assert kills == KILLS
     assert stored == EVENTS
     # At most one event per kill was committed but never acknowledged.
