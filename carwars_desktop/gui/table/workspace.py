@@ -492,7 +492,7 @@ class TableWorkspace(Workspace):
             read = None if self._at_startup else self._in_turns(
                 (), lambda _job: service.read(session_id, lease, follow))
             return service.open(session_id, initiator=self,
-                                wrap=lambda events: guarded(self, events),
+                                wrap=lambda events: guarded(self, events, info.name),
                                 lease=lease, follow=follow, shown=self._shown, read=read)
 
         def not_opened(error: BaseException) -> None:
