@@ -382,6 +382,14 @@ class OpenedSession:
 
 
 @dataclass(frozen=True)
+class Adoption:
+    """A session :meth:`TableService.adopt` opened, and the terms it opened under."""
+
+    opened: OpenedSession
+    terms: LeaseTerms
+
+
+@dataclass(frozen=True)
 class ReadSession:
     """A session read for opening (:meth:`TableService.read`), not open yet: its game is
     built on the session's own events; ``follow``: it opens read-only."""
@@ -657,6 +665,37 @@ class TableService:
                 if not follow:
                     lease = self.acquire_lease(info.id, take_over=True)
         return LeaseTerms(None if follow else lease, follow)
+
+    def adopt(self, session_id: int, held: Lease | None, follow: bool, ask: AskLease, *,
+              check: Callable[[SessionInfo], None], let_go: Callable[[Lease | None], None],
+              read_on: Callable[[Callable[[], ReadSession]], ReadSession | None] | None,
+              initiator: object = None, wrap: StoreWrapper | None = None,
+              shown: ShownGame | None = None) -> Adoption | None:
+        """Open the session ``session_id`` for this copy: ``check`` refuses one the app
+        cannot show (raising :class:`SessionOpenError`, before any lease is taken), the
+        lease is negotiated (:meth:`negotiate_lease`, from ``held``; ``ask`` chooses
+        while another copy holds it), ``let_go`` is told the lease to hold from now on
+        when it is not ``held``, then the session is read (through ``read_on``, on a
+        worker say; None: here) and opened (:meth:`open`, adopting the game ``shown``
+        when nothing was written since). None: the GM cancelled, nothing was taken.
+
+        Raises:
+            SessionOpenError: the rules (or ``check``) cannot read it.
+            WriteFailedError: the lease could not be written (a read-only database).
+        """
+        info = self.session_info(session_id)
+        check(info)
+        terms = self.negotiate_lease(info, held, follow, ask)
+        if terms is None:
+            return None
+        if terms.lease is not held:
+            let_go(terms.lease)
+        lease, follow = terms.lease, terms.follow
+        read = None if read_on is None else read_on(
+            lambda: self.read(session_id, lease, follow))
+        opened = self.open(session_id, initiator=initiator, wrap=wrap, lease=lease,
+                           follow=follow, shown=shown, read=read)
+        return Adoption(opened, terms)
 
     def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
         """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""

@@ -43,7 +43,7 @@ from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import Overlay, WriteBanner, write_failure
 from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
-from carwars_desktop.services.table import LeaseChoice
+from carwars_desktop.services.table import Adoption, LeaseChoice, ReadSession
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from carwars_desktop.storage import Database
     from carwars_desktop.storage.first_screen import RunningGame
     from carwars_desktop.storage.leases import Lease, LeaseInfo
+    from carwars_desktop.storage.session_records import SessionInfo
 
 SYNC_CHART_EVENTS = 300
 """A finished session of at most this many events gets its charts aggregated on a worker
@@ -401,36 +402,33 @@ class TableWorkspace(Workspace):
         assert self.database is not None
         service = self.context.service
 
-        def take() -> OpenedSession | None:
-            """The lease negotiated and the session read: None when the GM cancelled."""
-            nonlocal follow
-            info = service.session_info(session_id)
+        def check(info: SessionInfo) -> None:
             # A ruleset the app has no screens for is refused before its lease is taken.
             try:
                 require_screens(info.ruleset_id)
             except UnknownRulesetError as error:
                 raise SessionOpenError(str(error)) from error
-            # The lease negotiated by the service (asking the GM when another copy holds
-            # it); the session is then read and shown here.
-            terms = service.negotiate_lease(info, self.lease, follow, self.ask_lease)
-            if terms is None:  # the GM cancelled: another copy keeps it
-                if service.session_id != session_id:
-                    self.show_sessions()
-                return None
-            if terms.lease is not self.lease:
-                self.release_lease()
-                self.lease = terms.lease
-            follow = terms.follow
-            lease = terms.lease
+
+        def let_go(lease: Lease | None) -> None:
+            self.release_lease()
+            self.lease = lease
+
+        def read_on(read: Callable[[], ReadSession]) -> ReadSession | None:
             # Read on a worker (the window answers meanwhile), unless start-up reopens
-            # the last game. On a club server a running session's entries
-            # wait on the laptop while the connection is down (gui/club_link.py);
-            # SQLite's events are used as they are.
-            read = None if self._at_startup else self._in_turns(
-                (), lambda _job: service.read(session_id, lease, follow))
-            return service.open(session_id, initiator=self,
-                                wrap=lambda events: guarded(self, events),
-                                lease=lease, follow=follow, shown=self._shown, read=read)
+            # the last game.
+            return None if self._at_startup else self._in_turns((), lambda _job: read())
+
+        def take() -> Adoption | None:
+            """The lease negotiated and the session read: None when the GM cancelled. On a
+            club server a running session's entries wait on the laptop while the
+            connection is down (gui/club_link.py); SQLite's events are used as they are."""
+            adoption = service.adopt(session_id, self.lease, follow, self.ask_lease,
+                                     check=check, let_go=let_go, read_on=read_on,
+                                     initiator=self, wrap=lambda events: guarded(self, events),
+                                     shown=self._shown)
+            if adoption is None and service.session_id != session_id:
+                self.show_sessions()  # the GM cancelled: another copy keeps it
+            return adoption
 
         def not_opened(error: BaseException) -> None:
             self.show_sessions()
@@ -450,9 +448,17 @@ class TableWorkspace(Workspace):
             return False
         if read_only_instead:
             return self.open_session(session_id, follow=True)
-        opened = op.value
-        if opened is None:
+        adoption = op.value
+        if adoption is None:
             return False
+        self._present(adoption.opened, adoption.terms.follow)
+        return True
+
+    def _present(self, opened: OpenedSession, follow: bool) -> None:
+        """Show the session just opened (``follow``: read-only, another copy plays it): its
+        sheets and clock (kept on screen when start-up showed this very game from the
+        file), its log, the follow and lease timers, the keys, the window's ruleset."""
+        service = self.context.service
         info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
         self._follow_state = FOLLOWING_LIVE if self.following else ""
@@ -464,7 +470,7 @@ class TableWorkspace(Workspace):
         if self.lease is not None:
             self._renew_timer.start()
         read_only = not info.running or self.following
-        self.session_id = session_id
+        self.session_id = opened.session_id
 
         def charts() -> None:
             if service.stored_charts(opened) is None and not service.charts_kept(opened) \
@@ -529,7 +535,6 @@ class TableWorkspace(Workspace):
             self.keys.restore_batch(cast("BatchStore", opened.store))
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
-        return True
 
     def _in_turns(self, steps: Iterable[int | None],
                   work: Callable[[Job], T] | None = None) -> T | None:
