@@ -102,7 +102,6 @@ def check_phones_page() -> str:
     problem in words, or empty."""
     import urllib.request
 
-    from carwars_desktop.resources import resources_dir
     from carwars_desktop.services.phone_server import PhoneServer
 
     server = PhoneServer(resources_dir() / "phones", "127.0.0.1", 0)

@@ -9,12 +9,15 @@ answer, so the reason goes to stderr and start-up fails.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from carwars_desktop.storage.errors import ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DatabaseError
@@ -34,7 +37,6 @@ def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choic
     box.setWindowTitle("Cannot use this database")
     box.setText(str(error))
     box.setInformativeText("The file was left exactly as it is. What would you like to do?")
-    from carwars_desktop.storage.errors import ReadOnlyDatabaseError
 
     browse = None
     if isinstance(error, ReadOnlyDatabaseError) and "browse" in str(error):
@@ -67,7 +69,6 @@ def open_with_recovery(url: str | None, ask: Asker | None,
     With no ``ask`` (``--smoke``) the first refusal gives up. ``first_refusal``: ``url``
     was refused already (opened on a worker after the first screen): ask at once.
     """
-    import os
 
     from carwars_desktop.storage import DatabaseError, open_database, resolve_url
 

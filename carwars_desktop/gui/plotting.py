@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import shiboken6
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QTimer
 
 from carwars_desktop.gui import background
@@ -76,7 +77,6 @@ about 50 ms in all on a quiet laptop)."""
 def qt_modules() -> list[ModuleType]:
     """The PySide6 modules pyqtgraph's import reads whole (``pyqtgraph/Qt/__init__.py``);
     those it can do without when absent (its ``FailedImport``) only when present."""
-    from PySide6 import QtCore, QtGui, QtWidgets
 
     found: list[ModuleType] = [QtCore, QtGui, QtWidgets]
     with contextlib.suppress(ImportError):

@@ -11,13 +11,21 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
+from carwars_desktop.dice import (
+    DiceError,
+    DiceSource,
+    DiceValueError,
+    EnteredDice,
+    SeededDice,
+    parse_dice_values,
+)
 from carwars_desktop.procedures import (
     House,
     InputError,
@@ -28,6 +36,7 @@ from carwars_desktop.procedures import (
     Step,
 )
 from carwars_desktop.rules import AnyRuleset, RecordSheet, find_ruleset
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.services.changes import (
     ChangeBus,
     Changes,
@@ -51,6 +60,8 @@ from carwars_desktop.session import (
 )
 from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
 from carwars_desktop.session.visibility import Visibility
+from carwars_desktop.storage import DatabaseError
+from carwars_desktop.storage.errors import WriteFailedError
 
 if TYPE_CHECKING:
     from carwars_desktop.session.history import Luck, SessionHistory
@@ -120,7 +131,6 @@ def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> Ent
     ``sides``: the dice the procedure may ask for; when every one has fewer than ten
     faces, a run of digits is one die per digit (``543`` = 5, 4, 3).
     """
-    from carwars_desktop.dice import parse_dice_values
 
     try:
         values = compact_dice(typed) if sides and all(s < 10 for s in sides) \
@@ -132,9 +142,7 @@ def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> Ent
 
 def compact_dice(typed: str) -> list[int]:
     """Single-digit dice typed with or without spaces: ``"54 3"`` → ``[5, 4, 3]``."""
-    import re
 
-    from carwars_desktop.dice import DiceValueError
 
     values: list[int] = []
     for token in (t for t in re.split(r"[\s,;]+", typed.strip()) if t):
@@ -738,9 +746,7 @@ class TableService:
         """The aggregates, folded from the parts kept with the events (revision 0011), or
         the events replayed once when some have none, kept with the session (safe on a
         worker thread: it only reads the events and writes the aggregates)."""
-        from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import charts_to_json, luck, replay_history
-        from carwars_desktop.storage.errors import WriteFailedError
 
         sessions = self._database().game_sessions
         rules = play_rules(opened.ruleset.id)
@@ -1064,7 +1070,6 @@ class TableService:
         dice history, marked with their procedure, in one transaction."""
         if self.database is None:
             return
-        from carwars_desktop.storage import DatabaseError
 
         resolution = pending.resolution
         try:

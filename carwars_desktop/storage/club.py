@@ -23,12 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, quote_plus
 
 from carwars_desktop.storage.errors import (
     DamagedDatabaseError,
     DatabaseError,
     NewerSchemaError,
     NotADatabaseError,
+    WriteFailedError,
 )
 
 if TYPE_CHECKING:
@@ -179,7 +181,6 @@ def scrub(text: str, password: str | None) -> str:
     """``text`` with every occurrence of ``password`` (and its URL-quoted form) hidden."""
     if not password:
         return text
-    from urllib.parse import quote, quote_plus
 
     for form in {password, quote(password, safe=""), quote_plus(password)}:
         text = text.replace(form, "***")
@@ -283,7 +284,6 @@ def is_connection_lost(error: BaseException) -> bool:
     """The server could not be reached or the connection dropped (not a refused statement)."""
     from sqlalchemy.exc import DBAPIError, OperationalError
 
-    from carwars_desktop.storage.errors import WriteFailedError
 
     if isinstance(error, WriteFailedError) and error.__cause__ is not None:
         # A refused write (issue 15's banner) says why in words; the driver's error is below.

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -30,10 +31,12 @@ from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.rulesets import has_screens
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
+from carwars_desktop.library.profiles import ProfileFileError, read_profiles
 from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 from carwars_desktop.services.house_rules import (
+    HouseRulesService,
     Profile,
     ProfileRefused,
     built_in,
@@ -209,7 +212,6 @@ class NewSessionDialog(QDialog):
         self._file_profile = None
         self.profiles = [built_in(ruleset.id)]
         if self._database is not None:
-            from carwars_desktop.services.house_rules import HouseRulesService
 
             self.profiles = HouseRulesService(self._database).profiles(  # type: ignore[arg-type]
                 ruleset.id)
@@ -285,7 +287,6 @@ class NewSessionDialog(QDialog):
                     combo.setItemText(index, choice.label)
 
     def _choose_profile_file(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
 
         path, _ = QFileDialog.getOpenFileName(self, "House rules file", "",
                                               "House rules (*.json);;All files (*)")
@@ -295,7 +296,6 @@ class NewSessionDialog(QDialog):
     def use_profile_file(self, path: Path) -> bool:
         """Play under the profile of a house-rules file; refused with the reason (another
         ruleset's profile, a bad file) and nothing changes."""
-        from carwars_desktop.library.profiles import ProfileFileError, read_profiles
 
         ruleset = find_ruleset(self.ruleset_id())
         try:

@@ -47,6 +47,9 @@ from carwars_desktop.services.table import Adoption, LeaseChoice, ReadSession
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
+from carwars_desktop.storage import SessionDataError
+from carwars_desktop.storage.club import is_connection_lost, is_server_url
+from carwars_desktop.storage.states import LEASE_RENEW_SECONDS
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
@@ -156,7 +159,6 @@ class TableWorkspace(Workspace):
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
         """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
-        from carwars_desktop.storage.states import LEASE_RENEW_SECONDS
 
         self._renew_timer = QTimer(self)
         self._renew_timer.setInterval(LEASE_RENEW_SECONDS * 1000)
@@ -342,7 +344,6 @@ class TableWorkspace(Workspace):
         dialog.open()
 
     def _created(self, dialog: NewSessionDialog) -> None:
-        from carwars_desktop.storage import SessionDataError
 
         setup = dialog.result_setup
         if setup is not None:
@@ -651,7 +652,6 @@ class TableWorkspace(Workspace):
             return
         if self.opening:
             return  # (checked again on the next tick, once it is open)
-        from carwars_desktop.storage.club import is_server_url
 
         session_id = self.session_id
         if not is_server_url(self.database.url):
@@ -679,7 +679,6 @@ class TableWorkspace(Workspace):
         threading.Thread(target=read, name="carwars-follow", daemon=True).start()
 
     def _follow_answer(self, session_id: int, answer: object) -> None:
-        from carwars_desktop.storage.club import is_connection_lost
 
         self._follow_poll = None
         if not self.following or session_id != self.session_id:

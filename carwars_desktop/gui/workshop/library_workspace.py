@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import collection_paused
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.operation import Ops
@@ -68,6 +70,7 @@ from carwars_desktop.gui.workshop.library_model import (
     verdicts_under,
     with_verdicts,
 )
+from carwars_desktop.gui.workshop.printing import show_print_preview, write_pdf
 from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
@@ -982,7 +985,6 @@ class LibraryWorkspace(Workspace):
     # --- files and printing ----------------------------------------------------------------
     @shows_refused_writes
     def import_designs(self, path: str | None = None) -> int:
-        from carwars_desktop.gui.background import collection_paused
 
         with collection_paused():  # the file's designs are many: see gui/background.py
             records = import_file(self, self.service, path, self.ask_clash, self.warn,
@@ -1011,7 +1013,6 @@ class LibraryWorkspace(Workspace):
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
 
     def export_selected(self, path: str | None = None) -> str | None:
-        from carwars_desktop.gui.background import collection_paused
 
         ids = self.selected_ids()
         try:
@@ -1037,7 +1038,6 @@ class LibraryWorkspace(Workspace):
         return items
 
     def print_selected(self) -> None:
-        from carwars_desktop.gui.workshop.printing import show_print_preview
 
         try:
             items = self.print_items()
@@ -1053,9 +1053,7 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def export_pdf(self, path: str | None = None) -> int:
-        from PySide6.QtWidgets import QFileDialog
 
-        from carwars_desktop.gui.workshop.printing import write_pdf
 
         items = self.print_items()
         if not items:

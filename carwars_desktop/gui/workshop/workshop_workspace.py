@@ -30,10 +30,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.workshop.editor import DesignEditor
+from carwars_desktop.gui.workshop.exchange_actions import export_designs
+from carwars_desktop.gui.workshop.printing import show_print_preview, write_pdf
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
@@ -359,7 +362,6 @@ class WorkshopWorkspace(Workspace):
             self._huge = False
             return (*self.editing.read(design_id), None)
         self._huge = True
-        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 
         def work(job: Job) -> tuple[DesignRecord, Design, DesignSummary | None]:
             record, design = self.editing.read(design_id)
@@ -386,7 +388,6 @@ class WorkshopWorkspace(Workspace):
         record, editor = self.record, self.editor
         if not self._huge or record is None or editor is None:
             return work()
-        from carwars_desktop.gui.background import Job, run_with_progress
 
         def write(job: Job) -> tuple[T, DesignSummary]:
             return work(), summarize_design(record.ruleset_id, record.kind, design, options)
@@ -797,7 +798,6 @@ class WorkshopWorkspace(Workspace):
         return [(self.record.ruleset_id, self.record.kind, self.design)]
 
     def print_preview(self) -> None:
-        from carwars_desktop.gui.workshop.printing import show_print_preview
 
         if self.design is not None:
             self.preview_dialog = show_print_preview(self.print_items(), self)
@@ -812,14 +812,12 @@ class WorkshopWorkspace(Workspace):
 
     def export_pdf(self, path: str) -> int:
         """Write the open design's record sheet to ``path``; return the number of pages."""
-        from carwars_desktop.gui.workshop.printing import write_pdf
 
         pages = write_pdf(path, self.print_items())
         self._say(f"Saved {pages} page{'s' if pages != 1 else ''} to {path}.")
         return pages
 
     def ask_export_file(self) -> None:
-        from carwars_desktop.gui.workshop.exchange_actions import export_designs
 
         if self.record is None:
             return

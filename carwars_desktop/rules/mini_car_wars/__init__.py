@@ -9,7 +9,7 @@ configurable defaults (:class:`MiniRules`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.mini_car_wars.catalog import catalog, sheet_catalog, stock_sheet
@@ -27,10 +27,8 @@ from carwars_desktop.rules.mini_car_wars.procedures import PROCEDURES
 from carwars_desktop.rules.mini_car_wars.reference import reference_tables
 from carwars_desktop.rules.mini_car_wars.scenarios import purchase_problems
 from carwars_desktop.rules.mini_car_wars.sheet import CrewMember, MiniSheet, WeaponState
+from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.rules.ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from carwars_desktop.rules.play import PlayRules
 
 
 def _sheet_from_json(data: Mapping[str, Any]) -> MiniSheet:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui.workshop.printing import PrintItem, paint_document, prepare
-
-if TYPE_CHECKING:
-    from carwars_desktop.gui.workshop.printing.session import SessionPrint
+from carwars_desktop.gui.workshop.printing.session import (
+    SessionPrint,
+    paint_session_document,
+    prepare_paper,
+)
 
 
 class SheetPrintPreview(QPrintPreviewDialog):
@@ -38,7 +39,6 @@ class SessionPrintPreview(QPrintPreviewDialog):
 
     def __init__(self, job: SessionPrint, paper: str = "A4",
                  parent: QWidget | None = None) -> None:
-        from carwars_desktop.gui.workshop.printing.session import prepare_paper
 
         self.sheet_printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         prepare_paper(self.sheet_printer, paper)
@@ -51,6 +51,5 @@ class SessionPrintPreview(QPrintPreviewDialog):
         self.resize(1000, 900)
 
     def _paint(self, printer: QPrinter) -> None:
-        from carwars_desktop.gui.workshop.printing.session import paint_session_document
 
         self.pages = paint_session_document(printer, self.job)
