@@ -180,7 +180,6 @@ def _wanted(name: str) -> tuple[bool, str]:
     catalog_only = name.casefold().startswith(CATALOG_PREFIX)
     return catalog_only, (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
 
-
 def _matches(name: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> list[_Match]:
     """Every design called ``name`` in the library (``catalog:Courier``: only the rules'
@@ -423,7 +422,6 @@ def export(options: argparse.Namespace, database: Database) -> int:
 
 
 def import_file(options: argparse.Namespace, database: Database) -> int:
-
     path = Path(options.file)
     items = _read_file(path)
     for n, item in enumerate(items, start=1):
@@ -445,14 +443,12 @@ def import_file(options: argparse.Namespace, database: Database) -> int:
 
 def _open(db: str | None) -> Database:
 
-
     database = open_database(resolve_url(db, os.environ))
     database.library.install_catalog()  # as the app does at start: the same library
     return database
 
 
 def _run(options: argparse.Namespace) -> int:
-
     database: Database | None = None
     try:
         if options.command == "check":

@@ -50,7 +50,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(options: argparse.Namespace) -> int:
-
     if options.ruleset is not None and options.ruleset not in ruleset_ids():
         return _refuse(f"no ruleset {options.ruleset!r} (rulesets: {', '.join(ruleset_ids())})")
     try:

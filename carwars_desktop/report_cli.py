@@ -46,7 +46,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(options: argparse.Namespace) -> int:
-
     if options.html is None and options.pdf is None:
         return _refuse("name the output: --html FILE and/or --pdf FILE")
     database = open_database(resolve_url(options.db, os.environ))

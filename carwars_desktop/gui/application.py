@@ -59,7 +59,6 @@ def _trace(event: str, *figures: float) -> None:
         extra = "".join(f" {figure:.6f}" for figure in figures)
         print(f"carwars-startup {event} {time.time():.6f}{extra}", file=sys.stderr, flush=True)
 
-
 class MeasuredApplication(QApplication):
     """The application with the longest turn of its event loop measured (benchmarks,
     CARWARS_TRACE_STARTUP): the longest delivery of one event from the loop (a timer, a

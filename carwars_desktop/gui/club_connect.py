@@ -42,7 +42,6 @@ from carwars_desktop.storage.club import (
     ClubConnection,
     ClubConnectionError,
     ClubUnreachableError,
-    check_connection,
     is_server_url,
     open_club_database,
 )
@@ -336,6 +335,8 @@ class ConnectDialog(QDialog):
             QGuiApplication.restoreOverrideCursor()
 
     def test_connection(self) -> bool:
+        # (looked up when called: a test watches which thread runs it)
+        from carwars_desktop.storage.club import check_connection
 
         missing = self._missing()
         if missing:
@@ -387,7 +388,6 @@ class ConnectDialog(QDialog):
         return True
 
     def _keep_password(self, connection: ClubConnection, password: str) -> None:
-
         try:
             self._passwords.set(connection.key, password)
         except PasswordNotKeptError as error:
@@ -409,7 +409,6 @@ class StartupPlan:
 
 
 def startup_plan(hint: str | None, settings: ClubSettings) -> StartupPlan:
-
     if hint is not None and "://" in hint and is_server_url(hint):
         from sqlalchemy.engine import make_url
 

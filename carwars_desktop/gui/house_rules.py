@@ -301,7 +301,6 @@ class ProfilesDialog(QDialog):
             self.buttons[key].setEnabled(not profile.built_in)
 
     def _done(self, action: Callable[[], Profile | None]) -> bool:
-
         try:
             profile = action()
         except ProfileRefused as error:
@@ -312,7 +311,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def _ask_name(self, title: str, then: Callable[[str], bool], text: str = "") -> None:
-
         name, ok = QInputDialog.getText(self, title, "Name:", text=text)
         if ok:
             then(name)
@@ -385,7 +383,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def import_from(self, path: Path) -> bool:
-
         try:
             added = self.service.import_text(path.read_bytes())
         except (OSError, ProfileRefused) as error:
@@ -397,7 +394,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def _export_to_file(self) -> None:
-
         name = f"{self.current().name}{PROFILE_SUFFIX}"
         path, _ = QFileDialog.getSaveFileName(self, "Export profile", name,
                                               "House rules (*.json)")
@@ -405,7 +401,6 @@ class ProfilesDialog(QDialog):
             self.export_to(Path(path))
 
     def _import_from_file(self) -> None:
-
         path, _ = QFileDialog.getOpenFileName(self, "Import profiles", "",
                                               "House rules (*.json);;All files (*)")
         if path:

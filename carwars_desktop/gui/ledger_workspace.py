@@ -76,7 +76,6 @@ def _text(item: QTableWidgetItem | None) -> str:
 
 
 def _ask_csv_path(parent: QWidget, suggested: str) -> str:
-
     path, _ = QFileDialog.getSaveFileName(parent, "Export the ledger", suggested,
                                           "CSV (*.csv);;All files (*)")
     return path

@@ -23,6 +23,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
+from typing import Any
 
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -55,7 +56,16 @@ _import = _Import()
 def import_pyqtgraph(_job: background.Job) -> None:
     """The worker's part: numpy, then pyqtgraph (which imports numpy first anyway)."""
     import numpy  # noqa: F401
-    import pyqtgraph  # noqa: F401
+
+    pyqtgraph()
+
+
+def pyqtgraph() -> Any:  # (pyqtgraph has no type hints)
+    """pyqtgraph, for drawing: what :func:`import_pyqtgraph` imported on a worker ahead of
+    need, or imported here and now when it has not yet (the one place it is imported)."""
+    import pyqtgraph
+
+    return pyqtgraph
 
 
 def imported_already() -> bool:

@@ -79,7 +79,6 @@ class TurnSlider(QSlider):
 
 class ReplayView(QWidget):
     """One session's replay (a window): see the module docstring."""
-
     def __init__(self, session: ReplaySession, parent: QWidget | None = None,
                  tv: Callable[[], PlayerDisplay] | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)

@@ -146,7 +146,6 @@ class ShareDialog(QDialog):
         self.start()
 
     def start(self) -> None:
-
         try:
             self.sharing.start(str(self.address.currentData() or ""),
                                allow_public=self.allow_public.isChecked())

@@ -108,7 +108,6 @@ class WriteBanner(QFrame):
         :class:`~carwars_desktop.gui.club_link.ClubLink` instead: its one banner says so
         in words and retries it with the queue."""
         if is_outage(text):
-
             window = self.window()
             if isinstance(window, HasClubLink) and window.club_link.connection_lost(retry):
                 return

@@ -268,7 +268,6 @@ class LedgerService:
         """How many summaries this service computed from events (the others were kept)."""
 
     def _summary(self, info: LedgerSession) -> dict[str, Any] | None:
-
         sessions = self.database.game_sessions
         loaded = sessions.load(info.id, readable=True)
         if loaded.unreadable:

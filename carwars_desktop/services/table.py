@@ -425,6 +425,15 @@ class ShownGame:
             self.info.id, self.info.version, self.info.created_at)
 
 
+def _built(ruleset: AnyRuleset, loaded: LoadedSession, events: EventStore) -> Game:
+    """The game of a session's stored vehicles, sheets, clock and settings, on ``events``
+    (``session.setup`` is imported when a game is first built: not at first paint)."""
+    from carwars_desktop.session.setup import build_game
+
+    return build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events,
+                      loaded.settings)
+
+
 def _with_last_clock(loaded: LoadedSession, ruleset: AnyRuleset,
                      events: SessionEvents) -> LoadedSession:
     """``loaded`` (whose clock or settings cannot be read) with the clock the log last
@@ -541,8 +550,6 @@ class TableService:
         clock (never its events), and its game built on them. Changes nothing and tells
         nobody, so it is safe on a worker thread. Raises :class:`SessionOpenError` when
         the rules cannot read it."""
-        from carwars_desktop.session.setup import build_game
-
         sessions = self._database().game_sessions
         try:
             loaded = sessions.load(session_id, readable=True)
@@ -554,8 +561,7 @@ class TableService:
                                      if loaded.unreadable else "")
             if loaded.unreadable:
                 loaded = _with_last_clock(loaded, ruleset, events)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
-                              events, loaded.settings)
+            game = _built(ruleset, loaded, events)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         return ReadSession(session_id, loaded, ruleset, events, game, follow)
@@ -610,13 +616,10 @@ class TableService:
         history from the file and writes nothing: :meth:`open` takes it over. Raises
         :class:`SessionOpenError` when the rules cannot read it (the normal opening
         then says why)."""
-        from carwars_desktop.session.setup import build_game
-
         loaded = running.loaded
         try:
             ruleset = find_ruleset(loaded.info.ruleset_id)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
-                              running.events, loaded.settings)
+            game = _built(ruleset, loaded, running.events)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         return ShownGame(loaded.info, game)

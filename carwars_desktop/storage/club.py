@@ -34,6 +34,8 @@ from carwars_desktop.storage.errors import (
 )
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
+
     from carwars_desktop.storage.database import Database
 
 DRIVER = "postgresql+psycopg"
@@ -128,9 +130,7 @@ class ClubConnection:
     def from_url(cls, url: str) -> ClubConnection:
         """The connection a PostgreSQL URL names (its password is dropped), its parameters
         kept as given."""
-        from sqlalchemy.engine import make_url
-
-        parsed = make_url(url)
+        parsed = _parsed(url)
         given: list[tuple[str, str]] = []
         for name, value in parsed.query.items():
             given += [(name, value)] if isinstance(value, str) else [(name, v) for v in value]
@@ -165,16 +165,20 @@ class ClubConnection:
 def is_server_url(url: str) -> bool:
     if url.startswith("sqlite"):  # read without SQLAlchemy (the first screen's path)
         return False
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).get_backend_name() == "postgresql"
+    return _parsed(url).get_backend_name() == "postgresql"
 
 
 def redacted_url(url: str) -> str:
     """``url`` with its password replaced by ``***`` (logs, exception text)."""
+    return _parsed(url).render_as_string(hide_password=True)
+
+
+def _parsed(url: str) -> URL:
+    """``url`` read by SQLAlchemy (imported when first asked: the first screen's path reads
+    a local file's URL without it)."""
     from sqlalchemy.engine import make_url
 
-    return make_url(url).render_as_string(hide_password=True)
+    return make_url(url)
 
 
 def scrub(text: str, password: str | None) -> str:
@@ -222,7 +226,6 @@ class ClubServerNotVerifiedError(ClubConnectionError):
 class ClubInsecureSignInError(ClubConnectionError):
     """The server asked for the password in a form the connection does not allow (clear
     text, md5, or none at all): it was refused before the password left."""
-
     reason = "insecure-sign-in"
 
 

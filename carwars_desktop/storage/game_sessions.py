@@ -403,7 +403,6 @@ class GameSessions:
 
     def release(self, lease: Lease) -> None:
         """Let the session go (closing it, quitting): another copy may take it freely.
-
         Let go here even when the write fails (a club server away): the lease is then this
         installation's own to resume at its next start, and lapses for the others.
         """

@@ -28,7 +28,6 @@ _known: dict[Path, str] = {}
 
 def default_id_path() -> Path:
 
-
     return Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR)) / ID_FILE_NAME
 
 

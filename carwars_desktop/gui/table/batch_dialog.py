@@ -186,7 +186,6 @@ class BatchDialog(QDialog):
             self.accept()
 
     def empty(self) -> None:
-
         self._forget(Discarded.BATCH_EMPTIED)
         try:
             self.batch.clear()

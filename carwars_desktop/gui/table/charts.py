@@ -107,7 +107,7 @@ class SessionCharts(QWidget):
 
     def _make(self, key: str, title: str, row: int, column: int) -> Any:
         """The plot widget of ``key`` in its place, made (hidden) if it is not yet."""
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()  # the theme in use now (light or dark)
         pg.setConfigOptions(antialias=True, background=colours.background,
@@ -188,7 +188,7 @@ class SessionCharts(QWidget):
         return [] if key in self.plots else [partial(self._make, key, title, row, column)]
 
     def _gauge(self, history: SessionHistory, number: int, label: str) -> None:
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         series = colours.series
@@ -205,7 +205,7 @@ class SessionCharts(QWidget):
                       symbolBrush=colour, symbolSize=8)
 
     def _damage(self, history: SessionHistory) -> None:
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         ink = colours.ink
@@ -230,7 +230,7 @@ class SessionCharts(QWidget):
             plot.setYRange(0, top * 1.45, padding=0)
 
     def _luck(self, history: SessionHistory, luck: Luck) -> None:
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         series, ink = colours.series, colours.ink

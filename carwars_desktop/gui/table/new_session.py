@@ -335,7 +335,6 @@ class NewSessionDialog(QDialog):
                 self.scenario_text.setText(scenario.description)
                 title = scenario.name if scenario.key else ruleset_title(self.ruleset_id())
                 self.name_edit.setText(f"{title}, {date.today():%d %b %Y}")
-
     def add_player(self, name: str = "", choice: int = 0) -> None:
         row = self.players.rowCount()
         self.players.insertRow(row)

@@ -155,7 +155,6 @@ class PrintSessionDialog(QDialog):
         return pages
 
     def show_preview(self) -> QWidget:
-
         dialog = SessionPrintPreview(self.job(), self.choice().paper, self)
         dialog.open()
         self.preview_dialog = dialog

@@ -344,7 +344,6 @@ class TableWorkspace(Workspace):
         dialog.open()
 
     def _created(self, dialog: NewSessionDialog) -> None:
-
         setup = dialog.result_setup
         if setup is not None:
             ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
@@ -679,7 +678,6 @@ class TableWorkspace(Workspace):
         threading.Thread(target=read, name="carwars-follow", daemon=True).start()
 
     def _follow_answer(self, session_id: int, answer: object) -> None:
-
         self._follow_poll = None
         if not self.following or session_id != self.session_id:
             return

@@ -125,7 +125,6 @@ def shows_refused_writes(
 ) -> Callable[Concatenate[LibraryWorkspace, P], R]:
     """A Library action whose refused write shows the banner (Retry runs it again) and
     returns False (0): nothing is shown as done."""
-
     def guarded(self: LibraryWorkspace, /, *args: P.args, **kwargs: P.kwargs) -> R:
         def failed(text: str) -> None:
             self._refresh_if_answering()  # a change of several designs may have stopped
@@ -985,7 +984,6 @@ class LibraryWorkspace(Workspace):
     # --- files and printing ----------------------------------------------------------------
     @shows_refused_writes
     def import_designs(self, path: str | None = None) -> int:
-
         with collection_paused():  # the file's designs are many: see gui/background.py
             records = import_file(self, self.service, path, self.ask_clash, self.warn,
                                   initiator=self)
@@ -1013,7 +1011,6 @@ class LibraryWorkspace(Workspace):
                   + (f" ({drafts} draft{'s' if drafts != 1 else ''})" if drafts else "") + ".")
 
     def export_selected(self, path: str | None = None) -> str | None:
-
         ids = self.selected_ids()
         try:
             with collection_paused():
@@ -1038,7 +1035,6 @@ class LibraryWorkspace(Workspace):
         return items
 
     def print_selected(self) -> None:
-
         try:
             items = self.print_items()
         except Exception as error:
@@ -1053,7 +1049,6 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def export_pdf(self, path: str | None = None) -> int:
-
 
         items = self.print_items()
         if not items:

@@ -798,7 +798,6 @@ class WorkshopWorkspace(Workspace):
         return [(self.record.ruleset_id, self.record.kind, self.design)]
 
     def print_preview(self) -> None:
-
         if self.design is not None:
             self.preview_dialog = show_print_preview(self.print_items(), self)
 
@@ -818,7 +817,6 @@ class WorkshopWorkspace(Workspace):
         return pages
 
     def ask_export_file(self) -> None:
-
         if self.record is None:
             return
         if self.design is not None and self.design.to_json() != self.record.data:

@@ -26,37 +26,30 @@ from carwars_desktop.session import VehicleInPlay
 
 
 def _car_editor(parent: QWidget | None) -> DesignEditor:
-
     return CarEditor(parent)
 
 
 def _deck_editor(parent: QWidget | None) -> DesignEditor:
-
     return DeckEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-
     return AutopowerSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-
     return AutopowerClockPanel(actions)
 
 
 def _print_car(flow: PageFlow, design: Car) -> None:
-
     paint_car(flow, design)
 
 
 def _print_deck(flow: PageFlow, design: Deck) -> None:
-
     paint_deck(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-
     paint_car_live(flow, item)
 
 

@@ -25,27 +25,22 @@ from carwars_desktop.session import VehicleInPlay
 
 
 def _editor(parent: QWidget | None) -> DesignEditor:
-
     return CardEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-
     return BattlecarsSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-
     return BattlecarsClockPanel(actions)
 
 
 def _print(flow: PageFlow, design: Card) -> None:
-
     paint_card(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-
     paint_card_live(flow, item)
 
 

@@ -31,12 +31,10 @@ def _editor(parent: QWidget | None) -> DesignEditor:
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-
     return MiniSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-
     return MiniClockPanel(actions)
 
 

@@ -51,5 +51,4 @@ class SessionPrintPreview(QPrintPreviewDialog):
         self.resize(1000, 900)
 
     def _paint(self, printer: QPrinter) -> None:
-
         self.pages = paint_session_document(printer, self.job)

@@ -253,7 +253,6 @@ def _next_own_turn(clock: Clock, name: str) -> int:
 
 def verdict(vehicles: Vehicles) -> str:
     """AP §2.12 (AP-D19): the last car not killed wins; cars killed together draw."""
-
     return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
 
 

@@ -217,7 +217,6 @@ def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
 
 def verdict(vehicles: Vehicles) -> str:
     """Street combat (BC-D32, BC-D45): the driver in the last mobile Battlecar wins."""
-
     return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
 
 
