@@ -319,8 +319,9 @@ class PhoneDesk:
         if self._set_seen is not None and self._set_seen[0] == key:
             return self._set_seen[1]
         moved = rules.moved
-        done = (game.clock.phase == 0
-                and any(d.procedure_id == rules.procedure for d in game.done_this_phase())) \
+        done = (game.clock.phase == 0  # (a refused speed, logged, set nothing)
+                and any(e.procedure_id == rules.procedure and e.updates
+                        for e in game.events_this_phase())) \
             or (moved is not None and any(moved(game.sheet(v.key)) for v in game.vehicles))
         why = rules.once() if done else ""
         self._set_seen = (key, why)

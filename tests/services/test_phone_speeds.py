@@ -190,3 +190,14 @@ def test_battlecars_speed_set_at_the_clock_closes_the_rounds_speeds(
     assert bob.reason == ("this round's speeds are set already: every speed is set once, "
                           "at the start of the round (Battlecars §2.2 step 1)")
     assert game.sheet("v2").speed == 0  # type: ignore[attr-defined]
+
+
+def test_a_refused_speed_logged_at_the_table_sets_nothing_and_leaves_them_open(
+        services: Services) -> None:
+    desk = _start(services, MINI_CAR_WARS.id)
+    game = services.table.running()
+    _set_at_the_clock(services, "mini.speed", "v1", speed=30, reverse=False)  # 0 → 30: no
+    events = [e.event for e in game.store.page(0, 9)]  # type: ignore[attr-defined]
+    assert [(e.procedure_id, e.updates) for e in events] == [("mini.speed", ())]
+    assert desk.speeds_open() and desk.waiting_for() == list(PLAYERS)
+    assert _send(desk, "v1", "ok-10", 10).state is RequestState.WAITING
