@@ -137,10 +137,36 @@ class SpeedChoice:
 
 @dataclass(frozen=True)
 class SpeedRules:
-    """A ruleset's secret speeds: its speed procedure and the speeds legal for a sheet."""
+    """A ruleset's secret speeds: its speed procedure, the speeds legal for a sheet, the
+    rule that sets each speed once, at the start of the turn (cited when a speed comes too
+    late), and whether a sheet has moved this turn (None: nobody moves in the speeds'
+    own phase)."""
 
     procedure: str
     choices: Callable[[RecordSheet, Mapping[str, Any]], list[SpeedChoice]]
+    once: Callable[[], str]
+    moved: Callable[[RecordSheet], bool] | None = None
+
+
+def _mini_once() -> str:
+    from carwars_desktop.rules.mini_car_wars.cite import mcw
+
+    return (f"this turn's speeds are set already: a vehicle changes speed once, at the "
+            f"start of the turn, by +10 at most ({mcw('§2.2', '§2.3')})")
+
+
+def _mini_moved(sheet: RecordSheet) -> bool:
+    """It has taken a move phase this turn (moved, or lost one to a skid)."""
+    from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+
+    return isinstance(sheet, MiniSheet) and sheet.phases_used > 0
+
+
+def _battlecars_once() -> str:
+    from carwars_desktop.rules.battlecars.cite import bc
+
+    return (f"this round's speeds are set already: every speed is set once, at the start "
+            f"of the round ({bc('§2.2 step 1')})")
 
 
 def _mini_choices(sheet: RecordSheet, _house: Mapping[str, Any]) -> list[SpeedChoice]:
@@ -206,8 +232,10 @@ UNPHASED = ("mission", "mission_done")
 """Request kinds tied to no turn or phase: a mission is kept all game."""
 
 SPEEDS: dict[str, SpeedRules] = {
-    MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices),
-    BATTLECARS.id: SpeedRules("battlecars.speed", _battlecars_choices),
+    MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices, _mini_once, _mini_moved),
+    # (Battlecars' speeds have a phase of their own, before any car's Turn: no car moves
+    # in it, and the Clock's own reveal moves the clock on.)
+    BATTLECARS.id: SpeedRules("battlecars.speed", _battlecars_choices, _battlecars_once),
 }
 """The rulesets whose speeds are chosen secretly and revealed together."""
 
@@ -235,6 +263,8 @@ class PhoneDesk:
     """What the store holds of each request (by seat and key)."""
     _kept_session: int | None = None
     """The session whose requests were read from the store (:meth:`restore`)."""
+    _set_seen: tuple[tuple[Any, ...], str] | None = None
+    """:meth:`speeds_set` for the game as it stood (its last event, its clock)."""
 
     # --- what the game is at ---------------------------------------------------------------
     @property
@@ -269,15 +299,38 @@ class PhoneDesk:
 
     def speeds_open(self) -> bool:
         """The secret speeds of this turn may be chosen: a ruleset that keeps them secret,
-        its first phase, and not revealed yet."""
+        its first phase, not revealed yet, and the turn's speeds still to be set
+        (:meth:`speeds_set`)."""
         game = self._game()
         if game is None or self.speed_rules() is None or game.clock.phase != 0:
             return False
-        if self.revealed is None:
-            return True
-        session, turn, event = self.revealed
-        return ((session, turn) != (self.table.session_id or 0, game.clock.turn)
-                or game.last_active_seq() < event)
+        if self.revealed is not None:
+            session, turn, event = self.revealed
+            if ((session, turn) == (self.table.session_id or 0, game.clock.turn)
+                    and game.last_active_seq() >= event):
+                return False
+        return not self.speeds_set()
+
+    def speeds_set(self) -> str:
+        """Why this turn's speeds are no longer to be chosen, in the rules' words ("" when
+        they still are): an event in force of the turn's first phase set a speed (the
+        speed procedure at the Clock, the S key, a reveal), or a vehicle has moved this
+        turn (its sheet says so). Read from the session's own events and sheets."""
+        game, rules = self._game(), self.speed_rules()
+        if game is None or rules is None:
+            return ""
+        key = (id(game), self.table.session_id, game.last_active_seq(), game.clock.turn,
+               game.clock.phase)
+        if self._set_seen is not None and self._set_seen[0] == key:
+            return self._set_seen[1]
+        moved = rules.moved
+        done = (game.clock.phase == 0  # (a refused speed, logged, set nothing)
+                and any(e.procedure_id == rules.procedure and e.updates
+                        for e in game.events_this_phase())) \
+            or (moved is not None and any(moved(game.sheet(v.key)) for v in game.vehicles))
+        why = rules.once() if done else ""
+        self._set_seen = (key, why)
+        return why
 
     def speed_choices(self, seat: str) -> list[SpeedChoice]:
         rules, game = self.speed_rules(), self._game()
@@ -425,7 +478,7 @@ class PhoneDesk:
 
     def _speed_refusal(self, request: PhoneRequest, game: Game) -> str:
         if not self.speeds_open():
-            return "no secret speed is being chosen now"
+            return self.speeds_set() or "no secret speed is being chosen now"
         resolution = self._speed_resolution(request, game)
         if isinstance(resolution, str):
             return resolution
@@ -938,9 +991,11 @@ class PhoneDesk:
         if game is None or self._revealing:
             return False
         now = (game.clock.turn, game.clock.phase)
+        closed = not self.speeds_open()  # (a speed set at the Clock, a move: too late)
         passed = [r for r in self.requests if r.state in (RequestState.WAITING,
                                                          RequestState.IN)
-                  and r.kind not in UNPHASED and (r.turn, r.phase) != now]
+                  and r.kind not in UNPHASED
+                  and ((r.turn, r.phase) != now or (r.kind == "speed" and closed))]
         for request in passed:
             self._refused(request, self._refusal(request) or "its moment has passed")
         self._keep_quietly()
@@ -988,7 +1043,12 @@ class PhoneDesk:
         its own sheet, logged "from Bob's, Di's phones"; None when none is in."""
         game = self._game()
         speeds = self._speeds()
-        if game is None or not speeds or not self.speeds_open():
+        if game is None or not speeds:
+            return None
+        if not self.speeds_open():  # too late: never applied on top of the turn's speeds
+            for request in speeds:
+                self._refused(request, self._refusal(request) or "its moment has passed")
+            self._keep_quietly()
             return None
         self._revealing = True
         try:

@@ -144,16 +144,14 @@ class Game:
             self._redoable = self.store.first_undone() is not None
         return self._redoable
 
-    def done_this_phase(self) -> tuple[Done, ...]:
-        """The results in force applied in the clock's current phase (oldest first), each
-        with its vehicles by name: what the rules' Table checks read (Battlecars §2.9).
+    def events_this_phase(self) -> tuple[Event, ...]:
+        """The events in force recorded in the clock's current phase (oldest first).
         Undone events are skipped; a store that cannot be read back gives none."""
         count = getattr(self.store, "count", None)
         page = getattr(self.store, "page", None)
         if count is None or page is None:
             return ()
-        names = {v.key: v.name for v in self.vehicles}
-        found: list[Done] = []
+        found: list[Event] = []
         end = int(count(True))
         while end > 0:
             start = max(0, end - 32)
@@ -163,20 +161,30 @@ class Game:
                     continue
                 if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
                     return tuple(reversed(found))
-                if not event.procedure_id:
-                    continue
-                shots = event.inputs.get("batch")
-                if isinstance(shots, list):  # a fire batch: each of its shots, last first
-                    for shot in reversed(shots):
-                        found.append(Done(event.procedure_id,
-                                          {str(i): names.get(str(k), str(k))
-                                           for i, k in dict(shot.get("bindings", {})).items()},
-                                          dict(shot.get("inputs", {}))))
-                    continue
-                found.append(Done(event.procedure_id,
-                                  {i: names.get(k, k) for i, k in event.bindings.items()},
-                                  dict(event.inputs)))
+                found.append(event)
             end = start
+        return tuple(reversed(found))
+
+    def done_this_phase(self) -> tuple[Done, ...]:
+        """The results in force applied in the clock's current phase (oldest first), each
+        with its vehicles by name: what the rules' Table checks read (Battlecars §2.9).
+        Undone events are skipped; a store that cannot be read back gives none."""
+        names = {v.key: v.name for v in self.vehicles}
+        found: list[Done] = []
+        for event in reversed(self.events_this_phase()):
+            if not event.procedure_id:
+                continue
+            shots = event.inputs.get("batch")
+            if isinstance(shots, list):  # a fire batch: each of its shots, last first
+                for shot in reversed(shots):
+                    found.append(Done(event.procedure_id,
+                                      {str(i): names.get(str(k), str(k))
+                                       for i, k in dict(shot.get("bindings", {})).items()},
+                                      dict(shot.get("inputs", {}))))
+                continue
+            found.append(Done(event.procedure_id,
+                              {i: names.get(k, k) for i, k in event.bindings.items()},
+                              dict(event.inputs)))
         return tuple(reversed(found))
 
     def _names(self, bindings: Mapping[str, str]) -> dict[str, str]:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from carwars_desktop.gui.phone_share import PhoneSharing
-from carwars_desktop.rules import find_ruleset
-from carwars_desktop.services import Services
+from carwars_desktop.rules import find_procedure, find_ruleset
+from carwars_desktop.services import Services, typed_dice
 from carwars_desktop.services.phone_requests import RequestState
 from carwars_desktop.services.phone_server import (
     PAGE_HEADER,
@@ -341,3 +341,60 @@ def test_phone_request_waiting_when_the_session_ends_is_refused_saying_so(
     assert services.table.finish() is not None
     assert waiting.state is RequestState.REFUSED and waiting.reason == "the session ended"
     assert sharing.server is None  # nothing more is taken
+
+
+def test_phone_request_speed_after_the_clocks_s_and_a_move_is_refused_and_nobody_awaited(
+        qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    """The evening's report (Mini Car Wars §2.3): Courier 0→10 with S at the Table, its
+    phase-1 move; the TV, the GM's panel and the phone stop saying "waiting for", and the
+    20 its phone sends then is refused citing the rule (the car stays at 10, moved)."""
+    sharing = window.phone_sharing
+    sharing.interfaces_of = loopback
+    sharing.port = free_port()
+    window.build_workspaces()
+    ruleset = find_ruleset("mini_car_wars")
+    courier = ruleset.catalog()["Courier"].to_json()
+    players = ["Ann", "Bob", "Cyd", "Dee"]
+    window.table.open_session(window.services.table.start(
+        "mini_car_wars", "Evening", "", prepare(ruleset, [
+            Entry(p, "Courier" if p == "Ann" else f"{p}'s car", courier) for p in players])))
+    table = window.table
+    qtbot.waitUntil(lambda: table.keys.batch is not None)
+    display = window.open_player_display()
+    sharing.start(LOOPBACK)
+    queue = window.phone_queue
+    everyone = "Secret speeds — waiting for: Ann, Bob, Cyd, Dee"
+
+    def tv() -> str:
+        return str(display.waiting.property("waiting-for") or "") \
+            if display.waiting.isVisibleTo(display) else ""
+
+    qtbot.waitUntil(lambda: tv() == everyone, timeout=WAIT_MS)
+    assert queue.speeds.text() == "0 of 4 speeds in — waiting for: Ann, Bob, Cyd, Dee"
+    assert "speeds" in sharing.desk.phone_state("v1")
+    game = window.services.table.running()
+
+    table.keys.select(1)
+    dialog = table.keys.act("speed")  # S: the speed of the selected vehicle
+    assert dialog is not None and dialog.procedure.id == "mini.speed"
+    dialog.form.set_value("speed", 10)
+    dialog.apply()
+    qtbot.waitUntil(lambda: game.sheet("v1").speed == 10, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tv() == "", timeout=WAIT_MS)
+    assert queue.speeds.text() == "No secret choice open."
+    assert "speeds" not in sharing.desk.phone_state("v1")
+    maneuver = find_procedure("mini.maneuver")
+    window.services.table.resolve(
+        maneuver, maneuver.bind({"vehicle": game.sheet("v1"), "maneuver": "straight"}),
+        typed_dice(""), bindings={"vehicle": "v1"}).apply()  # its phase-1 move
+    assert game.sheet("v1").phases_used == 1
+
+    seat = _seats(sharing)["v1"]
+    assert _post(seat, _speed("late-0020", speed=20), _page(seat))[0] == 202
+    qtbot.waitUntil(lambda: len(sharing.desk.requests) == 1, timeout=WAIT_MS)
+    late = sharing.desk.requests[0]
+    assert late.state is RequestState.REFUSED and "(Mini Car Wars §2.2 §2.3)" in late.reason
+    assert queue.list.count() == 0 and queue.speeds.text() == "No secret choice open."
+    sharing.reveal()
+    assert (game.sheet("v1").speed, game.sheet("v1").phases_used) == (10, 1)
+    assert tv() == "" and sharing.desk.waiting_for() == []

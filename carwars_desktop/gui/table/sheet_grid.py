@@ -33,6 +33,30 @@ CARD_WIDTH = 220
 MIN_CARD_WIDTH = 180
 
 
+def needed_width(widget: QWidget) -> int:
+    """The width ``widget``'s content needs now (its size hints, whatever width it is
+    given). A label's new text reaches the hints of the widgets around it only as their
+    posted layout requests are delivered, one level at a time (until then a layout's
+    cached hints are those of the old text): its layouts, and those of the widgets inside
+    it, are activated first, deepest first, so the hints are fresh when it is measured."""
+    widget.ensurePolished()
+
+    def depth(child: QWidget) -> int:
+        level = 0
+        parent: QWidget | None = child
+        while parent is not None and parent is not widget:
+            level, parent = level + 1, parent.parentWidget()
+        return level
+
+    holders = [child for child in (widget, *widget.findChildren(QWidget))
+               if child.layout() is not None and (child is widget or not child.isWindow())]
+    for child in sorted(holders, key=depth, reverse=True):
+        layout = child.layout()
+        if layout is not None:
+            layout.activate()
+    return max(widget.sizeHint().width(), widget.minimumSizeHint().width())
+
+
 class CompactSheet(QFrame):
     """One vehicle at a glance: name, player, statuses, durations and the ruleset's public
     facts (armor left, weapons, crew…) of its full sheet."""
@@ -157,6 +181,8 @@ class SheetGrid(QScrollArea):
         self.compact = False
         """True when the selected sheet is shown large beside compact sheets of all."""
         self._shape: tuple[bool, int, str | None, bool, int] | None = None
+        self._needs: dict[str, int] = {}
+        """Each full sheet's needed width (:func:`needed_width`) when last measured."""
 
     # --- filling ---------------------------------------------------------------------
     def set_sheets(self, sheets: Sequence[SheetFrame]) -> None:
@@ -167,6 +193,7 @@ class SheetGrid(QScrollArea):
             widget.deleteLater()
         self.sheets = list(sheets)
         self.cards = []
+        self._needs = {}
         for number, sheet in enumerate(self.sheets, start=1):
             card = CompactSheet(sheet, number)
             card.chosen.connect(self.select)
@@ -177,18 +204,18 @@ class SheetGrid(QScrollArea):
         self._arrange()
 
     def _fit_widths(self, keys: Sequence[str] = ()) -> None:
-        """Every full sheet as wide as the widest needs (grown, never shrunk, as labels grow
-        in play: "✖ MG destroyed" must not clip a row of boxes); only the sheets of ``keys``
-        are measured again (all when none is given)."""
+        """Every full sheet as wide as the widest needs now, plus :data:`SLACK` ("✖ MG
+        destroyed" must not clip a row of boxes): a function of the labels alone, so an
+        unchanged sheet keeps its width event after event. Only the sheets of ``keys`` are
+        measured again (all when none is given); the others keep their last measure."""
         if not self.sheets:
             return
-        measured = [sheet for sheet in self.sheets if not keys or sheet.vehicle.key in keys]
-        if not measured:
-            return
-        widest = max(max(sheet.sizeHint().width(), sheet.minimumSizeHint().width(),
-                         sheet.minimumWidth()) for sheet in measured) + SLACK
         for sheet in self.sheets:
-            if sheet.minimumWidth() < widest:
+            if not keys or sheet.vehicle.key in keys or sheet.vehicle.key not in self._needs:
+                self._needs[sheet.vehicle.key] = needed_width(sheet)
+        widest = max(self._needs[sheet.vehicle.key] for sheet in self.sheets) + SLACK
+        for sheet in self.sheets:
+            if sheet.minimumWidth() != widest or sheet.maximumWidth() != widest:
                 sheet.setFixedWidth(widest)
 
     def refresh(self, keys: Sequence[str] = ()) -> None:

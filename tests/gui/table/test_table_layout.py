@@ -15,6 +15,7 @@ from carwars_desktop.gui.main_window import MainWindow
 from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.table import TableWorkspace
 from carwars_desktop.rules.mini_car_wars.play import marks as mini_marks
+from carwars_desktop.rules.mini_car_wars.play import mini_sheet
 
 from ..loop import settle
 
@@ -82,12 +83,47 @@ def test_a_long_weapon_label_widens_the_sheet_instead_of_clipping(
     table: TableWorkspace = start_session("mini_car_wars", FOUR[:2])
     sheet = table.play.sheets["v1"]
     assert isinstance(sheet, MiniSheetWidget)
-    for index in range(len(sheet._mini().weapons)):
+    settle()
+    before = sheet.minimumWidth()
+    weapons = len(sheet._mini().weapons)
+    for index in range(weapons):
         table.hub.mark("v1", lambda i=index: mini_marks.set_weapon(sheet._mini(), i,
                                                                     destroyed=True))
     settle()
+    assert sheet.width() > before
     assert sheet.width() >= sheet.sizeHint().width()
     assert sheet.width() >= sheet.minimumSizeHint().width()
+    for _ in range(weapons):  # the labels as they were: the sheet as wide as it was
+        table.hub.undo()
+    settle()
+    assert sheet.minimumWidth() == before
+
+
+def test_the_sheets_keep_their_width_event_after_event(
+        window: MainWindow, start_session: Any, qtbot: Any) -> None:
+    """An evening's events leave an unchanged sheet as wide as it was: its width follows
+    its labels, never the width it had (it crept 16 px wider with each event)."""
+    _laptop(window, qtbot)
+    table: TableWorkspace = start_session("mini_car_wars", FOUR[:2])
+    service = table.context.service
+    game = service.game
+    assert game is not None
+    sheets = [table.play.sheets[key] for key in ("v1", "v2")]
+    settle()
+    first = [sheet.minimumWidth() for sheet in sheets]
+    plant = mini_sheet(game.sheet("v1")).power_plant
+    widths = []
+    for turn in range(20):
+        if turn % 2:  # a line in the log: no sheet changes
+            service.note(f"turn {turn}: the cars circle")
+        else:  # a hand mark on one sheet, its labels as long as before
+            dp = plant - 1 if turn % 4 == 0 else plant
+            made = mini_marks.set_power_plant(game.sheet("v1"), dp)
+            service.mark("v1", made.sheet, made.summary, made.steps)
+        settle()
+        widths.append([sheet.minimumWidth() for sheet in sheets])
+    assert widths == [first] * 20
+    assert all(sheet.width() == sheet.minimumWidth() for sheet in sheets)
 
 
 def test_the_clock_fits_without_a_scrollbar_at_1366x768(
