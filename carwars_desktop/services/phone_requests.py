@@ -53,7 +53,7 @@ from carwars_desktop.services.table import (
     compact_dice,
 )
 from carwars_desktop.session import Changes as GameChanges
-from carwars_desktop.session import Game, StaleSessionError
+from carwars_desktop.session import Event, Game, StaleSessionError
 from carwars_desktop.storage.errors import DatabaseError
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
@@ -146,6 +146,17 @@ class SpeedRules:
     choices: Callable[[RecordSheet, Mapping[str, Any]], list[SpeedChoice]]
     once: Callable[[], str]
     moved: Callable[[RecordSheet], bool] | None = None
+    set_at_turn_end: bool = False
+    """The Clock's end of turn enters the next turn's speeds (Mini Car Wars §2.3): a speed
+    it changed is this turn's speed, set already."""
+
+
+def _speeds_entered(event: Event | None, turn: int) -> bool:
+    """``event`` ended the turn before ``turn`` and changed a speed (the Clock's end of
+    turn form: "Turn N begins: new speeds")."""
+    return event is not None and event.turn is not None and event.turn < turn and any(
+        (u.before.get("speed"), u.before.get("reverse"))
+        != (u.after.get("speed"), u.after.get("reverse")) for u in event.updates)
 
 
 def _mini_once() -> str:
@@ -232,7 +243,8 @@ UNPHASED = ("mission", "mission_done")
 """Request kinds tied to no turn or phase: a mission is kept all game."""
 
 SPEEDS: dict[str, SpeedRules] = {
-    MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices, _mini_once, _mini_moved),
+    MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices, _mini_once, _mini_moved,
+                                     set_at_turn_end=True),
     # (Battlecars' speeds have a phase of their own, before any car's Turn: no car moves
     # in it, and the Clock's own reveal moves the clock on.)
     BATTLECARS.id: SpeedRules("battlecars.speed", _battlecars_choices, _battlecars_once),
@@ -327,7 +339,9 @@ class PhoneDesk:
         done = (game.clock.phase == 0  # (a refused speed, logged, set nothing)
                 and any(e.procedure_id == rules.procedure and e.updates
                         for e in game.events_this_phase())) \
-            or (moved is not None and any(moved(game.sheet(v.key)) for v in game.vehicles))
+            or (moved is not None and any(moved(game.sheet(v.key)) for v in game.vehicles)) \
+            or (rules.set_at_turn_end and game.clock.phase == 0
+                and _speeds_entered(game.event_before_this_phase(), game.clock.turn))
         why = rules.once() if done else ""
         self._set_seen = (key, why)
         return why

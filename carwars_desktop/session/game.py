@@ -165,6 +165,26 @@ class Game:
             end = start
         return tuple(reversed(found))
 
+    def event_before_this_phase(self) -> Event | None:
+        """The newest event in force recorded before the clock's current phase (the one
+        that moved the clock into it, unless that was undone); None when there is none or
+        the store cannot be read back."""
+        count = getattr(self.store, "count", None)
+        page = getattr(self.store, "page", None)
+        if count is None or page is None:
+            return None
+        end = int(count(True))
+        while end > 0:
+            start = max(0, end - 32)
+            for stored in reversed(page(start, end - start)):
+                event: Event = stored.event
+                if stored.undone:
+                    continue
+                if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
+                    return event
+            end = start
+        return None
+
     def done_this_phase(self) -> tuple[Done, ...]:
         """The results in force applied in the clock's current phase (oldest first), each
         with its vehicles by name: what the rules' Table checks read (Battlecars §2.9).

@@ -136,25 +136,47 @@ def test_a_request_waiting_when_the_clock_sets_a_speed_is_refused_by_expire(
     assert waiting.state is RequestState.REFUSED and "at the start of the turn" in waiting.reason
 
 
-def test_a_move_alone_closes_the_turns_speeds(services: Services) -> None:
-    """Turn 2 started at the Clock's end-of-turn speeds: the phones may still choose in its
-    first phase until a vehicle moves."""
-    desk = _start(services, MINI_CAR_WARS.id)
+def _next_turn_at_the_clock(services: Services, speed: str) -> None:
+    """The Clock's end-of-turn form: every vehicle's new speed ``speed``, one event."""
     table = services.table
     game = table.running()
     sheets: Any = {v.key: game.sheet(v.key) for v in game.vehicles}
     names = {v.key: v.name for v in game.vehicles}
-    started = start_turn(sheets, {key: "10" for key in sheets}, names, game.house)
+    started = start_turn(sheets, {key: speed for key in sheets}, names, game.house)
     clock = game.clock
     for _ in range(len(clock.phases)):
         clock = clock.advanced()
-    table.set_clock(clock, "Turn 2 begins: new speeds", started.sheets, started.steps)
+    table.set_clock(clock, f"Turn {clock.turn} begins: new speeds", started.sheets,
+                    started.steps)
     assert (game.clock.turn, game.clock.phase) == (2, 0)
+
+
+def test_a_move_alone_closes_the_turns_speeds(services: Services) -> None:
+    """Turn 2 started at the Clock's end of turn with every speed kept (10, set in turn
+    1): the phones may still choose in its first phase until a vehicle moves."""
+    desk = _start(services, MINI_CAR_WARS.id)
+    for seat in SEATS:
+        _set_at_the_clock(services, "mini.speed", seat, speed=10, reverse=False)
+    _next_turn_at_the_clock(services, "10")
     assert desk.speeds_open() and desk.waiting_for() == list(PLAYERS)
     _move(services, "v1")
     _closed(desk)
     late = _send(desk, "v1", "late-t2", 20, turn=2)
     assert late.state is RequestState.REFUSED and "Mini Car Wars §2.2 §2.3" in late.reason
+
+
+def test_speeds_entered_at_the_clocks_end_of_turn_are_the_turns_speeds(
+        services: Services) -> None:
+    """Turn 2 started at the Clock's end of turn with new speeds (0 → 10): those are the
+    turn's speed change (§2.3: once, +10 at most), so a phone's 20 never goes on top."""
+    desk = _start(services, MINI_CAR_WARS.id)
+    _next_turn_at_the_clock(services, "10")
+    _closed(desk)
+    late = _send(desk, "v1", "late-t2b", 20, turn=2)
+    assert late.state is RequestState.REFUSED and "Mini Car Wars §2.2 §2.3" in late.reason
+    assert services.table.running().sheet("v1").speed == 10  # type: ignore[attr-defined]
+    services.table.undo()  # the new turn undone: turn 1's choice, before any move
+    assert services.table.running().clock.turn == 1
 
 
 def test_the_normal_secret_speeds_still_reveal_together_once(services: Services) -> None:
