@@ -41,7 +41,7 @@ from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
 
 CLOCK_WIDTH = 370
-LOG_ROWS = 5
+LOG_ROWS = 4
 """The session log shows at least this many events, however much the Clock needs (the
 Clock scrolls inside itself instead)."""
 
@@ -352,13 +352,13 @@ class PlayView(QMainWindow):
 
     def _log_floor(self) -> int:
         """The session log's least height: :data:`LOG_ROWS` events under the list's header
-        and three lines of the event's explanation (set as the dock's minimum, so that
+        and two lines of the event's explanation (set as the dock's minimum, so that
         neither the Clock nor a dragged separator squeezes it further)."""
         view, details = self.log_dock.view, self.log_dock.details
         rows = view.verticalHeader().defaultSectionSize() * LOG_ROWS
         view.setMinimumHeight(view.horizontalHeader().sizeHint().height() + rows
                               + 2 * view.frameWidth())
-        details.setMinimumHeight(3 * details.fontMetrics().lineSpacing()
+        details.setMinimumHeight(2 * details.fontMetrics().lineSpacing()
                                  + 2 * details.frameWidth() + 8)
         return self.log_dock.minimumSizeHint().height()
 
