@@ -367,7 +367,9 @@ class NewSessionDialog(QDialog):
         vehicles at 1920×1080); never shorter than the GM made it."""
         if not self.isVisible():
             return  # (shown, it fits them)
-        self.layout().activate()
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
         table = self.players
         need = (table.horizontalHeader().height() + table.verticalHeader().length()
                 + 2 * table.frameWidth())
