@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal, qVersion
+from PySide6.QtCore import QEvent, QSettings, QSize, Qt, QTimer, Signal, qVersion
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -60,6 +60,10 @@ RULESET_KEY = "ruleset"
 HIDDEN_LOAD_DELAY_MS = 100
 """How long after start-up the hidden workspaces begin to be built, then load their heavy
 parts (the app is fully loaded by then)."""
+RAIL_STYLE = "QListWidget#workspace-rail::item { padding: 10px 12px; }"
+"""The rail's rows (set again when the theme switches: a widget with a style sheet keeps
+the palette it was polished with)."""
+
 WORKSPACE_TITLES = ("Library", "Workshop", "Table", "Resolver", "Dice", "Ledger")
 """The rail, in order; the workspaces themselves are built after the first paint."""
 
@@ -148,7 +152,7 @@ class MainWindow(QMainWindow):
         self._rail.setObjectName("workspace-rail")
         self._rail.setIconSize(QSize(24, 24))
         self._rail.setFixedWidth(140)
-        self._rail.setStyleSheet("QListWidget#workspace-rail::item { padding: 10px 12px; }")
+        self._rail.setStyleSheet(RAIL_STYLE)
         self._stack = QStackedWidget()
         self.workspaces: list[Workspace] = []
         """The workspaces built, in the rail's order from its top, each at its row (one
@@ -364,6 +368,15 @@ class MainWindow(QMainWindow):
         workspace = self.workspace_at(row)
         if workspace is not None:
             workspace.focus_default()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """The theme switched while running: the rail, whose style sheet froze the
+        palette it was first drawn with, takes the new one."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.ApplicationPaletteChange,
+                            QEvent.Type.PaletteChange):
+            self._rail.setStyleSheet("")
+            self._rail.setStyleSheet(RAIL_STYLE)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         """The window's size, place and the Table's docks are kept for the next run."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt, QTimer
 from PySide6.QtGui import QFont, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,10 +46,12 @@ from carwars_desktop.gui.reference_model import ProcedureListModel, ReferenceTab
 from carwars_desktop.gui.resolving import REFUSED_HINT, dice_hint, explanation_html, refused_odds
 from carwars_desktop.gui.shortcuts import RESOLVER
 from carwars_desktop.gui.small_widgets import dice_entry, dice_row, error_label
+from carwars_desktop.gui.theme import level_colour
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.gui.write_banner import WriteBanner
 from carwars_desktop.procedures import Odds, Procedure, Resolution
 from carwars_desktop.rules import all_procedures, find_ruleset
+from carwars_desktop.rules.play import Level
 from carwars_desktop.services import (
     Changes,
     Discarded,
@@ -65,6 +67,14 @@ from carwars_desktop.session.house_rules import HouseRules
 LOADING = "Loading the ruleset's procedures…"
 """Where the procedure's title goes, in the turn the GM switched to the Resolver before
 its procedures were loaded (they are on the next one)."""
+
+LEFT_WIDTH = 470
+"""The width of the search, list and form column (the splitter moves it)."""
+
+FOLLOW_MS = 150
+"""How long the typing in the procedure search pauses before the form follows the
+procedure highlighted."""
+
 
 def _right(text: str) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
@@ -108,6 +118,18 @@ class ResolverWorkspace(Workspace):
         self.procedure_list.setMinimumHeight(150)
         self.procedure_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.procedure_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The form follows the procedure highlighted as the GM types in the search (once
+        # the typing pauses: one form built for "fire", not four); when it cannot (a
+        # roll on screen not applied, a procedure not offered, nothing found) this says
+        # so, never leaving another procedure's form looking current.
+        self.highlight_note = QLabel()
+        self.highlight_note.setObjectName("highlight-note")
+        self.highlight_note.setWordWrap(True)
+        self.highlight_note.setVisible(False)
+        self._follow = QTimer(self)
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(FOLLOW_MS)
+        self._follow.timeout.connect(self._follow_highlight)
 
         # The generated form.
         self.procedure_title = QLabel()
@@ -132,6 +154,7 @@ class ResolverWorkspace(Workspace):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.search)
         left_layout.addWidget(self.procedure_list, 2)
+        left_layout.addWidget(self.highlight_note)
         left_layout.addWidget(self.procedure_title)
         left_layout.addWidget(form_scroll, 3)
         left_layout.addWidget(self.house_panel)
@@ -225,7 +248,12 @@ class ResolverWorkspace(Workspace):
         main = QSplitter()
         main.addWidget(left)
         main.addWidget(right)
-        main.setSizes([400, 880])
+        # The form's column keeps its width as the window narrows (at 1366 a twelve-vehicle
+        # evening's names show whole in its boxes: "Mini Sherman (a) 10 (P10)"); the odds
+        # and the chart take what is left, and all that a wider window adds.
+        main.setStretchFactor(0, 0)
+        main.setStretchFactor(1, 1)
+        main.setSizes([LEFT_WIDTH, 880])
         self.banner = WriteBanner()
         self.ops = Ops(self.banner.show_message, context.service.bus)
         """How the Resolver's operations run (a refused write: the banner, with Retry)."""
@@ -237,6 +265,8 @@ class ResolverWorkspace(Workspace):
         self.search.returnPressed.connect(self._choose_highlighted)
         self.procedure_list.activated.connect(lambda index: self._choose(index.row()))
         self.procedure_list.clicked.connect(lambda index: self._choose(index.row()))
+        self.procedure_list.selectionModel().currentChanged.connect(
+            lambda *_: self._follow.start())
         self.form.changed.connect(self._refresh_odds)
         self.form.changed.connect(self._clear_stale_result)
         self.form.changed.connect(self._announce)  # (after a stale result is discarded)
@@ -357,8 +387,45 @@ class ResolverWorkspace(Workspace):
         self.filter_model.setFilterRegularExpression("".join(f"(?=.*{w})" for w in words))
         if self.filter_model.rowCount():
             self.procedure_list.setCurrentIndex(self.filter_model.index(0, 0))
+        self._follow.start()
+
+    def _follow_highlight(self) -> None:
+        """The form of the procedure highlighted, unless that would lose a roll not yet
+        applied or the procedure is not offered: then the note says what Enter does and
+        which procedure the form below still is (the players are told of neither: their
+        display shows a procedure once the GM chooses it)."""
+        shown = self.procedure
+        still = f"The form below is still {shown.title}." if shown is not None else ""
+        if not self.filter_model.rowCount():
+            self._note(f"No procedure matches “{self.search.text().strip()}”. {still}")
+            return
+        index = self.procedure_list.currentIndex()
+        if not index.isValid():
+            self._note("")
+            return
+        source = self.filter_model.mapToSource(index)
+        procedure = self.procedure_model.procedure(source.row())
+        if procedure is shown:
+            self._note("")
+            return
+        reason = self.procedure_model.not_offered(procedure)
+        if reason:
+            self._note(f"{procedure.title} is not offered: {reason}. {still}")
+        elif self.pending is not None:
+            self._note(f"Enter opens {procedure.title} (the roll on screen, not applied, is "
+                       f"then discarded). {still}")
+        else:
+            self._note("")
+            self.select_procedure(procedure.id)
+            self._withdraw()  # (the players are told of it once the GM chooses it)
+
+    def _note(self, text: str) -> None:
+        self.highlight_note.setText(f"▸ {text.strip()}" if text.strip() else "")
+        self.highlight_note.setStyleSheet(f"color: {level_colour(Level.WARNING)};")
+        self.highlight_note.setVisible(bool(text.strip()))
 
     def _choose_highlighted(self) -> None:
+        self._follow.stop()
         index = self.procedure_list.currentIndex()
         if not index.isValid() and self.filter_model.rowCount():
             index = self.filter_model.index(0, 0)
@@ -367,6 +434,7 @@ class ResolverWorkspace(Workspace):
             self.form.focus_first()
 
     def _choose(self, proxy_row: int) -> None:
+        self._follow.stop()
         source = self.filter_model.mapToSource(self.filter_model.index(proxy_row, 0))
         procedure = self.procedure_model.procedure(source.row())
         reason = self.procedure_model.not_offered(procedure)
@@ -375,6 +443,7 @@ class ResolverWorkspace(Workspace):
                                     "Change house rules… switches it on.")
             return
         self.select_procedure(procedure.id)
+        self._note("")
         self._announce()  # the GM chose it: the players see its odds
 
     def select_procedure(self, procedure_id: str | None) -> None:

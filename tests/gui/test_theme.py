@@ -84,3 +84,24 @@ def test_a_chart_made_in_one_theme_follows_a_switch(qapp: QApplication, qtbot) -
         assert chart._plot.backgroundBrush().color() == QColor(30, 30, 32)
     finally:
         QApplication.setPalette(original)
+
+
+def test_the_workspace_rail_follows_a_theme_switch_while_running(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The rail (it has its own style sheet) takes the dark palette's colours when the
+    theme switches with the window open, and the light ones back."""
+    original = QApplication.palette()
+    rail = window._rail
+
+    def background() -> QColor:
+        image = rail.grab().toImage()  # below the last row: the rail's empty background
+        return image.pixelColor(image.width() // 2, image.height() - 4)
+
+    try:
+        assert background() == original.color(QPalette.ColorRole.Base)
+        QApplication.setPalette(theme.dark_palette())
+        qtbot.waitUntil(lambda: background() == QColor(30, 30, 32))
+        assert rail.palette().color(QPalette.ColorRole.Text) == QColor(230, 230, 230)
+        QApplication.setPalette(original)
+        qtbot.waitUntil(lambda: background() == original.color(QPalette.ColorRole.Base))
+    finally:
+        QApplication.setPalette(original)

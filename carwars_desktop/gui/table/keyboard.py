@@ -106,11 +106,13 @@ class TableKeys(QObject):
         self.batch = FireBatch(ui.fire_batch) if ui is not None and ui.fire_batch else None
         sheets = self.table.play.sheets
         for number, (key, sheet) in enumerate(sheets.items(), start=1):
-            sheet.title.setText(f"[{number}] {sheet.vehicle.name}" if number <= 9
-                                else sheet.vehicle.name)
+            # Every sheet its number as the quick line takes it ("10 f 3"); keys 1–9
+            # select the first nine.
+            sheet.title.setText(f"[{number}] {sheet.vehicle.name}")
             sheet.setStyleSheet(SELECTED_STYLE)
             sheet.setToolTip(f"Press {number} to select {sheet.vehicle.name}" if number <= 9
-                             else "")
+                             else f"{sheet.vehicle.name} is number {number} in the quick "
+                                  "line (Q)")
             del key
         self.selected = None
         self.follow_clock(game)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -176,6 +178,8 @@ class NewSessionDialog(QDialog):
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.resize(620, 640)
+        self.screen_height: Callable[[], int] = self._screen_height
+        """The height the dialog may take on its screen (its frame included; tests set it)."""
         self.profile_box.currentIndexChanged.connect(self._profile_chosen)
         self.profile_file_button.clicked.connect(self._choose_profile_file)
         self.profiles_button.clicked.connect(self.manage_profiles)
@@ -348,6 +352,40 @@ class NewSessionDialog(QDialog):
         in_play = QTableWidgetItem("")
         in_play.setToolTip("empty: the vehicle's own name")
         self.players.setItem(row, 2, in_play)
+        self.show_rows()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.show_rows()
+
+    def _screen_height(self) -> int:
+        return self.screen().availableGeometry().height()
+
+    def show_rows(self) -> None:
+        """Taller, as far as the screen allows, until every player's row shows (twelve
+        vehicles at 1920×1080); never shorter than the GM made it."""
+        if not self.isVisible():
+            return  # (shown, it fits them)
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        table = self.players
+        need = (table.horizontalHeader().height() + table.verticalHeader().length()
+                + 2 * table.frameWidth())
+        if table.horizontalScrollBar().isVisible():
+            need += table.horizontalScrollBar().height()
+        extra = need - table.height()
+        if extra <= 0:
+            return
+        frame = max(self.frameGeometry().height() - self.height(), 0)
+        height = min(self.height() + extra, self.screen_height() - frame)
+        if height <= self.height():
+            return
+        self.resize(self.width(), height)
+        top = self.screen().availableGeometry().top()
+        bottom = top + self.screen_height()
+        if self.frameGeometry().bottom() > bottom:  # (move places the frame)
+            self.move(self.x(), max(top, bottom - self.frameGeometry().height()))
 
     def remove_player(self) -> None:
         row = self.players.currentRow()

@@ -41,7 +41,9 @@ from carwars_desktop.session import Changes, EventPages, Game
 from carwars_desktop.session.provenance import Provenance
 
 CLOCK_WIDTH = 370
-LOG_MIN = 80
+LOG_ROWS = 4
+"""The session log shows at least this many events, however much the Clock needs (the
+Clock scrolls inside itself instead)."""
 
 
 class PlayView(QMainWindow):
@@ -91,8 +93,7 @@ class PlayView(QMainWindow):
         toolbar.addAction(self.undo_action)
         toolbar.addAction(self.redo_action)
         self.log_dock = EventLogDock(self)
-        for view in (self.log_dock.view, self.log_dock.details):  # it gives the Clock room
-            view.setMinimumHeight(30)
+        self._log_floor()
         self.log_action = self.log_dock.toggleViewAction()
         self.log_action.setText("☰ Session log")
         self.log_action.setToolTip("Show or hide the session log (Ctrl+L)")
@@ -133,6 +134,11 @@ class PlayView(QMainWindow):
         clock_row.addStretch(1)
         clock_column.addLayout(clock_row)
         clock_column.addWidget(self.clock_area, 1)
+        # What a clock panel keeps in sight below its scrolling part (the Start button of
+        # the Mini Car Wars speeds form): the panel's ``footer``, placed here.
+        self.clock_footer = QVBoxLayout()
+        self.clock_footer.setContentsMargins(9, 0, 9, 4)
+        clock_column.addLayout(self.clock_footer)
         self.clock_dock.setWidget(clock_box)
         self.clock_dock.setMinimumWidth(CLOCK_WIDTH)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.clock_dock)
@@ -217,6 +223,15 @@ class PlayView(QMainWindow):
         old = self.clock_area.takeWidget()
         if old is not None:
             old.deleteLater()
+        while self.clock_footer.count():
+            item = self.clock_footer.takeAt(0)
+            gone = None if item is None else item.widget()
+            if gone is not None:
+                gone.hide()
+                gone.deleteLater()
+        footer = getattr(panel, "footer", None)
+        if isinstance(footer, QWidget):
+            self.clock_footer.addWidget(footer)
         holder = QWidget()
         holder_layout = QVBoxLayout(holder)
         holder_layout.setContentsMargins(0, 0, 0, 0)
@@ -335,10 +350,22 @@ class PlayView(QMainWindow):
                                    "session?" if verdict else "")
         self.victory_bar.setVisible(bool(verdict) and not self.read_only)
 
+    def _log_floor(self) -> int:
+        """The session log's least height: :data:`LOG_ROWS` events under the list's header
+        and two lines of the event's explanation (set as the dock's minimum, so that
+        neither the Clock nor a dragged separator squeezes it further)."""
+        view, details = self.log_dock.view, self.log_dock.details
+        rows = view.verticalHeader().defaultSectionSize() * LOG_ROWS
+        view.setMinimumHeight(view.horizontalHeader().sizeHint().height() + rows
+                              + 2 * view.frameWidth())
+        details.setMinimumHeight(2 * details.fontMetrics().lineSpacing()
+                                 + 2 * details.frameWidth() + 8)
+        return self.log_dock.minimumSizeHint().height()
+
     def fit_clock(self, shrink: bool = False) -> None:
         """The Clock whole, without a scrollbar, when the log below can give it the room
-        (it keeps at least :data:`LOG_MIN` pixels); with ``shrink`` (a session opens) the
-        log gets back what the Clock does not need."""
+        (the log keeps :meth:`_log_floor`; the Clock scrolls beyond that); with ``shrink``
+        (a session opens) the log gets back what the Clock does not need."""
         holder = self.clock_area.widget()
         if holder is None or self.log_dock.isHidden() or self.clock_dock.isFloating():
             return
@@ -347,7 +374,7 @@ class PlayView(QMainWindow):
         if need <= have and not (shrink and need + 40 < have):
             return
         total = self.clock_dock.height() + self.log_dock.height()
-        clock = min(self.clock_dock.height() + need - have, total - LOG_MIN)
+        clock = min(self.clock_dock.height() + need - have, total - self._log_floor())
         self.resizeDocks([self.clock_dock, self.log_dock], [clock, total - clock],
                          Qt.Orientation.Vertical)
 

@@ -69,7 +69,8 @@ class CompactSheet(QFrame):
         self.frame = frame
         self.key = frame.vehicle.key
         self.number = number
-        """The vehicle's number key at the Table (1–9), 0 when it has none."""
+        """The vehicle's number at the Table (keys 1–9 select the first nine; the quick
+        line takes every one), 0 when it has none."""
         self.setObjectName("compact-sheet")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
@@ -102,7 +103,7 @@ class CompactSheet(QFrame):
         player = f" <span style='font-weight:normal'>{vehicle.player}</span>" \
             if vehicle.player else ""
         marker = "▶ " if selected else ""
-        number = f"[{self.number}] " if 1 <= self.number <= 9 else ""
+        number = f"[{self.number}] " if self.number >= 1 else ""
         self.title.setText(f"<b>{marker}{number}{vehicle.name}</b>{player}")
         self.setProperty("selected", selected)
         self.setLineWidth(3 if selected else 1)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -66,6 +67,14 @@ class MiniClockPanel(ClockPanel):
         self.start_button = QPushButton()
         self.start_button.clicked.connect(self.start_turn)
         self.speeds_error = error_label()
+        # Below the Clock's scrolling part (the Table places it): with twelve vehicles the
+        # rows scroll at 1366×768, the Start button stays in sight.
+        self.footer = QWidget()
+        footer = QVBoxLayout(self.footer)
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.addWidget(self.start_button)
+        footer.addWidget(self.speeds_error)
+        self.footer.setVisible(False)
         self.speeds_box.setVisible(False)
         self.speeds_open = False
 
@@ -110,6 +119,7 @@ class MiniClockPanel(ClockPanel):
                                  else f"Next: phase {phase + 1} ▶")
         self.next_button.setEnabled(not read_only)
         self.speeds_box.setEnabled(not read_only)
+        self.footer.setEnabled(not read_only)
         if not last or not self.speeds_open:
             self._close_speeds()
 
@@ -235,7 +245,7 @@ class MiniClockPanel(ClockPanel):
         while self.speeds_grid.count():
             item = self.speeds_grid.takeAt(0)
             old = None if item is None else item.widget()
-            if old is not None and old not in (self.start_button, self.speeds_error):
+            if old is not None:
                 old.deleteLater()
         self.speed_edits, self.speed_errors = {}, {}
         names = self._names()
@@ -256,13 +266,11 @@ class MiniClockPanel(ClockPanel):
             self.speeds_grid.addWidget(error, row * 2 + 1, 0, 1, 2)
             self.speed_edits[key] = edit
             self.speed_errors[key] = error
-        rows = len(self.speed_edits) * 2
         self.start_button.setText(f"Start turn {self.game.clock.turn + 1}")
-        self.speeds_grid.addWidget(self.start_button, rows, 0, 1, 2)
-        self.speeds_grid.addWidget(self.speeds_error, rows + 1, 0, 1, 2)
         self.speeds_error.setText("")
         self.speeds_open = True
         self.speeds_box.setVisible(True)
+        self.footer.setVisible(True)
         self.movers_box.setVisible(False)
         self.idle.setVisible(False)
         if self.speed_edits:
@@ -298,6 +306,7 @@ class MiniClockPanel(ClockPanel):
     def _close_speeds(self) -> None:
         self.speeds_open = False
         self.speeds_box.setVisible(False)
+        self.footer.setVisible(False)
         self.movers_box.setVisible(True)
         self.idle.setVisible(True)
 
