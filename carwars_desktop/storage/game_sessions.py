@@ -89,7 +89,7 @@ from carwars_desktop.storage.writes import writing
 if TYPE_CHECKING:  # the engine loads with the first event written or charts folded
     from carwars_desktop.rules import AnyRuleset
     from carwars_desktop.rules.play import PlayRules
-    from carwars_desktop.session.history import SessionHistory
+    from carwars_desktop.session.history import Luck, SessionHistory
 
 
 class SessionNotFoundError(LookupError):
@@ -527,6 +527,14 @@ class GameSessions:
         with self._sessions() as session:
             return kept_history(session, session_id, ruleset, rules, vehicles,
                                 initial_sheets)
+
+    def kept_luck(self, session_id: int) -> Luck | None:
+        """The luck of the rolls kept with the session's active events (an undone one's
+        left out); None when some event keeps none (the events are then read)."""
+        from carwars_desktop.storage.chart_parts import kept_luck
+
+        with self._sessions() as session:
+            return kept_luck(session, session_id)
 
     def store_charts(self, session_id: int, charts: Mapping[str, Any]) -> None:
         """Keep a finished session's chart aggregates (computed once from its events).
