@@ -236,8 +236,10 @@ def rolls_luck(rolls: Iterable[Roll]) -> Luck:
     return Luck(tuple(thrown), tuple(expected))
 
 
-CHARTS_FORMAT = 1
-"""The version of :func:`charts_to_json`'s form (stored with finished sessions)."""
+CHARTS_FORMAT = 2
+"""The version of :func:`charts_to_json`'s form (stored with finished sessions). 2: the
+luck counts only the rolls of the events in force (1 counted an undone shot's): charts
+kept in form 1 are made again the next time they are shown."""
 
 
 def _fraction(value: Fraction) -> str:

@@ -27,7 +27,13 @@ from carwars_desktop.services.table import (
     typed_dice,
 )
 from carwars_desktop.session import Event
-from carwars_desktop.session.history import Luck, SessionHistory, charts_from_json, replay_history
+from carwars_desktop.session.history import (
+    Luck,
+    SessionHistory,
+    charts_from_json,
+    charts_to_json,
+    replay_history,
+)
 from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage import Database, open_database
 from carwars_desktop.storage.engine import create_engine_for
@@ -276,6 +282,10 @@ def test_an_undone_shot_leaves_the_luck_and_a_redone_one_counts_again(
                                "session_chart_sums", "session_charts"):
                 connection.execute(text(f"DELETE FROM {table_name}"))
         assert charts_from_json(table.aggregate_charts(opened)) == (history, two)
+        # Charts kept by the version that counted the undone shot: made again.
+        database.game_sessions.store_charts(session_id, {
+            **charts_to_json(history, all_three), "format": 1})
+        assert table.history(opened) == (history, two)
 
 
 def test_older_events_without_their_rolls_count_the_logged_odds_of_those_in_force(
