@@ -109,8 +109,9 @@ class ClubLink(QObject):
             self._queue = OfflineQueue(self._queue_path or default_queue_path())
         return self._queue
 
-    def guard(self, events: SessionEvents) -> SessionEvents | QueuedEventStore:
-        """The store a running session writes through (the events as they are on SQLite)."""
+    def guard(self, events: SessionEvents, name: str = "") -> SessionEvents | QueuedEventStore:
+        """The store a running session writes through (the events as they are on SQLite);
+        ``name``: the session's, for the queue view (nothing is read for it here)."""
         if self._target is None:
             return events
         from carwars_desktop.storage.club import is_connection_lost
@@ -119,13 +120,8 @@ class ClubLink(QObject):
         store = QueuedEventStore(events, self._offline_queue(), self._target,
                                  is_connection_lost, self._on_state)
         self.store = store
-        if self._database is not None and store.session_id not in self._names:
-            try:
-                self._names[store.session_id] = \
-                    self._database.game_sessions.info(store.session_id).name
-            except Exception as error:
-                if not is_connection_lost(error):
-                    raise
+        if name:
+            self._names[store.session_id] = name
         self._on_state(store.state())
         if store.offline and store.replay().sent:
             # Entries left from an earlier evening: the session was read before they landed.
@@ -288,10 +284,13 @@ class HasClubLink(Protocol):
     club_link: ClubLink
 
 
-def guarded(widget: QWidget, events: SessionEvents) -> SessionEvents | QueuedEventStore:
-    """``events`` through the window's :class:`ClubLink`, when the window has one."""
+def guarded(widget: QWidget, events: SessionEvents, name: str = ""
+            ) -> SessionEvents | QueuedEventStore:
+    """``events`` (of the session called ``name``) through the window's
+    :class:`ClubLink`, when the window has one."""
     window = widget.window()
-    return window.club_link.guard(events) if isinstance(window, HasClubLink) else events
+    return window.club_link.guard(events, name) if isinstance(window, HasClubLink) \
+        else events
 
 
 def outage_words(waiting: int) -> str:
