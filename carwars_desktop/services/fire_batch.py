@@ -186,6 +186,15 @@ class FireBatch:
         parts: list[ResolutionPart] = []
         hold = bool(self.rules.hold_input)
         earlier: list[tuple[str, Mapping[str, str], Mapping[str, Any]]] = []
+        dealt: dict[str, dict[str, None]] = {}
+        """Each vehicle a shot changed → the other vehicles that shot binds (its firer):
+        the dealers of that vehicle's damage (:attr:`Event.dealers`; the combined event
+        binds only the sheets it changed)."""
+
+        def credit(shot: DeclaredShot, key: str) -> None:
+            firers = dealt.setdefault(key, {})
+            firers.update(dict.fromkeys(k for k in shot.bindings.values() if k != key))
+
         for number, shot in enumerate(self.shots, start=1):
             # What the moment of play refuses (Battlecars §2.9 return fire), shot by shot.
             refused = game.table_problems(procedure.id, shot.bindings, shot.inputs, earlier)
@@ -223,6 +232,8 @@ class FireBatch:
                 None if p_success is None else str(p_success), dict(shot.bindings)))
             for effect in resolution.effects:
                 sheets[shot.bindings[effect.input_name]] = effect.sheet
+                if effect.input_name == self.rules.target_input:  # (not its own ammo)
+                    credit(shot, shot.bindings[effect.input_name])
             held.append((number, shot, resolution, left))
         if hold:
             damage = find_procedure(self.rules.damage)
@@ -232,6 +243,8 @@ class FireBatch:
                 remaining = EnteredDice(left)
                 if target is None:
                     continue
+                if amounts:
+                    credit(shot, target)
                 for amount in amounts:
                     raw = {self.rules.damage_vehicle: sheets[target],
                            self.rules.damage_side: shot.inputs.get(self.rules.side_input),
@@ -254,6 +267,7 @@ class FireBatch:
         effects = tuple(SheetChange(f"vehicle_{key}", sheets[key], f"{names[key]}: after the "
                                     "fire batch") for key in changed)
         bindings = {f"vehicle_{key}": key for key in changed}
+        dealers = {key: tuple(dealt[key]) for key in changed if dealt.get(key)}
         combined = Resolution(
             procedure_id=procedure.id,
             inputs={"batch": [{"bindings": s.bindings, "dice": s.dice, "label": s.label,
@@ -262,7 +276,7 @@ class FireBatch:
             outcome=f"fire batch of {len(self.shots)}: " + "; ".join(outcomes),
             success=None, effects=effects, values={})
         return service.pending(combined, bindings, None, initiator=initiator, parts=parts,
-                               ends_batch=True)
+                               ends_batch=True, dealers=dealers)
 
 
 def sheet_inputs(procedure: Procedure) -> list[str]:

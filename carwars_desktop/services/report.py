@@ -33,6 +33,7 @@ from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
 from carwars_desktop.services.table import all_events
 from carwars_desktop.session import Event, EventKind, StoredEvent, VehicleInPlay
+from carwars_desktop.session.history import Luck, Roll, event_dealers, event_rolls, rolls_luck
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.visibility import Visibility, hidden_names
 from carwars_desktop.storage import Database
@@ -432,8 +433,8 @@ def damage_trail(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[Vehic
             if update.vehicle not in out:
                 continue
             after = ruleset.sheet_from_json(update.after)
-            dealers = tuple(dict.fromkeys(k for k in event.bindings.values()
-                                          if k != update.vehicle and k in keys and shown(k)))
+            dealers = tuple(k for k in event_dealers(event, update.vehicle)
+                            if k in keys and shown(k))
             after_points = rules.damage_points(after)
             amount = after_points - points_before(update.vehicle, update.before)
             last_after[update.vehicle] = (update.after, after_points)
@@ -496,6 +497,27 @@ def with_logged_odds(events: Iterable[StoredEvent],
         roll = {"procedure": event.procedure_id, "bindings": dict(event.bindings),
                 "need": None, "p_success": p_success, "success": success, "from_log": True}
         yield replace(stored, event=replace(event, rolls=(roll,)))
+
+
+def counting_rolls(events: Iterable[StoredEvent],
+                   logged: Sequence[tuple[str, bool | None, str | None]],
+                   into: list[Roll]) -> Iterator[StoredEvent]:
+    """The events (given their logged odds: :func:`with_logged_odds`), the rolls of each
+    in force added to ``into`` as it goes by (an undone event's are not): what the luck
+    chart counts, read in the same pass as the rest of the charts."""
+    for stored in with_logged_odds(events, logged):
+        if not stored.undone:
+            into.extend(event_rolls(stored.event) or ())
+        yield stored
+
+
+def replayed_luck(events: Iterable[StoredEvent],
+                  logged: Sequence[tuple[str, bool | None, str | None]]) -> Luck:
+    """The luck chart's rolls counted from the events (see :func:`counting_rolls`)."""
+    rolls: list[Roll] = []
+    for _stored in counting_rolls(events, logged, rolls):
+        pass
+    return rolls_luck(rolls)
 
 
 def build_report(info: SessionInfo, loaded: LoadedSession, events: Iterable[StoredEvent],

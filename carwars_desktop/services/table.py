@@ -214,7 +214,8 @@ class PendingResolution:
     def __init__(self, table: TableService, resolution: Resolution,
                  bindings: Mapping[str, str], odds: Odds | None, ruleset_id: str,
                  seed: int | None, initiator: object,
-                 parts: Sequence[ResolutionPart] = (), ends_batch: bool = False) -> None:
+                 parts: Sequence[ResolutionPart] = (), ends_batch: bool = False,
+                 dealers: Mapping[str, Sequence[str]] | None = None) -> None:
         self.table = table
         self.resolution = resolution
         self.parts = tuple(parts)
@@ -222,6 +223,10 @@ class PendingResolution:
         self.ends_batch = ends_batch
         """It is the declared fire batch: applied, its declaration is forgotten with the
         event (:attr:`~carwars_desktop.session.Event.ends_batch`)."""
+        self.dealers: dict[str, tuple[str, ...]] = {
+            key: tuple(keys) for key, keys in (dealers or {}).items()}
+        """Who dealt each vehicle's damage when the bindings do not say it (the fire
+        batch's firers: :attr:`~carwars_desktop.session.Event.dealers`)."""
         self.parts_logged = 0
         """How many of :attr:`parts` are in the roll log (a refused write retries the rest)."""
         self.bindings: dict[str, str] = dict(bindings)
@@ -288,7 +293,8 @@ class PendingResolution:
                     changes = self.table.apply_resolution(self.resolution, self.bindings, who,
                                                           self.parts, self.ends_batch,
                                                           roll=self.table.roll_record(self),
-                                                          odds=self.rolls())
+                                                          odds=self.rolls(),
+                                                          dealers=self.dealers)
             except BaseException:
                 self.state = PendingState.PENDING
                 raise
@@ -745,25 +751,45 @@ class TableService:
                          progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """The aggregates, folded from the parts kept with the events (revision 0011), or
         the events replayed once when some have none, kept with the session (safe on a
-        worker thread: it only reads the events and writes the aggregates)."""
-        from carwars_desktop.session.history import charts_to_json, luck, replay_history
+        worker thread: it only reads the events and writes the aggregates).
+
+        The luck counts the rolls of the events in force (an undone event's no longer):
+        kept with their parts, or read from the events, those kept before events kept
+        their rolls given the odds the roll log kept for them
+        (:func:`~carwars_desktop.services.report.with_logged_odds`)."""
+        from carwars_desktop.services.report import counting_rolls, replayed_luck
+        from carwars_desktop.session.history import (
+            Roll,
+            charts_to_json,
+            replay_history,
+            rolls_luck,
+        )
 
         sessions = self._database().game_sessions
         rules = play_rules(opened.ruleset.id)
         history = sessions.kept_history(opened.session_id, opened.ruleset, rules,
                                         opened.loaded.vehicles, opened.loaded.initial_sheets)
+        luck_ = sessions.kept_luck(opened.session_id)
         if history is None:
             total = opened.events.count()
+            rolls: list[Roll] = []
 
             def counted() -> Iterator[StoredEvent]:
-                for number, stored in enumerate(all_events(opened.events), 1):
+                # The luck's rolls counted in the same reading of the events.
+                events = counting_rolls(all_events(opened.events),
+                                        sessions.applied_rolls(opened.session_id), rolls)
+                for number, stored in enumerate(events, 1):
                     if progress is not None and number % CHART_PAGE == 0:
                         progress(number, total)
                     yield stored
 
             history = replay_history(opened.ruleset, rules, opened.loaded.vehicles,
                                      opened.loaded.initial_sheets, counted())
-        aggregates = charts_to_json(history, luck(sessions.resolutions(opened.session_id)))
+            luck_ = rolls_luck(rolls)
+        elif luck_ is None:  # (parts kept before their rolls were: the events read)
+            luck_ = replayed_luck(all_events(opened.events),
+                                  sessions.applied_rolls(opened.session_id))
+        aggregates = charts_to_json(history, luck_)
         # Kept only to spare the next fold: a database that refuses the write now (locked
         # a moment by a write of the GUI thread, read-only) still gets its charts, made
         # again next time.
@@ -793,16 +819,19 @@ class TableService:
                          parts: Sequence[ResolutionPart] = (),
                          ends_batch: bool = False,
                          roll: RollRecord | None = None,
-                         odds: Sequence[Mapping[str, Any]] = ()) -> GameChanges:
+                         odds: Sequence[Mapping[str, Any]] = (),
+                         dealers: Mapping[str, Sequence[str]] | None = None) -> GameChanges:
         """Apply a result as one event; ``roll``: its roll-log record, settled in the
         event's transaction by a store that keeps the roll log; ``odds``: its rolls with
-        their exact odds (:meth:`PendingResolution.rolls`), kept with the event."""
+        their exact odds (:meth:`PendingResolution.rolls`), kept with the event;
+        ``dealers``: who dealt each vehicle's damage (:attr:`PendingResolution.dealers`)."""
         if self.game is None or self.read_only:
             raise GameError("no running session to apply the result to")
         game = self.game
         rolls = [(part.resolution, part.bindings) for part in parts]
         return self._commit(lambda: game.apply_resolution(resolution, bindings, rolls,
-                                                          ends_batch, roll=roll, rolls=odds),
+                                                          ends_batch, roll=roll, rolls=odds,
+                                                          dealers=dealers),
                              initiator)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str, steps: Sequence[str] = (),
@@ -929,10 +958,12 @@ class TableService:
                 ruleset_id: str | None = None, seed: int | None = None,
                 initiator: object = None,
                 parts: Sequence[ResolutionPart] = (),
-                ends_batch: bool = False) -> PendingResolution:
+                ends_batch: bool = False,
+                dealers: Mapping[str, Sequence[str]] | None = None) -> PendingResolution:
         """A resolution made here (or several combined: the fire batch, whose ``parts`` are
-        its shots, and which ``ends_batch``) as the result on screen, waiting for Apply or
-        Discard; everybody is told it is shown."""
+        its shots, which ``ends_batch`` and names the ``dealers`` of each target's damage)
+        as the result on screen, waiting for Apply or Discard; everybody is told it is
+        shown."""
         if ruleset_id is None:
             ruleset_id = self.game.ruleset.id if self.game is not None else "generic"
         resolution = self._with_illegal_designs(resolution, bindings, parts, ruleset_id)
@@ -941,7 +972,7 @@ class TableService:
             # keeps it there, and nothing new is shown).
             self.discard_shown(Discarded.NEW_ROLL)
             pending = PendingResolution(self, resolution, bindings, odds, ruleset_id, seed,
-                                        initiator, parts, ends_batch)
+                                        initiator, parts, ends_batch, dealers)
             self._log_shown(pending)
             self.shown = pending
             self.roll = RollNotice(RollState.SHOWN, pending)

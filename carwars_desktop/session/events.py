@@ -74,6 +74,12 @@ class Event:
     the replay, ``throw``: its first throw (``{purpose, dice: [[sides, face], …]}``, the
     one the need is of) (the fire batch has one per shot); the battle report's odds and
     luck and the replay's "what were the odds?" read them (older events have none)."""
+    dealers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each damaged vehicle → the vehicles that dealt it its damage in this event, when
+    the bindings do not say it: a fire batch binds only the sheets it changed (the
+    targets), so it names the firers of the shots that hit each target here. Empty (all
+    events before it, and every other kind): the dealers of a vehicle's damage are the
+    other vehicles bound (:func:`~carwars_desktop.session.history.event_dealers`)."""
 
     def vehicles(self) -> tuple[str, ...]:
         return tuple(update.vehicle for update in self.updates)
@@ -97,6 +103,8 @@ class Event:
                 "settings_after": dict(self.settings_after)}),
             **({"ends_batch": True} if self.ends_batch else {}),
             **({"rolls": [dict(r) for r in self.rolls]} if self.rolls else {}),
+            **({"dealers": {k: list(v) for k, v in self.dealers.items()}}
+               if self.dealers else {}),
         }
 
     @staticmethod
@@ -120,6 +128,8 @@ class Event:
                 settings_after=_mapping_or_none(data.get("settings_after")),
                 ends_batch=data.get("ends_batch") is True,
                 rolls=tuple(dict(r) for r in data.get("rolls") or ()),
+                dealers={str(k): tuple(str(d) for d in v)
+                         for k, v in (data.get("dealers") or {}).items()},
             )
         except (KeyError, TypeError, ValueError) as error:
             raise EventFormatError(f"unreadable session event: {error!r}") from None

@@ -244,10 +244,13 @@ class Game:
                dice: Sequence[Mapping[str, Any]] = (),
                bindings: Mapping[str, str] | None = None, ends_batch: bool = False,
                roll: RollRecord | None = None,
-               rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
+               rolls: Sequence[Mapping[str, Any]] = (),
+               dealers: Mapping[str, Sequence[str]] | None = None) -> Changes:
         """Commit an event that replaces some sheets (and maybe the clock), then apply it;
         ``ends_batch``: it resolves the declared fire batch (:attr:`Event.ends_batch`);
-        ``roll``: the result it applies, for the roll log (:meth:`EventStore.append`)."""
+        ``roll``: the result it applies, for the roll log (:meth:`EventStore.append`);
+        ``dealers``: who dealt each vehicle's damage, when the bindings do not say it
+        (:attr:`Event.dealers`)."""
         for key in new_sheets:
             self.sheet(key)
         if clock is not None:
@@ -260,7 +263,8 @@ class Game:
                       procedure_id=procedure_id, inputs=dict(inputs or {}), dice=tuple(dice),
                       bindings=dict(bindings or {}), turn=self.clock.turn,
                       phase=self.clock.phase_name, ends_batch=ends_batch,
-                      rolls=tuple(dict(r) for r in rolls))
+                      rolls=tuple(dict(r) for r in rolls),
+                      dealers={key: tuple(keys) for key, keys in (dealers or {}).items()})
         new_clock = clock or self.clock
         stored = self.store.append(event, {u.vehicle: u.after for u in updates},
                                    new_clock.to_json(), roll=roll)
@@ -292,7 +296,8 @@ class Game:
     def apply_resolution(self, resolution: Resolution, bindings: Mapping[str, str],
                          parts: Sequence[tuple[Resolution, Mapping[str, str]]] = (),
                          ends_batch: bool = False, roll: RollRecord | None = None,
-                         rolls: Sequence[Mapping[str, Any]] = ()) -> Changes:
+                         rolls: Sequence[Mapping[str, Any]] = (),
+                         dealers: Mapping[str, Sequence[str]] | None = None) -> Changes:
         """Apply a Resolver result: ``bindings`` maps each sheet input to a vehicle key.
 
         The one place a result becomes sheet changes and durations, whatever path it came
@@ -301,7 +306,9 @@ class Game:
         starts (a smoke cloud) lasts as it would fired alone; ``ends_batch``: it is the
         declared fire batch, whose declaration the store forgets with the event; ``roll``:
         what the roll log keeps of it, written with the event (:meth:`EventStore.append`);
-        ``rolls``: its rolls with their exact odds, kept with the event (:attr:`Event.rolls`).
+        ``rolls``: its rolls with their exact odds, kept with the event (:attr:`Event.rolls`);
+        ``dealers``: who dealt each vehicle's damage (the fire batch's firers,
+        :attr:`Event.dealers`).
         """
         new_sheets: dict[str, RecordSheet] = {}
         bound = [bindings[e.input_name] for e in resolution.effects if e.input_name in bindings]
@@ -337,7 +344,7 @@ class Game:
                            dice=[d.to_json() for d in resolution.dice],
                            bindings={name: key for name, key in bindings.items()
                                      if name in resolution.inputs}, ends_batch=ends_batch,
-                           roll=roll, rolls=rolls)
+                           roll=roll, rolls=rolls, dealers=dealers)
 
     def mark(self, key: str, sheet: RecordSheet, summary: str,
              steps: Sequence[str] = ()) -> Changes:

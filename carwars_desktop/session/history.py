@@ -4,9 +4,11 @@
   and what is left of it, Battlecars armour and component boxes left);
 * damage taken and dealt per vehicle: a vehicle's damage points that rise in an
   event are *taken*; they are *dealt* by the other vehicles bound to the
-  procedure (the firer of a shot, the other car of a collision), shared equally;
-  hand marks name no dealer;
-* luck: the hits thrown against the exact odds of the Resolver's rolls.
+  procedure (the firer of a shot, the other car of a collision), or by the ones the
+  event names (:attr:`Event.dealers`: a fire batch's firers of the shots at it), shared
+  equally; hand marks name no dealer;
+* luck: the hits thrown against the exact odds of the Resolver's rolls, those of the
+  events in force only (an undone event's rolls no longer count; redone, again).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.play import PlayRules
-from carwars_desktop.session.events import Event, StoredEvent
+from carwars_desktop.session.events import Event, EventKind, StoredEvent
 from carwars_desktop.session.game import VehicleInPlay
 
 UNATTRIBUTED = ""
@@ -68,13 +70,40 @@ class UpdateCharts:
     dealers: tuple[str, ...]
 
 
+Roll = tuple[bool, str]
+"""A roll the luck chart counts: its success and its exact P(success) ("7/12")."""
+
+
 @dataclass(frozen=True)
 class EventCharts:
     """One active event's part of the charts (kept with the event as it is appended,
-    revision 0011): the turn it counts in and its sheet updates'."""
+    revision 0011): the turn it counts in, its sheet updates' and its rolls (None: a
+    resolution kept before events kept their rolls, whose odds only the roll log has)."""
 
     turn: int
     updates: tuple[UpdateCharts, ...]
+    rolls: tuple[Roll, ...] | None = ()
+
+
+def event_dealers(event: Event, vehicle: str) -> tuple[str, ...]:
+    """The vehicles that dealt ``vehicle``'s damage in ``event``: the ones it names
+    (:attr:`Event.dealers`, the fire batch's), else the other vehicles it binds."""
+    if event.dealers:
+        return tuple(sorted({key for key in event.dealers.get(vehicle, ()) if key != vehicle}))
+    return tuple(sorted({key for key in event.bindings.values() if key != vehicle}))
+
+
+def event_rolls(event: Event) -> tuple[Roll, ...] | None:
+    """The event's rolls with a success and exact odds (:attr:`Event.rolls`, what the luck
+    chart counts); None for a resolution kept before events kept their rolls."""
+    if not event.rolls:
+        return None if event.kind is EventKind.RESOLUTION and event.procedure_id else ()
+    rolls: list[Roll] = []
+    for roll in event.rolls:
+        p, success = roll.get("p_success"), roll.get("success")
+        if p is not None and isinstance(success, bool):
+            rolls.append((success, str(p)))
+    return tuple(rolls)
 
 
 def event_turn(event: Event) -> int:
@@ -105,12 +134,11 @@ def event_charts(ruleset: AnyRuleset, rules: PlayRules, event: Event,
         after = ruleset.sheet_from_json(update.after)
         points_after = rules.damage_points(after)
         memo[update.vehicle] = (update.after, points_after)
-        dealers = tuple(sorted({key for key in event.bindings.values()
-                                if key != update.vehicle}))
+        dealers = event_dealers(event, update.vehicle)
         updates.append(UpdateCharts(update.vehicle,
                                     tuple(gauge.value for gauge in rules.gauges(after)),
                                     points_after - points_before, dealers))
-    return EventCharts(event_turn(event), tuple(updates))
+    return EventCharts(event_turn(event), tuple(updates), event_rolls(event))
 
 
 def start_history(ruleset: AnyRuleset, rules: PlayRules, vehicles: Sequence[VehicleInPlay],
@@ -185,19 +213,22 @@ class Luck:
         hits, expected = self.thrown[-1], self.expected[-1]
         verdict = "luckier than the odds" if hits > expected else \
             "unluckier than the odds" if hits < expected else "exactly as the odds"
-        return (f"{hits} successes in {self.rolls} rolls, {float(expected):.1f} expected: "
+        return (f"{_count(hits, 'success', 'successes')} in "
+                f"{_count(self.rolls, 'roll', 'rolls')}, {float(expected):.1f} expected: "
                 f"{verdict}")
 
 
-def luck(resolutions: Sequence[tuple[str, bool | None, str | None, bool]]) -> Luck:
-    """From ``GameSessions.resolutions()``: applied rolls that had a success and exact odds."""
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def rolls_luck(rolls: Iterable[Roll]) -> Luck:
+    """The luck of these rolls, in order (the events' in force: :func:`event_rolls`)."""
     thrown: list[int] = []
     expected: list[Fraction] = []
     hits = 0
     total = Fraction(0)
-    for _procedure, success, p_success, applied in resolutions:
-        if not applied or success is None or p_success is None:
-            continue
+    for success, p_success in rolls:
         hits += int(success)
         total += Fraction(p_success)
         thrown.append(hits)
@@ -205,8 +236,10 @@ def luck(resolutions: Sequence[tuple[str, bool | None, str | None, bool]]) -> Lu
     return Luck(tuple(thrown), tuple(expected))
 
 
-CHARTS_FORMAT = 1
-"""The version of :func:`charts_to_json`'s form (stored with finished sessions)."""
+CHARTS_FORMAT = 2
+"""The version of :func:`charts_to_json`'s form (stored with finished sessions). 2: the
+luck counts only the rolls of the events in force (1 counted an undone shot's): charts
+kept in form 1 are made again the next time they are shown."""
 
 
 def _fraction(value: Fraction) -> str:

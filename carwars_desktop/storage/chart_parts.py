@@ -14,6 +14,12 @@ the transaction that changes the event's status. :func:`kept_history` reads a fe
 rows, whatever the length of the history, where a replay of 100,000 events takes tens of
 seconds; tests check the two agree.
 
+The event's own row keeps its rolls for the luck chart (its ``gauges``:
+``{"rolls": [[success, "p"], …]}``), so an undo takes them out of the luck as it takes the
+event's damage out of the sums, and a redo puts them back: :func:`kept_luck` reads them
+in order from the active events' rows. A row kept before (``[]``), or of a resolution
+that kept no rolls, has none to read: the luck is then counted from the events.
+
 A session whose active events do not all have their parts (an event the engine could
 not read when it was kept) has none to fold: :func:`kept_history` says so and its charts
 are replayed from the events, as before.
@@ -33,9 +39,12 @@ from carwars_desktop.rules.play import PlayRules
 from carwars_desktop.session import Event, VehicleInPlay
 from carwars_desktop.session.history import (
     EventCharts,
+    Luck,
+    Roll,
     SessionHistory,
     add_damage,
     event_charts,
+    rolls_luck,
     start_history,
 )
 from carwars_desktop.storage.models import (
@@ -63,9 +72,11 @@ def _dumps(value: object) -> str:
 
 def part_rows(session_id: int, seq: int, charts: EventCharts) -> list[dict[str, Any]]:
     """The ``session_chart_parts`` rows of one event."""
+    rolls = "[]" if charts.rolls is None else _dumps(
+        {"rolls": [[success, p] for success, p in charts.rolls]})
     rows: list[dict[str, Any]] = [{"session_id": session_id, "seq": seq, "vehicle": EVENT,
                                    "turn": charts.turn, "taken": 0, "dealers": "[]",
-                                   "gauges": "[]"}]
+                                   "gauges": rolls}]
     for part in charts.updates:
         rows.append({"session_id": session_id, "seq": seq, "vehicle": part.vehicle,
                      "turn": charts.turn, "taken": part.taken,
@@ -207,6 +218,23 @@ def kept_history(session: Session, session_id: int, ruleset: AnyRuleset, rules: 
         for label, value in zip(history.gauge_labels, json.loads(values), strict=False):
             own.gauges.setdefault(label, {})[int(turn)] = int(value)
     return history
+
+
+def kept_luck(session: Session, session_id: int) -> Luck | None:
+    """The luck of the rolls kept with the active events (in order); None when some
+    active event's row keeps none (see the module docstring) or some has no part."""
+    if not complete(session, session_id):
+        return None
+    result = session.execute(select(_PARTS.c.gauges).select_from(_PARTS.join(
+        _EVENTS, _active(session_id))).where(_PARTS.c.vehicle == EVENT)
+        .order_by(_PARTS.c.seq))
+    rolls: list[Roll] = []
+    for (kept,) in result:
+        value = json.loads(kept)
+        if not isinstance(value, dict):
+            return None
+        rolls += [(bool(success), str(p)) for success, p in value.get("rolls", ())]
+    return rolls_luck(rolls)
 
 
 def all_part_rows(ruleset: AnyRuleset, rules: PlayRules, session_id: int,

@@ -47,12 +47,13 @@ from carwars_desktop.session import (
     ThrownDice,
     VehicleInPlay,
 )
-from carwars_desktop.session.history import SessionHistory
+from carwars_desktop.session.history import Luck, SessionHistory
 from carwars_desktop.storage.chart_parts import (
     complete,
     event_part_rows,
     event_rows,
     kept_history,
+    kept_luck,
     pop,
     push,
 )
@@ -531,6 +532,12 @@ class GameSessions:
         with self._sessions() as session:
             return kept_history(session, session_id, ruleset, rules, vehicles,
                                 initial_sheets)
+
+    def kept_luck(self, session_id: int) -> Luck | None:
+        """The luck of the rolls kept with the session's active events (an undone one's
+        left out); None when some event keeps none (the events are then read)."""
+        with self._sessions() as session:
+            return kept_luck(session, session_id)
 
     def store_charts(self, session_id: int, charts: Mapping[str, Any]) -> None:
         """Keep a finished session's chart aggregates (computed once from its events).

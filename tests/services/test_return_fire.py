@@ -51,7 +51,10 @@ def test_return_fire_is_refused_alone_and_in_the_batch(services: Services) -> No
     with pytest.raises(ResolveError, match=r"shot 3 .*Wasp has already returned fire"):
         batch.resolve(table)
     batch.shots.pop()
-    batch.resolve(table).apply()  # the attack, then the one round of return fire
+    applied = batch.resolve(table).apply()  # the attack, then the one round of return fire
+    # Each hit's damage has its firer as dealer (the event binds only the sheets changed).
+    assert applied is not None and applied.event is not None
+    assert applied.event.event.dealers == {"v1": ("v2",), "v2": ("v1",)}
     with pytest.raises(ResolveError, match="Wasp has already returned fire at Interceptor"):
         table.resolve(procedure, inputs("v2", "v1", "return-fire"), typed_dice("7 6"),
                       bindings={"firer": "v2", "target": "v1"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -132,6 +132,10 @@ def test_event_json_round_trip() -> None:
     game.mark("v1", Counter("Courier", 2), "two")
     event = store.events[0].event
     assert Event.from_json(event.to_json()) == event
+    assert "dealers" not in event.to_json()  # (an event without them is stored as before)
+    batch = replace(event, dealers={"v2": ("v1", "v3")})
+    assert batch.to_json()["dealers"] == {"v2": ["v1", "v3"]}
+    assert Event.from_json(batch.to_json()) == batch
 
 
 @given(st.lists(st.tuples(st.sampled_from(["v1", "v2"]), st.integers(0, 30),

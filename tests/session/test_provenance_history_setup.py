@@ -15,8 +15,9 @@ from carwars_desktop.session import Game, MemoryEventStore
 from carwars_desktop.session.history import (
     charts_from_json,
     charts_to_json,
-    luck,
+    event_rolls,
     replay_history,
+    rolls_luck,
 )
 from carwars_desktop.session.provenance import Provenance
 from carwars_desktop.session.setup import Entry, SetupError, prepare, unique_names
@@ -89,15 +90,31 @@ def test_history_gauges_damage_and_luck() -> None:
     assert courier.series("armor", history.last_turn) == [(0, 95), (1, 65)]
     assert courier.taken == 5 + 25 and other.taken == 10
     assert other.dealt == 25 and history.unattributed == 15
-    chance = luck([("mini.fire", True, "5/6", True), ("mini.fire", False, "1/2", True),
-                   ("mini.fire", True, "1/2", False), ("mini.control", None, None, True)])
+    chance = rolls_luck([(True, "5/6"), (False, "1/2")])
     assert chance.thrown == (1, 1)
     assert chance.expected == (Fraction(5, 6), Fraction(4, 3))
-    assert "1 successes in 2 rolls, 1.3 expected: unluckier" in chance.summary()
+    assert "1 success in 2 rolls, 1.3 expected: unluckier" in chance.summary()
+    assert rolls_luck([(False, "1/3")]).summary() == \
+        "0 successes in 1 roll, 0.3 expected: unluckier than the odds"
+    assert rolls_luck([(True, "1/2"), (True, "1/2")]).summary() == \
+        "2 successes in 2 rolls, 1.0 expected: luckier than the odds"
     kept = json.loads(json.dumps(charts_to_json(history, chance)))
     assert charts_from_json(kept) == (history, chance)  # stored with the finished session
     with pytest.raises(ValueError, match="format 99"):
         charts_from_json({**kept, "format": 99})
+
+
+def test_the_luck_counts_an_events_rolls_with_a_success_and_exact_odds() -> None:
+    from carwars_desktop.session import Event, EventKind
+
+    shot = Event(EventKind.RESOLUTION, "a hit", procedure_id="mini.fire", rolls=(
+        {"procedure": "mini.fire", "p_success": "5/6", "success": True},
+        {"procedure": "mini.fire", "p_success": None, "success": True},
+        {"procedure": "mini.control", "p_success": "1/2", "success": None}))
+    assert event_rolls(shot) == ((True, "5/6"),)
+    # A resolution kept before events kept their rolls: only the roll log has its odds.
+    assert event_rolls(Event(EventKind.RESOLUTION, "older", procedure_id="mini.fire")) is None
+    assert event_rolls(Event(EventKind.MARK, "a mark")) == ()
 
 
 def game_kind_resolution():  # type: ignore[no-untyped-def]

@@ -5,8 +5,11 @@ the sessions already kept."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 from alembic import command
@@ -15,6 +18,7 @@ from sqlalchemy import text
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.services import Services
 from carwars_desktop.services.fire_batch import BatchRules, FireBatch
+from carwars_desktop.services.report import replayed_luck
 from carwars_desktop.services.table import (
     OpenedSession,
     ResolveError,
@@ -22,7 +26,14 @@ from carwars_desktop.services.table import (
     all_events,
     typed_dice,
 )
-from carwars_desktop.session.history import SessionHistory, replay_history
+from carwars_desktop.session import Event
+from carwars_desktop.session.history import (
+    Luck,
+    SessionHistory,
+    charts_from_json,
+    charts_to_json,
+    replay_history,
+)
 from carwars_desktop.session.setup import Entry, prepare
 from carwars_desktop.storage import Database, open_database
 from carwars_desktop.storage.engine import create_engine_for
@@ -212,3 +223,138 @@ def test_the_0007_fixture_upgrades_with_its_sessions_parts(tmp_path: Path) -> No
             assert kept is not None
             assert kept == replay_history(RULESET, rules, loaded.vehicles,
                                           loaded.initial_sheets, all_events(events))
+
+
+def _luck_both(database: Database, opened: OpenedSession) -> tuple[Luck | None, Luck]:
+    """The luck kept with the active events' parts, and the one counted from the events."""
+    sessions = database.game_sessions
+    return (sessions.kept_luck(opened.session_id),
+            replayed_luck(all_events(opened.events), sessions.applied_rolls(opened.session_id)))
+
+
+def test_kept_luck_equals_the_luck_replayed_at_every_step(database_url: str) -> None:
+    with open_database(database_url) as database:
+        table = _services(database).table
+        session_id = _start(table)
+        for step in _steps(table):
+            kept, scratch = _luck_both(database, table.open(session_id))
+            assert kept is not None, step
+            assert kept == scratch, step
+        assert scratch.rolls >= 4
+
+
+def test_an_undone_shot_leaves_the_luck_and_a_redone_one_counts_again(
+        database_url: str) -> None:
+    """Two hits and a miss applied, the last hit undone: 1 success in 2 rolls, not 2 in 3
+    (the roll log still has the undone hit applied: the charts count the events')."""
+    with open_database(database_url) as database:
+        table = _services(database).table
+        session_id = _start(table)
+        _fire(table, "v1", "v2", "6 6 6 6")  # a hit, 5/12
+        _fire(table, "v3", "v1", "1 1")  # a miss, 13/18
+        _fire(table, "v2", "v1", "6 6 6 6")  # a hit, 5/12
+        all_three = Luck((1, 1, 2), (Fraction(5, 12), Fraction(41, 36), Fraction(14, 9)))
+        assert _luck_both(database, table.open(session_id)) == (all_three, all_three)
+        assert all_three.summary() == ("2 successes in 3 rolls, 1.6 expected: luckier than "
+                                       "the odds")
+        table.undo()
+        two = Luck((1, 1), (Fraction(5, 12), Fraction(41, 36)))
+        opened = table.open(session_id)
+        assert _luck_both(database, opened) == (two, two)
+        kept, scratch = _both(database, opened)
+        assert kept == scratch and scratch is not None
+        assert scratch.vehicles["v1"].taken == 0 and scratch.vehicles["v2"].dealt == 0
+        table.redo()
+        assert _luck_both(database, table.open(session_id)) == (all_three, all_three)
+        table.undo()
+        logged = database.game_sessions.resolutions(session_id)
+        assert [applied for *_rest, applied in logged] == [True, True, True]
+        table.finish()
+        opened = table.open(session_id)
+        history, luck = table.history(opened)
+        assert luck == two
+        assert luck.summary() == "1 success in 2 rolls, 1.1 expected: unluckier than the odds"
+        assert history.vehicles["v2"].taken == 12 and history.vehicles["v1"].dealt == 12
+        assert history.vehicles["v1"].taken == 0 and history.events == 2
+        # The events replayed (no part kept): the same luck and damage.
+        with database.engine.begin() as connection:
+            for table_name in ("session_chart_parts", "session_chart_cells",
+                               "session_chart_sums", "session_charts"):
+                connection.execute(text(f"DELETE FROM {table_name}"))
+        assert charts_from_json(table.aggregate_charts(opened)) == (history, two)
+        # Charts kept by the version that counted the undone shot: made again.
+        database.game_sessions.store_charts(session_id, {
+            **charts_to_json(history, all_three), "format": 1})
+        assert table.history(opened) == (history, two)
+
+
+def test_older_events_without_their_rolls_count_the_logged_odds_of_those_in_force(
+        database_url: str) -> None:
+    """Events kept before they kept their rolls (nor their parts theirs): the roll log's
+    odds, matched to the events in order, the undone one's left out."""
+    with open_database(database_url) as database:
+        table = _services(database).table
+        session_id = _start(table)
+        _fire(table, "v1", "v2", "6 6 6 6")
+        _fire(table, "v3", "v1", "1 1")
+        _fire(table, "v2", "v1", "6 6 6 6")
+        table.undo()
+        with database.engine.begin() as connection:
+            for seq, body in connection.execute(text(
+                    "SELECT seq, body FROM session_events")).all():
+                older = {k: v for k, v in json.loads(body).items() if k != "rolls"}
+                connection.execute(text("UPDATE session_events SET body = :body "
+                                        "WHERE seq = :seq"),
+                                   {"body": json.dumps(older), "seq": seq})
+            connection.execute(text("UPDATE session_chart_parts SET gauges = '[]' "
+                                    "WHERE vehicle = ''"))
+        opened = table.open(session_id)
+        kept, scratch = _luck_both(database, opened)
+        assert kept is None
+        assert scratch == Luck((1, 1), (Fraction(5, 12), Fraction(41, 36)))
+        table.finish()
+        assert table.history(table.open(session_id))[1] == scratch
+
+
+def _three_shot_batch(table: TableService) -> None:
+    """Ann and Cy hit Bob; Bob misses Ann (Mini Car Wars: the damage held to the end)."""
+    batch = FireBatch(BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
+                                 damage_vehicle="vehicle", damage_side="side",
+                                 damage_amount="damage", side_input="side"))
+    shot = {"weapon": "1", "side": "F", "range": "5"}
+    batch.declare(shot, {"firer": "v1", "target": "v2"}, "6 6 6 6")
+    batch.declare(shot, {"firer": "v3", "target": "v2"}, "6 6 6 6 6")
+    batch.declare(shot, {"firer": "v2", "target": "v1"}, "1 1")
+    batch.resolve(table).apply()
+
+
+def test_a_fire_batch_credits_the_firers_of_the_shots_that_hit(database_url: str) -> None:
+    with open_database(database_url) as database:
+        table = _services(database).table
+        session_id = _start(table)
+        _three_shot_batch(table)
+        opened = table.open(session_id)
+        (stored,) = all_events(opened.events)
+        assert stored.event.dealers == {"v2": ("v1", "v3")}  # the miss credits no one
+        kept, scratch = _both(database, opened)
+        assert kept == scratch
+        ann, bob, cy = (scratch.vehicles[key] for key in ("v1", "v2", "v3"))
+        assert (bob.taken, ann.dealt, cy.dealt) == (30, 15, 15)
+        assert (ann.taken, bob.dealt, cy.taken, scratch.unattributed) == (0, 0, 0, 0)
+        assert _luck_both(database, opened)[0] == Luck(
+            (1, 2, 2), (Fraction(5, 12), Fraction(41, 36), Fraction(14, 9)))
+        table.undo()
+        kept, scratch = _both(database, table.open(session_id))
+        assert kept == scratch
+        assert scratch.vehicles["v1"].dealt == 0 and scratch.vehicles["v2"].taken == 0
+        table.redo()
+        kept, scratch = _both(database, table.open(session_id))
+        assert kept == scratch and scratch.vehicles["v3"].dealt == 15
+        # A batch kept before its event named its dealers charts as it did: no dealer.
+        older = [replace(s, event=Event.from_json({k: v for k, v in s.event.to_json().items()
+                                                   if k != "dealers"}))
+                 for s in all_events(opened.events)]
+        assert older[0].event.dealers == {}
+        history = replay_history(RULESET, RULESET.play(), opened.loaded.vehicles,
+                                 opened.loaded.initial_sheets, older)
+        assert history.unattributed == 30 and history.vehicles["v1"].dealt == 0
