@@ -25,7 +25,7 @@ SIZES = {"1366x768": (840, 610), "1920x1080": (1390, 930)}
 
 def _history(names: tuple[str, ...] = NAMES) -> SessionHistory:
     vehicles = {f"v{n}": VehicleHistory(f"v{n}", name, {"armor": {0: 95, 2: 95 - n}},
-                                        taken=n, dealt=n % 3)
+                                        taken=n, dealt=Fraction(n % 3))
                 for n, name in enumerate(names)}
     return SessionHistory(vehicles, ("armor",), last_turn=2, events=14)
 
