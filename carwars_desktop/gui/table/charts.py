@@ -188,10 +188,20 @@ class SessionCharts(QWidget):
         return plot
 
     @staticmethod
-    def _whole_ticks(axis: Any, last: int) -> None:
-        """Ticks on whole turns (rolls) only."""
-        step = max(1, last // 10)
-        axis.setTickSpacing(major=step, minor=step)
+    def _whole_ticks(axis: Any) -> None:
+        """Ticks on whole numbers only (turns, rolls, boxes, points), as many as the axis's
+        length holds: pyqtgraph's own spacing, its fractional levels left out (a fixed
+        spacing crowded twelve labels onto a short axis; the default showed 0.5, 1.5)."""
+        if getattr(axis, "whole_ticks", False):
+            return
+        own = axis.tickSpacing
+
+        def spacing(low: float, high: float, size: float) -> list[tuple[float, float]]:
+            levels = [(step, offset) for step, offset in own(low, high, size) if step >= 1]
+            return levels or [(1.0, 0.0)]
+
+        axis.tickSpacing = spacing
+        axis.whole_ticks = True
 
     def show_history(self, history: SessionHistory, luck: Luck, stepwise: bool = False) -> None:
         """Draw the four charts and the summary; ``stepwise``: one chart per turn of the
@@ -253,7 +263,14 @@ class SessionCharts(QWidget):
                               legend_below=True)
             plot.setLabel("bottom", "turn (0 = start)")
             plot.setLabel("left", label)
-            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+            self._whole_ticks(plot.getAxis("bottom"))
+            values = [value for v in vehicles for _, value in v.series(label,
+                                                                       history.last_turn)]
+            self._whole_ticks(plot.getAxis("left"))  # boxes or points (a flat line of
+            if values:  # 12 DP read 11.6 to 12.4): every point inside, off the edges
+                low, high = min(values), max(values)
+                room = max(1.5, (high - low) * 0.05)  # (a flat line: the whole numbers round it)
+                plot.setYRange(low - room, high + room, padding=0)
         else:
             plot = self.plots[key]
         for index in range(first, stop):
@@ -319,7 +336,7 @@ class SessionCharts(QWidget):
         plot.getAxis("bottom").setTicks(None)
         plot.setLabel("bottom", "damage points")
         top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
-        self._whole_ticks(plot.getAxis("bottom"), int(top))
+        self._whole_ticks(plot.getAxis("bottom"))
         plot.setXRange(0, top * 1.05, padding=0)
         plot.setYRange(-0.6, max(len(vehicles), 1) - 0.4, padding=0)
         self._fit_legend(plot)
@@ -345,8 +362,8 @@ class SessionCharts(QWidget):
         plot.setLabel("left", "successes so far")
         last = max(luck.rolls, 1)
         top = max([*luck.thrown, *(float(e) for e in luck.expected), 1.0])
-        self._whole_ticks(plot.getAxis("bottom"), last)
-        self._whole_ticks(plot.getAxis("left"), int(top))
+        self._whole_ticks(plot.getAxis("bottom"))
+        self._whole_ticks(plot.getAxis("left"))
         # A little room round the ranges: the first and last marks whole, and the axes'
         # 0s drawn (a label that would stand past its axis's end is left out).
         plot.setXRange(0, last, padding=0.02)

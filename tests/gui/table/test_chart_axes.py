@@ -105,3 +105,22 @@ def test_the_luck_chart_runs_from_roll_0_and_0_successes_on_whole_numbers(
         xs, ys = curve.getData()
         assert (xs[0], ys[0]) == (0, 0)
         assert len(xs) == rolls + 1
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_gauge_charts_count_in_whole_numbers(qtbot: Any, size: str) -> None:
+    """A gauge is boxes or points: its axis read 11.6, 11.8 … 12.4 round a flat line."""
+    vehicles = {f"v{n}": VehicleHistory(f"v{n}", name, {"armor": {0: 95, 2: 95 - 2 * n},
+                                                        "DP": {0: 12, 2: 12}})
+                for n, name in enumerate(NAMES)}
+    history = SessionHistory(vehicles, ("armor", "DP"), last_turn=2, events=14)
+    charts = _charts(qtbot, size, history, Luck((), ()))
+    for key, (low, high) in (("gauge:armor", (95 - 2 * 11, 95)), ("gauge:DP", (12, 12))):
+        plot = charts.plots[key]
+        bottom, top = plot.plotItem.vb.viewRange()[1]
+        assert bottom < low and top > high  # every point inside, off the edges
+        axis = plot.getAxis("left")
+        qtbot.waitUntil(lambda axis=axis: len(_texts(axis)) >= 2)
+        labels = [text for _, text in _texts(axis)]
+        assert all(label.isdigit() for label in labels), (key, labels)
+        assert str(high) in labels or key == "gauge:armor"
