@@ -185,7 +185,8 @@ class Luck:
         hits, expected = self.thrown[-1], self.expected[-1]
         verdict = "luckier than the odds" if hits > expected else \
             "unluckier than the odds" if hits < expected else "exactly as the odds"
-        return (f"{hits} successes in {self.rolls} rolls, {float(expected):.1f} expected: "
+        return (f"{hits} success{'' if hits == 1 else 'es'} in {self.rolls} "
+                f"roll{'' if self.rolls == 1 else 's'}, {float(expected):.1f} expected: "
                 f"{verdict}")
 
 

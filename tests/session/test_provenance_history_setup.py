@@ -93,7 +93,7 @@ def test_history_gauges_damage_and_luck() -> None:
                    ("mini.fire", True, "1/2", False), ("mini.control", None, None, True)])
     assert chance.thrown == (1, 1)
     assert chance.expected == (Fraction(5, 6), Fraction(4, 3))
-    assert "1 successes in 2 rolls, 1.3 expected: unluckier" in chance.summary()
+    assert "1 success in 2 rolls, 1.3 expected: unluckier" in chance.summary()
     kept = json.loads(json.dumps(charts_to_json(history, chance)))
     assert charts_from_json(kept) == (history, chance)  # stored with the finished session
     with pytest.raises(ValueError, match="format 99"):

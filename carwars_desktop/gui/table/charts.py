@@ -375,5 +375,7 @@ class SessionCharts(QWidget):
         if history.unattributed:
             lines.append(f"{history.unattributed} damage with no dealer named (hand marks, "
                          "collisions, hazards)")
-        self.summary.setText(f"{history.events} events over {history.last_turn} turns · "
+        events, turns = history.events, history.last_turn
+        self.summary.setText(f"{events} event{'' if events == 1 else 's'} over {turns} "
+                             f"turn{'' if turns == 1 else 's'} · "
                              + " · ".join(lines) + f"<br>Luck: {luck.summary()}")

@@ -124,3 +124,17 @@ def test_the_gauge_charts_count_in_whole_numbers(qtbot: Any, size: str) -> None:
         labels = [text for _, text in _texts(axis)]
         assert all(label.isdigit() for label in labels), (key, labels)
         assert str(high) in labels or key == "gauge:armor"
+
+
+def test_the_summary_counts_in_words_that_agree(qtbot: Any) -> None:
+    """It read "14 events over 1 turns" and "1 successes in 1 rolls"."""
+    history = _history(NAMES[:2])
+    one = SessionHistory(history.vehicles, history.gauge_labels, last_turn=1, events=1)
+    charts = _charts(qtbot, "1366x768", one, Luck((1,), (Fraction(5, 6),)))
+    text = charts.summary.text()
+    assert text.startswith("1 event over 1 turn · ")
+    assert "Luck: 1 success in 1 roll, 0.8 expected" in text
+    charts.show_history(history, Luck((1, 1), (Fraction(5, 6), Fraction(5, 3))))
+    text = charts.summary.text()
+    assert text.startswith("14 events over 2 turns · ")
+    assert "Luck: 1 success in 2 rolls" in text
