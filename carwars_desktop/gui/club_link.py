@@ -228,6 +228,12 @@ class ClubLink(QObject):
         return count
 
     # --- the queue view ---------------------------------------------------------------------
+    @property
+    def has_server(self) -> bool:
+        """The database attached is a club server's (entries may wait for it here); False
+        for a file on this laptop, written at once, with no queue."""
+        return self._target is not None
+
     def entries(self) -> list[QueuedEntry]:
         """What waits on this laptop for the attached club server, every session's, in
         order (read from the queue file: nothing asks the server)."""

@@ -12,6 +12,7 @@ and remembers the screen it was on (and full screen) for the next time.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
@@ -20,6 +21,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QFont,
+    QFontMetricsF,
     QGuiApplication,
     QPainter,
     QPaintEvent,
@@ -114,9 +116,16 @@ def _label(text: str = "", pixels: int = TEXT_PX, bold: bool = False,
     return label
 
 
+MIN_LINES = 3
+"""Lines a :class:`LinesLabel` always keeps room for (as many as it has, up to these):
+the display's text is drawn smaller rather than the last events squeezed out (once
+sharing started, its QR code took the room and "Last events" showed none)."""
+
+
 class LinesLabel(FittedLabel):
     """Lines, newest last, of which it shows the newest that fit its height, each elided
-    to its width: never taller than its room (the whole in :attr:`lines`)."""
+    to its width: never taller than its room (the whole in :attr:`lines`), never shorter
+    than :data:`MIN_LINES` of them."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,13 +135,35 @@ class LinesLabel(FittedLabel):
 
     def set_lines(self, lines: list[str]) -> None:
         self.lines = list(lines)
+        self._keep_room()
         self.refit()
+
+    def _keep_room(self) -> None:
+        """The minimum height of :data:`MIN_LINES` lines in the font of now (an explicit
+        minimum: a layout heeds it whatever the size policy)."""
+        margins = self.contentsMargins()
+        rows = min(MIN_LINES, len(self.lines))
+        self.setMinimumHeight(self.line_px() * rows + margins.top()
+                              + margins.bottom() if rows else 0)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._keep_room()
+
+    def line_px(self) -> int:
+        """The height a line takes as drawn: its font's line spacing rounded up (the
+        whole pixels of ``fontMetrics()`` round down, and the last line of three was cut
+        at its foot)."""
+        return max(1, math.ceil(QFontMetricsF(self.font()).lineSpacing()))
 
     def refit(self) -> None:
         metrics = self.fontMetrics()
         room = self.contentsRect()
-        fit = max(0, (room.height() + metrics.leading()) // max(1, metrics.lineSpacing()))
-        shown = self.lines[len(self.lines) - fit:] if fit else []
+        fit = max(0, room.height() // self.line_px())
+        # (From the start when all fit: a negative start counted from the end, and a room
+        # for seven lines showed the last two of five.)
+        shown = self.lines[max(0, len(self.lines) - fit):] if fit else []
         super().setText("\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight,
                                                       max(0, room.width()))
                                    for line in shown))
@@ -427,7 +458,9 @@ class PlayerDisplay(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.services = services
         self._settings = settings if settings is not None else QSettings()
-        self.setWindowTitle("Carwars Desktop — players' display")
+        # Qt adds the application's name ("… — Carwars Desktop"): named here, it showed
+        # twice.
+        self.setWindowTitle("Players' display")
         self.setWindowFlag(Qt.WindowType.WindowDoesNotAcceptFocus, True)
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
         # Closing the GM's window quits the app even while the display is open.

@@ -7,7 +7,8 @@ behind the conflicted entry*, or *waits to be sent*. For the conflicted entry th
 Apply again on top (a new event after the server's, the other client's entries kept) or
 Drop (after a confirmation, :attr:`QueueView.confirm_drop`); the entries behind it then go
 on top (:mod:`carwars_desktop.storage.offline_queue`). The list follows the queue as it
-replays (the link's ``state_changed``).
+replays (the link's ``state_changed``). With a file on this laptop open there is no club
+server and no queue: the view says so (:data:`NO_SERVER`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ from carwars_desktop.gui.theme import error_colour, muted_colour
 from carwars_desktop.storage.offline_queue import QueuedEntry, entry_words
 
 CONFLICTED, BEHIND, WAITING = "Conflicted", "Waits behind the conflicted entry", "Waits to be sent"
+NO_SERVER = ("No club server: the database open is a file on this laptop, and every change "
+             "is written to it at once. Entries wait here only while a club server's "
+             "database is open and the server does not answer.")
+"""The heading with a local file open (nothing is ever queued for it)."""
 
 
 def entry_state(entry: QueuedEntry, entries: list[QueuedEntry]) -> str:
@@ -128,7 +133,9 @@ class QueueView(QDialog):
         self.list.blockSignals(False)
         conflicted = sum(1 for e in self._entries if e.conflict is not None)
         count = len(self._entries)
-        if count == 0:
+        if not self._link.has_server:
+            self.heading.setText(NO_SERVER)
+        elif count == 0:
             self.heading.setText("Nothing waits on this laptop: every entry reached the club "
                                  "server.")
         else:

@@ -106,6 +106,8 @@ class BatchRules:
             ``damage_side``, ``damage_amount`` its inputs.
         target_input, side_input: the fire procedure's target and side inputs.
         held_damage: the name of the resolution value listing the held damages.
+        held_mark: what a shot's outcome ends in when its damage is held; the batch, which
+            applies that damage once every shot has fired, says so instead.
     """
 
     fire: str
@@ -117,3 +119,4 @@ class BatchRules:
     target_input: str = "target"
     side_input: str = ""
     held_damage: str = "damage"
+    held_mark: str = ""

@@ -158,6 +158,15 @@ class FireBatch:
         raw.update({name: sheets[key] for name, key in shot.bindings.items()})
         return raw
 
+    def _outcome(self, resolution: Resolution) -> str:
+        """A shot's outcome in the batch that holds its damage: that damage is applied by
+        the batch, once every shot has fired (the shot's own words said "held" though the
+        damage was on the sheets once the batch was applied)."""
+        mark = self.rules.held_mark
+        if mark and resolution.outcome.endswith(mark):
+            return resolution.outcome.removesuffix(mark) + APPLIED_AFTER
+        return resolution.outcome
+
     def odds(self, shot: DeclaredShot, game: Game) -> Odds:
         """The shot's exact odds on the sheets as they stand (before the batch), under the
         session's house rules."""
@@ -224,11 +233,12 @@ class FireBatch:
                 raise ResolveError(f"shot {number}: {len(left)} typed dice not needed")
             dice_used += resolution.dice
             steps += [Step(f"shot {number}: {s.text}", s.rule) for s in resolution.steps]
-            outcomes.append(f"{number}. {resolution.outcome}")
+            outcome = self._outcome(resolution) if hold else resolution.outcome
+            outcomes.append(f"{number}. {outcome}")
             # Each shot on its own line of the roll log, with its odds (the luck chart).
             parts.append(ResolutionPart(
                 replace(resolution, outcome=f"fire batch, shot {number} ({shot.label}): "
-                                            f"{resolution.outcome}"),
+                                            f"{outcome}"),
                 None if p_success is None else str(p_success), dict(shot.bindings)))
             for effect in resolution.effects:
                 sheets[shot.bindings[effect.input_name]] = effect.sheet
@@ -277,6 +287,10 @@ class FireBatch:
             success=None, effects=effects, values={})
         return service.pending(combined, bindings, None, initiator=initiator, parts=parts,
                                ends_batch=True, dealers=dealers)
+
+
+APPLIED_AFTER = " (applied once every shot had fired)"
+"""What a held shot's outcome ends in, in the batch that applies its damage."""
 
 
 def sheet_inputs(procedure: Procedure) -> list[str]:

@@ -248,3 +248,19 @@ def test_light_and_dark_themes_follow_the_system_palette(
         assert display.theme.levels["info"] in card.status.styleSheet()
     finally:
         QGuiApplication.setPalette(original)
+
+
+def test_the_window_title_names_the_app_once(qtbot, services: Services,  # type: ignore[no-untyped-def]
+                                             settings: QSettings) -> None:
+    """Qt adds the application's display name to each window's title: the display's own
+    title naming it too read "Carwars Desktop — players' display — Carwars Desktop"."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    name = app.applicationDisplayName()
+    app.setApplicationDisplayName("Carwars Desktop")  # as the program sets it
+    try:
+        display = _display(qtbot, services, settings)
+        assert display.windowTitle() == "Players' display"
+        assert "Carwars Desktop" not in display.windowTitle()
+    finally:
+        app.setApplicationDisplayName(name)

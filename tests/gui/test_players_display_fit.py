@@ -23,7 +23,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QScrollArea
 
-from carwars_desktop.gui.players_display import MIN_MODULE, PlayerDisplay
+from carwars_desktop.gui.players_display import MIN_MODULE, LinesLabel, PlayerDisplay
 from carwars_desktop.rules import find_procedure, find_ruleset
 from carwars_desktop.rules.battlecars import EXAMPLE_CARD_NAME
 from carwars_desktop.services import Services, typed_dice
@@ -308,3 +308,53 @@ def test_the_roll_panel_is_whole(qtbot: Any, services: Services, settings: QSett
     qtbot.waitUntil(lambda: bool(display.roll.dice.text()))
     QApplication.processEvents()
     assert unreadable(display) == [], "result shown"
+
+
+MIN_EVENT_ROWS = 3
+"""Rows of "Last events" always shown (when there are as many events)."""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", [4, 8])
+def test_sharing_leaves_a_few_rows_of_last_events(
+        qtbot: Any, services: Services, settings: QSettings, count: int,
+        size: tuple[int, int]) -> None:
+    """Once sharing started, "Last events" showed its header and no event: the QR code
+    took the side column's room."""
+    _start(services, "mini_car_wars", count)
+    display = _display(qtbot, services, settings, size)
+    _roll(services, "mini_car_wars").apply()
+    for name in NAMES[:count]:
+        services.table.note(f"{name}: phase 1: straight")
+    _settled(qtbot, display)
+    assert len(display.log.lines) >= MIN_EVENT_ROWS
+    display.show_sharing(URL)
+    _settled(qtbot, display)
+    shown = display.log.text().splitlines()
+    assert len(shown) >= MIN_EVENT_ROWS, shown
+    assert shown == display.log.lines[-len(shown):] or all(  # the newest, maybe elided
+        line.endswith("…") or line == whole
+        for line, whole in zip(shown, display.log.lines[-len(shown):], strict=True))
+    assert display.size().toTuple() == size  # never grown
+    assert display.misfits() == [] and unreadable(display) == []
+    assert display.share_qr.module_px() >= MIN_MODULE and _decoded(display) == [URL]
+    if SHOTS:
+        display.grab().save(os.path.join(SHOTS, f"events-shared-{count}-{size[0]}.png"))
+
+
+
+def test_the_last_events_show_every_line_that_fits(qtbot: Any) -> None:
+    """Room for seven lines showed the last two of five (a start counted from the end)."""
+    lines = [f"• event {n}" for n in range(1, 6)]
+    label = LinesLabel()
+    qtbot.addWidget(label)
+    label.set_lines(lines)
+    label.resize(400, label.line_px() * 7)
+    label.show()
+    qtbot.waitUntil(lambda: label.text().splitlines() == lines)
+    more = [f"• event {n}" for n in range(1, 11)]
+    label.set_lines(more)
+    assert label.text().splitlines() == more[-7:]  # the newest that fit
+    label.resize(400, label.line_px())
+    qtbot.waitUntil(lambda: label.height() == label.line_px() * 3)  # room for three kept
+    assert label.text().splitlines() == more[-3:]

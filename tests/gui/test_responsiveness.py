@@ -179,7 +179,7 @@ def test_opening_a_long_finished_session_never_freezes_the_window(
     assert aggregated.calls == [] and replayed.calls == []
     table.play.tabs.setCurrentIndex(1)  # the charts: 4,000 events aggregated
     charts = table.play.charts
-    qtbot.waitUntil(lambda: "4000 events over 1 turns" in charts.summary.text()
+    qtbot.waitUntil(lambda: "4000 events over 1 turn " in charts.summary.text()
                     and not charts.drawing, timeout=60_000)
     assert len(charts.plots) == 4 and not any(p.isHidden() for p in charts.plots.values())
     # The 4,000 events were read and replayed once, on a worker; the GUI thread drew the

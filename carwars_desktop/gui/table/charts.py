@@ -9,6 +9,9 @@ name them: colour is never the only key. A gauge chart's legend (one entry per v
 twelve at most) stands under its axes, outside the curves, in as many columns as the
 chart's width holds (fitted again whenever the chart is resized):
 inside the plot, ten of twelve vehicles' entries fitted and the last were cut off.
+The damage chart has a row per vehicle, its name on the left axis (names under vertical
+bars ran into each other); the luck chart runs from roll 0 and 0 successes, on whole
+numbers.
 """
 
 from __future__ import annotations
@@ -157,11 +160,11 @@ class SessionCharts(QWidget):
         return plot
 
     def _plot(self, key: str, title: str, row: int, column: int, show: bool = True,
-              legend_below: bool = False) -> Any:
+              legend_below: bool = False, legend_at: tuple[int, int] = (-10, 10)) -> Any:
         """The plot of ``key`` cleared and styled for a new drawing; ``show``: shown now,
         else left hidden (the caller shows it once drawn whole); ``legend_below``: its
         legend under its axes, in columns (a gauge's: one entry per vehicle), else in its
-        top right corner (a few entries)."""
+        corner ``legend_at`` (pyqtgraph's offset: negative from the right; a few entries)."""
         pg: Any = plotting.pyqtgraph()
 
         plot = self._make(key, title, row, column)
@@ -176,7 +179,7 @@ class SessionCharts(QWidget):
                 plot.plotItem.layout.addItem(legend, LEGEND_ROW, 0, 1, 3)
                 plot.plotItem.legend = legend  # (the curves named join it)
             else:
-                plot.addLegend(offset=(-10, 10))
+                plot.addLegend(offset=legend_at)
         else:
             plot.plotItem.legend.clear()
         style_plot(plot, colours)
@@ -185,10 +188,20 @@ class SessionCharts(QWidget):
         return plot
 
     @staticmethod
-    def _whole_ticks(axis: Any, last: int) -> None:
-        """Ticks on whole turns (rolls) only."""
-        step = max(1, last // 10)
-        axis.setTickSpacing(major=step, minor=step)
+    def _whole_ticks(axis: Any) -> None:
+        """Ticks on whole numbers only (turns, rolls, boxes, points), as many as the axis's
+        length holds: pyqtgraph's own spacing, its fractional levels left out (a fixed
+        spacing crowded twelve labels onto a short axis; the default showed 0.5, 1.5)."""
+        if getattr(axis, "whole_ticks", False):
+            return
+        own = axis.tickSpacing
+
+        def spacing(low: float, high: float, size: float) -> list[tuple[float, float]]:
+            levels = [(step, offset) for step, offset in own(low, high, size) if step >= 1]
+            return levels or [(1.0, 0.0)]
+
+        axis.tickSpacing = spacing
+        axis.whole_ticks = True
 
     def show_history(self, history: SessionHistory, luck: Luck, stepwise: bool = False) -> None:
         """Draw the four charts and the summary; ``stepwise``: one chart per turn of the
@@ -250,7 +263,14 @@ class SessionCharts(QWidget):
                               legend_below=True)
             plot.setLabel("bottom", "turn (0 = start)")
             plot.setLabel("left", label)
-            self._whole_ticks(plot.getAxis("bottom"), history.last_turn)
+            self._whole_ticks(plot.getAxis("bottom"))
+            values = [value for v in vehicles for _, value in v.series(label,
+                                                                       history.last_turn)]
+            self._whole_ticks(plot.getAxis("left"))  # boxes or points (a flat line of
+            if values:  # 12 DP read 11.6 to 12.4): every point inside, off the edges
+                low, high = min(values), max(values)
+                room = max(1.5, (high - low) * 0.05)  # (a flat line: the whole numbers round it)
+                plot.setYRange(low - room, high + room, padding=0)
         else:
             plot = self.plots[key]
         for index in range(first, stop):
@@ -290,45 +310,64 @@ class SessionCharts(QWidget):
 
 
     def _damage(self, history: SessionHistory) -> None:
+        """One row per vehicle, its name on the left axis (the first on top), its damage
+        taken and dealt as two bars across: twelve names under vertical bars ran into each
+        other and the last one was dropped."""
         pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         ink = colours.ink
-        plot = self._plot(*DAMAGE)
+        plot = self._plot(*DAMAGE, legend_below=True)
         vehicles = list(history.vehicles.values())
-        xs = list(range(len(vehicles)))
-        taken = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[v.taken for v in vehicles],
-                                width=0.34, brush=QBrush(ink),
-                                pen=pg.mkPen(colours.foreground), name="■ taken")
-        dealt = pg.BarGraphItem(x=[x + 0.18 for x in xs],
-                                height=[float(v.dealt) for v in vehicles], width=0.34,
+        rows = list(range(len(vehicles)))
+        taken = pg.BarGraphItem(x0=0, y=[y - 0.18 for y in rows],
+                                width=[v.taken for v in vehicles], height=0.34,
+                                brush=QBrush(ink), pen=pg.mkPen(colours.foreground),
+                                name="■ taken")
+        dealt = pg.BarGraphItem(x0=0, y=[y + 0.18 for y in rows],
+                                width=[float(v.dealt) for v in vehicles], height=0.34,
                                 brush=QBrush(ink, Qt.BrushStyle.BDiagPattern),
                                 pen=pg.mkPen(colours.foreground), name="▨ dealt")
         plot.addItem(taken)
         plot.addItem(dealt)
-        plot.getAxis("bottom").setTicks([[(x, v.name) for x, v in zip(xs, vehicles,
-                                                                       strict=True)]])
-        plot.setLabel("left", "damage points")
-        if vehicles:
-            plot.setXRange(-0.6, len(vehicles) - 0.4, padding=0)
-            top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
-            plot.setYRange(0, top * 1.45, padding=0)
+        plot.invertY(True)  # the first vehicle on top, as in the summary
+        plot.getAxis("left").setTicks([[(y, v.name) for y, v in zip(rows, vehicles,
+                                                                     strict=True)]])
+        plot.getAxis("bottom").setTicks(None)
+        plot.setLabel("bottom", "damage points")
+        top = max([v.taken for v in vehicles] + [float(v.dealt) for v in vehicles] + [1])
+        self._whole_ticks(plot.getAxis("bottom"))
+        plot.setXRange(0, top * 1.05, padding=0)
+        plot.setYRange(-0.6, max(len(vehicles), 1) - 0.4, padding=0)
+        self._fit_legend(plot)
+        plot.show()
 
     def _luck(self, history: SessionHistory, luck: Luck) -> None:
+        """Successes thrown and expected against the rolls, from the start (0 rolls, 0
+        successes) to the last roll, on whole numbers: with one roll the axes ran from
+        roll -1 to 3 and from 0.85 to 1 successes, in fractions."""
         pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         series, ink = colours.series, colours.ink
-        plot = self._plot(*LUCK)
-        rolls = list(range(1, luck.rolls + 1))
-        plot.plot(rolls, list(luck.thrown), name="● successes thrown",
+        plot = self._plot(*LUCK, legend_at=(10, 10))  # top left: the curves rise to the right
+        rolls = list(range(luck.rolls + 1))
+        plot.plot(rolls, [0, *luck.thrown], name="● successes thrown",
                   pen=pg.mkPen(series[0], width=2), symbol="o", symbolSize=6,
                   symbolBrush=series[0])
-        plot.plot(rolls, [float(e) for e in luck.expected], name="– – expected (exact odds)",
+        plot.plot(rolls, [0.0, *(float(e) for e in luck.expected)],
+                  name="– – expected (exact odds)",
                   pen=pg.mkPen(ink, width=2, style=Qt.PenStyle.DashLine))
         plot.setLabel("bottom", "roll")
-        self._whole_ticks(plot.getAxis("bottom"), luck.rolls)
         plot.setLabel("left", "successes so far")
+        last = max(luck.rolls, 1)
+        top = max([*luck.thrown, *(float(e) for e in luck.expected), 1.0])
+        self._whole_ticks(plot.getAxis("bottom"))
+        self._whole_ticks(plot.getAxis("left"))
+        # A little room round the ranges: the first and last marks whole, and the axes'
+        # 0s drawn (a label that would stand past its axis's end is left out).
+        plot.setXRange(0, last, padding=0.02)
+        plot.setYRange(0, top * 1.1, padding=0.05)
 
     def _summary(self, history: SessionHistory, luck: Luck) -> None:
         vehicles = list(history.vehicles.values())
@@ -336,5 +375,7 @@ class SessionCharts(QWidget):
         if history.unattributed:
             lines.append(f"{history.unattributed} damage with no dealer named (hand marks, "
                          "collisions, hazards)")
-        self.summary.setText(f"{history.events} events over {history.last_turn} turns · "
+        events, turns = history.events, history.last_turn
+        self.summary.setText(f"{events} event{'' if events == 1 else 's'} over {turns} "
+                             f"turn{'' if turns == 1 else 's'} · "
                              + " · ".join(lines) + f"<br>Luck: {luck.summary()}")

@@ -132,3 +132,15 @@ def test_reverse_needs_a_turn_at_zero_and_cycles_never_reverse() -> None:
 def test_speed_input_range() -> None:
     with pytest.raises(InputError, match="out of range"):
         SPEED_SELECTION.bind({"vehicle": "Courier", "speed": 110})
+
+
+@pytest.mark.parametrize(("mph", "words"), [(10, "moves in phase 1 this turn"),
+                                            (20, "moves in phases 1–2 this turn"),
+                                            (0, "moves in no phase (stopped) this turn")])
+def test_the_speed_step_names_the_phases_in_words(roadie: MiniSheet, mph: int,
+                                                  words: str) -> None:
+    """One phase in the singular: it read "moves in phases 1 this turn"."""
+    slow = replace(roadie, speed=min(roadie.speed, 10))
+    resolution = SPEED_SELECTION.resolve({"vehicle": slow, "speed": mph}, EnteredDice([]))
+    assert resolution.success, resolution.outcome
+    assert resolution.steps[1].text == f"new speed {mph} mph: {words}"

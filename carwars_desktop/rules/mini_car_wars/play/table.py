@@ -3,6 +3,7 @@ words and the phase's fire as one batch (Qt-free; the Table's screens read them)
 
 from __future__ import annotations
 
+from carwars_desktop.rules.mini_car_wars.procedures.fire import HELD_MARK
 from carwars_desktop.rules.table_input import (
     COLLISION,
     CONTROL,
@@ -40,4 +41,4 @@ QUICK = QuickRules("mini.fire", "firer", "target", weapon_input="weapon", side_i
 
 BATCH = BatchRules("mini.fire", hold_input="hold_damage", damage="mini.damage",
                    damage_vehicle="vehicle", damage_side="side", damage_amount="damage",
-                   side_input="side")
+                   side_input="side", held_mark=HELD_MARK)

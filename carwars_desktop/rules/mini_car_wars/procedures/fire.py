@@ -87,6 +87,8 @@ def _weapon_text(text: str) -> str:
         raise ValueError("name a weapon by its number on the sheet or as 'MG L'")
     return text
 SMOKE_RULE = mcw("§2.13")
+HELD_MARK = " (held)"
+"""What a hit's outcome ends in when its damage is held (applied later with mini.damage)."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,7 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                ("hit" if hits else "miss"))
     if hits:
         outcome += f": {' + '.join(str(d) for _, d in hits)} damage to {plan.target.name}'s " \
-                   f"{plan.side.label}" + (" (held)" if plan.hold else "")
+                   f"{plan.side.label}" + (HELD_MARK if plan.hold else "")
     return Result(outcome=outcome, steps=steps, success=bool(hits), effects=effects,
                   values={"need": need, "base_to_hit": base_to_hit(plan.kind),
                           "modifiers": [m.to_json() for m in stack],

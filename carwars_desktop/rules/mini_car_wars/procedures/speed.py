@@ -68,8 +68,8 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
                       refusal=Refusal(why, RULE, f"{wanted.text} is not allowed"))
     keep_skip = rules_from(values).d2_skid_carries_over
     new = sheet.started_turn(wanted.mph, wanted.reverse, keep_skip=keep_skip)
-    steps.append(Step(f"new speed {wanted.text}: moves in phases "
-                      f"{_phases(wanted.mph)} this turn", mcw("§2.4")))
+    steps.append(Step(f"new speed {wanted.text}: {_phases(wanted.mph)} this turn",
+                      mcw("§2.4")))
     steps.append(Step("new turn: every weapon and character may fire again; maneuvers and moves "
                       "start from zero", mcw("§2.2")))
     if new.skip_next_move:
@@ -85,10 +85,11 @@ def _resolve(values: Values, dice: DiceSource) -> Result:
 
 
 def _phases(mph: int) -> str:
+    """When a vehicle at ``mph`` moves, in words (one phase named in the singular)."""
     moves = mph // 10
     if moves == 0:
-        return "none (stopped)"
-    return "1" if moves == 1 else f"1–{moves}"
+        return "moves in no phase (stopped)"
+    return "moves in phase 1" if moves == 1 else f"moves in phases 1–{moves}"
 
 
 def _odds(values: Values) -> Odds:
