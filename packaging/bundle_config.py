@@ -27,8 +27,10 @@ DATA_FOLDERS = ("ui", "resources", "database")
 BUNDLED_PREFIX = "carwars_desktop/_bundled"
 
 # The registries that import a module per ruleset by name (importlib.import_module): the
-# rules registry (each ruleset's package) and the GUI registry (each ruleset's screens).
-REGISTRIES = ("carwars_desktop/rules/registry.py", "carwars_desktop/gui/rulesets.py")
+# rules registry (each ruleset's package), the GUI registry (each ruleset's screens) and
+# the rulesets' play_from (each ruleset's play module).
+REGISTRIES = ("carwars_desktop/rules/registry.py", "carwars_desktop/gui/rulesets.py",
+              "carwars_desktop/rules/ruleset.py")
 
 # Qt for Python modules the app and pyqtgraph import.
 QT_MODULES_USED = (
@@ -190,10 +192,13 @@ def entry_point_modules(repo: Path = REPO) -> list[str]:
 
 def ruleset_modules() -> list[str]:
     """The built-in rulesets' packages and screens, as their entries name them (the
-    registries import them by name), and the modules their entry points name."""
+    registries import them by name), their play modules (``Ruleset.play`` imports each by
+    name when first asked: ``rules/ruleset.py``'s ``play_from``), and the modules their
+    entry points name."""
     from carwars_desktop.rules.builtin import BUILT_IN
 
     return [*entry_point_modules(), *(entry.module for entry in BUILT_IN),
+            *(f"{entry.module}.play" for entry in BUILT_IN),
             *(entry.screens for entry in BUILT_IN)]
 
 
