@@ -114,8 +114,9 @@ class PhoneQueue(QDockWidget):
                 self.list.setCurrentItem(item)
         if self.list.currentItem() is None and self.list.count():
             self.list.setCurrentRow(0)
-        done, total = desk.speeds_in()
-        waiting = desk.waiting_for()
+        # (Not sharing: no phone chooses, and the turn's events are not read for it.)
+        done, total = desk.speeds_in() if self.sharing.sharing else (0, 0)
+        waiting = desk.waiting_for() if total else []
         self.speeds.setText(f"{done} of {total} speeds in" + (
             f" — waiting for: {', '.join(waiting)}" if waiting else "") if total else
             "No secret choice open." if self.sharing.sharing else
