@@ -39,6 +39,15 @@ SEATS_TEXT = (
 SEAT_QR_SCALE = 4
 
 
+def _public(address: str) -> bool:
+    from carwars_desktop.services.share_network import is_public
+
+    try:
+        return is_public(address)
+    except ValueError:
+        return False
+
+
 def pixmap_of(png: bytes) -> QPixmap:
     pixmap = QPixmap()
     pixmap.loadFromData(png, "PNG")
@@ -171,6 +180,19 @@ class ShareDialog(QDialog):
         self.copy.setEnabled(on)
         self.address.setEnabled(not on)
         self.allow_public.setEnabled(not on)
+        listening = self.sharing.listening_on() or (
+            self.sharing.resume_from[0] if self.sharing.resume_from else "")
+        if listening and listening != self.chosen:
+            # Where it listens (or listened before the restart): shown, and kept as the
+            # GM's choice for the next start.
+            self.chosen = listening
+            if self.address.findData(listening) < 0:
+                self.allow_public.setChecked(self.allow_public.isChecked()
+                                             or _public(listening))
+                self._fill_addresses()
+            if self.address.findData(listening) < 0:  # (an address of another network)
+                self.address.addItem(f"{listening} (kept from the last time)", listening)
+            self.address.setCurrentIndex(self.address.findData(listening))
         if on:
             self.link.setText(f"Open on a phone: {self.sharing.url}")
             pixmap = pixmap_of(self.sharing.qr_png())
@@ -188,8 +210,10 @@ class ShareDialog(QDialog):
             # As it was before sharing grew it, once the layout has given back the QR
             # codes' room.
             QTimer.singleShot(0, lambda: self._shrink_to(before))
-        if self.sharing.problem and not on:
+        if self.sharing.problem:
             self.message.setText(f"⚠ {self.sharing.problem}")
+        elif on:
+            self.message.setText("")
         if not self.sharing.can_share() and not on:
             self.message.setText("Open a session at the Table to share it.")
 
