@@ -54,6 +54,11 @@ PORT_TRIES = 10
 """Ports tried from :data:`DEFAULT_PORT` up when one is taken."""
 WATCH_MS = 1000
 """How often the GUI checks that the page's server process still runs."""
+RESUME_TRIES = 12
+RESUME_RETRY_MS = 250
+"""A kept port still taken when sharing resumes is tried again every
+:data:`RESUME_RETRY_MS` ms, :data:`RESUME_TRIES` times in all (the page's server of an app
+killed a moment ago ends once it sees its app gone): then the GM is told."""
 
 
 @runtime_checkable
@@ -211,9 +216,10 @@ class PhoneSharing(QObject):
         """The session just opened for play was shared when it was last played: listen
         again on the same address and port with the same links (the phones reconnect by
         themselves). False when it was not shared, is read-only (finished, or another copy
-        plays it) or sharing is on already; and when it cannot listen again, with
+        plays it) or sharing is on already; and while its port is still taken (tried again
+        a few times, :data:`RESUME_TRIES`); and when it cannot listen again, with
         :attr:`problem` saying why in words and what the next start does. Emits
-        :attr:`resumed` when it was shared."""
+        :attr:`resumed` once it listens again or gives up, when it was shared."""
         table = self.services.table
         store = self._store()
         if self.sharing or store is None or table.read_only or table.game is None:
@@ -226,14 +232,27 @@ class PhoneSharing(QObject):
             return False
         if kept is None:
             return False
+        self.display_open = kept.display_open
+        return self._resume(kept, table.session_id, RESUME_TRIES)
+
+    def _resume(self, kept: StoredPhoneShare, session: int | None, tries: int) -> bool:
+        """One try of :meth:`resume`: a port still taken is tried again a little later
+        (``tries`` in all: the server of the app that was killed may still be ending)."""
         from carwars_desktop.services.phone_server import ShareError  # (aiohttp: shared)
 
-        self.display_open = kept.display_open
+        table = self.services.table
+        if self.sharing or table.session_id != session or table.read_only:
+            return False  # (closed, or shared anew, meanwhile)
         try:
             self.start(kept.address, allow_public=True, kept=kept)
         except ValueError as error:
             self.problem = f"Sharing could not resume: {error}"
         except ShareError as error:
+            cause = error.__cause__
+            if tries > 1 and isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE:
+                QTimer.singleShot(RESUME_RETRY_MS, self,
+                                  lambda: self._resume(kept, session, tries - 1))
+                return False
             self.resume_from = (kept.address, kept.port)
             self.problem = _resume_refused(kept, error)
         else:

@@ -237,6 +237,7 @@ def test_phone_share_on_a_port_taken_since_says_so_and_offers_the_next_one(
         made.append(second)
         second.resumed.connect(lambda *shown: seen.append(shown))
         services.table.open(session_id)
+        qtbot.waitUntil(lambda: seen != [], timeout=WAIT_MS)  # (tried again a few times)
         assert not second.sharing
         assert seen == [(False, False)]
         assert f"{LOOPBACK}:{port}" in second.problem
