@@ -882,7 +882,7 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.share_dialog import ShareDialog
 
         if self.share_dialog is None:
-            self.share_dialog = ShareDialog(self.phone_sharing, self)
+            self.share_dialog = ShareDialog(self.phone_sharing, self, self._settings)
         self.share_dialog.show()
         self.share_dialog.activateWindow()
         return self.share_dialog

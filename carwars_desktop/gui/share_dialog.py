@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,6 +37,8 @@ SEATS_TEXT = (
     "(armor, weapons, crew, speed, ammunition), even with secret sheets. Show each "
     "player their own QR code only; the players' display shows the common link.")
 SEAT_QR_SCALE = 4
+ADDRESS_KEY = "phone_share/address"
+"""The address the GM last chose to listen on (kept for the next run)."""
 
 
 def _public(address: str) -> bool:
@@ -57,8 +59,10 @@ def pixmap_of(png: bytes) -> QPixmap:
 class ShareDialog(QDialog):
     """Non-modal: it stays open beside the Table while the GM plays."""
 
-    def __init__(self, sharing: PhoneSharing, parent: QWidget | None = None) -> None:
+    def __init__(self, sharing: PhoneSharing, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
+        self._settings = settings
         self.setWindowTitle("Share to players' devices")
         self.sharing = sharing
         layout = QVBoxLayout(self)
@@ -69,9 +73,9 @@ class ShareDialog(QDialog):
         row.addWidget(QLabel("Listen on:"))
         self.address = ElidedComboBox()
         self.address.setObjectName("share-address")
-        self.chosen = ""
-        """The address the GM picked (kept across Start and Stop, and when the list is
-        filled again), or empty for the default."""
+        self.chosen = str(settings.value(ADDRESS_KEY, "")) if settings is not None else ""
+        """The address the GM picked (kept across Start and Stop, when the list is filled
+        again, and in the settings for the next run), or empty for the default."""
         self.address.activated.connect(
             lambda _index: setattr(self, "chosen", str(self.address.currentData() or "")))
         self._size_before: QSize | None = None
@@ -163,7 +167,14 @@ class ShareDialog(QDialog):
             self.message.setText(f"⚠ {error}")
             return
         self.message.setText("")
-        self.chosen = str(self.address.currentData() or "")
+        self._choose(str(self.address.currentData() or ""))
+
+    def _choose(self, address: str) -> None:
+        """``address`` is the GM's choice: kept (in the settings too) for the next start."""
+        self.chosen = address
+        if self._settings is not None and address:
+            self._settings.setValue(ADDRESS_KEY, address)
+            self._settings.sync()
 
     def _new_link(self) -> None:
         self.sharing.new_link()
@@ -185,7 +196,7 @@ class ShareDialog(QDialog):
         if listening and listening != self.chosen:
             # Where it listens (or listened before the restart): shown, and kept as the
             # GM's choice for the next start.
-            self.chosen = listening
+            self._choose(listening)
             if self.address.findData(listening) < 0:
                 self.allow_public.setChecked(self.allow_public.isChecked()
                                              or _public(listening))

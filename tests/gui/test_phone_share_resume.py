@@ -19,7 +19,7 @@ import pytest
 
 from carwars_desktop.gui.phone_share import PhoneSharing
 from carwars_desktop.services import Services
-from carwars_desktop.services.share_network import LOOPBACK
+from carwars_desktop.services.share_network import LOOPBACK, Interface
 from carwars_desktop.storage import Database
 from tests.gui.evening.harness import Evening
 from tests.gui.test_phone_request_writes import (
@@ -32,6 +32,15 @@ from tests.gui.test_phone_request_writes import (
     free_port,
     loopback,
 )
+
+TABLE_NETWORK = "192.0.2.2"
+"""The table's network as offered first (TEST-NET-1: nothing listens there in a test)."""
+
+
+def _two_networks(_allow_public: bool) -> list[Interface]:
+    return [Interface(TABLE_NETWORK, f"{TABLE_NETWORK} (the table's network)", True),
+            Interface(LOOPBACK, f"{LOOPBACK} (this computer only)")]
+
 
 THREE = [("Bob", "Killer Kart", ""), ("Di", "Courier", ""), ("Al", "Mini Sherman", "")]
 
@@ -247,3 +256,32 @@ def test_phone_share_on_a_port_taken_since_says_so_and_offers_the_next_one(
     assert second.server is not None and second.server.port > port
     assert url.startswith(f"http://{LOOPBACK}:{second.server.port}/s/")
     assert second.problem == ""
+
+
+def test_phone_share_dialog_keeps_the_address_the_gm_chose_for_the_next_run(
+        qtbot, tmp_path: Path, sqlite_url: str) -> None:  # type: ignore[no-untyped-def]
+    evening = Evening(qtbot, tmp_path, sqlite_url)
+    window = evening.open_window()
+    evening.new_session("mini_car_wars", "Chosen night", THREE)
+    window.phone_sharing.port = free_port()
+    window.phone_sharing.interfaces_of = _two_networks
+    dialog = window.open_share_dialog()
+    default = dialog.address.currentData()
+    assert default == TABLE_NETWORK
+    dialog.address.setCurrentIndex(dialog.address.findData(LOOPBACK))
+    dialog.address.activated.emit(dialog.address.currentIndex())
+    dialog.toggle.click()  # Start sharing
+    assert window.phone_sharing.sharing, dialog.message.text()
+    dialog.toggle.click()  # Stop sharing: nothing is resumed, the choice stays
+    assert not window.phone_sharing.sharing
+    evening.close_window()
+
+    window = evening.open_window()
+    qtbot.waitUntil(lambda: window.services.table.session_id == evening.session_id
+                    and not window.table.opening, timeout=WAIT_MS)
+    assert not window.phone_sharing.sharing  # stopped by the GM: not resumed
+    window.phone_sharing.interfaces_of = _two_networks
+    dialog = window.open_share_dialog()
+    assert dialog.address.currentData() == LOOPBACK, (default, dialog.address.currentData())
+    assert dialog.toggle.text() == "Start sharing"
+    evening.close_window()
