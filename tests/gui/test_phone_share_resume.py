@@ -285,3 +285,46 @@ def test_phone_share_dialog_keeps_the_address_the_gm_chose_for_the_next_run(
     assert dialog.address.currentData() == LOOPBACK, (default, dialog.address.currentData())
     assert dialog.toggle.text() == "Start sharing"
     evening.close_window()
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+def test_phone_share_resumed_the_phone_page_reconnects_by_itself_and_sends_again(
+        qtbot, database: Database, made: list[PhoneSharing]) -> None:  # type: ignore[no-untyped-def]
+    """A real browser on Bob's seat link: the app stops, its page says it is reconnecting;
+    the app starts again and the same page, never reloaded, is live again and sends Bob's
+    secret speed with the page token it came with."""
+    from tests.gui.browser import chromium
+    from tests.gui.test_phone_request_browser import _fastest, _speeds, _tap_speed, _text, _wait
+    from tests.gui.test_phone_request_browser import _start as start_battlecars
+
+    services = _services(database)
+    first = PhoneSharing(services, choices=loopback, port=free_port())
+    made.append(first)
+    start_battlecars(services, "battlecars", 2)
+    session_id = services.table.session_id
+    assert session_id is not None
+    first.start(LOOPBACK)
+    bob_link = _seats(first)["v1"]
+    port = first.server.port if first.server else 0
+    bob = chromium()
+    try:
+        bob.get(bob_link)
+        _wait(bob, lambda d: _text(d, "connection") == "live" and _speeds(d))
+        first.end()  # the app stops: nothing listens
+        services.table.close()
+        qtbot.waitUntil(lambda: _port_free(port), timeout=WAIT_MS)
+        _wait(bob, lambda d: _text(d, "connection") != "live")
+        seen_before = int(bob.execute_script("return window.carwarsReceived.length;"))
+
+        _services2, second = _restart(database, session_id, made)
+        qtbot.waitUntil(lambda: second.sharing, timeout=WAIT_MS)
+        assert _seats(second)["v1"] == bob_link
+        _wait(bob, lambda d: _text(d, "connection") == "live" and _speeds(d))
+        assert int(bob.execute_script("return window.carwarsReceived.length;")) > seen_before
+        assert bob.current_url.rstrip("/") == bob_link  # the same page, never reloaded
+        _tap_speed(bob, _fastest(bob))
+        qtbot.waitUntil(lambda: [r.seat for r in second.desk.waiting()] == ["v1"],
+                        timeout=WAIT_MS)
+    finally:
+        bob.quit()
