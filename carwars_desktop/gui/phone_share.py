@@ -333,6 +333,7 @@ class PhoneSharing(QObject):
         """Stop: the session closed (or another opened)."""
         self.stop(refuse=False, forget=False)  # what the GM was given stays in the database
         self.session_id = None
+        self.resume_from = None  # (the next session's start offers no port of this one)
         self.desk.forget()
         self.requests_changed.emit()
 
@@ -445,6 +446,8 @@ class PhoneSharing(QObject):
                 self.end()  # the shared session closed, or another one opened
             self.desk.restore()  # a session opened: its queue as the database keeps it
             self.requests_changed.emit()
+            if self.resume_from is not None:  # (said of the session shown before)
+                self.resume_from, self.problem = None, ""
             if self.services.table.session_id is not None:
                 self.resume()  # shared when it was last played: the same links again
             return
