@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from carwars_desktop.arguments import hide_passwords
+from carwars_desktop.storage.errors import DatabaseError
 
 EXIT_BAD_INPUT = 2
 
@@ -32,7 +33,6 @@ class OneLineParser(argparse.ArgumentParser):
 def run_command(prog: str, body: Callable[[], int]) -> int:
     """``body()``'s exit status; a database refused or a file unreadable → its reason on
     one line (exit status 2); a closed standard output → quiet, status 0."""
-    from carwars_desktop.storage.errors import DatabaseError
 
     try:
         status = body()

@@ -20,14 +20,17 @@ purchase has problems: they are all listed).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.cli_support import OneLineParser, refuse, run_command
+from carwars_desktop.house_cli import ruleset_house
 from carwars_desktop.library import (
     DesignSummary,
     ExchangedDesign,
@@ -40,6 +43,7 @@ from carwars_desktop.library import (
     read_designs,
     summarize_design,
 )
+from carwars_desktop.procedures import InputError
 from carwars_desktop.rules import (
     VEHICLE,
     Design,
@@ -49,9 +53,8 @@ from carwars_desktop.rules import (
     find_ruleset,
     ruleset_ids,
 )
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
+from carwars_desktop.storage import Database, DatabaseError, open_database, resolve_url
+from carwars_desktop.storage.library import ImportChoice
 
 OK, BAD_INPUT, REFUSED = 0, 2, 3
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -177,7 +180,6 @@ def _wanted(name: str) -> tuple[bool, str]:
     catalog_only = name.casefold().startswith(CATALOG_PREFIX)
     return catalog_only, (name[len(CATALOG_PREFIX):] if catalog_only else name).strip().casefold()
 
-
 def _matches(name: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> list[_Match]:
     """Every design called ``name`` in the library (``catalog:Courier``: only the rules'
@@ -214,7 +216,6 @@ def _closest(name: str, ruleset: str | None, kind: str | None,
              database: Database | None) -> list[str]:
     """The names nearest ``name``, each written as it reaches its design (``catalog:`` or
     the library id added only where designs share the name)."""
-    import difflib
 
     catalog_only, wanted = _wanted(name)
     designs: dict[str, list[tuple[str, int | None]]] = {}  # folded → (name, id or None)
@@ -305,8 +306,6 @@ def _house(found: Sequence[Found], rules: str | None, options: Sequence[str],
     defaults), as ``resolve`` reads them."""
     if not rules and not options:
         return None
-    from carwars_desktop.house_cli import ruleset_house
-    from carwars_desktop.procedures import InputError
 
     rulesets = {f.ruleset_id for f in found}
     if len(rulesets) != 1:
@@ -423,8 +422,6 @@ def export(options: argparse.Namespace, database: Database) -> int:
 
 
 def import_file(options: argparse.Namespace, database: Database) -> int:
-    from carwars_desktop.storage.library import ImportChoice
-
     path = Path(options.file)
     items = _read_file(path)
     for n, item in enumerate(items, start=1):
@@ -445,9 +442,6 @@ def import_file(options: argparse.Namespace, database: Database) -> int:
 # --- entry point -------------------------------------------------------------------------
 
 def _open(db: str | None) -> Database:
-    import os
-
-    from carwars_desktop.storage import open_database, resolve_url
 
     database = open_database(resolve_url(db, os.environ))
     database.library.install_catalog()  # as the app does at start: the same library
@@ -455,8 +449,6 @@ def _open(db: str | None) -> Database:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from carwars_desktop.storage import DatabaseError
-
     database: Database | None = None
     try:
         if options.command == "check":

@@ -17,6 +17,11 @@ from typing import Any
 from carwars_desktop.procedures import InputError, Procedure
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.kernel.decisions import DecisionError
+from carwars_desktop.services.house_rules import (
+    HouseRulesService,
+    ProfileRefused,
+    load_profile_file,
+)
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS
 
 
@@ -47,11 +52,6 @@ def ruleset_house(ruleset_id: str, rules: str | None, options: Sequence[str],
                   db: str | None = None) -> dict[str, Any]:
     """Decision id → value of the house rules ``--rules``/``--option`` give for a ruleset
     (every decision; the digest's defaults where they say nothing); ``InputError``."""
-    from carwars_desktop.services.house_rules import (
-        HouseRulesService,
-        ProfileRefused,
-        load_profile_file,
-    )
 
     ruleset = find_ruleset(ruleset_id)
     if ruleset.decisions is None:

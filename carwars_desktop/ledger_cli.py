@@ -17,6 +17,9 @@ import sys
 from collections.abc import Sequence
 
 from carwars_desktop.cli_support import OneLineParser, refuse, run_command
+from carwars_desktop.rules.registry import ruleset_ids
+from carwars_desktop.services.ledger import LedgerFilter, LedgerService, ledger_json, parse_day
+from carwars_desktop.storage import open_database, resolve_url
 
 PROG = "carwars-desktop ledger"
 
@@ -46,10 +49,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from carwars_desktop.rules.registry import ruleset_ids
-    from carwars_desktop.services.ledger import LedgerFilter, LedgerService, ledger_json, parse_day
-    from carwars_desktop.storage import open_database, resolve_url
-
     if options.ruleset is not None and options.ruleset not in ruleset_ids():
         return refuse(PROG, f"no ruleset {options.ruleset!r} "
                       f"(rulesets: {', '.join(ruleset_ids())})")

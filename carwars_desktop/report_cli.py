@@ -17,6 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from carwars_desktop.cli_support import OneLineParser, refuse, run_command
+from carwars_desktop.gui.workshop.printing.report import write_report_pdf
+from carwars_desktop.services.report import ReportError, find_session, session_report
+from carwars_desktop.services.report_html import report_html
+from carwars_desktop.storage import open_database, resolve_url
 
 PROG = "carwars-desktop report"
 
@@ -40,10 +44,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from carwars_desktop.services.report import ReportError, find_session, session_report
-    from carwars_desktop.services.report_html import report_html
-    from carwars_desktop.storage import open_database, resolve_url
-
     if options.html is None and options.pdf is None:
         return refuse(PROG, "name the output: --html FILE and/or --pdf FILE")
     database = open_database(resolve_url(options.db, os.environ))
@@ -59,7 +59,6 @@ def _run(options: argparse.Namespace) -> int:
         Path(options.html).write_bytes(report_html(report).encode("utf-8"))
         print(f"wrote {options.html}")
     if options.pdf is not None:
-        from carwars_desktop.gui.workshop.printing.report import write_report_pdf
 
         pages = write_report_pdf(options.pdf, report, standalone=True)
         print(f"wrote {options.pdf} ({pages} page{'s' if pages != 1 else ''})")

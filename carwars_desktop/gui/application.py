@@ -59,7 +59,6 @@ def _trace(event: str, *figures: float) -> None:
         extra = "".join(f" {figure:.6f}" for figure in figures)
         print(f"carwars-startup {event} {time.time():.6f}{extra}", file=sys.stderr, flush=True)
 
-
 class MeasuredApplication(QApplication):
     """The application with the longest turn of its event loop measured (benchmarks,
     CARWARS_TRACE_STARTUP): the longest delivery of one event from the loop (a timer, a
@@ -102,7 +101,6 @@ def check_phones_page() -> str:
     problem in words, or empty."""
     import urllib.request
 
-    from carwars_desktop.resources import resources_dir
     from carwars_desktop.services.phone_server import PhoneServer
 
     server = PhoneServer(resources_dir() / "phones", "127.0.0.1", 0)

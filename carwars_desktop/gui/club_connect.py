@@ -36,8 +36,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Cancelled, run_with_progress
 from carwars_desktop.gui.small_widgets import message_box
-from carwars_desktop.storage.club import DEFAULT_PORT, ClubConnection
+from carwars_desktop.storage.club import (
+    DEFAULT_PORT,
+    ClubConnection,
+    ClubConnectionError,
+    ClubUnreachableError,
+    is_server_url,
+    open_club_database,
+)
+from carwars_desktop.storage.credentials import PasswordNotKeptError, PasswordStore
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.background import Job
@@ -315,7 +324,6 @@ class ConnectDialog(QDialog):
         """``work`` (a connection: up to the connect timeout when the server does not
         answer) on a worker thread behind a progress dialog, the window answering
         meanwhile; ``None`` (and said so) when the GM cancelled."""
-        from carwars_desktop.gui.background import Cancelled, run_with_progress
 
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
@@ -328,7 +336,8 @@ class ConnectDialog(QDialog):
             QGuiApplication.restoreOverrideCursor()
 
     def test_connection(self) -> bool:
-        from carwars_desktop.storage.club import ClubConnectionError, check_connection
+        # (looked up when called: a test watches which thread runs it)
+        from carwars_desktop.storage.club import check_connection
 
         missing = self._missing()
         if missing:
@@ -348,7 +357,6 @@ class ConnectDialog(QDialog):
 
     def connect_now(self) -> bool:
         """Open the club database; on success keep the connection (and maybe the password)."""
-        from carwars_desktop.storage.club import ClubConnectionError, open_club_database
 
         missing = self._missing()
         if missing:
@@ -381,8 +389,6 @@ class ConnectDialog(QDialog):
         return True
 
     def _keep_password(self, connection: ClubConnection, password: str) -> None:
-        from carwars_desktop.storage.credentials import PasswordNotKeptError
-
         try:
             self._passwords.set(connection.key, password)
         except PasswordNotKeptError as error:
@@ -404,9 +410,6 @@ class StartupPlan:
 
 
 def startup_plan(hint: str | None, settings: ClubSettings) -> StartupPlan:
-    from carwars_desktop.storage.club import is_server_url
-    from carwars_desktop.storage.credentials import PasswordStore
-
     if hint is not None and "://" in hint and is_server_url(hint):
         from sqlalchemy.engine import make_url
 
@@ -431,12 +434,6 @@ def open_startup_club(plan: StartupPlan, interactive: bool, connect: Connect,
     An unreachable server is said (stderr, and ``offer_local`` asks the GM); another refusal
     reopens the dialog with the reason (under ``--smoke``: start-up fails).
     """
-    from carwars_desktop.storage.club import (
-        ClubConnectionError,
-        ClubUnreachableError,
-        open_club_database,
-    )
-    from carwars_desktop.storage.credentials import PasswordStore
 
     connection = plan.connection
     if connection is None:

@@ -9,6 +9,7 @@ answer, so the reason goes to stderr and start-up fails.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from carwars_desktop.gui.small_widgets import message_box
+from carwars_desktop.storage.errors import ReadOnlyDatabaseError
 
 if TYPE_CHECKING:
     from carwars_desktop.storage import Database, DatabaseError
@@ -33,7 +35,6 @@ def ask_with_dialog(parent: QWidget | None, error: DatabaseError) -> tuple[Choic
     """Show why the database cannot be used and ask what to do next."""
     box = message_box(parent, QMessageBox.Icon.Warning, "Cannot use this database", str(error),
                       "The file was left exactly as it is. What would you like to do?")
-    from carwars_desktop.storage.errors import ReadOnlyDatabaseError
 
     browse = None
     if isinstance(error, ReadOnlyDatabaseError) and "browse" in str(error):
@@ -66,7 +67,6 @@ def open_with_recovery(url: str | None, ask: Asker | None,
     With no ``ask`` (``--smoke``) the first refusal gives up. ``first_refusal``: ``url``
     was refused already (opened on a worker after the first screen): ask at once.
     """
-    import os
 
     from carwars_desktop.storage import DatabaseError, open_database, resolve_url
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 
 from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableModel
 from carwars_desktop.rules.registry import ruleset_title
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import DiceRollRecord
+from carwars_desktop.storage import DiceRollRecord
 
 COLUMNS = ("Time", "Ruleset", "Roll", "Dice", "Total", "Result", "Dice from")
 

@@ -11,7 +11,6 @@ import re
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QGuiApplication, QShowEvent
@@ -54,9 +53,7 @@ from carwars_desktop.gui.write_banner import WriteBanner, write_failure
 from carwars_desktop.procedures import InputError, Odds, Resolution, odds_text
 from carwars_desktop.procedures.dice_roll import DICE_ROLL
 from carwars_desktop.services import ChangeBus, Changes
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database, DiceRollRecord
+from carwars_desktop.storage import Database, DiceRollRecord, InvalidDiceRollError, NewDiceRoll
 
 HISTORY_LIMIT = 500
 SYNC_OUTCOMES = 200
@@ -470,7 +467,6 @@ class DiceWorkspace(Workspace):
 
     def _keep(self, resolution: Resolution, seed: int | None) -> bool:
         """Store the roll, then show it; a refused write shows the banner (Retry keeps it)."""
-        from carwars_desktop.storage import InvalidDiceRollError, NewDiceRoll
 
         assert self._database is not None
         history = self._database.dice_history

@@ -65,7 +65,7 @@ class DistributionChart(QWidget):
 
     def _ensure_plot(self) -> Any:
         if self._plot is None:
-            import pyqtgraph as pg
+            pg: Any = plotting.pyqtgraph()
 
             colours = chart_colours()
             pg.setConfigOptions(antialias=True, background=colours.background,
@@ -131,7 +131,7 @@ class DistributionChart(QWidget):
     def _draw(self) -> None:
         if self._pending is None or not self.isVisible():
             return  # drawn already, cleared, or hidden again (drawn when next shown)
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         self._legend.setText(self._legend_text)
         marker, x_label = self._pending

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QListWidget,
     QMessageBox,
@@ -37,11 +39,9 @@ from carwars_desktop.library.profiles import SUFFIX as PROFILE_SUFFIX
 from carwars_desktop.rules import AnyRuleset
 from carwars_desktop.rules.kernel.decisions import Decision, DecisionSet
 from carwars_desktop.rules.registry import ruleset_title
+from carwars_desktop.services.house_rules import HouseRulesService, Profile, ProfileRefused
 from carwars_desktop.session.house_rules import DIGEST_DEFAULTS, HouseRules
-
-if TYPE_CHECKING:
-    from carwars_desktop.services.house_rules import Profile
-    from carwars_desktop.storage import Database
+from carwars_desktop.storage import Database
 
 
 def saved_profiles(database: object | None,
@@ -49,7 +49,6 @@ def saved_profiles(database: object | None,
     """The saved profiles of ``ruleset_id`` as (name, values) (none without a database)."""
     if database is None:
         return []
-    from carwars_desktop.services.house_rules import HouseRulesService
 
     service = HouseRulesService(database)  # type: ignore[arg-type]
     return [(p.name, p.rules) for p in service.profiles(ruleset_id) if not p.built_in]
@@ -229,7 +228,6 @@ class ProfilesDialog(QDialog):
 
     def __init__(self, database: Database, ruleset: AnyRuleset,
                  parent: QWidget | None = None) -> None:
-        from carwars_desktop.services.house_rules import HouseRulesService
 
         super().__init__(parent)
         assert ruleset.decisions is not None
@@ -302,8 +300,6 @@ class ProfilesDialog(QDialog):
             self.buttons[key].setEnabled(not profile.built_in)
 
     def _done(self, action: Callable[[], Profile | None]) -> bool:
-        from carwars_desktop.services.house_rules import ProfileRefused
-
         try:
             profile = action()
         except ProfileRefused as error:
@@ -314,8 +310,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def _ask_name(self, title: str, then: Callable[[str], bool], text: str = "") -> None:
-        from PySide6.QtWidgets import QInputDialog
-
         name, ok = QInputDialog.getText(self, title, "Name:", text=text)
         if ok:
             then(name)
@@ -388,8 +382,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def import_from(self, path: Path) -> bool:
-        from carwars_desktop.services.house_rules import ProfileRefused
-
         try:
             added = self.service.import_text(path.read_bytes())
         except (OSError, ProfileRefused) as error:
@@ -401,8 +393,6 @@ class ProfilesDialog(QDialog):
         return True
 
     def _export_to_file(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         name = f"{self.current().name}{PROFILE_SUFFIX}"
         path, _ = QFileDialog.getSaveFileName(self, "Export profile", name,
                                               "House rules (*.json)")
@@ -410,8 +400,6 @@ class ProfilesDialog(QDialog):
             self.export_to(Path(path))
 
     def _import_from_file(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         path, _ = QFileDialog.getOpenFileName(self, "Import profiles", "",
                                               "House rules (*.json);;All files (*)")
         if path:

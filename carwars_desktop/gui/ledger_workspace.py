@@ -11,9 +11,9 @@ by a cheap look at the finished sessions every few seconds while the Ledger is s
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate, Qt, QTimer
 from PySide6.QtGui import QShowEvent
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QDateEdit,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -36,6 +37,7 @@ from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.workspace import Workspace
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
+from carwars_desktop.services import Changes, Services
 from carwars_desktop.services.ledger import (
     COLUMNS,
     DESIGN,
@@ -46,10 +48,7 @@ from carwars_desktop.services.ledger import (
     LedgerService,
     luck_text,
 )
-
-if TYPE_CHECKING:
-    from carwars_desktop.services import Changes, Services
-    from carwars_desktop.storage import Database
+from carwars_desktop.storage import Database
 
 POLL_MS = 5000
 """How often the Ledger, while shown, looks for sessions other copies finished."""
@@ -77,8 +76,6 @@ def _text(item: QTableWidgetItem | None) -> str:
 
 
 def _ask_csv_path(parent: QWidget, suggested: str) -> str:
-    from PySide6.QtWidgets import QFileDialog
-
     path, _ = QFileDialog.getSaveFileName(parent, "Export the ledger", suggested,
                                           "CSV (*.csv);;All files (*)")
     return path
@@ -294,7 +291,6 @@ class LedgerWorkspace(Workspace):
 
     def export(self) -> Path | None:
         """Save the rows as shown (filter and order) as CSV; the file, or None."""
-        import csv
 
         if self.ledger is None:
             return None

@@ -228,9 +228,8 @@ class MainWindow(QMainWindow):
     def _build_workshop(self) -> WorkshopWorkspace:
         """The Workshop (once; the Library opens designs in it, so it comes first)."""
         if not hasattr(self, "workshop"):
-            from carwars_desktop.gui.workshop import WorkshopWorkspace
-
-            self.workshop = WorkshopWorkspace(self, services=self.services)
+            _, workshop_workspace = startup.workshop()
+            self.workshop = workshop_workspace(self, services=self.services)
             self.workshop.show_requested.connect(
                 lambda: self._rail.setCurrentRow(self.workspaces.index(self.workshop)))
             # the open design's verdict follows the session's house rules as they change
@@ -242,9 +241,7 @@ class MainWindow(QMainWindow):
         """The Table (once): built before the Library and the Workshop when a running game
         is the first screen, after them when their list is (:meth:`_show_first_screen`)."""
         if not hasattr(self, "table"):
-            from carwars_desktop.gui.table import TableWorkspace
-
-            self.table = TableWorkspace(self.game_context, self)
+            self.table = startup.table()(self.game_context, self)
             window_geometry.restore_docks(self.table.play, self._settings)
             self.table.set_ruleset(self.ruleset())
             self.table.play.share_action.triggered.connect(self._share_from_table)
@@ -254,9 +251,8 @@ class MainWindow(QMainWindow):
 
     def _add_phone_queue(self, table: TableWorkspace) -> None:
         """The GM's queue of the phones' requests, a dock beside the sheets."""
-        from carwars_desktop.gui.table.phone_queue import PhoneQueue
-
-        self.phone_queue = PhoneQueue(self.phone_sharing, self._edit_phone_request, table.play)
+        self.phone_queue = startup.phone_queue()(self.phone_sharing, self._edit_phone_request,
+                                                 table.play)
         # A tab beside the session log, right of the sheets (the sheets keep their room).
         table.play.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.phone_queue)
         table.play.tabifyDockWidget(table.play.log_dock, self.phone_queue)
@@ -317,10 +313,9 @@ class MainWindow(QMainWindow):
         if built is not None:
             return built
         if row == WORKSPACE_TITLES.index("Library"):
-            from carwars_desktop.gui.workshop import LibraryWorkspace
-
+            library_workspace, _ = startup.workshop()
             workshop = self._build_workshop()
-            library = LibraryWorkspace(workshop, self, self._settings)
+            library = library_workspace(workshop, self, self._settings)
             self._place(row, library)
             if self.workspace_at(row + 1) is None:
                 self._place(row + 1, workshop)
@@ -336,16 +331,10 @@ class MainWindow(QMainWindow):
         if position == WORKSPACE_TITLES.index("Table"):
             return self._build_table()
         if position == WORKSPACE_TITLES.index("Resolver"):
-            from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
-
-            return ResolverWorkspace(self.game_context, self, self._settings)
+            return startup.resolver()(self.game_context, self, self._settings)
         if position == WORKSPACE_TITLES.index("Dice"):
-            from carwars_desktop.gui.dice_workspace import DiceWorkspace
-
-            return DiceWorkspace(self, self.services.bus)
-        from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
-
-        return LedgerWorkspace(self.services, self)
+            return startup.dice()(self, self.services.bus)
+        return startup.ledger()(self.services, self)
 
     def _show_row(self, row: int) -> None:
         """The GM switched to ``row``, perhaps before its workspace was built in the
@@ -527,11 +516,10 @@ class MainWindow(QMainWindow):
                 return False
             self._rail.setCurrentRow(WORKSPACE_TITLES.index("Table"))
         else:  # the Library's list: its workspace and the Workshop's now, the Table after
-            from carwars_desktop.gui.workshop import LibraryWorkspace
-
             self._build_library(with_table=False)
             library = self.workspaces[WORKSPACE_TITLES.index("Library")]
-            if screen.entries is None or not isinstance(library, LibraryWorkspace) \
+            library_workspace, _ = startup.workshop()
+            if screen.entries is None or not isinstance(library, library_workspace) \
                     or not library.show_first_screen(screen.entries):
                 return False
         self._db_label.setText(f"Database: {sqlite_path(hint, os.environ)}")

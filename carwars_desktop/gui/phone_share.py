@@ -34,15 +34,17 @@ revoked links' requests.
 from __future__ import annotations
 
 import errno
+import io
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from carwars_desktop.gui.change_signal import ChangeSignal
+from carwars_desktop.resources import resources_dir
 from carwars_desktop.services import Changes, Services
 from carwars_desktop.services.phone_requests import PhoneDesk, PhoneRequest
-from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, interfaces
+from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, interfaces, is_public
 
 if TYPE_CHECKING:
     from carwars_desktop.services.phone_server import PhoneServer, ShareError
@@ -73,7 +75,6 @@ class ShareStore(Protocol):
 
 def qr_png(text: str, scale: int = 8) -> bytes:
     """The QR code of ``text`` as PNG bytes (segno, imported here)."""
-    import io
 
     import segno
 
@@ -166,10 +167,8 @@ class PhoneSharing(QObject):
         (stopped since) stay revoked. With ``kept`` (:meth:`resume`), the kept links on
         the kept address and port (that port only). ``ShareError`` when it cannot listen;
         ValueError for a public address the GM did not allow, or no session."""
-        from carwars_desktop.resources import resources_dir
         from carwars_desktop.services.phone_server import PhoneServer, ShareError
         from carwars_desktop.services.players_feed import PlayersFeed
-        from carwars_desktop.services.share_network import is_public
 
         table = self.services.table
         if table.game is None:

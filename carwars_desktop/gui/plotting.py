@@ -23,8 +23,10 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
+from typing import Any
 
 import shiboken6
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QTimer
 
 from carwars_desktop.gui import background
@@ -54,7 +56,16 @@ _import = _Import()
 def import_pyqtgraph(_job: background.Job) -> None:
     """The worker's part: numpy, then pyqtgraph (which imports numpy first anyway)."""
     import numpy  # noqa: F401
-    import pyqtgraph  # noqa: F401
+
+    pyqtgraph()
+
+
+def pyqtgraph() -> Any:  # (pyqtgraph has no type hints)
+    """pyqtgraph, for drawing: what :func:`import_pyqtgraph` imported on a worker ahead of
+    need, or imported here and now when it has not yet (the one place it is imported)."""
+    import pyqtgraph
+
+    return pyqtgraph
 
 
 def imported_already() -> bool:
@@ -77,7 +88,6 @@ the 100 ms a turn may take, on top of the turn that asked for the charts)."""
 def qt_modules() -> list[ModuleType]:
     """The PySide6 modules pyqtgraph's import reads whole (``pyqtgraph/Qt/__init__.py``);
     those it can do without when absent (its ``FailedImport``) only when present."""
-    from PySide6 import QtCore, QtGui, QtWidgets
 
     found: list[ModuleType] = [QtCore, QtGui, QtWidgets]
     with contextlib.suppress(ImportError):

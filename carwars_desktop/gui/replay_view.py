@@ -31,7 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.players_display import PlayerDisplay
+from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.session_box import session_box
 from carwars_desktop.gui.shortcuts import key_text, shortcut
 from carwars_desktop.gui.table.clock_header import ClockHeader
@@ -39,9 +41,9 @@ from carwars_desktop.gui.table.event_log import EventLogModel, event_table
 from carwars_desktop.gui.table.sheet_frame import SheetFrame
 from carwars_desktop.gui.table.sheet_grid import SheetGrid
 from carwars_desktop.gui.theme import muted_colour
-from carwars_desktop.services.replay import ReplaySession, open_replay, roll_odds
+from carwars_desktop.services.replay import ReplayError, ReplaySession, open_replay, roll_odds
 from carwars_desktop.session import Clock
-from carwars_desktop.storage import Database
+from carwars_desktop.storage import Database, DatabaseError
 
 
 class TurnSlider(QSlider):
@@ -75,11 +77,9 @@ class TurnSlider(QSlider):
 
 class ReplayView(QWidget):
     """One session's replay (a window): see the module docstring."""
-
     def __init__(self, session: ReplaySession, parent: QWidget | None = None,
                  tv: Callable[[], PlayerDisplay] | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        from carwars_desktop.gui.rulesets import ruleset_ui
 
         self.session = session
         self._tv = tv
@@ -183,7 +183,6 @@ class ReplayView(QWidget):
         """Show the state after position ``index`` (0: the start); a step whose events
         cannot be read again (the database gone, the session's history changed) says why
         and stays where it was."""
-        from carwars_desktop.storage import DatabaseError
 
         index = max(0, min(index, len(self.replay) - 1))
         try:
@@ -315,9 +314,6 @@ class ReplayPicker(QDialog):
 
     def open_view(self) -> ReplayView | None:
         """Read the chosen session's events on a worker and open its replay (returned)."""
-        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
-        from carwars_desktop.services.replay import ReplayError
-        from carwars_desktop.storage import DatabaseError
 
         session_id = self.sessions.currentData()
         if session_id is None:

@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
 from carwars_desktop.gui.session_box import session_box
 from carwars_desktop.services.report import BattleReport, ReportError, session_report
 from carwars_desktop.services.report_html import report_html
-from carwars_desktop.storage import Database
+from carwars_desktop.storage import Database, DatabaseError
 
 
 class ReportDialog(QDialog):
@@ -61,8 +62,6 @@ class ReportDialog(QDialog):
     def save(self, kind: str, path: str | None = None) -> bool:
         """Write the chosen session's report as ``kind`` (``html`` or ``pdf``) to ``path``
         (asked when not given); True once written."""
-        from carwars_desktop.gui.background import Cancelled, Job, run_with_progress
-        from carwars_desktop.storage import DatabaseError
 
         session_id = self.sessions.currentData()
         if session_id is None:

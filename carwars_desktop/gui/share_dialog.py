@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.phone_share import PhoneSharing, qr_png
+from carwars_desktop.services.phone_server import ShareError
 
 SHARED_TEXT = (
     "Phones on the table's network open a read-only page: the clock, whose move it is, "
@@ -158,8 +159,6 @@ class ShareDialog(QDialog):
         self.start()
 
     def start(self) -> None:
-        from carwars_desktop.services.phone_server import ShareError
-
         try:
             self.sharing.start(str(self.address.currentData() or ""),
                                allow_public=self.allow_public.isChecked())

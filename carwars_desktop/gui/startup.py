@@ -39,6 +39,12 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from carwars_desktop.gui.background import Job, start
 
 if TYPE_CHECKING:
+    from carwars_desktop.gui.dice_workspace import DiceWorkspace
+    from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+    from carwars_desktop.gui.table import TableWorkspace
+    from carwars_desktop.gui.table.phone_queue import PhoneQueue
+    from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
     from carwars_desktop.storage import Database
 
 T = TypeVar("T")
@@ -62,40 +68,60 @@ def lazy(load: Callable[[], T]) -> Callable[[], T]:
 
 
 @lazy
-def _workshop() -> None:
-    import carwars_desktop.gui.workshop  # noqa: F401
+def workshop() -> tuple[type[LibraryWorkspace], type[WorkshopWorkspace]]:
+    """The Library's and the Workshop's workspaces (one package)."""
+    from carwars_desktop.gui.workshop import LibraryWorkspace, WorkshopWorkspace
+
+    return LibraryWorkspace, WorkshopWorkspace
 
 
 @lazy
-def _table() -> None:
-    import carwars_desktop.gui.table  # noqa: F401
+def table() -> type[TableWorkspace]:
+    from carwars_desktop.gui.table import TableWorkspace
+
+    return TableWorkspace
 
 
 @lazy
-def _resolver() -> None:
-    import carwars_desktop.gui.resolver_workspace  # noqa: F401
+def phone_queue() -> type[PhoneQueue]:
+    """The phones' request queue, docked at the Table (built with it)."""
+    from carwars_desktop.gui.table.phone_queue import PhoneQueue
+
+    return PhoneQueue
 
 
 @lazy
-def _dice() -> None:
-    import carwars_desktop.gui.dice_workspace  # noqa: F401
+def resolver() -> type[ResolverWorkspace]:
+    from carwars_desktop.gui.resolver_workspace import ResolverWorkspace
+
+    return ResolverWorkspace
 
 
 @lazy
-def _ledger() -> None:
-    import carwars_desktop.gui.ledger_workspace  # noqa: F401
+def dice() -> type[DiceWorkspace]:
+    from carwars_desktop.gui.dice_workspace import DiceWorkspace
+
+    return DiceWorkspace
 
 
-WORKSPACE_MODULES: dict[str, Callable[[], None]] = {
-    "Library": _workshop, "Workshop": _workshop, "Table": _table, "Resolver": _resolver,
-    "Dice": _dice, "Ledger": _ledger,
+@lazy
+def ledger() -> type[LedgerWorkspace]:
+    from carwars_desktop.gui.ledger_workspace import LedgerWorkspace
+
+    return LedgerWorkspace
+
+
+WORKSPACE_MODULES: dict[str, Callable[[], object]] = {
+    "Library": workshop, "Workshop": workshop, "Table": table, "Resolver": resolver,
+    "Dice": dice, "Ledger": ledger,
 }
-"""What imports the modules each workspace of the rail is built from."""
+"""What imports the modules each workspace of the rail is built from (and gives its
+class: :class:`MainWindow` builds the workspaces from these)."""
 
 
-def imports_for(titles: Sequence[str]) -> list[Callable[[], None]]:
+def imports_for(titles: Sequence[str]) -> list[Callable[[], object]]:
     """The imports of the workspaces ``titles``, each once, in order."""
-    imports: list[Callable[[], None]] = []
+    imports: list[Callable[[], object]] = []
     for title in titles:
         if WORKSPACE_MODULES[title] not in imports:
             imports.append(WORKSPACE_MODULES[title])

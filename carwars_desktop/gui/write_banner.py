@@ -14,13 +14,15 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from carwars_desktop.gui.club_link import HasClubLink
+from carwars_desktop.storage.errors import WriteFailedError
+
 
 def write_failure(error: BaseException) -> str | None:
     """The banner text for a refused write, or None if ``error`` is something else.
 
     A read or write that met the club server's connection lost (outside a write's own
     words) is refused in words too: "Not done: the club server is not answering…"."""
-    from carwars_desktop.storage.errors import WriteFailedError
     from carwars_desktop.storage.writes import NOT_ANSWERING, is_lost_server
 
     if isinstance(error, WriteFailedError):
@@ -110,8 +112,6 @@ class WriteBanner(QFrame):
         :class:`~carwars_desktop.gui.club_link.ClubLink` instead: its one banner says so
         in words and retries it with the queue."""
         if is_outage(text):
-            from carwars_desktop.gui.club_link import HasClubLink
-
             window = self.window()
             if isinstance(window, HasClubLink) and window.club_link.connection_lost(retry):
                 return

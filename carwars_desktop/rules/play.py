@@ -14,16 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.durations import Duration, ShownDuration, shown
+from carwars_desktop.rules.registry import find_ruleset
 
 __all__ = ["Duration", "ShownDuration"]  # the rulesets' play rules take them from here
 from carwars_desktop.rules.ruleset import RecordSheet
-
-if TYPE_CHECKING:
-    from carwars_desktop.procedures import Resolution
 
 SheetT = TypeVar("SheetT", bound=RecordSheet)
 
@@ -395,6 +394,5 @@ def status_changes(before: Sequence[StatusFlag], after: Sequence[StatusFlag]) ->
 
 def play_rules(ruleset_id: str) -> PlayRules:
     """The :class:`PlayRules` of a registered ruleset (its play modules load only now)."""
-    from carwars_desktop.rules.registry import find_ruleset
 
     return find_ruleset(ruleset_id).play()

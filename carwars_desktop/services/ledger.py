@@ -40,7 +40,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.rules import find_ruleset
 from carwars_desktop.rules.play import play_rules
@@ -51,13 +51,13 @@ from carwars_desktop.services.report import (
     victory_check,
     with_logged_odds,
 )
+from carwars_desktop.services.table import all_events
 from carwars_desktop.session import StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
-    from carwars_desktop.storage.ledger import LedgerSession, Stamp
-    from carwars_desktop.storage.session_records import LoadedSession
+from carwars_desktop.storage import Database
+from carwars_desktop.storage.errors import WriteFailedError
+from carwars_desktop.storage.ledger import LedgerSession, Stamp
+from carwars_desktop.storage.session_records import LoadedSession
 
 SUMMARY_FORMAT = 1
 """The summaries' form; a kept summary of another form is computed again."""
@@ -268,8 +268,6 @@ class LedgerService:
         """How many summaries this service computed from events (the others were kept)."""
 
     def _summary(self, info: LedgerSession) -> dict[str, Any] | None:
-        from carwars_desktop.services.table import all_events
-
         sessions = self.database.game_sessions
         loaded = sessions.load(info.id, readable=True)
         if loaded.unreadable:
@@ -304,7 +302,6 @@ class LedgerService:
                 progress(number, len(stale))
         if fresh:
             self._summaries.update(fresh)
-            from carwars_desktop.storage.errors import WriteFailedError
 
             with suppress(WriteFailedError):  # a cache: computed again next time
                 store.store(fresh)

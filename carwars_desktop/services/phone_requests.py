@@ -24,11 +24,11 @@ sharing, the session ending: :meth:`PhoneDesk.revoke`) refuses its queued reques
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from carwars_desktop.dice import EnteredDice
+from carwars_desktop.dice import DiceError, EnteredDice
 from carwars_desktop.procedures import (
     DiceNeed,
     InputError,
@@ -39,8 +39,12 @@ from carwars_desktop.procedures import (
     odds_text,
 )
 from carwars_desktop.rules import RecordSheet, find_procedure
+from carwars_desktop.rules.autopower.errors import OptionsFormatError
+from carwars_desktop.rules.autopower.options import Options
+from carwars_desktop.rules.autopower.sheet import new_sheet
 from carwars_desktop.rules.autopower.tables import ap
 from carwars_desktop.rules.builtin import AUTOPOWER, BATTLECARS, MINI_CAR_WARS
+from carwars_desktop.rules.play import TurnError
 from carwars_desktop.services.table import (
     PendingResolution,
     ResolutionPart,
@@ -49,7 +53,8 @@ from carwars_desktop.services.table import (
     compact_dice,
 )
 from carwars_desktop.session import Changes as GameChanges
-from carwars_desktop.session import Game
+from carwars_desktop.session import Game, StaleSessionError
+from carwars_desktop.storage.errors import DatabaseError
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
     from carwars_desktop.services.phone_server import PhoneMessage
@@ -596,9 +601,7 @@ class PhoneDesk:
     def _fire(self, request: PhoneRequest, initiator: object) -> str:
         """A Battlecars shot the GM accepted, fired with the dice its player typed: one
         ordinary event (undoable), logged "from Bob's phone"; why not, or ""."""
-        from dataclasses import replace
 
-        from carwars_desktop.dice import DiceError
 
         game = self._game()
         if game is None:
@@ -661,8 +664,6 @@ class PhoneDesk:
     def vehicle_choices(self) -> dict[str, Any]:
         """The character cards that fit the duel's division (AP-D2 as the session has it),
         by name."""
-        from carwars_desktop.rules.autopower.errors import OptionsFormatError
-        from carwars_desktop.rules.autopower.options import Options
 
         game = self._game()
         if game is None:
@@ -691,7 +692,6 @@ class PhoneDesk:
     def _reveal_vehicles(self, initiator: object) -> None:
         """Every player has chosen: the cards revealed together as one event, each seat's
         sheet the new card's (AUTOpower §2.2 step 1)."""
-        from carwars_desktop.rules.autopower.sheet import new_sheet
 
         game = self._game()
         chosen = self._vehicles()
@@ -1064,7 +1064,6 @@ class PhoneDesk:
             set_speeds,
             turn_started,
         )
-        from carwars_desktop.rules.play import TurnError
 
         names = {v.key: v.name for v in game.vehicles}
         sheets = {key: car_sheet(game.sheet(key)) for key in names}
@@ -1158,8 +1157,6 @@ def game_ruleset(game: Game | None) -> str:
 
 def _write_errors() -> tuple[type[BaseException], ...]:
     """What a refused write of the phones' requests raises (nothing was kept)."""
-    from carwars_desktop.session import StaleSessionError
-    from carwars_desktop.storage.errors import DatabaseError
 
     return (DatabaseError, StaleSessionError, ValueError, LookupError)
 

@@ -82,6 +82,7 @@ import os
 import pickle
 import re
 import secrets
+import signal
 import socket
 import struct
 import sys
@@ -602,7 +603,6 @@ def serve(settings: _Settings, listening: socket.socket, control: socket.socket,
           data: socket.socket, counters: Any) -> None:
     """The server's process: serve ``listening`` until told to stop on ``control`` or
     until the GUI process is gone (``control`` closed)."""
-    import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the app's to handle
     _log_to_stderr()

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.procedures import SheetInput, odds_text
+from carwars_desktop.rules import find_procedure
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
+from carwars_desktop.services.changes import RollNotice, RollState
 from carwars_desktop.session import Changes as GameChanges
 from carwars_desktop.session import EventKind, Game, StoredEvent
 from carwars_desktop.session.visibility import Visibility, hidden_names
-
-if TYPE_CHECKING:
-    from carwars_desktop.services.changes import RollNotice
 
 LOG_LINES = 5
 """How many of the last events the display lists."""
@@ -174,8 +173,6 @@ def roll_view(game: Game | None, notice: RollNotice | None,
               visibility: Visibility) -> RollView | None:
     """The roll in progress as the players may see it; None when there is none, when it
     was discarded, or when it involves a vehicle hidden from them."""
-    from carwars_desktop.rules import find_procedure
-    from carwars_desktop.services.changes import RollState
 
     if notice is None or notice.state is RollState.DISCARDED:
         return None
@@ -222,7 +219,6 @@ def _prepared_view(game: Game | None, notice: RollNotice,
                    visibility: Visibility) -> RollView | None:
     """The roll the GM is preparing: its vehicles, need and exact odds (unless hidden),
     before any die; None when it involves a vehicle hidden from the players."""
-    from carwars_desktop.rules import find_procedure
 
     prepared = notice.prepared
     if prepared is None or game is None:

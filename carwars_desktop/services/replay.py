@@ -14,11 +14,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.dice.distribution import Distribution, dice_sum
 from carwars_desktop.procedures import percent
 from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
+from carwars_desktop.services.players_view import KEPT_EVENTS, PlayersView, own_sheets, players_view
 from carwars_desktop.session import (
     Clock,
     Game,
@@ -27,11 +28,8 @@ from carwars_desktop.session import (
     VehicleInPlay,
 )
 from carwars_desktop.session.replay import SNAPSHOT_EVERY, Replay
-
-if TYPE_CHECKING:
-    from carwars_desktop.services.players_view import PlayersView
-    from carwars_desktop.storage import Database
-    from carwars_desktop.storage.session_records import SessionInfo
+from carwars_desktop.storage import Database
+from carwars_desktop.storage.session_records import SessionInfo
 
 NO_ODDS = "odds not kept for this roll"
 
@@ -64,7 +62,6 @@ class ReplaySession:
     def players_view_at(self, index: int) -> PlayersView:
         """What the players' display showed after position ``index`` (the session's
         visibility then), its log the last events of that line."""
-        from carwars_desktop.services.players_view import KEPT_EVENTS, own_sheets, players_view
 
         game = self.game_at(index)
         view = players_view(game, f"{self.title} (replay)",

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carwars_desktop.dice import EnteredDice
 from carwars_desktop.procedures import (
@@ -31,13 +31,12 @@ from carwars_desktop.procedures import (
 )
 from carwars_desktop.rules import AnyRuleset, find_procedure, find_ruleset
 from carwars_desktop.rules.play import PlayRules, PublicFact, play_rules
+from carwars_desktop.services.table import all_events
 from carwars_desktop.session import Event, EventKind, StoredEvent, VehicleInPlay
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.visibility import Visibility, hidden_names
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import Database
-    from carwars_desktop.storage.session_records import LoadedSession, SessionInfo
+from carwars_desktop.storage import Database
+from carwars_desktop.storage.session_records import LoadedSession, SessionInfo
 
 
 class ReportError(ValueError):
@@ -602,7 +601,6 @@ def find_session(database: Database, text: str) -> SessionInfo:
 def session_report(database: Database, session: SessionInfo | int,
                    gm_copy: bool = False) -> BattleReport:
     """The report of a stored session (read only: nothing is written)."""
-    from carwars_desktop.services.table import all_events
 
     session_id = session if isinstance(session, int) else session.id
     sessions = database.game_sessions

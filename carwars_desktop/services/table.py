@@ -11,13 +11,21 @@ change is published on the :class:`~carwars_desktop.services.changes.ChangeBus`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from carwars_desktop.dice import DiceError, DiceSource, EnteredDice, SeededDice
+from carwars_desktop.dice import (
+    DiceError,
+    DiceSource,
+    DiceValueError,
+    EnteredDice,
+    SeededDice,
+    parse_dice_values,
+)
 from carwars_desktop.procedures import (
     House,
     InputError,
@@ -28,6 +36,7 @@ from carwars_desktop.procedures import (
     Step,
 )
 from carwars_desktop.rules import AnyRuleset, RecordSheet, find_ruleset
+from carwars_desktop.rules.play import play_rules
 from carwars_desktop.services.changes import (
     ChangeBus,
     Changes,
@@ -52,6 +61,8 @@ from carwars_desktop.session import (
 from carwars_desktop.session.house_rules import HouseRules, change_summary, initial_settings
 from carwars_desktop.session.store import every_event
 from carwars_desktop.session.visibility import Visibility
+from carwars_desktop.storage import DatabaseError
+from carwars_desktop.storage.errors import WriteFailedError
 
 if TYPE_CHECKING:
     from carwars_desktop.session.history import Luck, SessionHistory
@@ -121,7 +132,6 @@ def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> Ent
     ``sides``: the dice the procedure may ask for; when every one has fewer than ten
     faces, a run of digits is one die per digit (``543`` = 5, 4, 3).
     """
-    from carwars_desktop.dice import parse_dice_values
 
     try:
         values = compact_dice(typed) if sides and all(s < 10 for s in sides) \
@@ -133,9 +143,7 @@ def typed_dice(typed: str, roll: bool = False, sides: Sequence[int] = ()) -> Ent
 
 def compact_dice(typed: str) -> list[int]:
     """Single-digit dice typed with or without spaces: ``"54 3"`` → ``[5, 4, 3]``."""
-    import re
 
-    from carwars_desktop.dice import DiceValueError
 
     values: list[int] = []
     for token in (t for t in re.split(r"[\s,;]+", typed.strip()) if t):
@@ -383,6 +391,14 @@ class OpenedSession:
 
 
 @dataclass(frozen=True)
+class Adoption:
+    """A session :meth:`TableService.adopt` opened, and the terms it opened under."""
+
+    opened: OpenedSession
+    terms: LeaseTerms
+
+
+@dataclass(frozen=True)
 class ReadSession:
     """A session read for opening (:meth:`TableService.read`), not open yet: its game is
     built on the session's own events; ``follow``: it opens read-only."""
@@ -408,6 +424,15 @@ class ShownGame:
         (its id is not one a new session reused: the same creation time)."""
         return (info.id, info.version, info.created_at) == (
             self.info.id, self.info.version, self.info.created_at)
+
+
+def _built(ruleset: AnyRuleset, loaded: LoadedSession, events: EventStore) -> Game:
+    """The game of a session's stored vehicles, sheets, clock and settings, on ``events``
+    (``session.setup`` is imported when a game is first built: not at first paint)."""
+    from carwars_desktop.session.setup import build_game
+
+    return build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock, events,
+                      loaded.settings)
 
 
 def _with_last_clock(loaded: LoadedSession, ruleset: AnyRuleset,
@@ -521,8 +546,6 @@ class TableService:
         clock (never its events), and its game built on them. Changes nothing and tells
         nobody, so it is safe on a worker thread. Raises :class:`SessionOpenError` when
         the rules cannot read it."""
-        from carwars_desktop.session.setup import build_game
-
         sessions = self._database().game_sessions
         try:
             loaded = sessions.load(session_id, readable=True)
@@ -534,8 +557,7 @@ class TableService:
                                      if loaded.unreadable else "")
             if loaded.unreadable:
                 loaded = _with_last_clock(loaded, ruleset, events)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
-                              events, loaded.settings)
+            game = _built(ruleset, loaded, events)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         return ReadSession(session_id, loaded, ruleset, events, game, follow)
@@ -590,13 +612,10 @@ class TableService:
         history from the file and writes nothing: :meth:`open` takes it over. Raises
         :class:`SessionOpenError` when the rules cannot read it (the normal opening
         then says why)."""
-        from carwars_desktop.session.setup import build_game
-
         loaded = running.loaded
         try:
             ruleset = find_ruleset(loaded.info.ruleset_id)
-            game = build_game(ruleset, loaded.vehicles, loaded.sheets, loaded.clock,
-                              running.events, loaded.settings)
+            game = _built(ruleset, loaded, running.events)
         except (LookupError, ValueError, TypeError) as error:
             raise SessionOpenError(str(error)) from error
         return ShownGame(loaded.info, game)
@@ -655,6 +674,37 @@ class TableService:
                     lease = self.acquire_lease(info.id, take_over=True)
         return LeaseTerms(None if follow else lease, follow)
 
+    def adopt(self, session_id: int, held: Lease | None, follow: bool, ask: AskLease, *,
+              check: Callable[[SessionInfo], None], let_go: Callable[[Lease | None], None],
+              read_on: Callable[[Callable[[], ReadSession]], ReadSession | None] | None,
+              initiator: object = None, wrap: StoreWrapper | None = None,
+              shown: ShownGame | None = None) -> Adoption | None:
+        """Open the session ``session_id`` for this copy: ``check`` refuses one the app
+        cannot show (raising :class:`SessionOpenError`, before any lease is taken), the
+        lease is negotiated (:meth:`negotiate_lease`, from ``held``; ``ask`` chooses
+        while another copy holds it), ``let_go`` is told the lease to hold from now on
+        when it is not ``held``, then the session is read (through ``read_on``, on a
+        worker say; None: here) and opened (:meth:`open`, adopting the game ``shown``
+        when nothing was written since). None: the GM cancelled, nothing was taken.
+
+        Raises:
+            SessionOpenError: the rules (or ``check``) cannot read it.
+            WriteFailedError: the lease could not be written (a read-only database).
+        """
+        info = self.session_info(session_id)
+        check(info)
+        terms = self.negotiate_lease(info, held, follow, ask)
+        if terms is None:
+            return None
+        if terms.lease is not held:
+            let_go(terms.lease)
+        lease, follow = terms.lease, terms.follow
+        read = None if read_on is None else read_on(
+            lambda: self.read(session_id, lease, follow))
+        opened = self.open(session_id, initiator=initiator, wrap=wrap, lease=lease,
+                           follow=follow, shown=shown, read=read)
+        return Adoption(opened, terms)
+
     def acquire_lease(self, session_id: int, take_over: bool = False) -> Lease:
         """Take the session for this copy; raises ``SessionHeldError`` while another holds it."""
         return self._database().game_sessions.acquire(session_id, take_over=take_over)
@@ -696,9 +746,7 @@ class TableService:
         """The aggregates, folded from the parts kept with the events (revision 0011), or
         the events replayed once when some have none, kept with the session (safe on a
         worker thread: it only reads the events and writes the aggregates)."""
-        from carwars_desktop.rules.play import play_rules
         from carwars_desktop.session.history import charts_to_json, luck, replay_history
-        from carwars_desktop.storage.errors import WriteFailedError
 
         sessions = self._database().game_sessions
         rules = play_rules(opened.ruleset.id)
@@ -1022,7 +1070,6 @@ class TableService:
         dice history, marked with their procedure, in one transaction."""
         if self.database is None:
             return
-        from carwars_desktop.storage import DatabaseError
 
         resolution = pending.resolution
         try:

@@ -17,6 +17,7 @@ from carwars_desktop.rules import VEHICLE, AnyRuleset, Problem, RecordSheet
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import Done, DueRoll, no_table_problems
 from carwars_desktop.session.events import Event, EventKind, SheetUpdate, StoredEvent
+from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.store import EventStore, RollRecord
 
 
@@ -83,7 +84,6 @@ class Game:
     def house(self) -> dict[str, Any]:
         """The house rules this session is played under (decision id → value), the context
         of every procedure resolved in it (empty: the digest's defaults)."""
-        from carwars_desktop.session.house_rules import HouseRules
 
         return dict(HouseRules.of(self.settings).values)
 
@@ -319,7 +319,6 @@ class Game:
     def change_settings(self, settings: Mapping[str, Any], summary: str,
                         steps: Sequence[str] = ()) -> Changes:
         """Replace the session's settings (an event: undo puts the old ones back)."""
-        import json
 
         after = json.loads(json.dumps(dict(settings)))  # a JSON object, copied
         event = Event(kind=EventKind.SETTINGS, summary=summary, steps=tuple(steps),

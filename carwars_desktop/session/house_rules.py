@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from carwars_desktop.rules import AnyRuleset
+from carwars_desktop.session.visibility import Visibility
 
 KEY = "house_rules"
 
@@ -69,7 +70,6 @@ class HouseRules:
 def initial_settings(ruleset: AnyRuleset, rules: HouseRules) -> dict[str, Any]:
     """A new session's settings: its house rules (a copy), and what the players see when
     a pre-game question decides it (Mini Car Wars: whether record sheets are secret)."""
-    from carwars_desktop.session.visibility import Visibility
 
     # The digest's defaults need no record (a session without one is played under them):
     # such a session's settings stay as they were before house rules existed.

@@ -23,15 +23,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, quote_plus
 
 from carwars_desktop.storage.errors import (
     DamagedDatabaseError,
     DatabaseError,
     NewerSchemaError,
     NotADatabaseError,
+    WriteFailedError,
 )
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
+
     from carwars_desktop.storage.database import Database
 
 DRIVER = "postgresql+psycopg"
@@ -126,9 +130,7 @@ class ClubConnection:
     def from_url(cls, url: str) -> ClubConnection:
         """The connection a PostgreSQL URL names (its password is dropped), its parameters
         kept as given."""
-        from sqlalchemy.engine import make_url
-
-        parsed = make_url(url)
+        parsed = _parsed(url)
         given: list[tuple[str, str]] = []
         for name, value in parsed.query.items():
             given += [(name, value)] if isinstance(value, str) else [(name, v) for v in value]
@@ -163,23 +165,26 @@ class ClubConnection:
 def is_server_url(url: str) -> bool:
     if url.startswith("sqlite"):  # read without SQLAlchemy (the first screen's path)
         return False
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).get_backend_name() == "postgresql"
+    return _parsed(url).get_backend_name() == "postgresql"
 
 
 def redacted_url(url: str) -> str:
     """``url`` with its password replaced by ``***`` (logs, exception text)."""
+    return _parsed(url).render_as_string(hide_password=True)
+
+
+def _parsed(url: str) -> URL:
+    """``url`` read by SQLAlchemy (imported when first asked: the first screen's path reads
+    a local file's URL without it)."""
     from sqlalchemy.engine import make_url
 
-    return make_url(url).render_as_string(hide_password=True)
+    return make_url(url)
 
 
 def scrub(text: str, password: str | None) -> str:
     """``text`` with every occurrence of ``password`` (and its URL-quoted form) hidden."""
     if not password:
         return text
-    from urllib.parse import quote, quote_plus
 
     for form in {password, quote(password, safe=""), quote_plus(password)}:
         text = text.replace(form, "***")
@@ -221,7 +226,6 @@ class ClubServerNotVerifiedError(ClubConnectionError):
 class ClubInsecureSignInError(ClubConnectionError):
     """The server asked for the password in a form the connection does not allow (clear
     text, md5, or none at all): it was refused before the password left."""
-
     reason = "insecure-sign-in"
 
 
@@ -283,7 +287,6 @@ def is_connection_lost(error: BaseException) -> bool:
     """The server could not be reached or the connection dropped (not a refused statement)."""
     from sqlalchemy.exc import DBAPIError, OperationalError
 
-    from carwars_desktop.storage.errors import WriteFailedError
 
     if isinstance(error, WriteFailedError) and error.__cause__ is not None:
         # A refused write (issue 15's banner) says why in words; the driver's error is below.

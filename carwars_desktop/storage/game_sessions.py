@@ -30,11 +30,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, delete, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from carwars_desktop.rules import AnyRuleset
+from carwars_desktop.rules.play import PlayRules
+from carwars_desktop.rules.registry import find_ruleset
 from carwars_desktop.session import (
     Event,
     RollLine,
@@ -43,6 +46,15 @@ from carwars_desktop.session import (
     StoredEvent,
     ThrownDice,
     VehicleInPlay,
+)
+from carwars_desktop.session.history import SessionHistory
+from carwars_desktop.storage.chart_parts import (
+    complete,
+    event_part_rows,
+    event_rows,
+    kept_history,
+    pop,
+    push,
 )
 from carwars_desktop.storage.dice_history import NewDiceRoll, dice_row
 from carwars_desktop.storage.errors import WriteFailedError
@@ -86,11 +98,6 @@ from carwars_desktop.storage.states import (  # the words, here as before
     UNDONE,
 )
 from carwars_desktop.storage.writes import writing
-
-if TYPE_CHECKING:  # the engine loads with the first event written or charts folded
-    from carwars_desktop.rules import AnyRuleset
-    from carwars_desktop.rules.play import PlayRules
-    from carwars_desktop.session.history import SessionHistory
 
 
 class SessionNotFoundError(LookupError):
@@ -426,7 +433,6 @@ class GameSessions:
 
     def release(self, lease: Lease) -> None:
         """Let the session go (closing it, quitting): another copy may take it freely.
-
         Let go here even when the write fails (a club server away): the lease is then this
         installation's own to resume at its next start, and lapses for the others.
         """
@@ -528,7 +534,6 @@ class GameSessions:
     def charts_kept(self, session_id: int) -> bool:
         """Every event of the session has its part of the charts kept (revision 0011):
         :meth:`kept_history` folds them without replaying the events."""
-        from carwars_desktop.storage.chart_parts import complete
 
         with self._sessions() as session:
             return complete(session, session_id)
@@ -539,7 +544,6 @@ class GameSessions:
                      ) -> SessionHistory | None:
         """The session's charts folded from the parts kept with its active events (the
         same as a replay of them); None when some event has none."""
-        from carwars_desktop.storage.chart_parts import kept_history
 
         with self._sessions() as session:
             return kept_history(session, session_id, ruleset, rules, vehicles,
@@ -670,8 +674,6 @@ class SessionEvents:
         """Keep the event's part of the charts and fold it into the session's aggregates
         (:mod:`.chart_parts`); nothing when the engine cannot read it (the charts are then
         replayed, as before)."""
-        from carwars_desktop.rules.registry import find_ruleset
-        from carwars_desktop.storage.chart_parts import event_part_rows, push
 
         if self._rules is None:
             ruleset_id = session.scalar(select(GameSessionRow.ruleset_id)
@@ -809,7 +811,6 @@ class SessionEvents:
                             .where(SessionEventRow.session_id == self.session_id,
                                    SessionEventRow.seq == seq)
                             .values(status=status))
-            from carwars_desktop.storage.chart_parts import event_rows, pop, push
 
             if status == UNDONE:  # the charts' aggregates follow (revision 0011)
                 pop(session, self.session_id, seq)

@@ -10,10 +10,15 @@ copy no longer runs is its to resume.
 
 from __future__ import annotations
 
+import getpass
 import os
 import re
 import secrets
 from pathlib import Path
+
+import platformdirs
+
+from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
 ID_FILE_NAME = "installation-id"
 _ID = re.compile(r"[0-9a-f]{24}")
@@ -22,9 +27,6 @@ _known: dict[Path, str] = {}
 
 
 def default_id_path() -> Path:
-    import platformdirs
-
-    from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
     return Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR)) / ID_FILE_NAME
 
@@ -53,7 +55,6 @@ def installation_id(path: Path | None = None) -> str:
 def draft_owner(path: Path | None = None) -> str:
     """Whose unsaved Workshop edits a draft is: this installation's id and the user's name
     (two GMs sharing one computer account share their drafts, as they share the files)."""
-    import getpass
 
     try:
         user = getpass.getuser()

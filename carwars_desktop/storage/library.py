@@ -48,6 +48,7 @@ from carwars_desktop.library import (
 )
 from carwars_desktop.storage.entries import ENTRY_COLUMNS, DesignEntry, entries_from_rows, tags_of
 from carwars_desktop.storage.errors import WriteFailedError
+from carwars_desktop.storage.installation import draft_owner
 from carwars_desktop.storage.models import (
     WIDE_MAX,
     WIDE_MIN,
@@ -340,7 +341,6 @@ class Library:
     def owner(self) -> str:
         """Whose drafts this library reads and writes."""
         if self._owner is None:
-            from carwars_desktop.storage.installation import draft_owner
 
             self._owner = draft_owner()
         return self._owner

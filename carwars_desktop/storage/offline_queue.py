@@ -46,7 +46,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from carwars_desktop.session import (
     Event,
@@ -57,9 +57,8 @@ from carwars_desktop.session import (
     StoredEvent,
     ThrownDice,
 )
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage.game_sessions import StoredShot
+from carwars_desktop.storage.game_sessions import StoredShot
+from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
 _T = TypeVar("_T")
 
@@ -112,7 +111,6 @@ def _roll_from_json(text: str | None) -> RollRecord | None:
 def default_queue_path() -> Path:
     import platformdirs
 
-    from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
     folder.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from carwars_desktop.storage.club import is_connection_lost
 from carwars_desktop.storage.errors import WriteFailedError
 
 NOT_ANSWERING = "the club server is not answering"
@@ -22,7 +23,6 @@ NOT_ANSWERING = "the club server is not answering"
 def is_lost_server(error: BaseException) -> bool:
     """``error`` is the club server's connection lost or refused (not a statement refused;
     never a local SQLite file's error)."""
-    from carwars_desktop.storage.club import is_connection_lost
 
     original = getattr(error, "orig", None)
     return type(original).__module__.startswith("psycopg") and is_connection_lost(error)

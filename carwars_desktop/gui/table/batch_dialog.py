@@ -4,8 +4,6 @@ shot's dice; it never rolls."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -24,6 +22,8 @@ from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.resolving import explanation_html
 from carwars_desktop.gui.shortcuts import shortcut
 from carwars_desktop.gui.small_widgets import error_label
+from carwars_desktop.gui.table.keyboard import batch_write_errors
+from carwars_desktop.gui.table.workspace import TableWorkspace
 from carwars_desktop.procedures import InputError
 from carwars_desktop.services import (
     Changes,
@@ -33,9 +33,6 @@ from carwars_desktop.services import (
     ResolveError,
 )
 from carwars_desktop.services.fire_batch import DeclaredShot, FireBatch
-
-if TYPE_CHECKING:
-    from carwars_desktop.gui.table.workspace import TableWorkspace
 
 
 class BatchDialog(QDialog):
@@ -125,7 +122,6 @@ class BatchDialog(QDialog):
 
     def _typed(self, shot: DeclaredShot, text: str) -> None:
         """The dice typed for ``shot``, committed with every change (a kill keeps them)."""
-        from carwars_desktop.gui.table.keyboard import batch_write_errors
 
         self._forget(Discarded.INPUT_CHANGED)
         try:
@@ -186,8 +182,6 @@ class BatchDialog(QDialog):
             self.accept()
 
     def empty(self) -> None:
-        from carwars_desktop.gui.table.keyboard import batch_write_errors
-
         self._forget(Discarded.BATCH_EMPTIED)
         try:
             self.batch.clear()

@@ -134,7 +134,7 @@ class SessionCharts(QWidget):
 
     def _make(self, key: str, title: str, row: int, column: int) -> Any:
         """The plot widget of ``key`` in its place, made (hidden) if it is not yet."""
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()  # the theme in use now (light or dark)
         pg.setConfigOptions(antialias=True, background=colours.background,
@@ -162,7 +162,7 @@ class SessionCharts(QWidget):
         else left hidden (the caller shows it once drawn whole); ``legend_below``: its
         legend under its axes, in columns (a gauge's: one entry per vehicle), else in its
         top right corner (a few entries)."""
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         plot = self._make(key, title, row, column)
         colours = chart_colours()
@@ -238,7 +238,7 @@ class SessionCharts(QWidget):
         """The curves of the vehicles ``first`` to ``stop`` (every one by default) on the
         gauge chart of ``label``: the first piece clears and labels the chart, the last
         shows it."""
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         series = colours.series
@@ -290,7 +290,7 @@ class SessionCharts(QWidget):
 
 
     def _damage(self, history: SessionHistory) -> None:
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         ink = colours.ink
@@ -315,7 +315,7 @@ class SessionCharts(QWidget):
             plot.setYRange(0, top * 1.45, padding=0)
 
     def _luck(self, history: SessionHistory, luck: Luck) -> None:
-        import pyqtgraph as pg
+        pg: Any = plotting.pyqtgraph()
 
         colours = chart_colours()
         series, ink = colours.series, colours.ink

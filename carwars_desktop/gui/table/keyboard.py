@@ -29,6 +29,8 @@ from carwars_desktop.procedures import Procedure, SheetInput
 from carwars_desktop.rules import all_procedures
 from carwars_desktop.services.fire_batch import BatchStore, FireBatch
 from carwars_desktop.services.house_rules import not_offered_in_session
+from carwars_desktop.session import StaleSessionError
+from carwars_desktop.storage.errors import DatabaseError
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.batch_dialog import BatchDialog
@@ -54,8 +56,6 @@ def vehicle_procedures(ruleset_id: str, sheet: object | None = None) -> list[Pro
 
 def batch_write_errors() -> tuple[type[BaseException], ...]:
     """What a refused write of the batch's declaration raises (nothing was kept)."""
-    from carwars_desktop.session import StaleSessionError
-    from carwars_desktop.storage.errors import DatabaseError
     from carwars_desktop.storage.offline_queue import ClubOfflineError
 
     # (ClubOfflineError: a club session offline keeps its batch on the server only.)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -31,10 +32,12 @@ from carwars_desktop.gui.house_rules import HouseRulesEditor, ProfilesDialog
 from carwars_desktop.gui.rulesets import has_screens
 from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.table.vehicle_choices import VehicleChoice, vehicle_choices
+from carwars_desktop.library.profiles import ProfileFileError, read_profiles
 from carwars_desktop.rules import AnyRuleset, find_ruleset
 from carwars_desktop.rules.play import play_rules
 from carwars_desktop.rules.registry import ruleset_ids, ruleset_title
 from carwars_desktop.services.house_rules import (
+    HouseRulesService,
     Profile,
     ProfileRefused,
     built_in,
@@ -208,7 +211,6 @@ class NewSessionDialog(QDialog):
         self._file_profile = None
         self.profiles = [built_in(ruleset.id)]
         if self._database is not None:
-            from carwars_desktop.services.house_rules import HouseRulesService
 
             self.profiles = HouseRulesService(self._database).profiles(  # type: ignore[arg-type]
                 ruleset.id)
@@ -284,7 +286,6 @@ class NewSessionDialog(QDialog):
                     combo.setItemText(index, choice.label)
 
     def _choose_profile_file(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
 
         path, _ = QFileDialog.getOpenFileName(self, "House rules file", "",
                                               "House rules (*.json);;All files (*)")
@@ -294,7 +295,6 @@ class NewSessionDialog(QDialog):
     def use_profile_file(self, path: Path) -> bool:
         """Play under the profile of a house-rules file; refused with the reason (another
         ruleset's profile, a bad file) and nothing changes."""
-        from carwars_desktop.library.profiles import ProfileFileError, read_profiles
 
         ruleset = find_ruleset(self.ruleset_id())
         try:
@@ -334,7 +334,6 @@ class NewSessionDialog(QDialog):
                 self.scenario_text.setText(scenario.description)
                 title = scenario.name if scenario.key else ruleset_title(self.ruleset_id())
                 self.name_edit.setText(f"{title}, {date.today():%d %b %Y}")
-
     def add_player(self, name: str = "", choice: int = 0) -> None:
         row = self.players.rowCount()
         self.players.insertRow(row)

@@ -5,7 +5,6 @@ paper when the battery dies, or be kept. All vehicles or one; one or several she
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
@@ -23,11 +22,12 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.rulesets import ruleset_ui
+from carwars_desktop.gui.workshop.printing.live import SheetToPrint
+from carwars_desktop.gui.workshop.printing.preview import SessionPrintPreview
+from carwars_desktop.gui.workshop.printing.session import SessionPrint, write_session_pdf
+from carwars_desktop.session import Game
 from carwars_desktop.session.house_rules import HouseRules
 
-if TYPE_CHECKING:
-    from carwars_desktop.gui.workshop.printing.session import SessionPrint
-    from carwars_desktop.session import Game
 
 def house_rules_words(game: Game) -> str:
     """What the footer says of the session's house rules: its profile and what it changes."""
@@ -55,8 +55,6 @@ def session_job(game: Game, title: str, choice: PrintChoice,
                 house_rules: str | None = None) -> SessionPrint:
     """The sheets to print of ``game`` as ``choice`` says (the footer names the session's
     house rules unless ``house_rules`` is given)."""
-    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
-    from carwars_desktop.gui.workshop.printing.session import SessionPrint
 
     ruleset = game.ruleset
     rules = ruleset.play()
@@ -144,7 +142,6 @@ class PrintSessionDialog(QDialog):
 
     def save_pdf(self, path: str | None = None) -> int:
         """Write the PDF (asks where when ``path`` is None); return the pages written."""
-        from carwars_desktop.gui.workshop.printing.session import write_session_pdf
 
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Save the session's sheets as PDF",
@@ -158,8 +155,6 @@ class PrintSessionDialog(QDialog):
         return pages
 
     def show_preview(self) -> QWidget:
-        from carwars_desktop.gui.workshop.printing.preview import SessionPrintPreview
-
         dialog = SessionPrintPreview(self.job(), self.choice().paper, self)
         dialog.open()
         self.preview_dialog = dialog

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
@@ -29,6 +29,7 @@ from carwars_desktop.gui.resolving import dice_hint
 from carwars_desktop.gui.rulesets import KeyAction, ruleset_ui
 from carwars_desktop.gui.table.procedure_runner import ProcedureRunner
 from carwars_desktop.gui.table.sheet_frame import numbers_font
+from carwars_desktop.gui.table.workspace import TableWorkspace
 from carwars_desktop.procedures import InputError, Odds, Procedure, SheetInput, TextInput
 from carwars_desktop.rules import find_procedure
 from carwars_desktop.services import (
@@ -45,9 +46,6 @@ from carwars_desktop.services.quick_entry import (
     parse,
     presets,
 )
-
-if TYPE_CHECKING:
-    from carwars_desktop.gui.table.workspace import TableWorkspace
 
 
 class _Edit(QLineEdit):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
@@ -22,9 +22,7 @@ from carwars_desktop.gui.record_table_model import RIGHT_ALIGNED, RecordTableMod
 from carwars_desktop.gui.small_widgets import error_label
 from carwars_desktop.gui.theme import error_colour
 from carwars_desktop.rules.registry import ruleset_title
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import SessionInfo
+from carwars_desktop.storage import SessionInfo
 
 COLUMNS = ("Session", "Ruleset", "Scenario", "State", "Vehicles", "Events", "Last played")
 NUMBER_COLUMNS = (4, 5)

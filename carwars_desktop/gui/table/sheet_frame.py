@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.elided_label import ElidedLabel
 from carwars_desktop.gui.theme import level_colour
-from carwars_desktop.rules import RecordSheet
+from carwars_desktop.rules import RecordSheet, find_procedure
 from carwars_desktop.rules.durations import ShownDuration
 from carwars_desktop.rules.play import Level, Mark, PlayRules, StatusFlag
+from carwars_desktop.services.house_rules import not_offered_in_session
 from carwars_desktop.session import VehicleInPlay
 
 MarkFactory = Callable[[], Mark]
@@ -184,8 +185,6 @@ class SheetFrame(QFrame):
         """Grey the menu items of the procedures the session's house rules do not offer
         (the AUTOpower control roll with its variant off, §2.8), the reason in the tooltip;
         run each time the menu opens (the house rules may have changed)."""
-        from carwars_desktop.rules import find_procedure
-        from carwars_desktop.services.house_rules import not_offered_in_session
 
         house = self.house()
         for action, procedure_id in self._procedure_actions:

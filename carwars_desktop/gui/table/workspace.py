@@ -47,10 +47,13 @@ from carwars_desktop.rules import UnknownRulesetError, ruleset_ids
 from carwars_desktop.services import Changes as BusChanges
 from carwars_desktop.services import OpenedSession, SessionOpenError, ShownGame
 from carwars_desktop.services.follow import ELSEWHERE
-from carwars_desktop.services.table import LeaseChoice
+from carwars_desktop.services.table import Adoption, LeaseChoice, ReadSession
 from carwars_desktop.session import Changes, StaleSessionError
 from carwars_desktop.session.house_rules import HouseRules
 from carwars_desktop.session.setup import Setup
+from carwars_desktop.storage import SessionDataError
+from carwars_desktop.storage.club import is_connection_lost, is_server_url
+from carwars_desktop.storage.states import LEASE_RENEW_SECONDS
 
 if TYPE_CHECKING:
     from carwars_desktop.gui.table.new_session import NewSessionDialog
@@ -162,7 +165,6 @@ class TableWorkspace(Workspace):
         self.ask_lease: Callable[[str, LeaseInfo], LeaseChoice] = (
             lambda name, lease: ask_lease_with_dialog(self, name, lease))
         """Asks what to do with a session another copy holds (a dialog; tests replace it)."""
-        from carwars_desktop.storage.states import LEASE_RENEW_SECONDS
 
         self._renew_timer = QTimer(self)
         self._renew_timer.setInterval(LEASE_RENEW_SECONDS * 1000)
@@ -404,8 +406,6 @@ class TableWorkspace(Workspace):
         dialog.open()
 
     def _created(self, dialog: NewSessionDialog) -> None:
-        from carwars_desktop.storage import SessionDataError
-
         setup = dialog.result_setup
         if setup is not None:
             ruleset_id, name = dialog.ruleset_id(), dialog.name_edit.text().strip()
@@ -464,36 +464,37 @@ class TableWorkspace(Workspace):
         assert self.database is not None
         service = self.context.service
 
-        def take() -> OpenedSession | None:
-            """The lease negotiated and the session read: None when the GM cancelled."""
-            nonlocal follow
-            info = service.session_info(session_id)
+        named = [""]  # the session's name, for the club link's queue view
+
+        def check(info: SessionInfo) -> None:
+            named[0] = info.name
             # A ruleset the app has no screens for is refused before its lease is taken.
             try:
                 require_screens(info.ruleset_id)
             except UnknownRulesetError as error:
                 raise SessionOpenError(str(error)) from error
-            # The lease negotiated by the service (asking the GM when another copy holds
-            # it); the session is then read and shown here.
-            terms = service.negotiate_lease(info, self.lease, follow, self.ask_lease)
-            if terms is None:  # the GM cancelled: another copy keeps it
-                if service.session_id != session_id:
-                    self.show_sessions()
-                return None
-            if terms.lease is not self.lease:
-                self.release_lease()
-                self.lease = terms.lease
-            follow = terms.follow
-            lease = terms.lease
+
+        def let_go(lease: Lease | None) -> None:
+            self.release_lease()
+            self.lease = lease
+
+        def read_on(read: Callable[[], ReadSession]) -> ReadSession | None:
             # Read on a worker (the window answers meanwhile), unless start-up reopens
-            # the last game. On a club server a running session's entries
-            # wait on the laptop while the connection is down (gui/club_link.py);
-            # SQLite's events are used as they are.
-            read = None if self._at_startup else self._in_turns(
-                (), lambda _job: service.read(session_id, lease, follow))
-            return service.open(session_id, initiator=self,
-                                wrap=lambda events: guarded(self, events, info.name),
-                                lease=lease, follow=follow, shown=self._shown, read=read)
+            # the last game.
+            return None if self._at_startup else self._in_turns((), lambda _job: read())
+
+        def take() -> Adoption | None:
+            """The lease negotiated and the session read: None when the GM cancelled. On a
+            club server a running session's entries wait on the laptop while the
+            connection is down (gui/club_link.py); SQLite's events are used as they are."""
+            adoption = service.adopt(session_id, self.lease, follow, self.ask_lease,
+                                     check=check, let_go=let_go, read_on=read_on,
+                                     initiator=self,
+                                     wrap=lambda events: guarded(self, events, named[0]),
+                                     shown=self._shown)
+            if adoption is None and service.session_id != session_id:
+                self.show_sessions()  # the GM cancelled: another copy keeps it
+            return adoption
 
         def not_opened(error: BaseException) -> None:
             self.show_sessions()
@@ -513,9 +514,17 @@ class TableWorkspace(Workspace):
             return False
         if read_only_instead:
             return self.open_session(session_id, follow=True)
-        opened = op.value
-        if opened is None:
+        adoption = op.value
+        if adoption is None:
             return False
+        self._present(adoption.opened, adoption.terms.follow)
+        return True
+
+    def _present(self, opened: OpenedSession, follow: bool) -> None:
+        """Show the session just opened (``follow``: read-only, another copy plays it): its
+        sheets and clock (kept on screen when start-up showed this very game from the
+        file), its log, the follow and lease timers, the keys, the window's ruleset."""
+        service = self.context.service
         info = opened.loaded.info
         self.following = info.running and (follow or self.lease is None)
         self._follow_state = FOLLOWING_LIVE if self.following else ""
@@ -527,7 +536,7 @@ class TableWorkspace(Workspace):
         if self.lease is not None:
             self._renew_timer.start()
         read_only = not info.running or self.following
-        self.session_id = session_id
+        self.session_id = opened.session_id
 
         def charts() -> None:
             def to_aggregate(_job: Job) -> int:
@@ -613,7 +622,6 @@ class TableWorkspace(Workspace):
             self.keys.restore_batch(cast("BatchStore", opened.store))
         self.sessions_page.message.setText("")
         self._follow_ruleset(info.ruleset_id)
-        return True
 
     def _in_turns(self, steps: Iterable[int | None],
                   work: Callable[[Job], T] | None = None) -> T | None:
@@ -730,7 +738,6 @@ class TableWorkspace(Workspace):
             return
         if self.opening:
             return  # (checked again on the next tick, once it is open)
-        from carwars_desktop.storage.club import is_server_url
 
         session_id = self.session_id
         if not is_server_url(self.database.url):
@@ -758,8 +765,6 @@ class TableWorkspace(Workspace):
         threading.Thread(target=read, name="carwars-follow", daemon=True).start()
 
     def _follow_answer(self, session_id: int, answer: object) -> None:
-        from carwars_desktop.storage.club import is_connection_lost
-
         self._follow_poll = None
         if not self.following or session_id != self.session_id:
             return

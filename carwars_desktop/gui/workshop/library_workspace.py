@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -40,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.background import Job, LatestOnly
+from carwars_desktop.gui.background import Job, LatestOnly, collection_paused
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.gui.elided_combo import ElidedComboBox
 from carwars_desktop.gui.follow import unread_words
@@ -70,6 +71,7 @@ from carwars_desktop.gui.workshop.library_model import (
     verdicts_under,
     with_verdicts,
 )
+from carwars_desktop.gui.workshop.printing import show_print_preview, write_pdf
 from carwars_desktop.gui.workshop.share_actions import ShareButton
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.gui.workshop.workshop_workspace import WorkshopWorkspace
@@ -1146,8 +1148,6 @@ class LibraryWorkspace(Workspace):
     # --- files and printing ----------------------------------------------------------------
     @shows_refused_writes
     def import_designs(self, path: str | None = None) -> int:
-        from carwars_desktop.gui.background import collection_paused
-
         with collection_paused():  # the file's designs are many: see gui/background.py
             records = import_file(self, self.service, path, self.ask_clash, self.warn,
                                   initiator=self)
@@ -1177,8 +1177,6 @@ class LibraryWorkspace(Workspace):
     def export_selected(self, path: str | None = None,
                         design_ids: Sequence[int] | None = None) -> str | None:
         """Export ``design_ids`` (the selected designs; a Retry: those chosen first)."""
-        from carwars_desktop.gui.background import collection_paused
-
         ids = list(design_ids) if design_ids is not None else self.selected_ids()
         try:
             with collection_paused():
@@ -1204,8 +1202,6 @@ class LibraryWorkspace(Workspace):
         return items
 
     def print_selected(self) -> None:
-        from carwars_desktop.gui.workshop.printing import show_print_preview
-
         try:
             items = self.print_items()
         except Exception as error:
@@ -1220,9 +1216,6 @@ class LibraryWorkspace(Workspace):
 
     @shows_refused_writes
     def export_pdf(self, path: str | None = None) -> int:
-        from PySide6.QtWidgets import QFileDialog
-
-        from carwars_desktop.gui.workshop.printing import write_pdf
 
         items = self.print_items()
         if not items:

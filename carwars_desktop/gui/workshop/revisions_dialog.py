@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
@@ -19,9 +17,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.gui.workshop.sheet_preview import SheetPreview
 from carwars_desktop.library import DesignDataError, load_design, status_text, summarize_design
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignRecord, Library, RevisionRecord
+from carwars_desktop.storage import DesignRecord, Library, RevisionRecord
 
 
 class RevisionsDialog(QDialog):

@@ -10,6 +10,7 @@ planned and written on workers, the same name-clash questions, one transaction.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from carwars_desktop.gui.background import Job, LatestOnly, collection_paused
+from carwars_desktop.gui.workshop.exchange_actions import import_read
 from carwars_desktop.library import ExchangedDesign, ExchangeError, design_kind
 from carwars_desktop.library.text_code import (
     check_code_length,
@@ -75,7 +77,6 @@ def designs_text(designs: Sequence[ExchangedDesign]) -> str:
 
 def qr_png(code: str, scale: int = QR_SCALE) -> bytes:
     """The QR code of ``code`` as PNG bytes (segno, error correction M, 4-module border)."""
-    import io
 
     import segno
 
@@ -302,7 +303,6 @@ class ShareButton(QToolButton):
 
         The dialog read them on a worker; they are planned and written as a file's are
         (:func:`~carwars_desktop.gui.workshop.exchange_actions.import_read`)."""
-        from carwars_desktop.gui.workshop.exchange_actions import import_read
 
         if text is None:
             clipboard = QGuiApplication.clipboard().text()

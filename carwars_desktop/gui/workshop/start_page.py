@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -18,9 +18,7 @@ from PySide6.QtWidgets import (
 
 from carwars_desktop.library import DesignKind, class_text, cost_text, kinds_of, status_text
 from carwars_desktop.rules import ruleset_title
-
-if TYPE_CHECKING:
-    from carwars_desktop.storage import DesignEntry
+from carwars_desktop.storage import DesignEntry
 
 RECENT = 12
 

@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from carwars_desktop.gui.background import Job, LatestOnly
+from carwars_desktop.gui.background import Cancelled, Job, LatestOnly, run_with_progress
 from carwars_desktop.gui.operation import Ops
 from carwars_desktop.gui.rulesets import ruleset_ui
 from carwars_desktop.gui.shortcuts import WORKSHOP, key_text
 from carwars_desktop.gui.small_widgets import message_box
 from carwars_desktop.gui.workshop.editor import DesignEditor
+from carwars_desktop.gui.workshop.exchange_actions import export_designs
+from carwars_desktop.gui.workshop.printing import show_print_preview, write_pdf
 from carwars_desktop.gui.workshop.problems_panel import ProblemsPanel
 from carwars_desktop.gui.workshop.start_page import StartPage
 from carwars_desktop.gui.workshop.undo import UndoKeys, route_undo_keys
@@ -373,7 +375,6 @@ class WorkshopWorkspace(Workspace):
         answering (a club server's round trip, or the stuck-call cut); a huge one (a
         90,000-card deck) is read again as a kept job, its summary worked out there
         (None: the GM cancelled). Raises ``DesignDataError`` when the engine refuses it."""
-        from carwars_desktop.gui.background import Cancelled, run_with_progress
 
         def small(_job: Job) -> tuple[DesignRecord, Design] | None:
             """The design when it is not huge; None: a huge one (read as a kept job)."""
@@ -410,7 +411,6 @@ class WorkshopWorkspace(Workspace):
         record, editor = self.record, self.editor
         if not self._huge or record is None or editor is None:
             return work()
-        from carwars_desktop.gui.background import run_with_progress
 
         def write(job: Job) -> tuple[T, DesignSummary]:
             return work(), summarize_design(record.ruleset_id, record.kind, design, options)
@@ -821,8 +821,6 @@ class WorkshopWorkspace(Workspace):
         return [(self.record.ruleset_id, self.record.kind, self.design)]
 
     def print_preview(self) -> None:
-        from carwars_desktop.gui.workshop.printing import show_print_preview
-
         if self.design is not None:
             self.preview_dialog = show_print_preview(self.print_items(), self)
 
@@ -836,15 +834,12 @@ class WorkshopWorkspace(Workspace):
 
     def export_pdf(self, path: str) -> int:
         """Write the open design's record sheet to ``path``; return the number of pages."""
-        from carwars_desktop.gui.workshop.printing import write_pdf
 
         pages = write_pdf(path, self.print_items())
         self._say(f"Saved {pages} page{'s' if pages != 1 else ''} to {path}.")
         return pages
 
     def ask_export_file(self) -> None:
-        from carwars_desktop.gui.workshop.exchange_actions import export_designs
-
         if self.record is None:
             return
         if self.design is not None and self.design.to_json() != self.record.data:

@@ -5,6 +5,7 @@ still gives every place its own objects."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -55,8 +56,6 @@ def fresh_copies(forms: Sequence[object], order: Iterable[int]) -> list[Any]:
         texts = []
     if len(texts) != len(forms) or any(decode(text) != form
                                        for text, form in zip(texts, forms, strict=True)):
-        import copy
-
         return [copy.deepcopy(forms[i]) for i in order]
     copies: list[Any] = decode(b"[" + b",".join(map(texts.__getitem__, order)) + b"]")
     return copies

@@ -2,66 +2,54 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from PySide6.QtWidgets import QWidget
 
+from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
+from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
+from carwars_desktop.gui.plugins.autopower.deck_editor import DeckEditor
+from carwars_desktop.gui.plugins.autopower.print_live import paint_car_live
+from carwars_desktop.gui.plugins.autopower.print_sheets import paint_car, paint_deck
+from carwars_desktop.gui.plugins.autopower.sheet import AutopowerSheetWidget
 from carwars_desktop.gui.rulesets import RulesetUI
+from carwars_desktop.gui.table.actions import TableActions
+from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
+from carwars_desktop.gui.workshop.editor import DesignEditor
+from carwars_desktop.gui.workshop.printing.live import SheetToPrint
+from carwars_desktop.gui.workshop.printing.page import PageFlow
 from carwars_desktop.rules import VEHICLE
+from carwars_desktop.rules.autopower import Car, CarSheet, Deck
 from carwars_desktop.rules.autopower.kinds import DECK
 from carwars_desktop.rules.autopower.play.table import KEY_ACTIONS, QUICK
 from carwars_desktop.rules.builtin import AUTOPOWER
-
-if TYPE_CHECKING:
-    from PySide6.QtWidgets import QWidget
-
-    from carwars_desktop.gui.table.actions import TableActions
-    from carwars_desktop.gui.table.sheet_frame import Explain, SheetFrame
-    from carwars_desktop.gui.workshop.editor import DesignEditor
-    from carwars_desktop.gui.workshop.printing.live import SheetToPrint
-    from carwars_desktop.gui.workshop.printing.page import PageFlow
-    from carwars_desktop.rules.autopower import Car, CarSheet, Deck
-    from carwars_desktop.rules.play import PlayRules
-    from carwars_desktop.session import VehicleInPlay
+from carwars_desktop.rules.play import PlayRules
+from carwars_desktop.session import VehicleInPlay
 
 
 def _car_editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.plugins.autopower.car_editor import CarEditor
-
     return CarEditor(parent)
 
 
 def _deck_editor(parent: QWidget | None) -> DesignEditor:
-    from carwars_desktop.gui.plugins.autopower.deck_editor import DeckEditor
-
     return DeckEditor(parent)
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-    from carwars_desktop.gui.plugins.autopower.sheet import AutopowerSheetWidget
-
     return AutopowerSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-    from carwars_desktop.gui.plugins.autopower.clock_panel import AutopowerClockPanel
-
     return AutopowerClockPanel(actions)
 
 
 def _print_car(flow: PageFlow, design: Car) -> None:
-    from carwars_desktop.gui.plugins.autopower.print_sheets import paint_car
-
     paint_car(flow, design)
 
 
 def _print_deck(flow: PageFlow, design: Deck) -> None:
-    from carwars_desktop.gui.plugins.autopower.print_sheets import paint_deck
-
     paint_deck(flow, design)
 
 
 def _print_live(flow: PageFlow, item: SheetToPrint) -> None:
-    from carwars_desktop.gui.plugins.autopower.print_live import paint_car_live
-
     paint_car_live(flow, item)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
+from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
 from carwars_desktop.gui.rulesets import RulesetUI
 from carwars_desktop.rules import VEHICLE
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
@@ -29,14 +31,10 @@ def _editor(parent: QWidget | None) -> DesignEditor:
 
 
 def _sheet(vehicle: VehicleInPlay, rules: PlayRules, explain: Explain) -> SheetFrame:
-    from carwars_desktop.gui.plugins.mini_car_wars.sheet import MiniSheetWidget
-
     return MiniSheetWidget(vehicle, rules, explain)
 
 
 def _clock(actions: TableActions) -> QWidget:
-    from carwars_desktop.gui.plugins.mini_car_wars.clock_panel import MiniClockPanel
-
     return MiniClockPanel(actions)
 
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QWidget
 
 from carwars_desktop.gui.workshop.printing import PrintItem, paint_document, prepare
-
-if TYPE_CHECKING:
-    from carwars_desktop.gui.workshop.printing.session import SessionPrint
+from carwars_desktop.gui.workshop.printing.session import (
+    SessionPrint,
+    paint_session_document,
+    prepare_paper,
+)
 
 
 class _OwnPrinterPreview(QPrintPreviewDialog):
@@ -50,7 +51,6 @@ class SessionPrintPreview(_OwnPrinterPreview):
 
     def __init__(self, job: SessionPrint, paper: str = "A4",
                  parent: QWidget | None = None) -> None:
-        from carwars_desktop.gui.workshop.printing.session import prepare_paper
 
         self.job = job
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
@@ -58,6 +58,4 @@ class SessionPrintPreview(_OwnPrinterPreview):
         super().__init__(printer, job.title, parent)
 
     def _paint(self, printer: QPrinter) -> None:
-        from carwars_desktop.gui.workshop.printing.session import paint_session_document
-
         self.pages = paint_session_document(printer, self.job)

@@ -7,10 +7,13 @@ penalties); nothing here decides a rule.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from carwars_desktop.rules.autopower import CarSheet, ControlPenalty
+from carwars_desktop.rules.autopower.play.clock import current, order, result
 from carwars_desktop.rules.autopower.tables import ap
+from carwars_desktop.rules.autopower.turns import first_turn_key
 from carwars_desktop.rules.builtin import AUTOPOWER
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
@@ -106,7 +109,6 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
 
 def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
     """The car whose turn it is, and the next car in the turn order not killed (§2.3)."""
-    from carwars_desktop.rules.autopower.play.clock import current, order
 
     keys = {name: key for key, (name, _sheet) in vehicles.items()}
     out = {key for key, (_name, sheet) in vehicles.items() if out_of_play(sheet)}
@@ -125,7 +127,6 @@ def start_order(vehicles: Sequence[tuple[str, RecordSheet]]) -> tuple[str, ...]:
     more than 2 players, by descending starting Speed, kept all game. Ties are broken as the
     draw order (E, F, S, I, AP-D16); cars tied on all of these keep their seats until the
     GM settles them with ``autopower.first_player`` (its 2d6 roll-off)."""
-    from carwars_desktop.rules.autopower.turns import first_turn_key
 
     ranked = sorted(vehicles, key=lambda entry: first_turn_key(car_sheet(entry[1])),
                     reverse=True)
@@ -145,7 +146,6 @@ def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
     force when the car's turn begins (its draw) and ends when the clock leaves that turn.
     The turn's one attack (§2.3 step 4) is spent only in that turn: "The turn ends" (step 5)
     takes the mark off too."""
-    from dataclasses import replace
 
     moved = expire(before, after, vehicles)
     sheets: dict[str, RecordSheet] = dict(moved.sheets)
@@ -233,7 +233,6 @@ def table_problems(procedure_id: str, names: Mapping[str, str], inputs: Mapping[
     attack by another car, or in another phase of its turn, is refused (a second attack in
     the same turn the engine refuses: the sheet's "attacked this turn"). A clock with no
     turn order yet (its phases name no car) is not judged here."""
-    from carwars_desktop.rules.autopower.play.clock import current
 
     attacker_input = ATTACKS.get(procedure_id)
     attacker = names.get(attacker_input) if attacker_input is not None else None
@@ -254,8 +253,6 @@ def _next_own_turn(clock: Clock, name: str) -> int:
 
 def verdict(vehicles: Vehicles) -> str:
     """AP §2.12 (AP-D19): the last car not killed wins; cars killed together draw."""
-    from carwars_desktop.rules.autopower.play.clock import result
-
     return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
 
 

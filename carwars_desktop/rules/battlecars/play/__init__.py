@@ -7,13 +7,16 @@ Read off the engine's :class:`CarSheet` (``is_wreck``, ``driver_dead``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
+from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.battlecars import CarSheet
 from carwars_desktop.rules.battlecars.cite import bc
 from carwars_desktop.rules.battlecars.play import return_fire
+from carwars_desktop.rules.battlecars.play.clock import car_of, is_speeds, result
 from carwars_desktop.rules.battlecars.scenarios import RULE_SCENARIOS
-from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction
+from carwars_desktop.rules.battlecars.tables import SMOKE_REMOVED_ON
+from carwars_desktop.rules.battlecars.terms import BLOCKS, Direction, Weapon
 from carwars_desktop.rules.builtin import BATTLECARS
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.play import (
@@ -35,9 +38,6 @@ from carwars_desktop.rules.play import (
     sheet_reader,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
-
-if TYPE_CHECKING:
-    from carwars_desktop.procedures import Resolution
 
 RULESET_ID = BATTLECARS.id
 
@@ -141,7 +141,6 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
 def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
     """The car whose turn it is and the next one still mobile (§2.2); at the secret
     speeds, every car chooses and the first in order moves next."""
-    from carwars_desktop.rules.battlecars.play.clock import car_of, is_speeds
 
     keys = {name: key for key, (name, _sheet) in vehicles.items()}
     out = {key for key, (_name, sheet) in vehicles.items() if out_of_play(sheet)}
@@ -164,7 +163,6 @@ def durations_from(resolution: Resolution, bindings: Mapping[str, str], clock: C
     """A Smoke marker dropped (§2.12) stays on the board until the end-of-Round roll
     removes it: "Roll 1d8 for each Smoke marker on the board: 1–4 it stays, 5–8 it is
     removed" (§2.2 step 4)."""
-    from carwars_desktop.rules.battlecars.terms import Weapon
 
     if resolution.inputs.get("weapon") != Weapon.SMOKE.value or not resolution.effects \
             or "mount" not in resolution.inputs:
@@ -183,7 +181,6 @@ def smoke_markers(clock: Clock) -> tuple[Duration, ...]:
 def dispersed(clock: Clock, resolution: Resolution) -> tuple[Duration, ...]:
     """The durations after the end-of-Round roll: marker *i* goes on its die of 5–8 (the dice
     as thrown or typed, one per marker in order, §2.2 step 4)."""
-    from carwars_desktop.rules.battlecars.tables import SMOKE_REMOVED_ON
 
     faces = [d.value for d in resolution.dice if d.purpose.startswith("smoke marker")]
     markers = smoke_markers(clock)
@@ -195,7 +192,6 @@ def dispersed(clock: Clock, resolution: Resolution) -> tuple[Duration, ...]:
 def clock_moved(before: Clock, after: Clock, vehicles: Vehicles) -> ClockMove:
     """A stun lasts "until the end of the current Round" (§2.16 step 4): a new Round lifts
     every stun still marked; the clock's durations expire as usual."""
-    from dataclasses import replace
 
     moved = expire(before, after, vehicles)
     if after.turn <= before.turn:
@@ -221,8 +217,6 @@ def durations(clock: Clock, vehicles: Vehicles) -> tuple[ShownDuration, ...]:
 
 def verdict(vehicles: Vehicles) -> str:
     """Street combat (BC-D32, BC-D45): the driver in the last mobile Battlecar wins."""
-    from carwars_desktop.rules.battlecars.play.clock import result
-
     return result([car_sheet(sheet) for _name, sheet in vehicles.values()])
 
 

@@ -7,14 +7,15 @@ Everything is read off the engine's :class:`MiniSheet` (its derived states
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from carwars_desktop.procedures import Resolution
 from carwars_desktop.rules.builtin import MINI_CAR_WARS
 from carwars_desktop.rules.clock import Clock
 from carwars_desktop.rules.mini_car_wars import MiniSheet
 from carwars_desktop.rules.mini_car_wars.cite import mcw
 from carwars_desktop.rules.mini_car_wars.model import SIDES, Side
 from carwars_desktop.rules.mini_car_wars.play import crew
+from carwars_desktop.rules.mini_car_wars.play.clock import PHASES, has_moved, phase_movers
 from carwars_desktop.rules.mini_car_wars.tables import BODY_ARMOR, PERSON_BOXES, SCENARIOS
 from carwars_desktop.rules.play import (
     FREE_PLAY,
@@ -30,9 +31,6 @@ from carwars_desktop.rules.play import (
     sheet_reader,
 )
 from carwars_desktop.rules.ruleset import RecordSheet
-
-if TYPE_CHECKING:
-    from carwars_desktop.procedures import Resolution
 
 RULESET_ID = MINI_CAR_WARS.id
 
@@ -173,7 +171,6 @@ def public(record: RecordSheet, sheets_open: bool) -> tuple[PublicFact, ...]:
 def turn_order(clock: Clock, vehicles: Mapping[str, tuple[str, RecordSheet]]) -> TurnOrder:
     """The vehicles still to move in this phase, fastest first (§2.4); when all have,
     those of the next phase."""
-    from carwars_desktop.rules.mini_car_wars.play.clock import PHASES, has_moved, phase_movers
 
     sheets = {key: mini_sheet(sheet) for key, (_name, sheet) in vehicles.items()}
     phase = clock.phase + 1
