@@ -193,6 +193,7 @@ class MainWindow(QMainWindow):
         """Share to players' devices (off until the GM turns it on for a session)."""
         self.phone_sharing.changed.connect(self._sharing_changed)
         self.phone_sharing.requests_changed.connect(self._phone_requests_changed)
+        self.phone_sharing.resumed.connect(self._sharing_resumed)
         self._phone_shots: dict[int, DeclaredShot] = {}
         """Each phone's shot accepted into the fire batch, by its request's number."""
         self.share_dialog: ShareDialog | None = None
@@ -872,6 +873,7 @@ class MainWindow(QMainWindow):
                 lambda view: self.phone_sharing.show_replayed(view))
             self.player_display.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.player_display.open()
+        self.phone_sharing.set_display_open(True)  # (reopened with the links after a restart)
         self._sharing_changed()
         return self.player_display
 
@@ -881,7 +883,7 @@ class MainWindow(QMainWindow):
         from carwars_desktop.gui.share_dialog import ShareDialog
 
         if self.share_dialog is None:
-            self.share_dialog = ShareDialog(self.phone_sharing, self)
+            self.share_dialog = ShareDialog(self.phone_sharing, self, self._settings)
         self.share_dialog.show()
         self.share_dialog.activateWindow()
         return self.share_dialog
@@ -919,6 +921,18 @@ class MainWindow(QMainWindow):
 
     def _player_display_gone(self) -> None:
         self.player_display = None
+        if not self._shut_down:  # the GM closed it (quitting closes it after sharing ends)
+            self.phone_sharing.set_display_open(False)
+
+    def _sharing_resumed(self, listening: bool, display_open: bool) -> None:
+        """The session opened was shared when it was last played: the players' display
+        reopens if it was open (on the screen it was on, if that screen is still there);
+        sharing could not listen again (:attr:`PhoneSharing.problem` says why): the share
+        dialog opens on it, offering the next start."""
+        if display_open and not self._shut_down:
+            self.open_player_display()
+        if not listening and not self._shut_down:
+            self.open_share_dialog()
 
     def _player_display_full_screen(self) -> None:
         if self.player_display is None:

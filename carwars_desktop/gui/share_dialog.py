@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,6 +38,17 @@ SEATS_TEXT = (
     "(armor, weapons, crew, speed, ammunition), even with secret sheets. Show each "
     "player their own QR code only; the players' display shows the common link.")
 SEAT_QR_SCALE = 4
+ADDRESS_KEY = "phone_share/address"
+"""The address the GM last chose to listen on (kept for the next run)."""
+
+
+def _public(address: str) -> bool:
+    from carwars_desktop.services.share_network import is_public
+
+    try:
+        return is_public(address)
+    except ValueError:
+        return False
 
 
 def pixmap_of(png: bytes) -> QPixmap:
@@ -49,8 +60,10 @@ def pixmap_of(png: bytes) -> QPixmap:
 class ShareDialog(QDialog):
     """Non-modal: it stays open beside the Table while the GM plays."""
 
-    def __init__(self, sharing: PhoneSharing, parent: QWidget | None = None) -> None:
+    def __init__(self, sharing: PhoneSharing, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
+        self._settings = settings
         self.setWindowTitle("Share to players' devices")
         self.sharing = sharing
         layout = QVBoxLayout(self)
@@ -61,9 +74,9 @@ class ShareDialog(QDialog):
         row.addWidget(QLabel("Listen on:"))
         self.address = ElidedComboBox()
         self.address.setObjectName("share-address")
-        self.chosen = ""
-        """The address the GM picked (kept across Start and Stop, and when the list is
-        filled again), or empty for the default."""
+        self.chosen = str(settings.value(ADDRESS_KEY, "")) if settings is not None else ""
+        """The address the GM picked (kept across Start and Stop, when the list is filled
+        again, and in the settings for the next run), or empty for the default."""
         self.address.activated.connect(
             lambda _index: setattr(self, "chosen", str(self.address.currentData() or "")))
         self._size_before: QSize | None = None
@@ -153,7 +166,14 @@ class ShareDialog(QDialog):
             self.message.setText(f"⚠ {error}")
             return
         self.message.setText("")
-        self.chosen = str(self.address.currentData() or "")
+        self._choose(str(self.address.currentData() or ""))
+
+    def _choose(self, address: str) -> None:
+        """``address`` is the GM's choice: kept (in the settings too) for the next start."""
+        self.chosen = address
+        if self._settings is not None and address:
+            self._settings.setValue(ADDRESS_KEY, address)
+            self._settings.sync()
 
     def _new_link(self) -> None:
         self.sharing.new_link()
@@ -170,6 +190,19 @@ class ShareDialog(QDialog):
         self.copy.setEnabled(on)
         self.address.setEnabled(not on)
         self.allow_public.setEnabled(not on)
+        listening = self.sharing.listening_on() or (
+            self.sharing.resume_from[0] if self.sharing.resume_from else "")
+        if listening and listening != self.chosen:
+            # Where it listens (or listened before the restart): shown, and kept as the
+            # GM's choice for the next start.
+            self._choose(listening)
+            if self.address.findData(listening) < 0:
+                self.allow_public.setChecked(self.allow_public.isChecked()
+                                             or _public(listening))
+                self._fill_addresses()
+            if self.address.findData(listening) < 0:  # (an address of another network)
+                self.address.addItem(f"{listening} (kept from the last time)", listening)
+            self.address.setCurrentIndex(self.address.findData(listening))
         if on:
             self.link.setText(f"Open on a phone: {self.sharing.url}")
             pixmap = pixmap_of(self.sharing.qr_png())
@@ -187,8 +220,10 @@ class ShareDialog(QDialog):
             # As it was before sharing grew it, once the layout has given back the QR
             # codes' room.
             QTimer.singleShot(0, lambda: self._shrink_to(before))
-        if self.sharing.problem and not on:
+        if self.sharing.problem:
             self.message.setText(f"⚠ {self.sharing.problem}")
+        elif on:
+            self.message.setText("")
         if not self.sharing.can_share() and not on:
             self.message.setText("Open a session at the Table to share it.")
 

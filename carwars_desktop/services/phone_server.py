@@ -22,7 +22,9 @@ only; each vehicle has a seat link of its own (:attr:`PhoneServer.seat_tokens`, 
 random token) that sends the same view plus that vehicle's whole own sheet
 (``seat`` and ``mine``) — never another vehicle's. Every token is compared in
 constant time; New link revokes them all, and so does Stop (each server has tokens of its
-own unless given some: :class:`~carwars_desktop.gui.phone_share.PhoneSharing` never does).
+own unless given some: :class:`~carwars_desktop.gui.phone_share.PhoneSharing` gives it only
+the ones it kept for a session still shared when the app stopped, to listen again with the
+same links after a restart).
 
 What it serves, under ``/s/<token>/`` only (anything else, or a wrong token: 404):
 the page, its script and style sheet (a fixed list: no directory listing), the
@@ -148,6 +150,8 @@ PAGE_HEADER = "X-Carwars-Page"
 """The request header carrying the page token (:func:`page_token`)."""
 PAGE_META = b'<meta name="carwars-page" content="">'
 """The page's placeholder for its page token (filled in for a seat link)."""
+PAGE_SECRET_BYTES = 32
+"""The page tokens' signing secret: 256 bits."""
 START_TIMEOUT = 5.0
 STOP_TIMEOUT = 5.0
 
@@ -211,8 +215,11 @@ class PhoneServer:
                  max_clients: int = MAX_CLIENTS, queue_size: int = QUEUE_SIZE,
                  seat_tokens: Mapping[str, str] | None = None,
                  answered: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
-                 ) -> None:
+                 page_secret: bytes | None = None) -> None:
         self.static_dir = static_dir
+        self.page_secret = page_secret or secrets.token_bytes(PAGE_SECRET_BYTES)
+        """Signs the seat pages' page tokens: kept with the links by whoever keeps them
+        (a page served before a restart still sends its requests after it)."""
         self.answered = {seat: {key: dict(answer) for key, answer in keys.items()}
                          for seat, keys in (answered or {}).items()}
         """Seat → idempotency key → the answer a retry of it gets: the keys the GM's table
@@ -280,7 +287,7 @@ class PhoneServer:
         data_in, data_out = socket.socketpair()
         counters = context.Array("q", 8, lock=False)
         settings = _Settings(self.static_dir, self.max_clients, self.queue_size,
-                             self._tokens(), self.answered)
+                             self._tokens(), self.answered, self.page_secret)
         process = context.Process(
             target=serve, name="carwars-phones",
             args=(settings, listening, control_in, data_in, counters), daemon=True)
@@ -588,6 +595,8 @@ class _Settings:
     tokens: dict[str, str | None]
     answered: dict[str, dict[str, dict[str, Any]]]
     """Seat → idempotency key → its answer: the keys received before this start."""
+    page_secret: bytes | None = None
+    """Signs the page tokens (None: a new secret of the process's own)."""
 
 
 def serve(settings: _Settings, listening: socket.socket, control: socket.socket,
@@ -845,8 +854,8 @@ class _Site:
         self._clients: dict[_Client, None] = {}
         """The open streams, oldest first."""
         self._stopping = asyncio.Event()
-        self._secret = secrets.token_bytes(32)
-        """Signs the page tokens (:func:`page_token`); this process's alone."""
+        self._secret = settings.page_secret or secrets.token_bytes(32)
+        """Signs the page tokens (:func:`page_token`): the server's (its GUI's) alone."""
         self._rate = _SeatRate()
         self._answered: dict[str, OrderedDict[str, dict[str, Any]]] = {
             seat: OrderedDict(list(keys.items())[-KEYS_KEPT:])

@@ -74,6 +74,7 @@ from carwars_desktop.storage.models import (
     DeclaredShotRow,
     GameSessionRow,
     PhoneRequestRow,
+    PhoneShareRow,
     ResolutionLogRow,
     SessionChartPartRow,
     SessionChartsRow,
@@ -180,6 +181,19 @@ class StoredPhoneRequest:
     odds: str
     state: str
     reason: str
+
+
+@dataclass(frozen=True)
+class StoredPhoneShare:
+    """A session's phone sharing as the database keeps it while it is on (revision
+    0014): see :class:`~carwars_desktop.storage.models.PhoneShareRow`."""
+
+    address: str
+    port: int
+    token: str
+    seat_tokens: Mapping[str, str]
+    page_secret: str
+    display_open: bool = False
 
 
 @dataclass(frozen=True)
@@ -313,6 +327,9 @@ class GameSessions:
             if lease is not None and row.lease_token != lease.token:
                 raise _taken_over(row)
             row.status = FINISHED
+            # A finished session is shared no more: its links are never listened for again.
+            session.execute(delete(PhoneShareRow).where(PhoneShareRow.session_id == session_id)
+                            .execution_options(synchronize_session=False))
             row.finished_at = row.updated_at = _now()
             row.version += 1
             row.lease_token = row.lease_holder = row.lease_host = None
@@ -952,6 +969,37 @@ class SessionEvents:
     def forget_phone_requests(self) -> None:
         """This session's phones' requests are gone (their keys with them)."""
         self._forget(PhoneRequestRow, "Forgetting the phones' requests")
+
+    # --- the phones' sharing (kept while it is on) ----------------------------------------
+    def phone_share(self) -> StoredPhoneShare | None:
+        """The sharing this session had on when it was last played (None: not shared)."""
+        with self._sessions() as session:
+            row = session.get(PhoneShareRow, self.session_id)
+            if row is None:
+                return None
+            seats = json.loads(row.seat_tokens)
+            return StoredPhoneShare(row.address, row.port, row.token,
+                                    {str(k): str(v) for k, v in seats.items()},
+                                    row.page_secret, bool(row.display_open))
+
+    def keep_phone_share(self, share: StoredPhoneShare | None) -> None:
+        """Keep ``share`` as this session's sharing (replacing the one kept), or forget it
+        (None: sharing stopped); one committed transaction, no event, no version moved."""
+        doing = "Keeping the phones' links" if share is not None else "Forgetting the phones' links"
+        with writing(self._sessions, doing) as session:
+            self._hold(session)
+            row = session.get(PhoneShareRow, self.session_id)
+            if share is None:
+                if row is not None:
+                    session.delete(row)
+                return
+            if row is None:
+                row = PhoneShareRow(session_id=self.session_id)
+                session.add(row)
+            row.address, row.port, row.token = share.address, share.port, share.token
+            row.seat_tokens = _dumps(dict(share.seat_tokens))
+            row.page_secret, row.display_open = share.page_secret, share.display_open
+            row.shared_at = _now()
 
     def forget_declared(self) -> None:
         """The batch was emptied: its declared shots are gone."""

@@ -446,3 +446,23 @@ class PhoneRequestRow(Base):
     state: Mapped[str] = mapped_column(String(16))
     reason: Mapped[str] = mapped_column(Text, default="")
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PhoneShareRow(Base):
+    """A session's phone sharing while it is on (revision 0014): where it listened and the
+    links' tokens, so that after a restart it listens again with the same links (the
+    phones reconnect by themselves). ``seat_tokens`` is a JSON object (vehicle key →
+    token); ``page_secret`` signs the seat pages' page tokens (hex). Stop sharing and the
+    session's end delete the row, New link rewrites it: a revoked link is never kept."""
+
+    __tablename__ = "phone_shares"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("game_sessions.id", ondelete="CASCADE"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64))
+    port: Mapped[int] = mapped_column(Integer)
+    token: Mapped[str] = mapped_column(String(200))
+    seat_tokens: Mapped[str] = mapped_column(Text, default="{}")
+    page_secret: Mapped[str] = mapped_column(String(200))
+    display_open: Mapped[bool] = mapped_column(Boolean, default=False)
+    shared_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -69,7 +69,8 @@ def test_phone_request_queue_speeds_in_and_keys_survive_a_restart(
     assert ("v1", "keep-v1-01", "in") in _kept(database, session_id)
     before = [(r.seat, r.key, r.kind, r.state, r.summary) for r in sharing.desk.requests]
 
-    # The app stops (the session's links die with it) and starts again on the database.
+    # The app stops (nothing listens for the links) and starts again on the database: the
+    # session's sharing resumes with the same links (tests/gui/test_phone_share_resume.py).
     sharing.end()
     services.table.close()
     again = _services(database)
@@ -81,7 +82,7 @@ def test_phone_request_queue_speeds_in_and_keys_survive_a_restart(
         assert [r.seat for r in desk.waiting()] == ["v2"]
         assert desk.speeds_in() == (1, 3)
         assert desk.waiting_for() == ["Di", "Al"]
-        restarted.start(LOOPBACK)  # new links, the same queue
+        assert restarted.sharing and _seats(restarted) == seats  # the same links and queue
         assert [r.seat for r in desk.waiting()] == ["v2"]
         seat = _seats(restarted)["v2"]
         status, body = _post(seat, _speed("keep-v2-01", speed=10), _page(seat))

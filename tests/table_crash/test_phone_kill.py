@@ -1,7 +1,8 @@
 """The phones' requests survive a kill (issue 33): a real child process shares a session,
 two phones send secret speeds over HTTP, the GM accepts Ann's (in, not revealed) and the
 child is killed with SIGKILL while Bo's waits. The app started again on the same database
-shows the queue as it was, the speed in, and a retry of Bo's request after the restart is
+shows the queue as it was, the speed in, shares again on the same port with the same links
+(tests/gui/test_phone_share_resume.py), and a retry of Bo's request after the restart is
 answered "again" and queued never twice."""
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def test_phone_request_queue_and_speeds_in_survive_a_sigkill(qtbot, tmp_path: Pa
     from carwars_desktop.gui.main_window import MainWindow
     from carwars_desktop.services.phone_requests import RequestState
     from carwars_desktop.services.share_network import LOOPBACK
-    from tests.gui.test_phone_request_writes import _page, _post, free_port, loopback
+    from tests.gui.test_phone_request_writes import _page, _post
 
     url = sqlite_url_for_path(tmp_path / "carwars.sqlite3")
     settings = tmp_path / "settings.ini"
@@ -85,11 +86,12 @@ def test_phone_request_queue_and_speeds_in_survive_a_sigkill(qtbot, tmp_path: Pa
         queue = window.phone_queue
         assert queue.texts() == ["Bo's phone: a secret speed (allowed by the rules)"]
         assert queue.speeds.text().startswith("1 of 3 speeds in")
+        # Sharing resumes by itself: the same port, the same links (the phones reconnect).
         sharing = window.phone_sharing
-        sharing.interfaces_of = loopback
-        sharing.port = free_port()
-        sharing.start(LOOPBACK)
+        qtbot.waitUntil(lambda: sharing.sharing, timeout=WAIT_MS)
         links = {key: link for key, _name, link in sharing.seats()}
+        assert links == {key: link for key, link in seats.items() if key != "session"}
+        assert all(link.startswith(f"http://{LOOPBACK}:") for link in links.values())
         status, body = _post(links["v2"], _speed("kill-bo-001"), _page(links["v2"]))
         assert status == 200 and json.loads(body)["again"]  # a retry after the restart
         assert _post(links["v3"], _speed("kill-cy-001"), _page(links["v3"]))[0] == 202
