@@ -60,7 +60,8 @@ _HEAD_SCHEMA: dict[str, frozenset[str]] = {
 # The chain: 0001, 0002, 0003 (session_charts), 0005 (game_sessions.settings), 0004,
 # 0006 (house_rule_profiles), 0007 (declared_shots), 0008 (resolution_log.state),
 # 0009 (players, session_ledger, session_vehicles.player_id), 0010 (design_drafts),
-# 0011 (session_chart_parts, _cells, _sums), 0012 (phone_requests).
+# 0011 (session_chart_parts, _cells, _sums), 0012 (phone_requests), 0013 (PostgreSQL
+# triggers only), 0014 (phone_shares).
 _ADDED_BY_0004 = {
     "game_sessions": frozenset({"version", "lease_token", "lease_holder", "lease_host",
                                 "lease_since", "lease_renewed_at"}),
@@ -71,8 +72,11 @@ _TABLES_ADDED_BY_0006 = frozenset({"house_rule_profiles"})
 _TABLES_ADDED_BY_0007 = frozenset({"declared_shots"})
 _ADDED_BY_0007 = {"dice_rolls": frozenset({"resolution_id"})}
 _ADDED_BY_0008 = {"resolution_log": frozenset({"state"})}
+_TABLES_ADDED_BY_0014 = frozenset({"phone_shares"})
+_SCHEMA_0013 = {name: columns for name, columns in _HEAD_SCHEMA.items()
+                if name not in _TABLES_ADDED_BY_0014}
 _TABLES_ADDED_BY_0012 = frozenset({"phone_requests"})
-_SCHEMA_0011 = {name: columns for name, columns in _HEAD_SCHEMA.items()
+_SCHEMA_0011 = {name: columns for name, columns in _SCHEMA_0013.items()
                 if name not in _TABLES_ADDED_BY_0012}
 _TABLES_ADDED_BY_0011 = frozenset({"session_chart_parts", "session_chart_cells",
                                    "session_chart_sums"})
@@ -111,7 +115,8 @@ _SCHEMA_AT: dict[str, dict[str, frozenset[str]]] = {
     "0009": _SCHEMA_0009,
     "0010": _SCHEMA_0010,
     "0011": _SCHEMA_0011,
-    "0012": _HEAD_SCHEMA,  # 0013 adds triggers on PostgreSQL, no table nor column
+    "0012": _SCHEMA_0013,  # 0013 adds triggers on PostgreSQL, no table nor column
+    "0013": _SCHEMA_0013,
 }
 
 
