@@ -53,7 +53,7 @@ from carwars_desktop.services.table import (
     compact_dice,
 )
 from carwars_desktop.session import Changes as GameChanges
-from carwars_desktop.session import Event, Game, StaleSessionError
+from carwars_desktop.session import Game, StaleSessionError
 from carwars_desktop.storage.errors import DatabaseError
 
 if TYPE_CHECKING:  # (aiohttp stays off the start-up path)
@@ -146,17 +146,9 @@ class SpeedRules:
     choices: Callable[[RecordSheet, Mapping[str, Any]], list[SpeedChoice]]
     once: Callable[[], str]
     moved: Callable[[RecordSheet], bool] | None = None
-    set_at_turn_end: bool = False
-    """The Clock's end of turn enters the next turn's speeds (Mini Car Wars §2.3): a speed
-    it changed is this turn's speed, set already."""
-
-
-def _speeds_entered(event: Event | None, turn: int) -> bool:
-    """``event`` ended the turn before ``turn`` and changed a speed (the Clock's end of
-    turn form: "Turn N begins: new speeds")."""
-    return event is not None and event.turn is not None and event.turn < turn and any(
-        (u.before.get("speed"), u.before.get("reverse"))
-        != (u.after.get("speed"), u.after.get("reverse")) for u in event.updates)
+    entered_at_turn_end: Callable[[RecordSheet], bool] | None = None
+    """Whether the Clock's end of turn entered a new speed on the sheet (Mini Car Wars
+    §2.3: the form "Turn N begins: new speeds"): that is the turn's speed, set already."""
 
 
 def _mini_once() -> str:
@@ -164,6 +156,14 @@ def _mini_once() -> str:
 
     return (f"this turn's speeds are set already: a vehicle changes speed once, at the "
             f"start of the turn, by +10 at most ({mcw('§2.2', '§2.3')})")
+
+
+def _mini_entered(sheet: RecordSheet) -> bool:
+    """Its speed differs from the one it ended the last turn at (each turn starts on every
+    sheet at the speed entered for it: ``MiniSheet.started_turn``)."""
+    from carwars_desktop.rules.mini_car_wars.sheet import MiniSheet
+
+    return isinstance(sheet, MiniSheet) and sheet.speed != sheet.previous_speed
 
 
 def _mini_moved(sheet: RecordSheet) -> bool:
@@ -244,7 +244,7 @@ UNPHASED = ("mission", "mission_done")
 
 SPEEDS: dict[str, SpeedRules] = {
     MINI_CAR_WARS.id: SpeedRules("mini.speed", _mini_choices, _mini_once, _mini_moved,
-                                     set_at_turn_end=True),
+                                 _mini_entered),
     # (Battlecars' speeds have a phase of their own, before any car's Turn: no car moves
     # in it, and the Clock's own reveal moves the clock on.)
     BATTLECARS.id: SpeedRules("battlecars.speed", _battlecars_choices, _battlecars_once),
@@ -275,8 +275,9 @@ class PhoneDesk:
     """What the store holds of each request (by seat and key)."""
     _kept_session: int | None = None
     """The session whose requests were read from the store (:meth:`restore`)."""
-    _set_seen: tuple[tuple[Any, ...], str] | None = None
-    """:meth:`speeds_set` for the game as it stood (its last event, its clock)."""
+    _set_seen: tuple[tuple[Any, ...], int, bool] | None = None
+    """What :meth:`_speed_event_this_phase` read of the phase: (where, the last event read,
+    whether a speed event was found)."""
 
     # --- what the game is at ---------------------------------------------------------------
     @property
@@ -331,20 +332,30 @@ class PhoneDesk:
         game, rules = self._game(), self.speed_rules()
         if game is None or rules is None:
             return ""
-        key = (id(game), self.table.session_id, game.last_active_seq(), game.clock.turn,
-               game.clock.phase)
-        if self._set_seen is not None and self._set_seen[0] == key:
-            return self._set_seen[1]
-        moved = rules.moved
-        done = (game.clock.phase == 0  # (a refused speed, logged, set nothing)
-                and any(e.procedure_id == rules.procedure and e.updates
-                        for e in game.events_this_phase())) \
-            or (moved is not None and any(moved(game.sheet(v.key)) for v in game.vehicles)) \
-            or (rules.set_at_turn_end and game.clock.phase == 0
-                and _speeds_entered(game.event_before_this_phase(), game.clock.turn))
-        why = rules.once() if done else ""
-        self._set_seen = (key, why)
-        return why
+        sheets = [game.sheet(v.key) for v in game.vehicles]
+        moved, entered = rules.moved, rules.entered_at_turn_end
+        done = (moved is not None and any(moved(sheet) for sheet in sheets)) or (
+            entered is not None and game.clock.turn > 1  # (turn 1: the scenario's speeds)
+            and any(entered(sheet) for sheet in sheets)) or (
+            game.clock.phase == 0 and self._speed_event_this_phase(game, rules.procedure))
+        return rules.once() if done else ""
+
+    def _speed_event_this_phase(self, game: Game, procedure: str) -> bool:
+        """An event in force of the clock's phase set a speed with ``procedure`` (a refused
+        speed, logged, set nothing). Each event is read once: what was read of the phase is
+        kept until the history is rewound (an undo, a redo) or the phase changes."""
+        where = (id(game), self.table.session_id, game.clock.turn, game.clock.phase,
+                 game.rewinds)
+        last = game.last_active_seq()
+        seen = self._set_seen
+        if seen is None or seen[0] != where or seen[1] > last:
+            seen = (where, 0, False)
+        if not seen[2] and seen[1] < last:
+            found = any(e.procedure_id == procedure and e.updates
+                        for e in game.events_this_phase(after=seen[1]))
+            seen = (where, last, found)
+        self._set_seen = seen
+        return seen[2]
 
     def speed_choices(self, seat: str) -> list[SpeedChoice]:
         rules, game = self.speed_rules(), self._game()

@@ -70,6 +70,9 @@ class Game:
         self._last_active: int | None = None
         self._redoable: bool | None = None
         self._verdicts: dict[tuple[str, str], tuple[Problem, ...]] = {}
+        self.rewinds = 0
+        """How many times the history was changed other than by appending (an undo, a
+        redo, another store): what was read of it before may be stale."""
 
     def use_store(self, store: EventStore) -> None:
         """Go on with ``store``, which holds this game's events as they are (the database's
@@ -78,6 +81,7 @@ class Game:
         self.store = store
         self._last_active = None
         self._redoable = None
+        self.rewinds += 1
 
     # --- reading -------------------------------------------------------
     @property
@@ -144,9 +148,10 @@ class Game:
             self._redoable = self.store.first_undone() is not None
         return self._redoable
 
-    def events_this_phase(self) -> tuple[Event, ...]:
-        """The events in force recorded in the clock's current phase (oldest first).
-        Undone events are skipped; a store that cannot be read back gives none."""
+    def events_this_phase(self, after: int = 0) -> tuple[Event, ...]:
+        """The events in force recorded in the clock's current phase (oldest first), those
+        numbered above ``after`` only. Undone events are skipped; a store that cannot be
+        read back gives none."""
         count = getattr(self.store, "count", None)
         page = getattr(self.store, "page", None)
         if count is None or page is None:
@@ -157,6 +162,8 @@ class Game:
             start = max(0, end - 32)
             for stored in reversed(page(start, end - start)):
                 event = stored.event
+                if stored.seq <= after:
+                    return tuple(reversed(found))
                 if stored.undone:
                     continue
                 if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
@@ -164,26 +171,6 @@ class Game:
                 found.append(event)
             end = start
         return tuple(reversed(found))
-
-    def event_before_this_phase(self) -> Event | None:
-        """The newest event in force recorded before the clock's current phase (the one
-        that moved the clock into it, unless that was undone); None when there is none or
-        the store cannot be read back."""
-        count = getattr(self.store, "count", None)
-        page = getattr(self.store, "page", None)
-        if count is None or page is None:
-            return None
-        end = int(count(True))
-        while end > 0:
-            start = max(0, end - 32)
-            for stored in reversed(page(start, end - start)):
-                event: Event = stored.event
-                if stored.undone:
-                    continue
-                if event.turn != self.clock.turn or event.phase != self.clock.phase_name:
-                    return event
-            end = start
-        return None
 
     def done_this_phase(self) -> tuple[Done, ...]:
         """The results in force applied in the clock's current phase (oldest first), each
@@ -383,6 +370,7 @@ class Game:
         return self._restore(first, undo=False)
 
     def _restore(self, stored: StoredEvent, undo: bool) -> Changes:
+        self.rewinds += 1
         event = stored.event
         sheets = {u.vehicle: self.ruleset.sheet_from_json(u.before if undo else u.after)
                   for u in event.updates}
