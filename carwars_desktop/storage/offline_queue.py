@@ -604,28 +604,40 @@ class QueuedEventStore:
 
         A conflicted entry (its reason kept in the file, from an earlier replay) stops it
         again until the GM decides (:meth:`apply_again_on_top`, :meth:`drop`)."""
+
+        def send(entry: QueuedEntry, sent: int) -> ReplayResult | None:
+            if entry.conflict is not None:
+                return self._stop_at(entry, entry.conflict, sent)
+            conflict = self._conflict_before(entry)
+            if conflict == _ALREADY_SENT:
+                return None  # the laptop stopped between the server's commit and the removal
+            if conflict is not None:
+                return self._stop_at(entry, conflict, sent)
+            self._send(entry)
+            return None
+
+        return self._drain(send)
+
+    def _drain(self, send: Callable[[QueuedEntry, int], ReplayResult | None]) -> ReplayResult:
+        """Send the queued entries in order with ``send`` (its result: where it stopped,
+        None once the entry is on the server); stop at a dropped connection too."""
         sent = 0
         while self._pending:
             entry = self._pending[0]
-            if entry.conflict is not None:
-                return self._stop_at(entry, entry.conflict, sent)
             try:
-                conflict = self._conflict_before(entry)
-                if conflict == _ALREADY_SENT:
-                    pass  # the laptop stopped between the server's commit and the removal
-                elif conflict is not None:
-                    return self._stop_at(entry, conflict, sent)
-                else:
-                    self._send(entry)
+                stopped = send(entry, sent)
             except StaleSessionError as error:
                 # The server's compare-and-append (issue 15) refused it: another client
-                # wrote between the check above and this write. Nothing was written.
+                # wrote between the check and this write, or holds the session now.
+                # Nothing was written.
                 return self._stop_at(entry, f"{error} {self._kept_words()}", sent)
             except Exception as error:
                 if not self._lost(error):
                     raise
                 self._notify()
                 return ReplayResult(sent, len(self._pending), still_offline=True)
+            if stopped is not None:
+                return stopped
             self.queue.remove(entry.id)
             self._pending.pop(0)
             sent += 1
@@ -728,35 +740,20 @@ class QueuedEventStore:
                                   made_at=entry.created_at)
 
     def _continue_on_top(self) -> ReplayResult:
-        sent = 0
-        while self._pending:
-            entry = self._pending[0]
+        def send(entry: QueuedEntry, sent: int) -> ReplayResult | None:
             if entry.op != APPEND or entry.event is None:
                 return self._stop_at(entry, CANNOT_GO_ON_TOP, sent)
-            try:
-                last = self.server.last_active()
-                if last is not None and last.created_at == entry.created_at \
-                        and last.event.summary == entry.event.summary:
-                    stored = last  # sent just before the laptop stopped: not twice
-                else:
-                    stored = self._append_on_top(entry, entry.event)
-            except StaleSessionError as error:  # another copy holds the session now
-                return self._stop_at(entry, f"{error} {self._kept_words()}", sent)
-            except Exception as error:
-                if not self._lost(error):
-                    raise
-                self._notify()
-                return ReplayResult(sent, len(self._pending), still_offline=True)
-            self.queue.remove(entry.id)
-            self._pending.pop(0)
+            last = self.server.last_active()
+            if last is not None and last.created_at == entry.created_at \
+                    and last.event.summary == entry.event.summary:
+                stored = last  # sent just before the laptop stopped: not twice
+            else:
+                stored = self._append_on_top(entry, entry.event)
             self._known = {stored.seq: stored}
             self._last = self._top = stored.seq
-            sent += 1
-            if self._pending:
-                self._notify()
-        self._conflict = None
-        self._notify()
-        return ReplayResult(sent, 0)
+            return None
+
+        return self._drain(send)
 
     def set_aside(self) -> int:
         """After a conflict: stop replaying; the entries stay in the queue file, set aside."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QWidget
@@ -17,19 +17,22 @@ from carwars_desktop.gui.workshop.printing.session import (
 
 class _OwnPrinterPreview(QPrintPreviewDialog):
     """A print preview that owns its printer (the Qt dialog only borrows it), titled
-    ``title``; :attr:`pages` is how many pages its last painting took."""
+    ``title``, its pages painted by ``paint`` (which returns how many it painted);
+    :attr:`pages` is how many pages its last painting took."""
 
-    def __init__(self, printer: QPrinter, title: str, parent: QWidget | None) -> None:
+    def __init__(self, printer: QPrinter, title: str, parent: QWidget | None,
+                 paint: Callable[[QPrinter], int]) -> None:
         self.sheet_printer = printer
         printer.setDocName(title[:200])
         super().__init__(printer, parent)
         self.pages = 0
+        self._paint_pages = paint
         self.setWindowTitle(f"Print preview — {title}")
         self.paintRequested.connect(self._paint)
         self.resize(1000, 900)
 
     def _paint(self, printer: QPrinter) -> None:
-        raise NotImplementedError
+        self.pages = self._paint_pages(printer)
 
 
 class SheetPrintPreview(_OwnPrinterPreview):
@@ -39,10 +42,8 @@ class SheetPrintPreview(_OwnPrinterPreview):
         self.items = list(items)
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         prepare(printer)
-        super().__init__(printer, ", ".join(item[2].name for item in items)[:200], parent)
-
-    def _paint(self, printer: QPrinter) -> None:
-        self.pages = paint_document(printer, self.items)
+        super().__init__(printer, ", ".join(item[2].name for item in items)[:200], parent,
+                         lambda printer: paint_document(printer, self.items))
 
 
 class SessionPrintPreview(_OwnPrinterPreview):
@@ -55,7 +56,5 @@ class SessionPrintPreview(_OwnPrinterPreview):
         self.job = job
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         prepare_paper(printer, paper)
-        super().__init__(printer, job.title, parent)
-
-    def _paint(self, printer: QPrinter) -> None:
-        self.pages = paint_session_document(printer, self.job)
+        super().__init__(printer, job.title, parent,
+                         lambda printer: paint_session_document(printer, self.job))
