@@ -43,7 +43,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from carwars_desktop.gui.change_signal import ChangeSignal
 from carwars_desktop.resources import resources_dir
 from carwars_desktop.services import Changes, Services
-from carwars_desktop.services.phone_requests import PhoneDesk, PhoneRequest
+from carwars_desktop.services.phone_requests import PhoneDesk, PhoneRequest, write_errors
 from carwars_desktop.services.share_network import DEFAULT_PORT, Interface, interfaces, is_public
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ class PhoneSharing(QObject):
         self.resume_from: tuple[str, int] | None = None
         """The address and port sharing could not listen on again (:meth:`resume`): the
         next start offers that address and the next port."""
-        self._kept: tuple[object, ...] | None = None
+        self._kept: StoredPhoneShare | None = None
         """What was last kept of the sharing (a change is written, the rest is not)."""
 
     # --- state ---------------------------------------------------------------------------
@@ -283,17 +283,15 @@ class PhoneSharing(QObject):
         share = StoredPhoneShare(server.host, server.port, server.token,
                                  dict(server.seat_tokens), server.page_secret.hex(),
                                  self.display_open)
-        kept = (share.address, share.port, share.token, tuple(sorted(share.seat_tokens.items())),
-                share.page_secret, share.display_open)
-        if kept == self._kept:
+        if share == self._kept:
             return
         try:
             store.keep_phone_share(share)
-        except _write_errors() as error:
+        except write_errors() as error:
             self.problem = (f"The phones' links could not be kept ({error}): after a restart "
                             f"sharing would not resume by itself.")
             return
-        self._kept = kept
+        self._kept = share
 
     def _forget(self) -> None:
         """Nothing is kept of the sharing any more (stopped: its links revoked)."""
@@ -303,7 +301,7 @@ class PhoneSharing(QObject):
             return
         try:
             store.keep_phone_share(None)
-        except _write_errors() as error:
+        except write_errors() as error:
             self.problem = (f"The phones' old links could not be forgotten ({error}): they are "
                             f"revoked all the same (nothing listens for them).")
 
@@ -487,14 +485,6 @@ def _resume_refused(kept: StoredPhoneShare, error: ShareError) -> str:
     return (f"Sharing was on for this session, on {where}, but it could not listen there "
             f"again: {error}. Start sharing for new links (every player scans their new QR "
             f"code).")
-
-
-def _write_errors() -> tuple[type[BaseException], ...]:
-    """What a refused write of the kept links raises (nothing was kept)."""
-    from carwars_desktop.session import StaleSessionError
-    from carwars_desktop.storage.errors import DatabaseError
-
-    return (DatabaseError, StaleSessionError, ValueError, LookupError)
 
 
 def _read_errors() -> tuple[type[BaseException], ...]:

@@ -112,8 +112,12 @@ class QueueView(QDialog):
         column.addWidget(self.message)
         column.addWidget(close)
         self.resize(720, 480)
-        link.state_changed.connect(lambda _state: self.refresh())
-        self.refresh()
+        # Read again as the queue replays, while on screen (shown: read at once).
+        link.state_changed.connect(self._replayed)
+
+    def _replayed(self, _state: object) -> None:
+        if self.isVisible():
+            self.refresh()
 
     def refresh(self) -> None:
         """Read the queue again (the laptop's file), keeping the selected entry if it stays."""

@@ -406,7 +406,7 @@ class PhoneDesk:
         :attr:`problem` (the change stands in memory, and is written with the next)."""
         try:
             self.keep()
-        except _write_errors() as error:
+        except write_errors() as error:
             self.problem = f"the phones' requests could not be kept: {error}"
 
     def restore(self) -> None:
@@ -470,7 +470,7 @@ class PhoneDesk:
             self.accept(request)
         try:
             self.keep()  # committed before its phone is told it was received
-        except _write_errors() as error:  # not kept: not received (a retry may come again)
+        except write_errors() as error:  # not kept: not received (a retry may come again)
             self.requests.remove(request)
             del self._keys[(message.seat, message.key)]
             self.problem = f"a phone's request could not be kept: {error}"
@@ -1240,9 +1240,9 @@ def game_ruleset(game: Game | None) -> str:
     return "" if game is None else game.ruleset.id
 
 
-def _write_errors() -> tuple[type[BaseException], ...]:
-    """What a refused write of the phones' requests raises (nothing was kept)."""
-
+def write_errors() -> tuple[type[BaseException], ...]:
+    """What a refused write of the phones' requests (or of the sharing kept for a
+    session) raises: nothing was kept."""
     return (DatabaseError, StaleSessionError, ValueError, LookupError)
 
 

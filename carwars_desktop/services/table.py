@@ -769,7 +769,7 @@ class TableService:
         rules = play_rules(opened.ruleset.id)
         history = sessions.kept_history(opened.session_id, opened.ruleset, rules,
                                         opened.loaded.vehicles, opened.loaded.initial_sheets)
-        luck_ = sessions.kept_luck(opened.session_id)
+        luck_ = None if history is None else sessions.kept_luck(opened.session_id)
         if history is None:
             total = opened.events.count()
             rolls: list[Roll] = []

@@ -46,7 +46,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from carwars_desktop.session import (
     Event,
@@ -57,8 +57,10 @@ from carwars_desktop.session import (
     StoredEvent,
     ThrownDice,
 )
-from carwars_desktop.storage.game_sessions import StoredShot
 from carwars_desktop.storage.locations import APP_AUTHOR, APP_NAME
+
+if TYPE_CHECKING:  # (game_sessions loads SQLAlchemy: the queue file does not need it)
+    from carwars_desktop.storage.game_sessions import StoredShot
 
 _T = TypeVar("_T")
 

@@ -495,13 +495,20 @@ class LibraryWorkspace(Workspace):
         def read(_job: object) -> tuple[list[DesignEntry], dict[int, Verdict],
                                         DesignRecord | None]:  # no Qt object here
             entries = database.library.entries(deleted=deleted, ids=ids)
+            listed = {e.id for e in entries}
             verdicts: dict[int, Verdict] = {}
+            records: dict[int, DesignRecord] = {}
             for ruleset_id, options in house.items():
-                verdicts.update(verdicts_under([database.library.get(e.id) for e in entries
-                                                if e.ruleset_id == ruleset_id], options))
+                wanted = [e.id for e in entries if e.ruleset_id == ruleset_id]
+                # A few by id; more (an import elsewhere) in one read of the ruleset's.
+                found = [database.library.get(i) for i in wanted] \
+                    if len(wanted) <= BULK_ROWS else \
+                    [r for r in database.library.all(ruleset_id, kind=None) if r.id in listed]
+                records.update((r.id, r) for r in found)
+                verdicts.update(verdicts_under(found, options))
             record = None
-            if shown is not None and any(e.id == shown for e in entries):
-                record = database.library.get(shown)
+            if shown is not None and shown in listed:
+                record = records.get(shown) or database.library.get(shown)
             return entries, verdicts, record
 
         def done(found: tuple[list[DesignEntry], dict[int, Verdict],
