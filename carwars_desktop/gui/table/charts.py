@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from carwars_desktop.gui import plotting
@@ -319,6 +319,12 @@ class SessionCharts(QWidget):
         ink = colours.ink
         plot = self._plot(*DAMAGE, legend_below=True)
         vehicles = list(history.vehicles.values())
+        # Room for every name on its own line (twelve ran into each other in a short
+        # window): the chart's place grows with the vehicles, the charts above give way.
+        line = QFontMetrics(plot.getAxis("left").font()).height() + 2
+        cell = self._cells[DAMAGE[2], DAMAGE[3]].parentWidget()
+        if cell is not None:
+            cell.setMinimumHeight(max(200, line * len(vehicles) + 130))
         rows = list(range(len(vehicles)))
         taken = pg.BarGraphItem(x0=0, y=[y - 0.18 for y in rows],
                                 width=[v.taken for v in vehicles], height=0.34,

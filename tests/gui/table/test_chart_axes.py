@@ -19,8 +19,9 @@ from carwars_desktop.session.history import Luck, SessionHistory, VehicleHistory
 
 NAMES = ("Courier", "Courier (a)", *(f"Courier #{n}" for n in range(2, 12)))
 """The twelve vehicles of an evening's session (names as the Table makes them)."""
-SIZES = {"1366x768": (840, 610), "1920x1080": (1390, 930)}
-"""The Charts tab's size in a main window of that size (the Table's docks beside it)."""
+SIZES = {"1366x768": (840, 610), "1920x1080": (1390, 930), "1280x720": (760, 540)}
+"""The Charts tab's size in a main window of that size (the Table's docks beside it; the
+last one a window left unmaximised, where twelve names once ran into each other)."""
 
 
 def _history(names: tuple[str, ...] = NAMES) -> SessionHistory:
