@@ -872,6 +872,12 @@ class TableWorkspace(Workspace):
         return dialog
 
     def toggle_log(self) -> None:
+        """Show or hide the session log; shown but behind another panel of its tab group
+        (the phones' requests), brought to the front instead."""
+        dock = self.play.log_dock
+        if dock.isVisible() and dock.visibleRegion().isEmpty():
+            dock.raise_()
+            return
         self.play.log_action.trigger()
 
     def _changed(self, changes: Changes) -> None:
